@@ -1,0 +1,265 @@
+// Prime fields in Montgomery form on 64-bit limbs: x is stored as xR mod m,
+// R = 2^(64N). Params supply the modulus and the constants of constants.hpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "ff/limbs.hpp"
+
+namespace cuzk::ff {
+
+template <class P>
+class mont_field {
+ public:
+  static constexpr std::size_t n_limbs = P::n_limbs;
+  static constexpr std::size_t n_bytes = 8 * n_limbs;
+  static constexpr std::size_t bits = P::bits;
+  using params = P;
+  using limbs_t = limbs::big<n_limbs>;
+
+  limbs_t l{};  // Montgomery representation, always fully reduced (< m)
+
+  constexpr mont_field() = default;
+
+  static mont_field zero() { return {}; }
+  static mont_field one() { return from_montgomery(P::r1); }
+  static mont_field from_montgomery(const limbs_t& m) {
+    mont_field r;
+    r.l = m;
+    return r;
+  }
+  static mont_field from_u64(std::uint64_t v) {
+    limbs_t c{};
+    c[0] = v;
+    return from_canonical_unchecked(c);
+  }
+  /* xR = mont(x, R^2); the caller guarantees x < m */
+  static mont_field from_canonical_unchecked(const limbs_t& c) {
+    return from_montgomery(c) * from_montgomery(P::r2);
+  }
+  /* Rejects x >= m. */
+  static std::optional<mont_field> from_canonical(const limbs_t& c) {
+    if (!limbs::less(c, P::modulus)) return std::nullopt;
+    return from_canonical_unchecked(c);
+  }
+  /* x = mont(xR, 1) */
+  limbs_t to_canonical() const {
+    limbs_t one{};
+    one[0] = 1;
+    return (*this * from_montgomery(one)).l;
+  }
+
+  static std::optional<mont_field> from_bytes_le(std::span<const std::uint8_t> b) {
+    if (b.size() != n_bytes) return std::nullopt;
+    limbs_t c{};
+    for (std::size_t i = 0; i < n_bytes; ++i) c[i / 8] |= (std::uint64_t)b[i] << (8 * (i % 8));
+    return from_canonical(c);
+  }
+  static std::optional<mont_field> from_bytes_be(std::span<const std::uint8_t> b) {
+    if (b.size() != n_bytes) return std::nullopt;
+    std::array<std::uint8_t, n_bytes> le;
+    for (std::size_t i = 0; i < n_bytes; ++i) le[i] = b[n_bytes - 1 - i];
+    return from_bytes_le(le);
+  }
+  std::array<std::uint8_t, n_bytes> to_bytes_le() const {
+    std::array<std::uint8_t, n_bytes> out;
+    limbs_t c = to_canonical();
+    for (std::size_t i = 0; i < n_bytes; ++i) out[i] = (std::uint8_t)(c[i / 8] >> (8 * (i % 8)));
+    return out;
+  }
+  std::array<std::uint8_t, n_bytes> to_bytes_be() const {
+    auto le = to_bytes_le();
+    std::array<std::uint8_t, n_bytes> out;
+    for (std::size_t i = 0; i < n_bytes; ++i) out[i] = le[n_bytes - 1 - i];
+    return out;
+  }
+
+  /* Decimal digits only (no sign, no spaces); rejects values >= m. */
+  static std::optional<mont_field> from_decimal(std::string_view s) {
+    if (s.empty() || s.size() > 200) return std::nullopt;
+    limbs_t c{};
+    for (char ch : s) {
+      if (ch < '0' || ch > '9') return std::nullopt;
+      std::uint64_t carry = (std::uint64_t)(ch - '0');
+      for (auto& w : c) {  // c = 10 c + digit
+        limbs::u128 t = (limbs::u128)w * 10 + carry;
+        w = (std::uint64_t)t;
+        carry = (std::uint64_t)(t >> 64);
+      }
+      if (carry) return std::nullopt;
+    }
+    return from_canonical(c);
+  }
+  std::string to_decimal() const {
+    limbs_t c = to_canonical();
+    std::string digits;
+    constexpr std::uint64_t base = 10000000000000000000ull;  // 10^19
+    while (!limbs::is_zero(c)) {
+      std::uint64_t rem = 0;
+      for (std::size_t i = n_limbs; i-- > 0;) {  // c, rem = divmod(c, 10^19)
+        limbs::u128 cur = ((limbs::u128)rem << 64) | c[i];
+        c[i] = (std::uint64_t)(cur / base);
+        rem = (std::uint64_t)(cur % base);
+      }
+      for (int k = 0; k < 19; ++k) {
+        digits.push_back(char('0' + rem % 10));
+        rem /= 10;
+      }
+    }
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    if (digits.empty()) digits = "0";
+    return {digits.rbegin(), digits.rend()};
+  }
+
+  bool is_zero() const { return limbs::is_zero(l); }
+  bool is_one() const { return l == P::r1; }
+  friend bool operator==(const mont_field& a, const mont_field& b) { return a.l == b.l; }
+
+  /* a + b mod m: m < 2^(64N-1), so a + b never carries out of N limbs */
+  friend mont_field operator+(const mont_field& a, const mont_field& b) {
+    mont_field r;
+    limbs::add(r.l, a.l, b.l);
+    r.reduce_once();
+    return r;
+  }
+  friend mont_field operator-(const mont_field& a, const mont_field& b) {
+    mont_field r;
+    if (limbs::sub(r.l, a.l, b.l)) limbs::add(r.l, r.l, P::modulus);
+    return r;
+  }
+  mont_field operator-() const {
+    if (is_zero()) return *this;
+    mont_field r;
+    limbs::sub(r.l, P::modulus, l);
+    return r;
+  }
+  mont_field dbl() const { return *this + *this; }
+
+  /* Montgomery product a b R^-1 mod m (CIOS, with the "no-carry" shortcut
+     valid because the top limb of m is below 2^63 - 1; gnark-crypto,
+     "Faster Montgomery multiplication", hackmd.io/@gnark/modular_multiplication) */
+  friend mont_field operator*(const mont_field& a, const mont_field& b) {
+    using limbs::u128;
+    using limbs::u64;
+    constexpr std::size_t N = n_limbs;
+    u64 t[N] = {};
+    for (std::size_t i = 0; i < N; ++i) {
+      u128 x = (u128)a.l[0] * b.l[i] + t[0];
+      u64 A = (u64)(x >> 64);
+      u64 t0 = (u64)x;
+      u64 m = t0 * P::inv;
+      x = (u128)m * P::modulus[0] + t0;
+      u64 C = (u64)(x >> 64);
+      for (std::size_t j = 1; j < N; ++j) {
+        x = (u128)a.l[j] * b.l[i] + t[j] + A;
+        A = (u64)(x >> 64);
+        x = (u128)m * P::modulus[j] + (u64)x + C;
+        C = (u64)(x >> 64);
+        t[j - 1] = (u64)x;
+      }
+      t[N - 1] = C + A;
+    }
+    mont_field r;
+    for (std::size_t i = 0; i < N; ++i) r.l[i] = t[i];
+    r.reduce_once();
+    return r;
+  }
+  mont_field sqr() const { return *this * *this; }
+
+  mont_field& operator+=(const mont_field& b) { return *this = *this + b; }
+  mont_field& operator-=(const mont_field& b) { return *this = *this - b; }
+  mont_field& operator*=(const mont_field& b) { return *this = *this * b; }
+
+  /* a^e for a little-endian exponent of any width (left-to-right square and multiply) */
+  template <std::size_t M>
+  mont_field pow(const limbs::big<M>& e) const {
+    mont_field r = one();
+    for (std::size_t i = limbs::bit_length(e); i-- > 0;) {
+      r = r.sqr();
+      if (limbs::bit(e, i)) r *= *this;
+    }
+    return r;
+  }
+  mont_field pow(std::uint64_t e) const { return pow(limbs::big<1>{e}); }
+
+  /* a^-1 by the binary extended Euclidean algorithm on the integer aR, then
+     (aR)^-1 * R^3 * R^-1 = a^-1 R. Zero has no inverse and maps to zero. */
+  mont_field inverse() const {
+    if (is_zero()) return {};
+    limbs_t u = l, v = P::modulus, x1{}, x2{};
+    x1[0] = 1;
+    auto halve = [](limbs_t& x) {  // x/2 mod m
+      std::uint64_t c = 0;
+      if (x[0] & 1) c = limbs::add(x, x, P::modulus);
+      limbs::shr1(x, c);
+    };
+    auto sub_mod = [](limbs_t& x, const limbs_t& y) {
+      if (limbs::sub(x, x, y)) limbs::add(x, x, P::modulus);
+    };
+    limbs_t one_l{};
+    one_l[0] = 1;
+    while (u != one_l && v != one_l) {
+      while ((u[0] & 1) == 0) {
+        limbs::shr1(u);
+        halve(x1);
+      }
+      while ((v[0] & 1) == 0) {
+        limbs::shr1(v);
+        halve(x2);
+      }
+      if (!limbs::less(u, v)) {
+        limbs::sub(u, u, v);
+        sub_mod(x1, x2);
+      } else {
+        limbs::sub(v, v, u);
+        sub_mod(x2, x1);
+      }
+    }
+    return from_montgomery(u == one_l ? x1 : x2) * from_montgomery(P::r3);
+  }
+
+  /* Legendre symbol a^((m-1)/2): 1, -1 or 0 */
+  int legendre() const {
+    if (is_zero()) return 0;
+    return pow(P::m_minus1_over2).is_one() ? 1 : -1;
+  }
+
+  /* Tonelli-Shanks (m - 1 = 2^s t); for Fp (s = 1) it reduces to a^((p+1)/4). */
+  std::optional<mont_field> sqrt() const {
+    if (is_zero()) return zero();
+    mont_field w = pow(P::t_minus1_over2);  // a^((t-1)/2)
+    mont_field x = *this * w;               // a^((t+1)/2)
+    mont_field b = x * w;                   // a^t
+    mont_field z = from_montgomery(P::root_of_unity);
+    unsigned v = P::two_adicity;
+    while (!b.is_one()) {
+      unsigned k = 0;
+      mont_field b2k = b;
+      while (!b2k.is_one()) {
+        b2k = b2k.sqr();
+        if (++k == v) return std::nullopt;  // not a square
+      }
+      mont_field w2 = z;
+      for (unsigned j = 0; j + k + 1 < v; ++j) w2 = w2.sqr();  // z^(2^(v-k-1))
+      z = w2.sqr();
+      b *= z;
+      x *= w2;
+      v = k;
+    }
+    return x;
+  }
+
+ private:
+  void reduce_once() {
+    limbs_t t;
+    if (!limbs::sub(t, l, P::modulus)) l = t;
+  }
+};
+
+}  // namespace cuzk::ff
