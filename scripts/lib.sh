@@ -1,0 +1,54 @@
+# Shared helpers for scripts/*.sh. Source it; do not run it.
+#   CUZK_BUILD_DIR   build folder, relative to the repo root (default: build)
+#   CUZK_CMAKE_ARGS  extra configure arguments, e.g. "-DCUZK_CUDA=OFF"
+#   CUZK_SKIP_SETUP  set to 1 to skip scripts/setup.sh (no apt, no npm)
+
+CUZK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CUZK_BUILD_DIR="${CUZK_BUILD_DIR:-build}"
+
+cuzk_log() { printf '==> %s\n' "$*" >&2; }
+cuzk_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+cuzk_jobs() { nproc 2>/dev/null || echo 2; }
+
+# Runs a command as root: directly when we are root, through sudo otherwise.
+cuzk_as_root() {
+  if [[ $(id -u) -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    cuzk_die "need root for: $* (run as root or install sudo)"
+  fi
+}
+
+cuzk_setup() {
+  if [[ "${CUZK_SKIP_SETUP:-0}" == 1 ]]; then
+    cuzk_log "setup skipped (CUZK_SKIP_SETUP=1)"
+  else
+    bash "$CUZK_ROOT/scripts/setup.sh"
+  fi
+}
+
+# Configures $CUZK_BUILD_DIR (Ninja, Release, CUZK_CUDA=AUTO unless overridden).
+cuzk_configure() {
+  local cache="$CUZK_ROOT/$CUZK_BUILD_DIR/CMakeCache.txt"
+  # A folder configured with another generator cannot be reused: drop its cache.
+  if [[ -f "$cache" ]] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$cache"; then
+    cuzk_log "$CUZK_BUILD_DIR was configured with another generator; reconfiguring with Ninja"
+    rm -rf "$cache" "$CUZK_ROOT/$CUZK_BUILD_DIR/CMakeFiles"
+  fi
+  cuzk_log "configure ($CUZK_BUILD_DIR)"
+  # shellcheck disable=SC2086  # CUZK_CMAKE_ARGS is a word list on purpose
+  cmake -G Ninja -S "$CUZK_ROOT" -B "$CUZK_ROOT/$CUZK_BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=AUTO ${CUZK_CMAKE_ARGS:-}
+}
+
+# Builds the given targets (all when none are given).
+cuzk_build() {
+  local targets=()
+  local t
+  for t in "$@"; do targets+=(--target "$t"); done
+  cuzk_log "build ${*:-all} (-j$(cuzk_jobs))"
+  cmake --build "$CUZK_ROOT/$CUZK_BUILD_DIR" -j "$(cuzk_jobs)" "${targets[@]}"
+}
