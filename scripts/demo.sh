@@ -6,6 +6,7 @@
 # CUZK_DEMO_MIN_TIME (seconds per benchmark repetition, default 0.2) trades
 # precision for time; with the default the run takes about a minute.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Later: the whole service (cuzk-shm, cuzk-gpu-server, workers, a proof).

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for scripts/*.sh. Source it; do not run it.
 #   CUZK_BUILD_DIR   build folder, relative to the repo root (default: build)
 #   CUZK_CMAKE_ARGS  extra configure arguments, e.g. "-DCUZK_CUDA=OFF"

@@ -4,6 +4,7 @@
 # Idempotent and non-interactive; needs root (uses sudo when not root) only
 # when a Debian package is missing.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 export DEBIAN_FRONTEND=noninteractive
 

@@ -4,10 +4,12 @@
 #                                scripts/test.sh -R Fp --repeat until-fail:3
 # Random tests print their seed; replay one with CUZK_TEST_SEED=<seed>.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 cuzk_setup
 cuzk_configure
+# shellcheck disable=SC2119  # no targets: build everything
 cuzk_build
 
 cuzk_log "ctest $*"
