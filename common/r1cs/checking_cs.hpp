@@ -1,0 +1,45 @@
+// Checking mode: evaluates every constraint and keeps the first one that the
+// assignment does not satisfy, with its name (namespaces and label).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "r1cs/constraint_system.hpp"
+
+namespace cuzk::r1cs {
+
+class checking_cs final : public constraint_system {
+ public:
+  struct failure {
+    std::uint64_t index;
+    std::string name;  // "poseidon-merkle/level[3]/hash/round[5]/x^2", or "" when unnamed
+    fr_t a, b, c;      // <A,z>, <B,z>, <C,z> there
+  };
+
+  variable alloc_input(const fr_t& value) override;
+  variable alloc_aux(const fr_t& value) override;
+  counts sizes() const override { return n_; }
+  void push_namespace(std::string_view name, std::int64_t index) override;
+  void pop_namespace() override;
+
+  const std::optional<failure>& first_failure() const { return failure_; }
+  bool satisfied() const { return !failure_; }
+  std::span<const fr_t> inputs() const { return inputs_; }
+  std::span<const fr_t> aux() const { return aux_; }
+
+ protected:
+  void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) override;
+
+ private:
+  fr_t value(variable v) const;
+
+  counts n_;
+  std::vector<fr_t> inputs_{fr_t::one()};
+  std::vector<fr_t> aux_;
+  std::vector<std::string> path_;
+  std::optional<failure> failure_;
+};
+
+}  // namespace cuzk::r1cs

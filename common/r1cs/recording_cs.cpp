@@ -1,0 +1,63 @@
+#include "r1cs/recording_cs.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "r1cs/error.hpp"
+
+namespace cuzk::r1cs {
+
+namespace {
+
+// Until finish() knows the input count, aux j is stored as wire aux_tag | j.
+constexpr std::uint32_t aux_tag = 0x80000000u;
+
+}  // namespace
+
+variable recording_cs::alloc_input(const fr_t&) {
+  if (n_.inputs >= aux_tag) throw error("setup: more than 2^31 inputs");
+  return variable::input(static_cast<std::uint32_t>(n_.inputs++));
+}
+
+variable recording_cs::alloc_aux(const fr_t&) {
+  if (n_.aux >= aux_tag) throw error("setup: more than 2^31 aux variables");
+  return variable::aux(static_cast<std::uint32_t>(n_.aux++));
+}
+
+void recording_cs::record(const lc& x, sparse_rows& rows) {
+  scratch_.clear();
+  for (const auto& t : x.terms()) {
+    const bool aux = t.var.type == variable::kind::aux;
+    if (t.var.index >= (aux ? n_.aux : n_.inputs))
+      throw error(std::string("setup: constraint ") + std::to_string(n_.constraints) + " uses " +
+                  (aux ? "aux " : "input ") + std::to_string(t.var.index) + " before allocating it");
+    scratch_.push_back({aux ? (aux_tag | t.var.index) : t.var.index, t.coeff});
+  }
+  std::sort(scratch_.begin(), scratch_.end(), [](const term& p, const term& q) { return p.wire < q.wire; });
+  for (std::size_t i = 0; i < scratch_.size();) {
+    term t = scratch_[i];
+    for (++i; i < scratch_.size() && scratch_[i].wire == t.wire; ++i) t.coeff += scratch_[i].coeff;
+    if (!t.coeff.is_zero()) rows.push(t);
+  }
+  rows.end_row();
+}
+
+void recording_cs::do_enforce(const lc& a, const lc& b, const lc& c, const char*) {
+  record(a, m_.a);
+  record(b, m_.b);
+  record(c, m_.c);
+  ++n_.constraints;
+}
+
+matrices recording_cs::finish() && {
+  if (n_.inputs + n_.aux > 0xffffffffu) throw error("setup: more than 2^32 - 1 wires");
+  const auto n_inputs = static_cast<std::uint32_t>(n_.inputs);
+  for (sparse_rows* rows : {&m_.a, &m_.b, &m_.c})
+    for (term& t : rows->all_terms())
+      if (t.wire & aux_tag) t.wire = n_inputs + (t.wire & ~aux_tag);
+  m_.n_wires = static_cast<std::uint32_t>(n_.inputs + n_.aux);
+  m_.n_public = n_inputs - 1;
+  return std::move(m_);
+}
+
+}  // namespace cuzk::r1cs

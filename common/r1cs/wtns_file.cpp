@@ -1,0 +1,97 @@
+#include "r1cs/wtns_file.hpp"
+
+#include <algorithm>
+
+#include "r1cs/binfile.hpp"
+#include "r1cs/error.hpp"
+
+namespace cuzk::r1cs {
+
+namespace {
+
+constexpr std::uint32_t header_section = 1, values_section = 2;
+constexpr std::uint32_t field_bytes = 32;
+
+std::string_view section_name(std::uint32_t type) {
+  switch (type) {
+    case 1: return "header";
+    case 2: return "witness";
+    default: return "unknown";
+  }
+}
+
+std::string ctx(std::uint32_t type) { return section_context("wtns", type, section_name(type)); }
+
+/* The values section after every check but the per-value range check. */
+struct layout {
+  std::uint32_t count;
+  std::span<const std::uint8_t> values;
+};
+
+layout parse(std::span<const std::uint8_t> bytes) {
+  const binfile f = parse_binfile(bytes, "wtns", 2, section_name);
+  const auto hs = f.unique(header_section, "wtns", section_name(header_section));
+  if (!hs) throw format_error(ctx(header_section) + ": missing");
+  const auto vs = f.unique(values_section, "wtns", section_name(values_section));
+  if (!vs) throw format_error(ctx(values_section) + ": missing");
+
+  byte_reader h(hs->bytes, ctx(header_section));
+  const std::uint32_t n8 = h.u32("n8");
+  if (n8 != field_bytes)
+    h.fail("n8 is " + std::to_string(n8) + " bytes; only BLS12-381's scalar field (32 bytes) is supported");
+  if (hs->bytes.size() != 4 + field_bytes + 4)
+    h.fail("is " + std::to_string(hs->bytes.size()) + " bytes, expected " + std::to_string(4 + field_bytes + 4));
+  const auto prime = h.take(field_bytes, "prime");
+  const auto modulus = fr_modulus_le();
+  if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
+    h.fail("prime is " + hex_le(prime) + ", not BLS12-381's r = " + hex_le(modulus));
+  const std::uint32_t count = h.u32("nWitness");
+  if (count == 0) h.fail("nWitness is 0 (the constant one must be there)");
+  if (vs->bytes.size() != std::uint64_t(count) * field_bytes)
+    throw format_error(ctx(values_section) + ": is " + std::to_string(vs->bytes.size()) +
+                       " bytes, but the header declares " + std::to_string(count) + " values of 32 bytes");
+  return {count, vs->bytes};
+}
+
+}  // namespace
+
+std::uint64_t wtns_size(std::span<const std::uint8_t> bytes) { return parse(bytes).count; }
+
+std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::fr_t> out) {
+  const layout l = parse(bytes);
+  if (out.size() < l.count)
+    throw capacity_error("wtns: " + std::to_string(l.count) + " values do not fit a buffer of " +
+                         std::to_string(out.size()));
+  for (std::uint32_t i = 0; i < l.count; ++i) {
+    const auto v = ff::fr_t::from_bytes_le(l.values.subspan(std::size_t(i) * field_bytes, field_bytes));
+    if (!v) throw format_error(ctx(values_section) + ": value " + std::to_string(i) + " is not below the field modulus r");
+    out[i] = *v;
+  }
+  return l.count;
+}
+
+std::vector<ff::fr_t> read_wtns(std::span<const std::uint8_t> bytes) {
+  std::vector<ff::fr_t> z(wtns_size(bytes));
+  read_wtns_into(bytes, z);
+  return z;
+}
+
+std::vector<ff::fr_t> read_wtns_file(const std::filesystem::path& path) {
+  return read_wtns(read_whole_file(path, "wtns"));
+}
+
+std::vector<std::uint8_t> write_wtns(std::span<const ff::fr_t> z) {
+  if (z.size() > 0xffffffffu) throw error("wtns: more than 2^32 - 1 values do not fit the format");
+  binfile_writer w("wtns", 2, 2);
+  w.begin_section(header_section);
+  w.u32(field_bytes);
+  w.raw(fr_modulus_le());
+  w.u32(static_cast<std::uint32_t>(z.size()));
+  w.end_section();
+  w.begin_section(values_section);
+  for (const auto& v : z) w.fr(v);
+  w.end_section();
+  return std::move(w).take();
+}
+
+}  // namespace cuzk::r1cs
