@@ -1,0 +1,68 @@
+#include <cstdio>
+#include <stdexcept>
+
+#include "circuits/registry.hpp"
+#include "commands.hpp"
+#include "groth16/native.hpp"
+#include "groth16/verifier.hpp"
+#include "io/snarkjs_json.hpp"
+#include "io/zkey.hpp"
+#include "poly/threads.hpp"
+#include "r1cs/wtns_file.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+groth16::blinding parse_blinding(const std::string& s) {
+  auto comma = s.find(',');
+  auto r = comma == std::string::npos ? std::nullopt : ff::fr_t::from_decimal(s.substr(0, comma));
+  auto t = comma == std::string::npos ? std::nullopt : ff::fr_t::from_decimal(s.substr(comma + 1));
+  if (!r || !t) throw std::invalid_argument("--blinding expects R,S: two decimal numbers below r");
+  return {*r, *t};
+}
+
+int prove(const prove_args& a) {
+  progress("reading " + a.zkey);
+  const auto pk = io::read_zkey_file(a.zkey);
+  groth16::prover_buffers buf(pk);
+  if (!a.wtns.empty()) {
+    progress("reading " + a.wtns);
+    auto z = r1cs::read_wtns_file(a.wtns);
+    if (z.size() != pk.n_vars)
+      throw std::invalid_argument("the witness has " + std::to_string(z.size()) + " values, the key expects " +
+                                  std::to_string(pk.n_vars) + " (witness of another circuit?)");
+    if (!z[0].is_one()) throw std::invalid_argument("the witness does not start with the constant 1");
+    buf.z = std::move(z);
+    groth16::evaluate_from_coefs(pk, buf.z, buf.a, buf.b, buf.c);
+  } else {
+    if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
+    auto c = circuits::make_circuit(a.circuit);
+    auto in = c->parse_inputs(io::read_json_file(a.inputs));
+    progress("synthesizing " + c->spec());
+    groth16::synthesize_into(pk, *c, *in, buf);
+  }
+  progress("proving (domain 2^" + std::to_string(pk.log_domain()) + ")");
+  groth16::prove_timings tm;
+  std::optional<groth16::blinding> rs;
+  if (!a.blinding.empty()) rs = parse_blinding(a.blinding);
+  std::vector<ff::fr_t> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);
+  const auto p = groth16::prove(pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
+  if (!groth16::verify(pk.vk(), pub, p))
+    throw std::invalid_argument("the witness does not satisfy the circuit: the proof does not verify");
+  char line[160];
+  std::snprintf(line, sizeof line, "proved in %.3f s (H %.3f s, G1 MSMs %.3f s, G2 MSM %.3f s)", tm.total, tm.h,
+                tm.msm_g1, tm.msm_g2);
+  progress(line);
+  io::write_json_file(a.proof, io::proof_to_json(p));
+  io::write_json_file(a.public_path, io::public_to_json(pub));
+  return 0;
+}
+
+}  // namespace
+
+int run_prove(const prove_args& a) {
+  return poly::with_threads(a.threads, [&] { return prove(a); });
+}
+
+}  // namespace cuzk::cli

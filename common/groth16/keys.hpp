@@ -1,0 +1,61 @@
+// Groth16 keys and proofs over BLS12-381 (Groth, eprint 2016/260), laid out
+// as snarkjs's .zkey holds them so a key read from one round-trips exactly.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ec/affine.hpp"
+#include "ff/fr.hpp"
+
+namespace cuzk::groth16 {
+
+using ec::g1_affine_t;
+using ec::g2_affine_t;
+using ff::fr_t;
+
+/* How the H query turns (a·b − c) into the quotient's contribution (DESIGN §5). */
+enum class h_form : std::uint8_t {
+  odd_coset = 0,    // snarkjs: evaluations on ω_2n·<ω>, H_i = L^{2n}_{2i+1}(τ)/δ · G1, n points
+  coefficient = 1,  // bellman: coefficients of h, H_i = τ^i Z(τ)/δ · G1, n − 1 points
+};
+
+/* One nonzero entry of the A or B matrix (snarkjs .zkey section 4). */
+struct matrix_coef {
+  std::uint32_t matrix;      // 0 = A, 1 = B
+  std::uint32_t constraint;  // row, < domain_size
+  std::uint32_t signal;      // column, < n_vars
+  fr_t value;
+};
+
+struct verifying_key {
+  g1_affine_t alpha1;
+  g2_affine_t beta2, gamma2, delta2;
+  std::vector<g1_affine_t> ic;  // n_public + 1
+};
+
+struct proving_key {
+  std::uint32_t n_vars = 0;       // witness length, the constant ONE included
+  std::uint32_t n_public = 0;     // public signals, ONE excluded
+  std::uint32_t domain_size = 0;  // n, a power of two ≥ constraints + n_public + 1
+  h_form h = h_form::odd_coset;
+  g1_affine_t alpha1, beta1, delta1;
+  g2_affine_t beta2, gamma2, delta2;
+  std::vector<g1_affine_t> ic;          // n_public + 1
+  std::vector<matrix_coef> coefs;       // A and B; row n_constraints + s holds A[s] = 1 (s ≤ n_public)
+  std::vector<g1_affine_t> a, b1;       // n_vars: u_i(τ), v_i(τ)
+  std::vector<g2_affine_t> b2;          // n_vars: v_i(τ)
+  std::vector<g1_affine_t> c;           // n_vars − n_public − 1: (β u_i + α v_i + w_i)(τ)/δ
+  std::vector<g1_affine_t> h_query;     // see h_form
+
+  verifying_key vk() const { return {alpha1, beta2, gamma2, delta2, ic}; }
+  std::uint32_t log_domain() const { return (std::uint32_t)__builtin_ctz(domain_size); }
+};
+
+struct proof {
+  g1_affine_t a;
+  g2_affine_t b;
+  g1_affine_t c;
+};
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,41 @@
+#include "groth16/native.hpp"
+
+#include <stdexcept>
+
+#include "r1cs/checking_cs.hpp"
+#include "r1cs/proving_cs.hpp"
+#include "r1cs/recording_cs.hpp"
+
+namespace cuzk::groth16 {
+
+proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h, const progress_fn& progress) {
+  r1cs::recording_cs cs;
+  c.synthesize(cs, nullptr);
+  return setup(std::move(cs).finish(), t, h, progress);
+}
+
+void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
+                     prover_buffers& buf) {
+  const r1cs::counts n = c.count();
+  if (n.inputs + n.aux != pk.n_vars || n.inputs != pk.n_public + 1 ||
+      n.constraints + pk.n_public + 1 > pk.domain_size)
+    throw std::invalid_argument("the proving key was made for another circuit (" + c.spec() + " has " +
+                                std::to_string(n.inputs + n.aux) + " wires, " + std::to_string(n.inputs - 1) +
+                                " public; the key has " + std::to_string(pk.n_vars) + " and " +
+                                std::to_string(pk.n_public) + ")");
+  std::span<fr_t> z(buf.z);
+  r1cs::proving_cs cs({std::span(buf.a).first(n.constraints), std::span(buf.b).first(n.constraints),
+                       std::span(buf.c).first(n.constraints), z.first(n.inputs), z.subspan(n.inputs)});
+  c.synthesize(cs, &in);
+  if (cs.first_unsatisfied()) {
+    r1cs::checking_cs check;  // rerun for the constraint's name
+    c.synthesize(check, &in);
+    const auto& f = check.first_failure();
+    throw circuits::circuit_error(c.spec() + ": the witness does not satisfy constraint " +
+                                  std::to_string(f ? f->index : *cs.first_unsatisfied()) +
+                                  (f && !f->name.empty() ? " (" + f->name + ")" : std::string()));
+  }
+  fill_public_rows(n.constraints, pk.n_public, z, buf.a, buf.b, buf.c);
+}
+
+}  // namespace cuzk::groth16

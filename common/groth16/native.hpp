@@ -1,0 +1,31 @@
+// Native circuits end to end: setup from a circuit's recorded matrices, and
+// synthesis straight into the prover's a, b, c and witness buffers (the
+// memory a shared-memory slot will provide).
+#pragma once
+
+#include <vector>
+
+#include "circuits/circuit.hpp"
+#include "groth16/keys.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+
+namespace cuzk::groth16 {
+
+/* The buffers one proof needs: a, b, c (domain_size each) and z (n_vars). */
+struct prover_buffers {
+  std::vector<fr_t> a, b, c, z;
+  explicit prover_buffers(const proving_key& pk)
+      : a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z(pk.n_vars) {}
+};
+
+proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h = h_form::odd_coset,
+                          const progress_fn& progress = {});
+
+/* Synthesizes c on `in` into buf (public rows filled). Throws
+   circuits::circuit_error naming the first unsatisfied constraint, and
+   std::invalid_argument when the key was made for another circuit. */
+void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
+                     prover_buffers& buf);
+
+}  // namespace cuzk::groth16

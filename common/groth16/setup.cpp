@@ -1,0 +1,171 @@
+#include "groth16/setup.hpp"
+
+#include <random>
+#include <stdexcept>
+
+#include <tbb/parallel_for.h>
+
+#include "ec/batch_affine.hpp"
+#include "ec/scalar_mul.hpp"
+#include "groth16/fixed_base.hpp"
+#include "poly/domain.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+/* A uniform element of Fr by rejection sampling 255-bit integers. */
+template <class Rng>
+fr_t uniform_nonzero(Rng& rng) {
+  for (;;) {
+    fr_t::limbs_t l;
+    for (auto& w : l) w = rng();
+    l[3] &= (1ull << 63) - 1;
+    if (auto v = fr_t::from_canonical(l); v && !v->is_zero()) return *v;
+  }
+}
+
+template <class Rng>
+toxic_waste draw(Rng& rng) {
+  toxic_waste t;
+  for (fr_t* f : {&t.tau, &t.alpha, &t.beta, &t.gamma, &t.delta}) *f = uniform_nonzero(rng);
+  return t;
+}
+
+/* ω^j for j < n, in parallel chunks */
+std::vector<fr_t> powers(const fr_t& w, std::size_t n) {
+  std::vector<fr_t> out(n);
+  constexpr std::size_t chunk = 4096;
+  tbb::parallel_for(std::size_t{0}, (n + chunk - 1) / chunk, [&](std::size_t c) {
+    std::size_t lo = c * chunk, hi = std::min(n, lo + chunk);
+    fr_t p = w.pow(std::uint64_t(lo));
+    for (std::size_t j = lo; j < hi; ++j, p *= w) out[j] = p;
+  });
+  return out;
+}
+
+/* L_j(τ) = x_j (τ^m − 1) / (m (τ − x_j)) for the points x_j = g w^j of a
+   domain of size m (g w^j runs over all m-th roots of unity when g^m = 1),
+   sampled at j = 0..count-1. */
+std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std::uint64_t m, std::size_t count) {
+  std::vector<fr_t> x = powers(w, count);
+  std::vector<fr_t> den(count);
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t j) {
+    x[j] *= g;
+    den[j] = tau - x[j];
+    if (den[j].is_zero()) throw std::runtime_error("setup: tau is a root of unity; draw again");
+  });
+  ec::batch_inverse<fr_t>(den);
+  fr_t scale = (tau.pow(m) - fr_t::one()) * fr_t::from_u64(m).inverse();  /* (τ^m − 1) / m */
+  tbb::parallel_for(std::size_t{0}, count, [&](std::size_t j) { den[j] *= x[j] * scale; });
+  return den;
+}
+
+void accumulate(const r1cs::sparse_rows& rows, std::span<const fr_t> lagrange, std::vector<fr_t>& out) {
+  for (std::uint64_t i = 0; i < rows.rows(); ++i)
+    for (const auto& t : rows.row(i)) out[t.wire] += t.coeff * lagrange[i];
+}
+
+}  // namespace
+
+toxic_waste toxic_waste::from_seed(std::string_view seed) {
+  std::seed_seq seq(seed.begin(), seed.end());
+  std::mt19937_64 rng(seq);
+  return draw(rng);
+}
+
+toxic_waste toxic_waste::random() {
+  std::random_device rd;
+  std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
+  std::mt19937_64 rng(seq);
+  return draw(rng);
+}
+
+std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_public) {
+  std::uint64_t rows = n_constraints + n_public + 1, n = 2;
+  while (n < rows) n <<= 1;
+  if (n > (1ull << 28)) throw std::runtime_error("setup: circuit needs a domain above 2^28");
+  return (std::uint32_t)n;
+}
+
+proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const progress_fn& progress) {
+  auto step = [&](std::string_view what, std::uint64_t done, std::uint64_t total) {
+    if (progress) progress(what, done, total);
+  };
+  const std::uint64_t nc = m.n_constraints();
+  proving_key pk;
+  pk.n_vars = m.n_wires;
+  pk.n_public = m.n_public;
+  pk.domain_size = domain_size_for(nc, m.n_public);
+  pk.h = h;
+  const std::uint32_t n = pk.domain_size;
+  poly::domain d(pk.log_domain(), poly::root_family::snarkjs);
+
+  step("lagrange basis at tau", 0, 1);
+  std::vector<fr_t> lag = lagrange_at(t.tau, fr_t::one(), d.omega(), n, n);
+
+  /* u_i(τ) = Σ_rows A[row][i] L_row(τ), and v, w; rows n_c + s carry A[s] = 1 */
+  std::vector<fr_t> u(m.n_wires), v(m.n_wires), w(m.n_wires);
+  accumulate(m.a, lag, u);
+  accumulate(m.b, lag, v);
+  accumulate(m.c, lag, w);
+  for (std::uint32_t s = 0; s <= m.n_public; ++s) u[s] += lag[nc + s];
+
+  pk.coefs.reserve(m.a.n_terms() + m.b.n_terms() + m.n_public + 1);
+  for (std::uint64_t i = 0; i < nc; ++i) {
+    for (const auto& term : m.a.row(i)) pk.coefs.push_back({0, (std::uint32_t)i, term.wire, term.coeff});
+    for (const auto& term : m.b.row(i)) pk.coefs.push_back({1, (std::uint32_t)i, term.wire, term.coeff});
+  }
+  for (std::uint32_t s = 0; s <= m.n_public; ++s) pk.coefs.push_back({0, (std::uint32_t)(nc + s), s, fr_t::one()});
+
+  /* (β u_i + α v_i + w_i) / γ for public i, / δ for the rest */
+  const fr_t gamma_inv = t.gamma.inverse(), delta_inv = t.delta.inverse();
+  std::vector<fr_t> ic_s(m.n_public + 1), c_s(m.n_wires - m.n_public - 1);
+  tbb::parallel_for(std::uint32_t{0}, m.n_wires, [&](std::uint32_t i) {
+    fr_t k = t.beta * u[i] + t.alpha * v[i] + w[i];
+    if (i <= m.n_public) ic_s[i] = k * gamma_inv;
+    else c_s[i - m.n_public - 1] = k * delta_inv;
+  });
+
+  std::vector<fr_t> h_s;
+  if (h == h_form::odd_coset) {
+    /* H_j = L^{2n}_{2j+1}(τ) / δ over the 2n-th roots: points ζ ω^j, ζ = ω_2n */
+    h_s = lagrange_at(t.tau, d.odd_coset_shift(), d.omega(), 2ull * n, n);
+    tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= delta_inv; });
+  } else {
+    /* H_i = τ^i Z(τ) / δ, i < n − 1, Z(τ) = τ^n − 1 */
+    h_s = powers(t.tau, n - 1);
+    fr_t z = (t.tau.pow(std::uint64_t(n)) - fr_t::one()) * delta_inv;
+    tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= z; });
+  }
+
+  const auto& g1 = ec::g1_curve::generator();
+  const auto& g2 = ec::g2_curve::generator();
+  step("G1 table", 0, 1);
+  fixed_base_table<ec::g1_curve> t1(g1);
+  fixed_base_table<ec::g2_curve> t2(g2);
+  auto single1 = [&](const fr_t& k) { return t1.mul(k).to_affine(); };
+  auto single2 = [&](const fr_t& k) { return t2.mul(k).to_affine(); };
+  pk.alpha1 = single1(t.alpha);
+  pk.beta1 = single1(t.beta);
+  pk.delta1 = single1(t.delta);
+  pk.beta2 = single2(t.beta);
+  pk.gamma2 = single2(t.gamma);
+  pk.delta2 = single2(t.delta);
+
+  step("A query (G1)", 0, 5);
+  pk.a = t1.mul_many(u);
+  step("B query (G1)", 1, 5);
+  pk.b1 = t1.mul_many(v);
+  step("B query (G2)", 2, 5);
+  pk.b2 = t2.mul_many(v);
+  step("IC and C queries (G1)", 3, 5);
+  pk.ic = t1.mul_many(ic_s);
+  pk.c = t1.mul_many(c_s);
+  step("H query (G1)", 4, 5);
+  pk.h_query = t1.mul_many(h_s);
+  step("done", 5, 5);
+  return pk;
+}
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,258 @@
+#include "io/zkey.hpp"
+
+#include <fstream>
+#include <string>
+
+#include <tbb/parallel_for.h>
+
+#include "ec/serialize_snarkjs.hpp"
+#include "r1cs/binfile.hpp"
+#include "r1cs/error.hpp"
+
+namespace cuzk::io {
+
+namespace {
+
+using groth16::fr_t;
+using groth16::g1_affine_t;
+using groth16::g2_affine_t;
+using r1cs::byte_reader;
+using r1cs::format_error;
+
+constexpr std::uint32_t n8q = 48, n8r = 32;
+constexpr std::uint32_t cuzk_info_section = 100;
+
+std::string_view section_name(std::uint32_t type) {
+  switch (type) {
+    case 1: return "header";
+    case 2: return "groth16 header";
+    case 3: return "IC";
+    case 4: return "coefficients";
+    case 5: return "A points";
+    case 6: return "B1 points";
+    case 7: return "B2 points";
+    case 8: return "C points";
+    case 9: return "H points";
+    case 10: return "contributions";
+    case cuzk_info_section: return "cuzk key info";
+    default: return "unknown";
+  }
+}
+
+template <std::size_t N>
+std::array<std::uint8_t, N> modulus_le(const std::array<std::uint64_t, N / 8>& m) {
+  std::array<std::uint8_t, N> b{};
+  for (std::size_t i = 0; i < N; ++i) b[i] = (std::uint8_t)(m[i / 8] >> (8 * (i % 8)));
+  return b;
+}
+
+std::span<const std::uint8_t> section(const r1cs::binfile& f, std::uint32_t type) {
+  auto s = f.unique(type, "zkey", section_name(type));
+  if (!s) throw format_error(r1cs::section_context("zkey", type, section_name(type)) + ": missing");
+  return s->bytes;
+}
+
+template <class Point, class Decode>
+Point decode_one(byte_reader& r, std::size_t size, Decode decode, ec::point_check check, const std::string& what) {
+  auto res = decode(r.take(size, what), check);
+  if (!res) r.fail(what + ": " + std::string(ec::to_string(res.error())));
+  return *res;
+}
+g1_affine_t g1(byte_reader& r, const std::string& what, ec::point_check check = ec::point_check::subgroup) {
+  return decode_one<g1_affine_t>(r, ec::snarkjs::g1_size, ec::snarkjs::decode_g1_lem, check, what);
+}
+g2_affine_t g2(byte_reader& r, const std::string& what, ec::point_check check = ec::point_check::subgroup) {
+  return decode_one<g2_affine_t>(r, ec::snarkjs::g2_size, ec::snarkjs::decode_g2_lem, check, what);
+}
+
+/* A whole section of `count` points, decoded in parallel (checked on the curve). */
+template <class Point, std::size_t Size, class Decode>
+std::vector<Point> points(const r1cs::binfile& f, std::uint32_t type, std::uint64_t count, Decode decode) {
+  auto bytes = section(f, type);
+  const std::string ctx = r1cs::section_context("zkey", type, section_name(type));
+  if (bytes.size() != count * Size)
+    throw format_error(ctx + ": " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(count) +
+                       " points of " + std::to_string(Size) + " bytes");
+  std::vector<Point> out(count);
+  std::atomic<std::uint64_t> bad{UINT64_MAX};
+  std::atomic<int> why{0};
+  tbb::parallel_for(std::uint64_t{0}, count, [&](std::uint64_t i) {
+    auto res = decode(bytes.subspan(i * Size, Size), ec::point_check::on_curve);
+    if (res) {
+      out[i] = *res;
+    } else {
+      std::uint64_t cur = bad.load();
+      while (i < cur && !bad.compare_exchange_weak(cur, i)) {}
+      if (i <= bad.load()) why = (int)res.error();
+    }
+  });
+  if (bad != UINT64_MAX)
+    throw format_error(ctx + ": point " + std::to_string(bad.load()) + ": " +
+                       std::string(ec::to_string((ec::decode_error)why.load())));
+  return out;
+}
+
+/* The .zkey stores a coefficient v as the integer v R^2 mod r: the Montgomery
+   limbs of the element whose value is v R. */
+fr_t coef_from_disk(const fr_t& disk_as_canonical) {
+  return fr_t::from_montgomery(fr_t::from_montgomery(disk_as_canonical.to_canonical()).to_canonical());
+}
+
+}  // namespace
+
+groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
+  auto f = r1cs::parse_binfile(bytes, "zkey", 1, section_name);
+  groth16::proving_key pk;
+  {
+    byte_reader r(section(f, 1), r1cs::section_context("zkey", 1, section_name(1)));
+    std::uint32_t protocol = r.u32("protocol");
+    if (protocol != 1) r.fail("protocol " + std::to_string(protocol) + " is not Groth16 (1)");
+    if (r.remaining()) r.fail("unexpected bytes after the protocol");
+  }
+  {
+    byte_reader r(section(f, 2), r1cs::section_context("zkey", 2, section_name(2)));
+    if (r.u32("n8q") != n8q) r.fail("n8q is not 48: not a BLS12-381 key");
+    auto q = r.take(n8q, "q");
+    if (!std::equal(q.begin(), q.end(), modulus_le<n8q>(ff::fp_params::modulus).begin()))
+      r.fail("base field " + r1cs::hex_le(q) + " is not BLS12-381's p (curve bls12381 expected)");
+    if (r.u32("n8r") != n8r) r.fail("n8r is not 32: not a BLS12-381 key");
+    auto rr = r.take(n8r, "r");
+    if (!std::equal(rr.begin(), rr.end(), modulus_le<n8r>(ff::fr_params::modulus).begin()))
+      r.fail("scalar field " + r1cs::hex_le(rr) + " is not BLS12-381's r");
+    pk.n_vars = r.u32("nVars");
+    pk.n_public = r.u32("nPublic");
+    pk.domain_size = r.u32("domainSize");
+    if (pk.n_vars < pk.n_public + 1) r.fail("nVars is smaller than nPublic + 1");
+    if (pk.domain_size < 2 || (pk.domain_size & (pk.domain_size - 1)) || pk.domain_size > (1u << 28))
+      r.fail("domainSize " + std::to_string(pk.domain_size) + " is not a power of two in [2, 2^28]");
+    if (pk.domain_size < pk.n_public + 1) r.fail("domainSize is smaller than nPublic + 1");
+    pk.alpha1 = g1(r, "alpha1");
+    pk.beta1 = g1(r, "beta1");
+    pk.beta2 = g2(r, "beta2");
+    pk.gamma2 = g2(r, "gamma2");
+    pk.delta1 = g1(r, "delta1");
+    pk.delta2 = g2(r, "delta2");
+    if (r.remaining()) r.fail("unexpected bytes after delta2");
+  }
+  if (auto info = f.unique(cuzk_info_section, "zkey", section_name(cuzk_info_section))) {
+    byte_reader r(info->bytes, r1cs::section_context("zkey", cuzk_info_section, "cuzk key info"));
+    std::uint32_t h = r.u32("h_form");
+    if (h > 1) r.fail("unknown H form " + std::to_string(h));
+    pk.h = (groth16::h_form)h;
+  }
+  {
+    byte_reader r(section(f, 3), r1cs::section_context("zkey", 3, section_name(3)));
+    for (std::uint32_t i = 0; i <= pk.n_public; ++i) pk.ic.push_back(g1(r, "IC[" + std::to_string(i) + "]"));
+    if (r.remaining()) r.fail("more bytes than nPublic + 1 points");
+  }
+  {
+    byte_reader r(section(f, 4), r1cs::section_context("zkey", 4, section_name(4)));
+    std::uint32_t n = r.u32("count");
+    if ((std::uint64_t)n * (12 + n8r) != r.remaining())
+      r.fail("count " + std::to_string(n) + " does not match the section size");
+    pk.coefs.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      auto& k = pk.coefs[i];
+      const std::string what = "coefficient " + std::to_string(i);
+      k.matrix = r.u32(what);
+      k.constraint = r.u32(what);
+      k.signal = r.u32(what);
+      k.value = coef_from_disk(r.fr(what + " value"));
+      if (k.matrix > 1) r.fail(what + ": matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)");
+      if (k.constraint >= pk.domain_size) r.fail(what + ": row beyond domainSize");
+      if (k.signal >= pk.n_vars) r.fail(what + ": signal beyond nVars");
+    }
+  }
+  const std::uint64_t n_priv = pk.n_vars - pk.n_public - 1;
+  const std::uint64_t n_h = pk.h == groth16::h_form::odd_coset ? pk.domain_size : pk.domain_size - 1;
+  constexpr auto G1 = ec::snarkjs::g1_size;
+  constexpr auto G2 = ec::snarkjs::g2_size;
+  pk.a = points<g1_affine_t, G1>(f, 5, pk.n_vars, ec::snarkjs::decode_g1_lem);
+  pk.b1 = points<g1_affine_t, G1>(f, 6, pk.n_vars, ec::snarkjs::decode_g1_lem);
+  pk.b2 = points<g2_affine_t, G2>(f, 7, pk.n_vars, ec::snarkjs::decode_g2_lem);
+  pk.c = points<g1_affine_t, G1>(f, 8, n_priv, ec::snarkjs::decode_g1_lem);
+  pk.h_query = points<g1_affine_t, G1>(f, 9, n_h, ec::snarkjs::decode_g1_lem);
+  return pk;
+}
+
+groth16::proving_key read_zkey_file(const std::filesystem::path& path) {
+  auto bytes = r1cs::read_whole_file(path, "zkey");
+  return read_zkey(bytes);
+}
+
+std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk) {
+  const bool coefficient = pk.h == groth16::h_form::coefficient;
+  r1cs::binfile_writer w("zkey", 1, coefficient ? 11 : 10);
+  auto put_g1 = [&](const g1_affine_t& p) { w.raw(ec::snarkjs::encode_g1_lem(p)); };
+  auto put_g2 = [&](const g2_affine_t& p) { w.raw(ec::snarkjs::encode_g2_lem(p)); };
+
+  w.begin_section(1);
+  w.u32(1);
+  w.end_section();
+
+  w.begin_section(2);
+  w.u32(n8q);
+  w.raw(modulus_le<n8q>(ff::fp_params::modulus));
+  w.u32(n8r);
+  w.raw(modulus_le<n8r>(ff::fr_params::modulus));
+  w.u32(pk.n_vars);
+  w.u32(pk.n_public);
+  w.u32(pk.domain_size);
+  put_g1(pk.alpha1);
+  put_g1(pk.beta1);
+  put_g2(pk.beta2);
+  put_g2(pk.gamma2);
+  put_g1(pk.delta1);
+  put_g2(pk.delta2);
+  w.end_section();
+
+  w.begin_section(4);
+  w.u32((std::uint32_t)pk.coefs.size());
+  for (const auto& k : pk.coefs) {
+    w.u32(k.matrix);
+    w.u32(k.constraint);
+    w.u32(k.signal);
+    /* the integer v R^2 mod r: v's limbs are v R; read those as a value twice */
+    w.fr(fr_t::from_canonical_unchecked(fr_t::from_canonical_unchecked(k.value.l).l));
+  }
+  w.end_section();
+
+  auto section_of = [&](std::uint32_t type, const auto& pts, auto put) {
+    w.begin_section(type);
+    for (const auto& p : pts) put(p);
+    w.end_section();
+  };
+  section_of(3, pk.ic, put_g1);
+  section_of(5, pk.a, put_g1);
+  section_of(6, pk.b1, put_g1);
+  section_of(7, pk.b2, put_g2);
+  section_of(8, pk.c, put_g1);
+  section_of(9, pk.h_query, put_g1);
+
+  /* contributions: a zero circuit hash and no contributions (a fresh key) */
+  w.begin_section(10);
+  w.raw(std::vector<std::uint8_t>(64, 0));
+  w.u32(0);
+  w.end_section();
+
+  if (coefficient) {
+    w.begin_section(cuzk_info_section);
+    w.u32((std::uint32_t)pk.h);
+    w.end_section();
+  }
+  return std::move(w).take();
+}
+
+void write_zkey_file(const std::filesystem::path& path, const groth16::proving_key& pk) {
+  auto bytes = write_zkey(pk);
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), (std::streamsize)bytes.size());
+    if (!out) throw format_error("zkey: cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+}  // namespace cuzk::io
