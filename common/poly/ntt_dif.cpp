@@ -40,12 +40,15 @@ void radix4_pass(std::span<fr_t> a, std::size_t q, const twiddle_view& tw) {
   });
 }
 
-/* every stage m = L/2 ... 1 of one block of L = 2 tw.half elements */
+/* every stage m = L/2 ... 1 of one block of L = 2 tw.half elements; the
+   first butterfly of each group (about n of the (n/2) log n) needs no product */
 template <direction D>
 void block_stages(fr_t* x, std::size_t len, const twiddle_view& tw) {
   for (std::size_t m = len / 2, s = 1; m >= 1; m /= 2, s *= 2)
-    for (std::size_t g = 0; g < len; g += 2 * m)
-      for (std::size_t j = 0; j < m; ++j) butterfly<D>(x[g + j], x[g + j + m], tw, j * s);
+    for (std::size_t g = 0; g < len; g += 2 * m) {
+      butterfly_unit(x[g], x[g + m]);
+      for (std::size_t j = 1; j < m; ++j) butterfly<D>(x[g + j], x[g + j + m], tw, j * s);
+    }
 }
 
 template <direction D>

@@ -31,6 +31,13 @@ inline void butterfly(fr_t& x, fr_t& y, const twiddle_view& t, std::size_t i) {
   x = s;
 }
 
+/* the j = 0 butterfly of either direction, ζ^0 = 1: (x, y) <- (x + y, x - y) */
+inline void butterfly_unit(fr_t& x, fr_t& y) {
+  fr_t s = x + y;
+  y = x - y;
+  x = s;
+}
+
 /* All log2(n) DIF stages with ω (forward) or ω^-1 (inverse); output bit-reversed. */
 void dif(const domain& d, std::span<fr_t> a, direction dir);
 
