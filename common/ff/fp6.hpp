@@ -1,0 +1,114 @@
+// Fp6 = Fp2[v] / (v^3 - xi), xi = 1 + u: the middle of the pairing tower
+// (the same tower as blst, zcash bls12_381 and @noble/curves).
+#pragma once
+
+#include <cstddef>
+
+#include "ff/fp2.hpp"
+#include "ff/tower_constants.hpp"
+
+namespace cuzk::ff {
+
+namespace tower {
+constexpr fp_t fp_from_montgomery(const std::array<std::uint64_t, 6>& m) {
+  fp_t r;
+  r.l = m;
+  return r;
+}
+/* gamma(k, j) = xi^(j (p^k - 1) / 6) for k = 1..3, j = 1..5 (tower_constants.hpp) */
+constexpr fp2_t gamma(unsigned k, unsigned j) {
+  const fp2_limbs& g = frobenius_gamma[k - 1][j - 1];
+  return {fp_from_montgomery(g.c0), fp_from_montgomery(g.c1)};
+}
+/* a^(p^k) for a in Fp2: u^p = -u, so odd powers conjugate */
+inline fp2_t fp2_frobenius(const fp2_t& a, unsigned k) { return (k & 1) ? a.conjugate() : a; }
+/* a * gamma(k, j); for k = 2 gamma lies in Fp and costs two Fp products */
+inline fp2_t mul_by_gamma(const fp2_t& a, unsigned k, unsigned j) {
+  fp2_t g = gamma(k, j);
+  return k == 2 ? a * g.c0 : a * g;
+}
+}  // namespace tower
+
+struct fp6_t {
+  fp2_t c0, c1, c2;  // c0 + c1 v + c2 v^2
+
+  static fp6_t zero() { return {}; }
+  static fp6_t one() { return {fp2_t::one(), fp2_t::zero(), fp2_t::zero()}; }
+  bool is_zero() const { return c0.is_zero() && c1.is_zero() && c2.is_zero(); }
+  bool is_one() const { return c0.is_one() && c1.is_zero() && c2.is_zero(); }
+  friend bool operator==(const fp6_t& a, const fp6_t& b) = default;
+
+  friend fp6_t operator+(const fp6_t& a, const fp6_t& b) { return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2}; }
+  friend fp6_t operator-(const fp6_t& a, const fp6_t& b) { return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2}; }
+  fp6_t operator-() const { return {-c0, -c1, -c2}; }
+  fp6_t dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
+  fp6_t& operator+=(const fp6_t& b) { return *this = *this + b; }
+  fp6_t& operator-=(const fp6_t& b) { return *this = *this - b; }
+
+  /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2, since v^3 = xi */
+  fp6_t mul_by_nonresidue() const { return {c2.mul_by_nonresidue(), c0, c1}; }
+  fp6_t operator*(const fp2_t& s) const { return {c0 * s, c1 * s, c2 * s}; }
+
+  /* Karatsuba over three terms, 6 Fp2 products (Devegili, O hEigeartaigh,
+     Scott, Dahab, "Multiplication and squaring on pairing-friendly fields",
+     eprint 2006/471, section 4):
+       v0 = a0 b0, v1 = a1 b1, v2 = a2 b2
+       c0 = v0 + xi ((a1 + a2)(b1 + b2) - v1 - v2)
+       c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2
+       c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+  friend fp6_t operator*(const fp6_t& a, const fp6_t& b) {
+    fp2_t v0 = a.c0 * b.c0, v1 = a.c1 * b.c1, v2 = a.c2 * b.c2;
+    fp2_t t0 = ((a.c1 + a.c2) * (b.c1 + b.c2) - v1 - v2).mul_by_nonresidue() + v0;
+    fp2_t t1 = (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1 + v2.mul_by_nonresidue();
+    fp2_t t2 = (a.c0 + a.c2) * (b.c0 + b.c2) - v0 - v2 + v1;
+    return {t0, t1, t2};
+  }
+  fp6_t& operator*=(const fp6_t& b) { return *this = *this * b; }
+
+  /* Chung-Hasan SQ2 (eprint 2006/471, section 4), 2 products + 3 squares:
+       s0 = a0^2, s1 = 2 a0 a1, s2 = (a0 - a1 + a2)^2, s3 = 2 a1 a2, s4 = a2^2
+       c0 = s0 + xi s3, c1 = s1 + xi s4, c2 = s1 + s2 + s3 - s0 - s4 */
+  fp6_t sqr() const {
+    fp2_t s0 = c0.sqr(), s1 = (c0 * c1).dbl(), s2 = (c0 - c1 + c2).sqr();
+    fp2_t s3 = (c1 * c2).dbl(), s4 = c2.sqr();
+    return {s0 + s3.mul_by_nonresidue(), s1 + s4.mul_by_nonresidue(), s1 + s2 + s3 - s0 - s4};
+  }
+
+  /* Sparse product by b = b1 v:
+     (a0 + a1 v + a2 v^2) b1 v = xi a2 b1 + a0 b1 v + a1 b1 v^2 */
+  fp6_t mul_by_1(const fp2_t& b1) const { return {(c2 * b1).mul_by_nonresidue(), c0 * b1, c1 * b1}; }
+
+  /* Sparse product by b = b0 + b1 v, 5 Fp2 products (Karatsuba with b2 = 0):
+       c0 = a0 b0 + xi a2 b1
+       c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1
+       c2 = a2 b0 + a1 b1 */
+  fp6_t mul_by_01(const fp2_t& b0, const fp2_t& b1) const {
+    fp2_t v0 = c0 * b0, v1 = c1 * b1;
+    return {(c2 * b1).mul_by_nonresidue() + v0, (c0 + c1) * (b0 + b1) - v0 - v1, c2 * b0 + v1};
+  }
+
+  /* a^-1 = adj(a) / N, from the norm of Fp6 over Fp2:
+       t0 = a0^2 - xi a1 a2, t1 = xi a2^2 - a0 a1, t2 = a1^2 - a0 a2
+       N  = a0 t0 + xi (a2 t1 + a1 t2),  a^-1 = (t0 + t1 v + t2 v^2) / N
+     Zero maps to zero. */
+  fp6_t inverse() const {
+    fp2_t t0 = c0.sqr() - (c1 * c2).mul_by_nonresidue();
+    fp2_t t1 = c2.sqr().mul_by_nonresidue() - c0 * c1;
+    fp2_t t2 = c1.sqr() - c0 * c2;
+    fp2_t n = c0 * t0 + (c2 * t1 + c1 * t2).mul_by_nonresidue();
+    fp2_t ni = n.inverse();
+    return {t0 * ni, t1 * ni, t2 * ni};
+  }
+
+  /* a^(p^k) = a0^(p^k) + a1^(p^k) v^(p^k) + a2^(p^k) v^(2 p^k), with
+     v^(p^k - 1) = xi^((p^k - 1)/3) = gamma(k, 2) and v^(2(p^k - 1)) = gamma(k, 4) */
+  fp6_t frobenius_map(unsigned k) const {
+    fp6_t r = *this;
+    for (; k > 3; k -= 3) r = r.frobenius_map(3);
+    if (k == 0) return r;
+    return {tower::fp2_frobenius(r.c0, k), tower::mul_by_gamma(tower::fp2_frobenius(r.c1, k), k, 2),
+            tower::mul_by_gamma(tower::fp2_frobenius(r.c2, k), k, 4)};
+  }
+};
+
+}  // namespace cuzk::ff
