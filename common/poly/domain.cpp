@@ -1,5 +1,6 @@
 #include "poly/domain.hpp"
 
+#include <array>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,16 @@ domain::domain(unsigned log_n, root_family family)
   omega_ = primitive_root(log_n, family);
   omega_inv_ = omega_.inverse();
   size_inv_ = fr_t::from_u64(1).dbl().pow(std::uint64_t(log_n)).inverse();  // (2^k)^-1
+}
+
+const domain& domain::cached(unsigned log_n, root_family family) {
+  if (log_n > max_log_size) throw std::invalid_argument("NTT domain 2^" + std::to_string(log_n) + " exceeds 2^32");
+  static std::mutex mu;
+  static std::array<std::array<std::unique_ptr<domain>, max_log_size + 1>, 2> table;
+  std::lock_guard lock(mu);
+  auto& slot = table[family == root_family::bellman ? 0 : 1][log_n];
+  if (!slot) slot = std::make_unique<domain>(log_n, family);
+  return *slot;
 }
 
 fr_t domain::odd_coset_shift() const {

@@ -19,6 +19,10 @@ class domain {
   /* 0 <= log_n <= 32; ω = (x^t)^(2^(32-k)) for the family's non-residue x */
   explicit domain(unsigned log_n, root_family family = root_family::bellman);
 
+  /* One domain per (k, family) for the life of the process, so its twiddles
+     are built once and not per proof (they are kept: 4 GiB at 2^28). */
+  static const domain& cached(unsigned log_n, root_family family = root_family::bellman);
+
   unsigned log_size() const { return log_n_; }
   std::size_t size() const { return std::size_t{1} << log_n_; }
   root_family family() const { return family_; }

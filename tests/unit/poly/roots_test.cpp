@@ -77,6 +77,14 @@ TEST_P(DomainOfFamily, TwiddlesArePowersOfOmegaEndingInMinusOne) {
   EXPECT_EQ(bt.back(), -fr_t::one());
 }
 
+TEST(Domain, CachedDomainsAreBuiltOncePerSizeAndFamily) {
+  const domain& a = domain::cached(10, root_family::snarkjs);
+  EXPECT_EQ(&a, &domain::cached(10, root_family::snarkjs));
+  EXPECT_NE(&a, &domain::cached(10, root_family::bellman));
+  EXPECT_EQ(a.omega(), domain(10, root_family::snarkjs).omega());
+  EXPECT_EQ(a.twiddles().data(), domain::cached(10, root_family::snarkjs).twiddles().data());
+}
+
 TEST(Domain, RejectsSizesBeyondTwoToThe32) { EXPECT_THROW(domain(33), std::invalid_argument); }
 
 INSTANTIATE_TEST_SUITE_P(Families, DomainOfFamily, ::testing::Values(root_family::bellman, root_family::snarkjs),
