@@ -1,0 +1,69 @@
+// A native circuit: parameters fixed at construction ("chain:size=65536"),
+// inputs read from JSON, and one synthesize() that every constraint-system
+// mode runs (counting, setup, proving into a slot, checking).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "ff/fr.hpp"
+#include "r1cs/constraint_system.hpp"
+
+namespace cuzk::circuits {
+
+using ff::fr_t;
+
+/* Unknown circuit, bad parameter, malformed inputs; the message says which. */
+class circuit_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/* Parsed, validated inputs of one circuit; each circuit derives its own. */
+class inputs {
+ public:
+  virtual ~inputs() = default;
+};
+
+class circuit {
+ public:
+  virtual ~circuit() = default;
+
+  /* "chain", "poseidon-merkle", "sha256" */
+  virtual std::string name() const = 0;
+  /* Every parameter, canonical: "chain:size=65536". */
+  virtual std::string spec() const = 0;
+
+  /* circuit_error names the field that is missing or wrong. */
+  virtual std::unique_ptr<inputs> parse_inputs(const nlohmann::json& j) const = 0;
+  /* Valid inputs drawn from seed (tests, benchmarks, examples). */
+  virtual nlohmann::json random_inputs(std::uint64_t seed) const = 0;
+  /* The public signals, outputs first, computed natively (no constraints). */
+  virtual std::vector<fr_t> public_values(const inputs& in) const = 0;
+
+  /* Allocates and constrains everything. in == nullptr where the mode needs
+     no values (counting, setup): placeholder values are used. */
+  virtual void synthesize(r1cs::constraint_system& cs, const inputs* in) const = 0;
+
+  /* Sizes from a counting run, to size a slot. */
+  r1cs::counts count() const;
+};
+
+/* The inputs as the circuit's own type; circuit_error if they belong to another. */
+template <class T>
+const T& inputs_as(const inputs& in, const std::string& who) {
+  const T* p = dynamic_cast<const T*>(&in);
+  if (!p) throw circuit_error(who + ": these inputs were parsed for another circuit");
+  return *p;
+}
+
+/* The full assignment z = [1, public..., private...] from a checking run;
+   circuit_error names the first unsatisfied constraint if there is one. */
+std::vector<fr_t> generate_witness(const circuit& c, const inputs& in);
+
+}  // namespace cuzk::circuits

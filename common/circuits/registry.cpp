@@ -1,0 +1,44 @@
+#include "circuits/registry.hpp"
+
+#include "circuits/chain.hpp"
+#include "circuits/poseidon_merkle.hpp"
+#include "circuits/sha256_preimage.hpp"
+#include "circuits/spec.hpp"
+
+namespace cuzk::circuits {
+
+const std::vector<circuit_info>& known_circuits() {
+  static const std::vector<circuit_info> all = {
+      {"chain", "size=N", "x_{i+1} = x_i^2 + i for N steps; private x, public x_N; N constraints"},
+      {"poseidon-merkle", "depth=D", "Poseidon Merkle inclusion proof; public root; 245 D + 2 constraints"},
+      {"sha256", "bytes=L | blocks=N", "SHA-256 preimage of a public digest; about 27k constraints a block"},
+  };
+  return all;
+}
+
+std::unique_ptr<circuit> make_circuit(std::string_view text) {
+  const circuit_spec s = parse_spec(text);
+  param_reader p(s);
+  if (s.name == "chain") {
+    const auto size = p.u64("size", 1024, 1, (1ull << 31) - 1);
+    p.finish("size");
+    return std::make_unique<chain>(size);
+  }
+  if (s.name == "poseidon-merkle") {
+    const auto depth = p.u64("depth", 20, 1, 64);
+    p.finish("depth");
+    return std::make_unique<poseidon_merkle>(static_cast<unsigned>(depth));
+  }
+  if (s.name == "sha256") {
+    if (p.has("bytes") && p.has("blocks")) throw circuit_error("sha256: give bytes or blocks, not both");
+    std::uint64_t bytes = p.u64("bytes", 55, 0, sha256_preimage::max_bytes);
+    if (p.has("blocks")) bytes = 64 * p.u64("blocks", 1, 1, (sha256_preimage::max_bytes + 9) / 64) - 9;
+    p.finish("bytes, blocks");
+    return std::make_unique<sha256_preimage>(bytes);
+  }
+  std::string known;
+  for (const auto& c : known_circuits()) known += (known.empty() ? "" : ", ") + std::string(c.name);
+  throw circuit_error("unknown circuit \"" + s.name + "\" (known: " + known + ")");
+}
+
+}  // namespace cuzk::circuits

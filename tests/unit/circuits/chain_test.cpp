@@ -1,0 +1,61 @@
+#include "circuits/chain.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/registry.hpp"
+#include "file_bytes.hpp"
+#include "r1cs/r1cs_file.hpp"
+#include "r1cs/recording_cs.hpp"
+#include "r1cs/wtns_file.hpp"
+#include "seed.hpp"
+
+namespace cuzk::circuits {
+namespace {
+
+TEST(Chain, OutputEqualsTheDirectComputation) {
+  auto g = cuzk::test::rng(2);
+  for (std::uint64_t size : {1u, 2u, 17u, 1000u}) {
+    const chain c(size);
+    const auto in = c.parse_inputs(c.random_inputs(g()));
+    const fr_t x = dynamic_cast<const chain::inputs_t&>(*in).x;
+    fr_t v = x;
+    for (std::uint64_t i = 0; i < size; ++i) v = v * v + fr_t::from_u64(i);
+    EXPECT_EQ(c.public_values(*in), std::vector<fr_t>{v});
+    const auto z = generate_witness(c, *in);
+    EXPECT_EQ(z[1], v);
+    EXPECT_EQ(z[2], x);
+  }
+}
+
+TEST(Chain, HasOneConstraintPerStep) {
+  EXPECT_EQ(chain(65536).count(), (r1cs::counts{65536, 2, 65536}));
+}
+
+// tests/unit/r1cs/data/chain4.{r1cs,wtns}: circom2 --prime bls12381 on
+// tests/interop/circom/chain.circom with N = 4, witness for x = 3.
+TEST(Chain, MatchesCircomsConstraintsAndWitnessExactly) {
+  const chain c(4);
+  r1cs::recording_cs rec;
+  c.synthesize(rec, nullptr);
+  const auto circom = r1cs::read_r1cs(r1cs::fixtures::data_file("chain4.r1cs"));
+  EXPECT_EQ(std::move(rec).finish(), circom.m);
+  const auto in = c.parse_inputs(nlohmann::json{{"x", "3"}});
+  EXPECT_EQ(generate_witness(c, *in), r1cs::read_wtns(r1cs::fixtures::data_file("chain4.wtns")));
+}
+
+TEST(Chain, InputsAreValidated) {
+  const chain c(4);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"y", "3"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "-3"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "0x03"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "52435875175126190479447740508185965837690552500527637822603658699938581184513"}}),
+               circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json::array()), circuit_error);
+  EXPECT_NO_THROW(c.parse_inputs(nlohmann::json{{"x", 3}}));
+  EXPECT_THROW(chain(0), circuit_error);
+}
+
+}  // namespace
+}  // namespace cuzk::circuits

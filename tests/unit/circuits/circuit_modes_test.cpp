@@ -1,0 +1,92 @@
+// Every registered circuit, through every mode, on random inputs.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/registry.hpp"
+#include "r1cs/checking_cs.hpp"
+#include "r1cs/error.hpp"
+#include "r1cs/matrices.hpp"
+#include "r1cs/proving_cs.hpp"
+#include "r1cs/recording_cs.hpp"
+#include "seed.hpp"
+#include "tampering_cs.hpp"
+
+namespace cuzk::circuits {
+namespace {
+
+class EveryCircuit : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EveryCircuit, RandomInputsSatisfyEveryConstraint) {
+  const auto c = make_circuit(GetParam());
+  for (std::uint64_t salt = 0; salt < 3; ++salt) {
+    const auto in = c->parse_inputs(c->random_inputs(cuzk::test::seed() + salt));
+    r1cs::checking_cs cs;
+    c->synthesize(cs, in.get());
+    ASSERT_TRUE(cs.satisfied()) << c->spec() << ": " << cs.first_failure()->name;
+    EXPECT_EQ(cs.sizes(), c->count());
+    // public signals (outputs first) equal the native computation
+    const auto expected = c->public_values(*in);
+    ASSERT_EQ(cs.inputs().size(), expected.size() + 1);
+    for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(cs.inputs()[i + 1], expected[i]) << i;
+  }
+}
+
+TEST_P(EveryCircuit, CountingSetupAndProvingAgreeAndProvingEqualsTheMatrices) {
+  const auto c = make_circuit(GetParam());
+  const r1cs::counts n = c->count();
+  r1cs::recording_cs rec;
+  c->synthesize(rec, nullptr);
+  EXPECT_EQ(rec.sizes(), n);
+  const r1cs::matrices m = std::move(rec).finish();
+  EXPECT_EQ(m.n_constraints(), n.constraints);
+  EXPECT_EQ(m.n_wires, n.inputs + n.aux);
+
+  const auto in = c->parse_inputs(c->random_inputs(cuzk::test::seed()));
+  std::vector<fr_t> a(n.constraints), b(n.constraints), cc(n.constraints), z(n.inputs + n.aux);
+  r1cs::proving_cs prover({a, b, cc, std::span(z).first(n.inputs), std::span(z).subspan(n.inputs)});
+  c->synthesize(prover, in.get());
+  EXPECT_EQ(prover.sizes(), n);
+  EXPECT_FALSE(prover.first_unsatisfied());
+  std::vector<fr_t> ea(n.constraints), eb(n.constraints), ec(n.constraints);
+  r1cs::evaluate(m, z, ea, eb, ec);
+  EXPECT_EQ(ea, a);
+  EXPECT_EQ(eb, b);
+  EXPECT_EQ(ec, cc);
+  EXPECT_EQ(generate_witness(*c, *in), z);
+}
+
+TEST_P(EveryCircuit, AWrongWitnessValueIsCaughtAndNamed) {
+  const auto c = make_circuit(GetParam());
+  const auto n = c->count();
+  if (n.aux == 0) GTEST_SKIP() << "no private values";
+  const auto in = c->parse_inputs(c->random_inputs(cuzk::test::seed()));
+  r1cs::checking_cs good;
+  c->synthesize(good, in.get());
+  auto g = cuzk::test::rng(5);
+  for (int trial = 0; trial < 5; ++trial) {
+    const std::uint64_t k = g() % n.aux;
+    r1cs::checking_cs checker;
+    r1cs::fixtures::tampering_cs bad(checker, k, good.aux()[k] + fr_t::from_u64(2));
+    c->synthesize(bad, in.get());
+    ASSERT_FALSE(checker.satisfied()) << c->spec() << " aux " << k;
+    EXPECT_EQ(checker.first_failure()->name.rfind(c->name(), 0), 0u) << checker.first_failure()->name;
+  }
+}
+
+TEST_P(EveryCircuit, ProvingIntoTooSmallBuffersIsRefused) {
+  const auto c = make_circuit(GetParam());
+  const auto n = c->count();
+  const auto in = c->parse_inputs(c->random_inputs(1));
+  std::vector<fr_t> a(n.constraints - 1), b(n.constraints), cc(n.constraints), z(n.inputs + n.aux);
+  r1cs::proving_cs prover({a, b, cc, std::span(z).first(n.inputs), std::span(z).subspan(n.inputs)});
+  EXPECT_THROW(c->synthesize(prover, in.get()), r1cs::capacity_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Circuits, EveryCircuit,
+                         ::testing::Values("chain:size=1", "chain:size=100", "poseidon-merkle:depth=1",
+                                           "poseidon-merkle:depth=5", "sha256:bytes=0", "sha256:bytes=3",
+                                           "sha256:blocks=1", "sha256:bytes=56", "sha256:bytes=130"));
+
+}  // namespace
+}  // namespace cuzk::circuits

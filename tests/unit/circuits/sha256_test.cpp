@@ -1,0 +1,110 @@
+#include "circuits/sha256.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/json_inputs.hpp"
+#include "circuits/sha256_gadget.hpp"
+#include "circuits/sha256_preimage.hpp"
+#include "r1cs/checking_cs.hpp"
+#include "r1cs/counting_cs.hpp"
+#include "seed.hpp"
+
+#ifdef CUZK_HAVE_OPENSSL
+#include <openssl/sha.h>
+#endif
+
+namespace cuzk::circuits {
+namespace {
+
+std::string hash_hex(std::string_view msg) {
+  const auto d = sha256({reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()});
+  return bytes_to_hex(d);
+}
+
+// FIPS 180-4 examples (NIST CSRC "Examples with Intermediate Values", SHA-256)
+TEST(Sha256, NativeMatchesKnownVectors) {
+  EXPECT_EQ(hash_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(hash_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(hash_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(hash_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+#ifdef CUZK_HAVE_OPENSSL
+TEST(Sha256, NativeMatchesOpenSSLOnEveryLengthUpTo300) {
+  auto g = cuzk::test::rng(9);
+  for (std::size_t len = 0; len <= 300; ++len) {
+    std::vector<std::uint8_t> m(len);
+    for (auto& b : m) b = static_cast<std::uint8_t>(g());
+    std::array<std::uint8_t, 32> expected;
+    SHA256(m.data(), m.size(), expected.data());
+    EXPECT_EQ(sha256(m), expected) << len;
+  }
+}
+#endif
+
+TEST(Sha256, CircuitDigestEqualsNative) {
+  for (std::uint64_t len : {0u, 1u, 55u, 56u, 64u, 119u, 200u}) {
+    const sha256_preimage c(len);
+    const auto j = c.random_inputs(cuzk::test::seed() + len);
+    const auto in = c.parse_inputs(j);
+    r1cs::checking_cs cs;
+    c.synthesize(cs, in.get());
+    ASSERT_TRUE(cs.satisfied()) << len << ": " << cs.first_failure()->name;
+    const auto preimage = hex_to_bytes(j["preimage_hex"], "preimage");
+    const auto packed = sha256_preimage::pack_digest(sha256(preimage));
+    ASSERT_EQ(cs.inputs().size(), 3u);
+    EXPECT_EQ(cs.inputs()[1], packed[0]) << len;
+    EXPECT_EQ(cs.inputs()[2], packed[1]) << len;
+  }
+}
+
+TEST(Sha256, DigestPacksIntoTwoBigEndianHalves) {
+  std::array<std::uint8_t, 32> d{};
+  d[15] = 1;   // hi = 1
+  d[16] = 0x80;  // lo = 2^127
+  const auto p = sha256_preimage::pack_digest(d);
+  EXPECT_EQ(p[0], fr_t::one());
+  EXPECT_EQ(p[1], fr_t::from_u64(1ull << 63) * fr_t::from_u64(1ull << 63) * fr_t::from_u64(2));
+}
+
+TEST(Sha256, GadgetCompressionEqualsNativeOnWitnessWords) {
+  auto g = cuzk::test::rng(12);
+  std::array<std::uint32_t, 8> state;
+  std::array<std::uint32_t, 16> block;
+  for (auto& w : state) w = static_cast<std::uint32_t>(g());
+  for (auto& w : block) w = static_cast<std::uint32_t>(g());
+  r1cs::checking_cs cs;
+  std::array<word32, 8> s;
+  std::array<word32, 16> b;
+  for (int i = 0; i < 8; ++i) s[i] = word32::alloc(cs, state[i]);
+  for (int i = 0; i < 16; ++i) b[i] = word32::alloc(cs, block[i]);
+  const auto out = sha256_compress(cs, s, b);
+  sha256_compress(state, block);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i].value(), state[i]);
+  EXPECT_TRUE(cs.satisfied());
+}
+
+TEST(Sha256, OneBlockOfWitnessBitsCostsAbout27kConstraints) {
+  const auto n = sha256_preimage(55).count();
+  EXPECT_GT(n.constraints, 25000u);
+  EXPECT_LT(n.constraints, 30000u);
+  const auto two = sha256_preimage(119).count();
+  EXPECT_GT(two.constraints, 2 * 25000u);
+}
+
+TEST(Sha256, InputsMustHaveTheCircuitsLength) {
+  const sha256_preimage c(3);
+  EXPECT_NO_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "616263"}}));
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "6162"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "61626"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "6162zz"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage", "616263"}}), circuit_error);
+}
+
+}  // namespace
+}  // namespace cuzk::circuits
