@@ -1,0 +1,198 @@
+// Bucket accumulation with batch-affine additions: the buckets stay affine,
+// and B_b += P is postponed until a batch of such additions, to pairwise
+// distinct buckets, is collected; then all slope denominators share one field
+// inversion (Montgomery's trick), and each addition costs about 6
+// multiplications instead of the 11 of a mixed Jacobian addition.
+// Batch-affine MSM buckets: as in gnark-crypto's msm and the ZPrize 2022
+// entries (Aztec's "Montgomery's trick" buckets, yrrid's and
+// MatterLabs' CPU/GPU submissions).
+//
+// Conflicts: a point for a bucket already in the batch waits in a queue and
+// is retried after the batch is applied. When the queue is full (scalars so
+// skewed that the batch cannot fill with distinct buckets) the point goes
+// into a second, XYZZ bucket instead, by a mixed addition: correct for any
+// input, never one inversion per point. The bucket's value is the sum of both.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "msm/xyzz.hpp"
+
+namespace cuzk::msm {
+
+struct accumulator_counters {
+  std::uint64_t batched = 0;   // additions done in batch-affine form
+  std::uint64_t batches = 0;   // inversions spent on them
+  std::uint64_t overflow = 0;  // additions that went to the XYZZ buckets
+};
+
+template <class Curve>
+class bucket_accumulator {
+ public:
+  using field_t = typename Curve::field_t;
+  using affine_t = ec::affine_point<field_t>;
+
+  /* n_buckets empty buckets, batches of at most batch_cap additions */
+  void reset(std::size_t n_buckets, std::size_t batch_cap) {
+    buckets_.assign(n_buckets, affine_t{});
+    if (stamp_.size() != n_buckets || epoch_ > 0xfffffff0u) {
+      stamp_.assign(n_buckets, 0);
+      epoch_ = 1;
+    }
+    if (overflow_used_ || overflow_.size() != n_buckets) overflow_.clear();
+    overflow_used_ = false;
+    cap_ = batch_cap < 1 ? 1 : batch_cap;
+    min_batch_ = cap_ < 64 ? cap_ : 64;
+    batch_.clear();
+    queue_.clear();
+    den_.resize(cap_);
+    prefix_.resize(cap_);
+  }
+
+  /* B_bucket += P, or += -P when negate; P not the point at infinity */
+  void add(std::uint32_t bucket, const affine_t& p, bool negate) {
+    place({&p, bucket, negate, false});
+    if (batch_.size() == cap_) {
+      apply_batch();
+      retry_queue();
+    }
+  }
+
+  /* Completes every postponed addition. */
+  void finish() {
+    for (;;) {
+      /* A final batch too small to pay for its inversion (or additions that
+         keep colliding with each other) is cheaper as mixed additions into
+         the XYZZ buckets. */
+      if (batch_.size() < min_batch_) {
+        for (const pending& e : batch_) overflow_add(e);
+        for (const pending& e : queue_) overflow_add(e);
+        batch_.clear();
+        queue_.clear();
+        ++epoch_;
+        return;
+      }
+      apply_batch();
+      retry_queue();
+    }
+  }
+
+  /* After finish(): B_b = buckets()[b] + overflow()[b]; overflow() is empty
+     when no point went there. */
+  std::span<const affine_t> buckets() const { return buckets_; }
+  std::span<const xyzz<Curve>> overflow() const {
+    return overflow_used_ ? std::span<const xyzz<Curve>>(overflow_) : std::span<const xyzz<Curve>>();
+  }
+  const accumulator_counters& counters() const { return counters_; }
+
+ private:
+  struct pending {
+    const affine_t* p;
+    std::uint32_t bucket;
+    bool negate;
+    bool doubling;  // B_b = P: the slope is the tangent's
+  };
+
+  field_t y_of(const pending& e) const { return e.negate ? -e.p->y : e.p->y; }
+
+  /* Puts B_b += P into the batch, or does it at once when no slope is needed
+     (empty bucket, P = -B_b), or queues it when B_b is already in the batch. */
+  void place(pending e) {
+    if (stamp_[e.bucket] == epoch_) {
+      if (queue_.size() < cap_) queue_.push_back(e);
+      else overflow_add(e);
+      return;
+    }
+    affine_t& b = buckets_[e.bucket];
+    if (b.infinity) {
+      b = {e.p->x, y_of(e), false};
+      return;
+    }
+    if (b.x == e.p->x) {
+      if (!(b.y == y_of(e)) || b.y.is_zero()) {  /* B + (-B) = O; 2B = O when y = 0 */
+        b = {};
+        return;
+      }
+      e.doubling = true;
+    }
+    stamp_[e.bucket] = epoch_;
+    batch_.push_back(e);
+  }
+
+  /* Montgomery's trick over the batch: with d_j the slope denominators,
+     prefix_j = d_0 ... d_{j-1}, inv = (d_0 ... d_{k-1})^-1, then walking back
+     1/d_j = inv prefix_j and inv <- inv d_j. 3 multiplications per addition
+     and one inversion per batch. */
+  void apply_batch() {
+    if (batch_.empty()) return;
+    const std::size_t k = batch_.size();
+    field_t acc = field_t::one();
+    for (std::size_t j = 0; j < k; ++j) {
+      const pending& e = batch_[j];
+      const affine_t& b = buckets_[e.bucket];
+      den_[j] = e.doubling ? b.y.dbl() : e.p->x - b.x;  /* d = 2 y1, or x2 - x1 */
+      prefix_[j] = acc;
+      acc *= den_[j];
+    }
+    field_t inv = acc.inverse();
+    for (std::size_t j = k; j-- > 0;) {
+      const pending& e = batch_[j];
+      affine_t& b = buckets_[e.bucket];
+      field_t dinv = inv * prefix_[j];                   /* 1 / d_j */
+      inv *= den_[j];                                    /* 1 / (d_0 ... d_{j-1}) */
+      field_t lambda;
+      if (e.doubling) {
+        field_t xx = b.x.sqr();
+        lambda = (xx.dbl() + xx) * dinv;                 /* lambda = 3 x1^2 / (2 y1) */
+      } else {
+        lambda = (y_of(e) - b.y) * dinv;                 /* lambda = (y2 - y1) / (x2 - x1) */
+      }
+      field_t x3 = lambda.sqr() - b.x - e.p->x;          /* x3 = lambda^2 - x1 - x2 */
+      b.y = lambda * (b.x - x3) - b.y;                   /* y3 = lambda (x1 - x3) - y1 */
+      b.x = x3;
+    }
+    counters_.batched += k;
+    ++counters_.batches;
+    batch_.clear();
+    ++epoch_;  // every bucket is free again
+  }
+
+  /* Moves queued additions into the (just emptied) batch while it has room. */
+  void retry_queue() {
+    if (queue_.empty()) return;
+    retry_.swap(queue_);
+    queue_.clear();
+    for (std::size_t i = 0; i < retry_.size(); ++i) {
+      if (batch_.size() == cap_) {
+        queue_.insert(queue_.end(), retry_.begin() + std::ptrdiff_t(i), retry_.end());
+        break;
+      }
+      place(retry_[i]);
+    }
+    retry_.clear();
+  }
+
+  void overflow_add(const pending& e) {
+    if (!overflow_used_) {
+      overflow_.assign(buckets_.size(), xyzz<Curve>{});
+      overflow_used_ = true;
+    }
+    overflow_[e.bucket] += affine_t{e.p->x, y_of(e), false};
+    ++counters_.overflow;
+  }
+
+  std::vector<affine_t> buckets_;
+  std::vector<std::uint32_t> stamp_;  // stamp_[b] == epoch_: b is in the batch
+  std::uint32_t epoch_ = 1;
+  std::vector<pending> batch_, queue_, retry_;
+  std::vector<field_t> den_, prefix_;
+  std::vector<xyzz<Curve>> overflow_;
+  bool overflow_used_ = false;
+  std::size_t cap_ = 1, min_batch_ = 1;
+  accumulator_counters counters_;
+};
+
+}  // namespace cuzk::msm

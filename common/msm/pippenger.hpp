@@ -1,0 +1,87 @@
+// Pippenger's bucket method (Pippenger 1976; the formulation of Bernstein,
+// Doumen, Lange, Oosterwijk 2012) for sum_i k_i P_i, k_i < r:
+//   k_i = sum_w d_{i,w} 2^(wc)   signed digits, |d| <= 2^(c-1)  (booth.hpp)
+//   S_w = sum_i d_{i,w} P_i = sum_{b=1}^{2^(c-1)} b B_{w,b},
+//         B_{w,b} = sum_{d_{i,w} = +-b} +-P_i           (bucket_accumulator.hpp)
+//   sum_b b B_{w,b} by running sums                      (bucket_reduce.hpp)
+//   result = sum_w 2^(wc) S_w = (...(S_{W-1} 2^c + S_{W-2}) 2^c ...) + S_0
+// Parallel over W windows x C chunks of points (plan.hpp), one task each with
+// its own buckets; the chunk sums of a window are added at the end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "msm/booth.hpp"
+#include "msm/bucket_accumulator.hpp"
+#include "msm/bucket_reduce.hpp"
+#include "msm/options.hpp"
+#include "msm/plan.hpp"
+
+namespace cuzk::msm {
+
+/* sum_i scalars[i] P_{sel[i]} (P_i when sel is null), scalars below r. Bases
+   at infinity contribute nothing. Runs in the caller's TBB arena. */
+template <class Curve>
+ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::field_t>> bases,
+                              const std::uint32_t* sel, std::span<const ec::scalar_limbs_t> scalars,
+                              const options& opt = {}, stats* st = nullptr) {
+  using jac_t = ec::jacobian<Curve>;
+  const std::size_t n = scalars.size();
+  const unsigned threads = unsigned(tbb::this_task_arena::max_concurrency());
+  const plan p = choose_plan(n, threads, opt.window_bits, opt.batch_size);
+  if (st) {
+    st->window_bits = p.window_bits;
+    st->windows = p.windows;
+    st->chunks = p.chunks;
+    st->batch_size = p.batch_size;
+  }
+  if (n == 0) return {};
+
+  const unsigned c = p.window_bits, W = p.windows, C = p.chunks;
+  const std::size_t half = std::size_t(1) << (c - 1);
+  std::vector<jac_t> sums(std::size_t(W) * C);
+  tbb::enumerable_thread_specific<bucket_accumulator<Curve>> workspaces;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sums.size(), 1), [&](const auto& r) {
+    bucket_accumulator<Curve>& acc = workspaces.local();
+    for (std::size_t t = r.begin(); t != r.end(); ++t) {
+      const unsigned w = unsigned(t % W), chunk = unsigned(t / W);
+      const std::size_t lo = n * chunk / C, hi = n * (chunk + 1) / C;
+      acc.reset(half, p.batch_size);
+      for (std::size_t i = lo; i < hi; ++i) {
+        const std::int32_t d = booth_digit(scalars[i], w, c);
+        if (d == 0) continue;
+        const auto& base = bases[sel ? sel[i] : i];
+        if (base.infinity) continue;
+        /* B_{|d|} += sign(d) P */
+        acc.add(std::uint32_t(d > 0 ? d - 1 : -d - 1), base, d < 0);
+      }
+      acc.finish();
+      sums[t] = reduce_buckets<Curve>(acc.buckets(), acc.overflow());
+    }
+  });
+
+  if (st) {
+    for (const auto& acc : workspaces) {
+      st->batched_adds += acc.counters().batched;
+      st->batches += acc.counters().batches;
+      st->overflow_adds += acc.counters().overflow;
+    }
+  }
+
+  jac_t result;
+  for (unsigned w = W; w-- > 0;) {
+    for (unsigned i = 0; i < c && !result.is_identity(); ++i) result = result.dbl();  /* result *= 2^c */
+    for (unsigned chunk = 0; chunk < C; ++chunk) result += sums[std::size_t(chunk) * W + w];  /* += S_w */
+  }
+  return result;
+}
+
+}  // namespace cuzk::msm
