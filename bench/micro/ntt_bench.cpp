@@ -23,16 +23,16 @@ void BM_ntt(benchmark::State& state) {
   std::vector<fr_t> a(d.size());
   for (auto& x : a) x = fr_t::from_u64(rng());
   const fr_t g = d.odd_coset_shift();
-  with_threads(threads, [&] { (void)d.twiddles(); });
-  for (auto _ : state) {
-    with_threads(threads, [&] {
+  with_threads(threads, [&] {
+    (void)d.twiddles();
+    for (auto _ : state) {
       if constexpr (K == kind::forward) ntt(d, a);
       if constexpr (K == kind::inverse) intt(d, a);
       if constexpr (K == kind::coset_forward) coset_ntt(d, a, g);
       if constexpr (K == kind::coset_inverse) coset_intt(d, a, g);
-    });
-    benchmark::DoNotOptimize(a.data());
-  }
+      benchmark::DoNotOptimize(a.data());
+    }
+  });
   state.SetItemsProcessed(std::int64_t(state.iterations()) * std::int64_t(d.size()));
 }
 

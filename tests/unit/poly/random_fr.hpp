@@ -1,10 +1,12 @@
 // Uniform random elements of Fr for the poly tests, by rejection sampling.
 #pragma once
 
+#include <ostream>
 #include <random>
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "poly/roots.hpp"
 
 namespace cuzk::test {
 
@@ -24,3 +26,8 @@ inline std::vector<ff::fr_t> random_vector(std::mt19937_64& g, std::size_t n) {
 }
 
 }  // namespace cuzk::test
+
+namespace cuzk::poly {
+/* names the family in GoogleTest's parameter listings */
+inline void PrintTo(root_family f, std::ostream* os) { *os << (f == root_family::bellman ? "bellman" : "snarkjs"); }
+}  // namespace cuzk::poly

@@ -2,6 +2,7 @@
 
 #include "poly/domain.hpp"
 #include "poly/roots.hpp"
+#include "random_fr.hpp"
 
 namespace cuzk::poly {
 namespace {
@@ -77,7 +78,7 @@ TEST_P(DomainOfFamily, TwiddlesArePowersOfOmegaEndingInMinusOne) {
   EXPECT_EQ(bt.back(), -fr_t::one());
 }
 
-TEST(Domain, CachedDomainsAreBuiltOncePerSizeAndFamily) {
+TEST(NttDomain, CachedDomainsAreBuiltOncePerSizeAndFamily) {
   const domain& a = domain::cached(10, root_family::snarkjs);
   EXPECT_EQ(&a, &domain::cached(10, root_family::snarkjs));
   EXPECT_NE(&a, &domain::cached(10, root_family::bellman));
@@ -85,7 +86,7 @@ TEST(Domain, CachedDomainsAreBuiltOncePerSizeAndFamily) {
   EXPECT_EQ(a.twiddles().data(), domain::cached(10, root_family::snarkjs).twiddles().data());
 }
 
-TEST(Domain, RejectsSizesBeyondTwoToThe32) { EXPECT_THROW(domain(33), std::invalid_argument); }
+TEST(NttDomain, RejectsSizesBeyondTwoToThe32) { EXPECT_THROW(domain(33), std::invalid_argument); }
 
 INSTANTIATE_TEST_SUITE_P(Families, DomainOfFamily, ::testing::Values(root_family::bellman, root_family::snarkjs),
                          [](const auto& info) { return info.param == root_family::bellman ? "bellman" : "snarkjs"; });
