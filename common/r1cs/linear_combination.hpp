@@ -37,6 +37,7 @@ class linear_combination {
   /* this += s * other */
   linear_combination& add(const linear_combination& other, const fr_t& s) {
     if (s.is_zero()) return *this;
+    if (&other == this) return add(linear_combination(other), s);
     for (const auto& t : other.terms_) terms_.push_back({t.var, s.is_one() ? t.coeff : t.coeff * s});
     return *this;
   }
@@ -44,6 +45,7 @@ class linear_combination {
   linear_combination& operator+=(variable v) { return add(v, fr_t::one()); }
   linear_combination& operator-=(variable v) { return add(v, -fr_t::one()); }
   linear_combination& operator+=(const linear_combination& o) {
+    if (&o == this) return *this *= fr_t::one().dbl();
     terms_.insert(terms_.end(), o.terms_.begin(), o.terms_.end());
     return *this;
   }

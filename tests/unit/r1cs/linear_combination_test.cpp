@@ -42,6 +42,16 @@ TEST(LinearCombination, ZeroCoefficientsAreNotStored) {
   EXPECT_TRUE(m.empty());
 }
 
+TEST(LinearCombination, AddingItselfDoubles) {
+  lc l = lc(variable::aux(0)) + variable::aux(1);
+  l += l;
+  l.add(l, f(3));
+  l.compact();
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l.terms()[0].coeff, f(8));
+  EXPECT_EQ(l.terms()[1].coeff, f(8));
+}
+
 TEST(Variable, OrdersOneThenInputsThenAux) {
   EXPECT_LT(variable::one(), variable::input(1));
   EXPECT_LT(variable::input(1000), variable::aux(0));
