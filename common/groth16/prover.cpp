@@ -95,13 +95,13 @@ proof prove(const proving_key& pk, std::span<const fr_t> z, std::span<fr_t> a, s
   ec::g2_jacobian_t B2;
   const auto t1 = clock::now();
   tbb::parallel_invoke(
-      [&] { B2 = msm::msm(std::span<const ec::g2_affine_t>(pk.b2), z); },
+      [&] { B2 = msm::msm_g2(pk.b2, z); },
       [&] {
         const auto tg1 = clock::now();
-        A = msm::msm(std::span<const ec::g1_affine_t>(pk.a), z);
-        B1 = msm::msm(std::span<const ec::g1_affine_t>(pk.b1), z);
-        C = msm::msm(std::span<const ec::g1_affine_t>(pk.c), z.subspan(priv));
-        H = msm::msm(std::span<const ec::g1_affine_t>(pk.h_query), h);
+        A = msm::msm_g1(pk.a, z);
+        B1 = msm::msm_g1(pk.b1, z);
+        C = msm::msm_g1(pk.c, z.subspan(priv));
+        H = msm::msm_g1(pk.h_query, h);
         tm.msm_g1 = since(tg1);
       });
   tm.msm_g2 = since(t1);

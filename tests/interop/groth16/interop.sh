@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Groth16 interop between cuzk and snarkjs/circom on bls12381.
+#   interop.sh CUZK WORKDIR STEP
+# STEP: fixture | snarkjs-key | cuzk-key | tamper | native-vs-circom
+# The fixture compiles the circom test circuits (circom2, --prime bls12381)
+# and makes a small powers-of-tau; the other steps reuse it.
+set -euo pipefail
+cuzk=$1 work=$2 step=$3
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=$here/node_modules/.bin
+if [ ! -x "$bin/snarkjs" ] || [ ! -x "$bin/circom2" ]; then
+  echo "snarkjs/circom2 are missing from tests/interop/node_modules: run scripts/setup.sh" >&2
+  exit 1
+fi
+snarkjs() { node "$bin/snarkjs" "$@"; }
+seed=${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "[cuzk] interop seed $seed (replay with CUZK_TEST_SEED=$seed)"
+rand_fr() { # a random decimal below 2^200 from the seed and a salt
+  node -e 'let s=BigInt(process.argv[1])*1000003n+BigInt(process.argv[2]);let x=0n;for(let i=0;i<5;i++){s=(s*6364136223846793005n+1442695040888963407n)%(1n<<64n);x=(x<<40n)|(s>>24n);}console.log(x.toString())' "$seed" "$1"
+}
+chain_n=200
+mkdir -p "$work"
+cd "$work"
+
+case $step in
+fixture)
+  rm -rf ./*
+  printf 'pragma circom 2.0.0;\ninclude "%s/circom/chain.circom";\ncomponent main = Chain(%d);\n' "$here" "$chain_n" > chain.circom
+  printf 'pragma circom 2.0.0;\ntemplate MulAdd() {\n  signal input a; signal input b; signal input c;\n  signal output d; signal output e;\n  signal t;\n  t <== a * b;\n  d <== t + c;\n  e <== t * c + a;\n}\ncomponent main {public [a]} = MulAdd();\n' > muladd.circom
+  for c in chain muladd; do node "$bin/circom2" "$c.circom" --r1cs --wasm --prime bls12381 -o . > /dev/null; done
+  snarkjs powersoftau new bls12381 9 pot0.ptau > /dev/null
+  snarkjs powersoftau contribute pot0.ptau pot1.ptau -e="cuzk interop $seed" > /dev/null
+  snarkjs powersoftau prepare phase2 pot1.ptau pot.ptau > /dev/null
+  ls -la ./*.r1cs pot.ptau
+  ;;
+
+snarkjs-key)
+  # (a) snarkjs-made key -> cuzk prove -> snarkjs verify; same public signals as snarkjs
+  for c in chain muladd; do
+    snarkjs groth16 setup "$c.r1cs" pot.ptau "$c.s.zkey" > /dev/null
+    snarkjs zkey export verificationkey "$c.s.zkey" "$c.s.vk.json" > /dev/null
+    if [ $c = chain ]; then echo "{\"x\": \"$(rand_fr 1)\"}" > "$c.in.json"
+    else echo "{\"a\": \"$(rand_fr 2)\", \"b\": \"$(rand_fr 3)\", \"c\": \"$(rand_fr 4)\"}" > "$c.in.json"; fi
+    node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$c.in.json" "$c.wtns"
+    "$cuzk" prove --zkey "$c.s.zkey" --wtns "$c.wtns" --proof "$c.cuzk.proof.json" --public "$c.cuzk.public.json"
+    snarkjs groth16 verify "$c.s.vk.json" "$c.cuzk.public.json" "$c.cuzk.proof.json" | tee verify.log
+    grep -q "OK" verify.log
+    snarkjs groth16 prove "$c.s.zkey" "$c.wtns" "$c.snarkjs.proof.json" "$c.snarkjs.public.json"
+    node -e 'const a=require(process.argv[1]),b=require(process.argv[2]);if(JSON.stringify(a)!==JSON.stringify(b)){console.error("public signals differ",a,b);process.exit(1)}' \
+      "$work/$c.cuzk.public.json" "$work/$c.snarkjs.public.json"
+    "$cuzk" verify --vk "$c.s.vk.json" --public "$c.snarkjs.public.json" --proof "$c.snarkjs.proof.json"
+  done
+  ;;
+
+cuzk-key)
+  # (b) cuzk-made key -> snarkjs prove -> both verifiers accept
+  for c in chain muladd; do
+    "$cuzk" setup --r1cs "$c.r1cs" --zkey "$c.c.zkey"
+    "$cuzk" export-vk --zkey "$c.c.zkey" --vk "$c.c.vk.json"
+    snarkjs zkey export verificationkey "$c.c.zkey" "$c.c.snarkjs-vk.json" > /dev/null
+    node -e 'const a=require(process.argv[1]),b=require(process.argv[2]);for(const k of ["vk_alpha_1","vk_beta_2","vk_gamma_2","vk_delta_2","IC","vk_alphabeta_12","nPublic"]){if(JSON.stringify(a[k])!==JSON.stringify(b[k])){console.error("vk field differs:",k);process.exit(1)}}' \
+      "$work/$c.c.vk.json" "$work/$c.c.snarkjs-vk.json"
+    if [ $c = chain ]; then echo "{\"x\": \"$(rand_fr 5)\"}" > "$c.in2.json"
+    else echo "{\"a\": \"$(rand_fr 6)\", \"b\": \"$(rand_fr 7)\", \"c\": \"$(rand_fr 8)\"}" > "$c.in2.json"; fi
+    node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$c.in2.json" "$c.2.wtns"
+    snarkjs groth16 prove "$c.c.zkey" "$c.2.wtns" "$c.c.proof.json" "$c.c.public.json"
+    snarkjs groth16 verify "$c.c.vk.json" "$c.c.public.json" "$c.c.proof.json" | tee verify.log
+    grep -q "OK" verify.log
+    "$cuzk" verify --vk "$c.c.vk.json" --public "$c.c.public.json" --proof "$c.c.proof.json"
+    "$cuzk" prove --zkey "$c.c.zkey" --wtns "$c.2.wtns" --proof "$c.cc.proof.json" --public "$c.cc.public.json"
+    snarkjs groth16 verify "$c.c.vk.json" "$c.cc.public.json" "$c.cc.proof.json" | tee verify.log
+    grep -q "OK" verify.log
+  done
+  ;;
+
+tamper)
+  # (c) a tampered proof or public signal: both verifiers reject
+  c=muladd
+  snarkjs groth16 setup "$c.r1cs" pot.ptau "$c.t.zkey" > /dev/null
+  snarkjs zkey export verificationkey "$c.t.zkey" "$c.t.vk.json" > /dev/null
+  echo "{\"a\": \"$(rand_fr 9)\", \"b\": \"$(rand_fr 10)\", \"c\": \"$(rand_fr 11)\"}" > "$c.t.in.json"
+  node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$c.t.in.json" "$c.t.wtns"
+  "$cuzk" prove --zkey "$c.t.zkey" --wtns "$c.t.wtns" --proof good.proof.json --public good.public.json
+  "$cuzk" verify --vk "$c.t.vk.json" --public good.public.json --proof good.proof.json
+  node -e '
+    const fs=require("fs");const p=JSON.parse(fs.readFileSync("good.proof.json"));const s=JSON.parse(fs.readFileSync("good.public.json"));
+    const q=JSON.parse(JSON.stringify(s));q[0]=(BigInt(q[0])+1n).toString();fs.writeFileSync("bad.public.json",JSON.stringify(q));
+    const a=JSON.parse(JSON.stringify(p));[a.pi_a,a.pi_c]=[a.pi_c,a.pi_a];fs.writeFileSync("bad1.proof.json",JSON.stringify(a));
+    const b=JSON.parse(JSON.stringify(p));b.pi_b=[b.pi_b[1],b.pi_b[0],b.pi_b[2]];fs.writeFileSync("bad2.proof.json",JSON.stringify(b));'
+  for bad in "bad.public.json good.proof.json" "good.public.json bad1.proof.json" "good.public.json bad2.proof.json"; do
+    set -- $bad
+    if snarkjs groth16 verify "$c.t.vk.json" "$1" "$2" | grep -q "OK"; then echo "snarkjs accepted $1 $2" >&2; exit 1; fi
+    rc=0; "$cuzk" verify --vk "$c.t.vk.json" --public "$1" --proof "$2" || rc=$?
+    [ $rc = 1 ] || { echo "cuzk verify returned $rc for $1 $2 (expected 1)" >&2; exit 1; }
+  done
+  echo "[1,2" > broken.json
+  rc=0; "$cuzk" verify --vk "$c.t.vk.json" --public broken.json --proof good.proof.json || rc=$?
+  [ $rc = 2 ] || { echo "cuzk verify returned $rc for malformed JSON (expected 2)" >&2; exit 1; }
+  ;;
+
+native-vs-circom)
+  # (d) native chain and circom chain of the same size: the same public output
+  x=$(rand_fr 12)
+  echo "{\"x\": \"$x\"}" > nc.in.json
+  node chain_js/generate_witness.js chain_js/chain.wasm nc.in.json nc.wtns
+  snarkjs groth16 setup chain.r1cs pot.ptau nc.zkey > /dev/null
+  "$cuzk" prove --zkey nc.zkey --wtns nc.wtns --proof nc.circom.proof.json --public nc.circom.public.json
+  "$cuzk" setup --circuit "chain:size=$chain_n" --zkey native.zkey
+  "$cuzk" prove --zkey native.zkey --circuit "chain:size=$chain_n" --inputs nc.in.json --proof nc.native.proof.json --public nc.native.public.json
+  cmp <(tr -d ' \n' < nc.circom.public.json) <(tr -d ' \n' < nc.native.public.json)
+  "$cuzk" export-vk --zkey native.zkey --vk native.vk.json
+  snarkjs groth16 verify native.vk.json nc.native.public.json nc.native.proof.json | tee verify.log
+  grep -q "OK" verify.log
+  # the native key proves the circom witness too: same wires, same constraints
+  "$cuzk" prove --zkey native.zkey --wtns nc.wtns --proof nw.proof.json --public nw.public.json
+  "$cuzk" verify --vk native.vk.json --public nw.public.json --proof nw.proof.json
+  ;;
+*)
+  echo "unknown step $step" >&2; exit 2 ;;
+esac
+echo "interop $step: OK"

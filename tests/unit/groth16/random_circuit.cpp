@@ -1,0 +1,63 @@
+#include "random_circuit.hpp"
+
+namespace cuzk::test {
+
+ff::fr_t random_fr(std::mt19937_64& rng) {
+  for (;;) {
+    ff::fr_t::limbs_t l;
+    for (auto& w : l) w = rng();
+    l[3] &= (1ull << 63) - 1;
+    if (auto v = ff::fr_t::from_canonical(l)) return *v;
+  }
+}
+
+random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
+                                     std::uint32_t n_free) {
+  /* wire layout: 0 = one, 1..n_public = public (the last n_public products),
+     then n_free free inputs, then the other products */
+  const std::uint32_t n_wires = 1 + n_public + n_free + n_constraints - n_public;
+  auto product_wire = [&](std::uint32_t k) {
+    std::uint32_t first_public = n_constraints - n_public;
+    return k >= first_public ? 1 + (k - first_public) : 1 + n_public + n_free + k;
+  };
+  random_instance inst;
+  inst.m.n_wires = n_wires;
+  inst.m.n_public = n_public;
+  inst.z.assign(n_wires, ff::fr_t::zero());
+  inst.z[0] = ff::fr_t::one();
+  std::vector<std::uint32_t> known = {0};
+  for (std::uint32_t i = 0; i < n_free; ++i) {
+    inst.z[1 + n_public + i] = random_fr(rng);
+    known.push_back(1 + n_public + i);
+  }
+  auto random_lc = [&](r1cs::sparse_rows& rows) {
+    std::vector<r1cs::term> terms;
+    std::uniform_int_distribution<std::size_t> pick(0, known.size() - 1);
+    std::size_t count = 1 + rng() % 3;
+    for (std::size_t t = 0; t < count; ++t) {
+      std::uint32_t w = known[pick(rng)];
+      bool dup = false;
+      for (auto& x : terms) dup |= x.wire == w;
+      if (!dup) terms.push_back({w, random_fr(rng)});
+    }
+    std::sort(terms.begin(), terms.end(), [](auto& x, auto& y) { return x.wire < y.wire; });
+    ff::fr_t v = ff::fr_t::zero();
+    for (auto& t : terms) {
+      rows.push(t);
+      v += t.coeff * inst.z[t.wire];
+    }
+    rows.end_row();
+    return v;
+  };
+  for (std::uint32_t k = 0; k < n_constraints; ++k) {
+    ff::fr_t a = random_lc(inst.m.a), b = random_lc(inst.m.b);
+    std::uint32_t out = product_wire(k);
+    inst.z[out] = a * b;
+    inst.m.c.push({out, ff::fr_t::one()});
+    inst.m.c.end_row();
+    known.push_back(out);
+  }
+  return inst;
+}
+
+}  // namespace cuzk::test

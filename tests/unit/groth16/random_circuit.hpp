@@ -1,0 +1,25 @@
+// Random satisfiable R1CS instances for the prover tests: each constraint
+// multiplies two random linear combinations of earlier wires into a fresh
+// wire, so any random choice of the free inputs gives a witness.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "r1cs/matrices.hpp"
+
+namespace cuzk::test {
+
+struct random_instance {
+  r1cs::matrices m;
+  std::vector<ff::fr_t> z;
+};
+
+ff::fr_t random_fr(std::mt19937_64& rng);
+
+/* n_public public wires (after the one), n_free private inputs, then one
+   product wire per constraint; public wires are the last products. */
+random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
+                                     std::uint32_t n_free);
+
+}  // namespace cuzk::test

@@ -1,0 +1,79 @@
+#include <gtest/gtest.h>
+
+#include "ec/scalar_mul.hpp"
+#include "io/snarkjs_json.hpp"
+#include "seed.hpp"
+#include "../groth16/random_circuit.hpp"
+
+namespace cuzk::io {
+namespace {
+
+groth16::proof random_proof() {
+  auto rng = test::rng(21);
+  return {ec::mul(ec::g1_curve::generator(), test::random_fr(rng)).to_affine(),
+          ec::mul(ec::g2_curve::generator(), test::random_fr(rng)).to_affine(),
+          ec::mul(ec::g1_curve::generator(), test::random_fr(rng)).to_affine()};
+}
+
+TEST(SnarkjsJsonTest, ProofRoundTripsInSnarkjsShape) {
+  auto p = random_proof();
+  auto j = proof_to_json(p);
+  EXPECT_EQ(j["protocol"], "groth16");
+  EXPECT_EQ(j["curve"], "bls12381");
+  EXPECT_EQ(j["pi_a"][2], "1");
+  EXPECT_EQ(j["pi_b"][2][0], "1");
+  EXPECT_EQ(j["pi_b"][2][1], "0");
+  auto back = proof_from_json(j);
+  EXPECT_EQ(back.a, p.a);
+  EXPECT_EQ(back.b, p.b);
+  EXPECT_EQ(back.c, p.c);
+}
+
+TEST(SnarkjsJsonTest, PointOffTheCurveIsInvalidNotMalformed) {
+  auto j = proof_to_json(random_proof());
+  j["pi_a"][0] = "5";
+  EXPECT_THROW(proof_from_json(j), json_invalid);
+}
+
+TEST(SnarkjsJsonTest, MissingFieldOrNonDecimalIsMalformed) {
+  auto j = proof_to_json(random_proof());
+  auto k = j;
+  k.erase("pi_c");
+  EXPECT_THROW(proof_from_json(k), json_malformed);
+  k = j;
+  k["pi_a"][0] = "0x12";
+  EXPECT_THROW(proof_from_json(k), json_malformed);
+  k = j;
+  k["pi_b"] = 7;
+  EXPECT_THROW(proof_from_json(k), json_malformed);
+}
+
+TEST(SnarkjsJsonTest, PublicSignalsRoundTripAndOutOfFieldIsInvalid) {
+  auto rng = test::rng(22);
+  std::vector<groth16::fr_t> s = {test::random_fr(rng), groth16::fr_t::zero(), test::random_fr(rng)};
+  EXPECT_EQ(public_from_json(public_to_json(s)), s);
+  json bad = json::array({"52435875175126190479447740508185965837690552500527637822603658699938581184513"});
+  EXPECT_THROW(public_from_json(bad), json_invalid);
+  EXPECT_THROW(public_from_json(json::array({1})), json_malformed);
+}
+
+TEST(SnarkjsJsonTest, VerificationKeyRoundTrips) {
+  auto rng = test::rng(23);
+  groth16::verifying_key vk;
+  vk.alpha1 = ec::mul(ec::g1_curve::generator(), test::random_fr(rng)).to_affine();
+  vk.beta2 = ec::mul(ec::g2_curve::generator(), test::random_fr(rng)).to_affine();
+  vk.gamma2 = ec::g2_curve::generator();
+  vk.delta2 = ec::mul(ec::g2_curve::generator(), test::random_fr(rng)).to_affine();
+  vk.ic = {ec::g1_curve::generator(), {}};
+  auto j = vk_to_json(vk);
+  EXPECT_EQ(j["nPublic"], 1);
+  EXPECT_EQ(j["IC"][1], json::array({"0", "1", "0"}));
+  EXPECT_EQ(j["vk_alphabeta_12"].size(), 2u);
+  auto back = vk_from_json(j);
+  EXPECT_EQ(back.alpha1, vk.alpha1);
+  EXPECT_EQ(back.delta2, vk.delta2);
+  EXPECT_EQ(back.ic, vk.ic);
+}
+
+}  // namespace
+}  // namespace cuzk::io

@@ -1,0 +1,119 @@
+#include <gtest/gtest.h>
+
+#include "../groth16/random_circuit.hpp"
+#include "groth16/setup.hpp"
+#include "io/zkey.hpp"
+#include "r1cs/error.hpp"
+#include "seed.hpp"
+
+namespace cuzk::io {
+namespace {
+
+using groth16::h_form;
+
+groth16::proving_key small_key(h_form h = h_form::odd_coset) {
+  auto rng = test::rng(11);
+  auto inst = test::make_random_instance(rng, 12, 2, 3);
+  return groth16::setup(inst.m, groth16::toxic_waste::random(), h);
+}
+
+void expect_same(const groth16::proving_key& x, const groth16::proving_key& y) {
+  EXPECT_EQ(x.n_vars, y.n_vars);
+  EXPECT_EQ(x.n_public, y.n_public);
+  EXPECT_EQ(x.domain_size, y.domain_size);
+  EXPECT_EQ(x.h, y.h);
+  EXPECT_EQ(x.alpha1, y.alpha1);
+  EXPECT_EQ(x.beta2, y.beta2);
+  EXPECT_EQ(x.delta2, y.delta2);
+  EXPECT_EQ(x.ic, y.ic);
+  ASSERT_EQ(x.coefs.size(), y.coefs.size());
+  for (std::size_t i = 0; i < x.coefs.size(); ++i) {
+    EXPECT_EQ(x.coefs[i].matrix, y.coefs[i].matrix);
+    EXPECT_EQ(x.coefs[i].constraint, y.coefs[i].constraint);
+    EXPECT_EQ(x.coefs[i].signal, y.coefs[i].signal);
+    EXPECT_EQ(x.coefs[i].value, y.coefs[i].value);
+  }
+  EXPECT_EQ(x.a, y.a);
+  EXPECT_EQ(x.b1, y.b1);
+  EXPECT_EQ(x.b2, y.b2);
+  EXPECT_EQ(x.c, y.c);
+  EXPECT_EQ(x.h_query, y.h_query);
+}
+
+std::string error_of(const std::vector<std::uint8_t>& bytes) {
+  try {
+    read_zkey(bytes);
+  } catch (const r1cs::format_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ZkeyTest, WrittenKeyReadsBackEqual) {
+  auto pk = small_key();
+  expect_same(pk, read_zkey(write_zkey(pk)));
+}
+
+TEST(ZkeyTest, CoefficientFormKeyKeepsItsForm) {
+  auto pk = small_key(h_form::coefficient);
+  auto back = read_zkey(write_zkey(pk));
+  EXPECT_EQ(back.h, h_form::coefficient);
+  expect_same(pk, back);
+}
+
+TEST(ZkeyTest, TruncatedFileIsRefusedNamingTheProblem) {
+  auto bytes = write_zkey(small_key());
+  for (std::size_t cut : {std::size_t{0}, std::size_t{7}, std::size_t{40}, bytes.size() / 2, bytes.size() - 1}) {
+    auto b = bytes;
+    b.resize(cut);
+    EXPECT_NE(error_of(b), "") << "cut at " << cut;
+  }
+}
+
+TEST(ZkeyTest, WrongMagicIsRefused) {
+  auto bytes = write_zkey(small_key());
+  bytes[0] = 'x';
+  EXPECT_NE(error_of(bytes).find("magic"), std::string::npos);
+}
+
+TEST(ZkeyTest, AnotherCurveIsRefused) {
+  auto bytes = write_zkey(small_key());
+  // section 1 is 12 + 4 bytes from offset 12; section 2 starts at 28 with its 12-byte entry,
+  // then n8q (4 bytes) and q: flip a byte of q
+  bytes[28 + 12 + 4 + 5] ^= 1;
+  EXPECT_NE(error_of(bytes).find("not BLS12-381"), std::string::npos) << error_of(bytes);
+}
+
+TEST(ZkeyTest, PointOffTheCurveIsRefusedWithItsIndex) {
+  auto pk = small_key();
+  auto bytes = write_zkey(pk);
+  auto good = write_zkey(pk);
+  // the last G1 point of the file is the last H point (odd-coset keys have no section 100)
+  std::size_t at = bytes.size() - (64 + 4 + 12) - 96 + 3;
+  bytes[at] ^= 0x10;
+  auto msg = error_of(bytes);
+  EXPECT_NE(msg.find("H points"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("point " + std::to_string(pk.h_query.size() - 1)), std::string::npos) << msg;
+}
+
+TEST(ZkeyTest, ProtocolOtherThanGroth16IsRefused) {
+  auto bytes = write_zkey(small_key());
+  bytes[12 + 12] = 2;  // plonk
+  EXPECT_NE(error_of(bytes).find("not Groth16"), std::string::npos);
+}
+
+TEST(ZkeyTest, RandomCorruptionNeverCrashes) {
+  auto bytes = write_zkey(small_key());
+  auto rng = test::rng(12);
+  for (int i = 0; i < 200; ++i) {
+    auto b = bytes;
+    for (int k = 0; k < 4; ++k) b[rng() % b.size()] = (std::uint8_t)rng();
+    try {
+      read_zkey(b);
+    } catch (const r1cs::format_error&) {
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::io
