@@ -80,6 +80,7 @@ std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std
 class binfile_writer {
  public:
   binfile_writer(std::string_view magic, std::uint32_t version, std::uint32_t n_sections);
+  void reserve(std::size_t bytes) { out_.reserve(bytes); }
   void begin_section(std::uint32_t type);
   void end_section();
   void u32(std::uint32_t v);

@@ -102,7 +102,17 @@ matrices read_constraints(std::span<const std::uint8_t> bytes, const r1cs_header
   if (std::uint64_t(h.n_constraints) * 12 > bytes.size())
     r.fail("header declares " + std::to_string(h.n_constraints) + " constraints, more than " +
            std::to_string(bytes.size()) + " bytes can hold");
-  for (sparse_rows* rows : {&m.a, &m.b, &m.c}) rows->reserve(h.n_constraints, 0);
+  // a first pass over the term counts sizes the matrices exactly (growing
+  // them would copy gigabytes for large circuits); the second pass validates
+  std::uint64_t terms[3] = {0, 0, 0};
+  for (std::uint64_t i = 0, at = 0; i < 3ull * h.n_constraints && at + 4 <= bytes.size(); ++i) {
+    const std::uint32_t n = le32(bytes.data() + at);
+    terms[i % 3] += n;
+    at += 4 + std::uint64_t(n) * (4 + field_bytes);
+  }
+  sparse_rows* rows[3] = {&m.a, &m.b, &m.c};
+  for (int k = 0; k < 3; ++k)
+    rows[k]->reserve(h.n_constraints, std::min<std::uint64_t>(terms[k], bytes.size() / (4 + field_bytes)));
   std::vector<term> scratch;
   for (std::uint32_t i = 0; i < h.n_constraints; ++i) {
     read_lc(r, h, i, 'A', scratch, m.a);
@@ -167,6 +177,8 @@ std::vector<std::uint8_t> write_r1cs(const r1cs_file& f) {
       std::uint64_t(h.n_pub_out) + h.n_pub_in != f.m.n_public || h.n_labels < h.n_wires)
     throw error("r1cs: header does not describe the matrices");
   binfile_writer w("r1cs", 1, 3);
+  w.reserve(12 * 3 + header_bytes + 12 * f.m.n_constraints() +
+            (f.m.a.n_terms() + f.m.b.n_terms() + f.m.c.n_terms()) * (4 + field_bytes) + 8ull * h.n_wires);
   w.begin_section(header_section);
   w.u32(field_bytes);
   w.raw(fr_modulus_le());

@@ -83,6 +83,7 @@ std::vector<ff::fr_t> read_wtns_file(const std::filesystem::path& path) {
 std::vector<std::uint8_t> write_wtns(std::span<const ff::fr_t> z) {
   if (z.size() > 0xffffffffu) throw error("wtns: more than 2^32 - 1 values do not fit the format");
   binfile_writer w("wtns", 2, 2);
+  w.reserve(12 + 2 * 12 + 4 + field_bytes + 4 + z.size() * field_bytes);
   w.begin_section(header_section);
   w.u32(field_bytes);
   w.raw(fr_modulus_le());
