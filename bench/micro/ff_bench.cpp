@@ -1,0 +1,105 @@
+// Fp and Fr arithmetic, one operation per iteration, each result feeding the
+// next so that nothing can be hoisted out of the loop.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <type_traits>
+
+#include "ff/fp.hpp"
+#include "ff/fp2.hpp"
+#include "ff/fr.hpp"
+
+namespace {
+
+using cuzk::ff::fp2_t;
+using cuzk::ff::fp_t;
+using cuzk::ff::fr_t;
+
+template <class F>
+F random_element(std::mt19937_64& g) {
+  if constexpr (std::is_same_v<F, fp2_t>) {
+    return {random_element<fp_t>(g), random_element<fp_t>(g)};
+  } else {
+    typename F::limbs_t l;
+    for (auto& w : l) w = g();
+    l.back() >>= 64 - (F::bits - 64 * (F::n_limbs - 1)) + 1;  // below 2^(bits-1) < m
+    return F::from_canonical_unchecked(l);
+  }
+}
+
+template <class F>
+void BM_mul(benchmark::State& state) {
+  std::mt19937_64 g(1);
+  F a = random_element<F>(g), b = random_element<F>(g);
+  for (auto _ : state) {
+    a = a * b;
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+template <class F>
+void BM_sqr(benchmark::State& state) {
+  std::mt19937_64 g(2);
+  F a = random_element<F>(g);
+  for (auto _ : state) {
+    a = a.sqr();
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+template <class F>
+void BM_add(benchmark::State& state) {
+  std::mt19937_64 g(3);
+  F a = random_element<F>(g), b = random_element<F>(g);
+  for (auto _ : state) {
+    a = a + b;
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+template <class F>
+void BM_inverse(benchmark::State& state) {
+  std::mt19937_64 g(4);
+  F a = random_element<F>(g), one = F::one();
+  for (auto _ : state) {
+    a = a.inverse() + one;  // + 1 keeps the chain away from a fixed point
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+template <class F>
+void BM_sqrt(benchmark::State& state) {
+  std::mt19937_64 g(5);
+  F a = random_element<F>(g);
+  for (auto _ : state) {
+    auto r = a.sqr().sqrt();
+    a = *r + F::one();
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+void BM_fp_mul(benchmark::State& s) { BM_mul<fp_t>(s); }
+void BM_fp_sqr(benchmark::State& s) { BM_sqr<fp_t>(s); }
+void BM_fp_add(benchmark::State& s) { BM_add<fp_t>(s); }
+void BM_fp_inverse(benchmark::State& s) { BM_inverse<fp_t>(s); }
+void BM_fp_sqrt(benchmark::State& s) { BM_sqrt<fp_t>(s); }
+void BM_fr_mul(benchmark::State& s) { BM_mul<fr_t>(s); }
+void BM_fr_sqr(benchmark::State& s) { BM_sqr<fr_t>(s); }
+void BM_fr_add(benchmark::State& s) { BM_add<fr_t>(s); }
+void BM_fr_inverse(benchmark::State& s) { BM_inverse<fr_t>(s); }
+void BM_fp2_mul(benchmark::State& s) { BM_mul<fp2_t>(s); }
+void BM_fp2_sqr(benchmark::State& s) { BM_sqr<fp2_t>(s); }
+
+BENCHMARK(BM_fp_mul);
+BENCHMARK(BM_fp_sqr);
+BENCHMARK(BM_fp_add);
+BENCHMARK(BM_fp_inverse);
+BENCHMARK(BM_fp_sqrt);
+BENCHMARK(BM_fr_mul);
+BENCHMARK(BM_fr_sqr);
+BENCHMARK(BM_fr_add);
+BENCHMARK(BM_fr_inverse);
+BENCHMARK(BM_fp2_mul);
+BENCHMARK(BM_fp2_sqr);
+
+}  // namespace
