@@ -25,7 +25,9 @@ cd "$work"
 case $step in
 fixture)
   rm -rf ./*
-  printf 'pragma circom 2.0.0;\ninclude "%s/circom/chain.circom";\ncomponent main = Chain(%d);\n' "$here" "$chain_n" > chain.circom
+  # circom2 runs under WASI and sees only the working directory: copy the template in
+  cp "$here/circom/chain.circom" chain_template.circom
+  printf 'pragma circom 2.0.0;\ninclude "chain_template.circom";\ncomponent main = Chain(%d);\n' "$chain_n" > chain.circom
   printf 'pragma circom 2.0.0;\ntemplate MulAdd() {\n  signal input a; signal input b; signal input c;\n  signal output d; signal output e;\n  signal t;\n  t <== a * b;\n  d <== t + c;\n  e <== t * c + a;\n}\ncomponent main {public [a]} = MulAdd();\n' > muladd.circom
   for c in chain muladd; do node "$bin/circom2" "$c.circom" --r1cs --wasm --prime bls12381 -o . > /dev/null; done
   snarkjs powersoftau new bls12381 9 pot0.ptau > /dev/null
