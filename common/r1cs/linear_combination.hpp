@@ -1,4 +1,5 @@
-// Sparse linear combinations sum_k c_k * v_k over circuit variables.
+// Sparse linear combinations sum_k c_k * v_k over circuit variables. Three
+// terms live inline, so most constraints build theirs without the heap.
 #pragma once
 
 #include <algorithm>
