@@ -1,7 +1,7 @@
 // Scalar multiplication. Variable time (the prover's scalars are not long-term
 // secrets on a proving node; see DESIGN.md).
 //   mul(P, k):     P in G1 or G2 (the order-r subgroup), k taken mod r.
-//                  G1: GLV with phi = [-x^2] (2 x 128-bit wNAF, w = 5);
+//                  G1: GLV with phi = [-x^2] (2 x 128-bit wNAF, w = 5, affine tables);
 //                  G2: GLS with psi = [x] (4 x 64-bit wNAF over affine tables).
 //   mul_any(P, k): any point on the curve, k any integer of N limbs
 //                  (plain wNAF; the reference for mul, and for [r]P, [h]P).
