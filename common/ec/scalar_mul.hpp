@@ -1,5 +1,5 @@
-// Scalar multiplication. Variable time (the prover's scalars are not long-term
-// secrets on a proving node; see DESIGN.md).
+// Scalar multiplication. Variable time: timing depends on the scalar, so do not
+// use it with long-term secret keys.
 //   mul(P, k):     P in G1 or G2 (the order-r subgroup), k taken mod r.
 //                  G1: GLV with phi = [-x^2] (2 x 128-bit wNAF, w = 5, affine tables);
 //                  G2: GLS with psi = [x] (4 x 64-bit wNAF over affine tables).
