@@ -24,12 +24,15 @@ struct fp12_t {
   fp12_t& operator+=(const fp12_t& b) { return *this = *this + b; }
   fp12_t& operator-=(const fp12_t& b) { return *this = *this - b; }
 
-  /* Karatsuba, 3 Fp6 products (eprint 2006/471, section 3):
+  /* Karatsuba, 3 Fp6 products (eprint 2006/471, section 3), reduced once per
+     coefficient at the end:
        aa = a0 b0, bb = a1 b1
        c0 = aa + bb v,  c1 = (a0 + a1)(b0 + b1) - aa - bb */
   friend fp12_t operator*(const fp12_t& a, const fp12_t& b) {
-    fp6_t aa = a.c0 * b.c0, bb = a.c1 * b.c1;
-    return {aa + bb.mul_by_nonresidue(), (a.c0 + a.c1) * (b.c0 + b.c1) - aa - bb};
+    using namespace lazy;
+    fp6_wide_t aa = mul_wide(a.c0, b.c0), bb = mul_wide(a.c1, b.c1);
+    fp6_wide_t t = mul_wide(a.c0 + a.c1, b.c0 + b.c1);
+    return {reduce(add(aa, mul_by_nonresidue(bb))), reduce(sub(t, add(aa, bb)))};
   }
   fp12_t& operator*=(const fp12_t& b) { return *this = *this * b; }
 
@@ -37,9 +40,10 @@ struct fp12_t {
        ab = a0 a1
        c0 = (a0 + a1)(a0 + a1 v) - ab - ab v,  c1 = 2 ab */
   fp12_t sqr() const {
-    fp6_t ab = c0 * c1;
-    fp6_t t = (c0 + c1) * (c0 + c1.mul_by_nonresidue());
-    return {t - ab - ab.mul_by_nonresidue(), ab.dbl()};
+    using namespace lazy;
+    fp6_wide_t ab = mul_wide(c0, c1);
+    fp6_wide_t t = mul_wide(c0 + c1, c0 + c1.mul_by_nonresidue());
+    return {reduce(sub(t, add(ab, mul_by_nonresidue(ab)))), reduce(add(ab, ab))};
   }
 
   /* a^(p^6) = c0 - c1 w (w^(p^6) = -w); in the cyclotomic subgroup it is a^-1 */
@@ -73,10 +77,11 @@ struct fp12_t {
        aa = a0 B0, bb = a1 B1
        c0 = aa + bb v,  c1 = (a0 + a1)(l0 + (l1 + l4) v) - aa - bb */
   fp12_t mul_by_014(const fp2_t& l0, const fp2_t& l1, const fp2_t& l4) const {
-    fp6_t aa = c0.mul_by_01(l0, l1);
-    fp6_t bb = c1.mul_by_1(l4);
-    fp6_t t = (c0 + c1).mul_by_01(l0, l1 + l4);
-    return {aa + bb.mul_by_nonresidue(), t - aa - bb};
+    using namespace lazy;
+    fp6_wide_t aa = mul_by_01_wide(c0, l0, l1);
+    fp6_wide_t bb = mul_by_1_wide(c1, l4);
+    fp6_wide_t t = mul_by_01_wide(c0 + c1, l0, l1 + l4);
+    return {reduce(add(aa, mul_by_nonresidue(bb))), reduce(sub(t, add(aa, bb)))};
   }
 
   /* a^e for a little-endian exponent of any width (square and multiply) */

@@ -10,12 +10,13 @@
 namespace cuzk::ff {
 
 namespace detail {
-/* (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi):
+/* (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi), reduced once per coefficient:
      = a^2 + xi b^2 + ((a + b)^2 - a^2 - b^2) s */
 inline void fp4_sqr(fp2_t& r0, fp2_t& r1, const fp2_t& a, const fp2_t& b) {
-  fp2_t a2 = a.sqr(), b2 = b.sqr();
-  r0 = b2.mul_by_nonresidue() + a2;
-  r1 = (a + b).sqr() - a2 - b2;
+  using namespace lazy;
+  fp2_wide_t a2 = sqr_wide(a), b2 = sqr_wide(b), ab2 = sqr_wide(a + b);
+  r0 = reduce(add(mul_by_nonresidue(b2), a2));
+  r1 = reduce(sub(ab2, add(a2, b2)));
 }
 }  // namespace detail
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "ff/fp2.hpp"
+#include "ff/fp2_wide.hpp"
 #include "ff/tower_constants.hpp"
 
 namespace cuzk::ff {
@@ -25,7 +26,7 @@ inline fp2_t fp2_frobenius(const fp2_t& a, unsigned k) { return (k & 1) ? a.conj
 /* a * gamma(k, j); for k = 2 gamma lies in Fp and costs two Fp products */
 inline fp2_t mul_by_gamma(const fp2_t& a, unsigned k, unsigned j) {
   fp2_t g = gamma(k, j);
-  return k == 2 ? a * g.c0 : a * g;
+  return k == 2 ? lazy::mul(a, g.c0) : lazy::mul(a, g);
 }
 }  // namespace tower
 
@@ -47,45 +48,15 @@ struct fp6_t {
 
   /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2, since v^3 = xi */
   fp6_t mul_by_nonresidue() const { return {c2.mul_by_nonresidue(), c0, c1}; }
-  fp6_t operator*(const fp2_t& s) const { return {c0 * s, c1 * s, c2 * s}; }
+  fp6_t operator*(const fp2_t& s) const { return {lazy::mul(c0, s), lazy::mul(c1, s), lazy::mul(c2, s)}; }
 
-  /* Karatsuba over three terms, 6 Fp2 products (Devegili, O hEigeartaigh,
-     Scott, Dahab, "Multiplication and squaring on pairing-friendly fields",
-     eprint 2006/471, section 4):
-       v0 = a0 b0, v1 = a1 b1, v2 = a2 b2
-       c0 = v0 + xi ((a1 + a2)(b1 + b2) - v1 - v2)
-       c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2
-       c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
-  friend fp6_t operator*(const fp6_t& a, const fp6_t& b) {
-    fp2_t v0 = a.c0 * b.c0, v1 = a.c1 * b.c1, v2 = a.c2 * b.c2;
-    fp2_t t0 = ((a.c1 + a.c2) * (b.c1 + b.c2) - v1 - v2).mul_by_nonresidue() + v0;
-    fp2_t t1 = (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1 + v2.mul_by_nonresidue();
-    fp2_t t2 = (a.c0 + a.c2) * (b.c0 + b.c2) - v0 - v2 + v1;
-    return {t0, t1, t2};
-  }
+  /* products by Karatsuba / Chung-Hasan with lazy reduction (below) */
+  friend fp6_t operator*(const fp6_t& a, const fp6_t& b);
   fp6_t& operator*=(const fp6_t& b) { return *this = *this * b; }
-
-  /* Chung-Hasan SQ2 (eprint 2006/471, section 4), 2 products + 3 squares:
-       s0 = a0^2, s1 = 2 a0 a1, s2 = (a0 - a1 + a2)^2, s3 = 2 a1 a2, s4 = a2^2
-       c0 = s0 + xi s3, c1 = s1 + xi s4, c2 = s1 + s2 + s3 - s0 - s4 */
-  fp6_t sqr() const {
-    fp2_t s0 = c0.sqr(), s1 = (c0 * c1).dbl(), s2 = (c0 - c1 + c2).sqr();
-    fp2_t s3 = (c1 * c2).dbl(), s4 = c2.sqr();
-    return {s0 + s3.mul_by_nonresidue(), s1 + s4.mul_by_nonresidue(), s1 + s2 + s3 - s0 - s4};
-  }
-
-  /* Sparse product by b = b1 v:
-     (a0 + a1 v + a2 v^2) b1 v = xi a2 b1 + a0 b1 v + a1 b1 v^2 */
-  fp6_t mul_by_1(const fp2_t& b1) const { return {(c2 * b1).mul_by_nonresidue(), c0 * b1, c1 * b1}; }
-
-  /* Sparse product by b = b0 + b1 v, 5 Fp2 products (Karatsuba with b2 = 0):
-       c0 = a0 b0 + xi a2 b1
-       c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1
-       c2 = a2 b0 + a1 b1 */
-  fp6_t mul_by_01(const fp2_t& b0, const fp2_t& b1) const {
-    fp2_t v0 = c0 * b0, v1 = c1 * b1;
-    return {(c2 * b1).mul_by_nonresidue() + v0, (c0 + c1) * (b0 + b1) - v0 - v1, c2 * b0 + v1};
-  }
+  fp6_t sqr() const;
+  /* sparse products by b1 v and by b0 + b1 v */
+  fp6_t mul_by_1(const fp2_t& b1) const;
+  fp6_t mul_by_01(const fp2_t& b0, const fp2_t& b1) const;
 
   /* a^-1 = adj(a) / N, from the norm of Fp6 over Fp2:
        t0 = a0^2 - xi a1 a2, t1 = xi a2^2 - a0 a1, t2 = a1^2 - a0 a2
@@ -110,5 +81,73 @@ struct fp6_t {
             tower::mul_by_gamma(tower::fp2_frobenius(r.c2, k), k, 4)};
   }
 };
+
+namespace lazy {
+
+struct fp6_wide_t {
+  fp2_wide_t c0, c1, c2;
+};
+
+inline fp6_wide_t add(const fp6_wide_t& a, const fp6_wide_t& b) {
+  return {add(a.c0, b.c0), add(a.c1, b.c1), add(a.c2, b.c2)};
+}
+inline fp6_wide_t sub(const fp6_wide_t& a, const fp6_wide_t& b) {
+  return {sub(a.c0, b.c0), sub(a.c1, b.c1), sub(a.c2, b.c2)};
+}
+/* times v: (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2 */
+inline fp6_wide_t mul_by_nonresidue(const fp6_wide_t& a) { return {mul_by_nonresidue(a.c2), a.c0, a.c1}; }
+inline fp6_t reduce(const fp6_wide_t& a) { return {reduce(a.c0), reduce(a.c1), reduce(a.c2)}; }
+
+/* Karatsuba over three terms, 6 Fp2 products (Devegili, O hEigeartaigh,
+   Scott, Dahab, "Multiplication and squaring on pairing-friendly fields",
+   eprint 2006/471, section 4):
+     v0 = a0 b0, v1 = a1 b1, v2 = a2 b2
+     c0 = v0 + xi ((a1 + a2)(b1 + b2) - v1 - v2)
+     c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2
+     c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+inline fp6_wide_t mul_wide(const fp6_t& a, const fp6_t& b) {
+  fp2_wide_t v0 = mul_wide(a.c0, b.c0), v1 = mul_wide(a.c1, b.c1), v2 = mul_wide(a.c2, b.c2);
+  fp2_wide_t t0 = mul_wide(a.c1 + a.c2, b.c1 + b.c2);
+  fp2_wide_t t1 = mul_wide(a.c0 + a.c1, b.c0 + b.c1);
+  fp2_wide_t t2 = mul_wide(a.c0 + a.c2, b.c0 + b.c2);
+  return {add(mul_by_nonresidue(sub(t0, add(v1, v2))), v0),
+          add(sub(t1, add(v0, v1)), mul_by_nonresidue(v2)),
+          add(sub(t2, add(v0, v2)), v1)};
+}
+
+/* Chung-Hasan SQ2 (eprint 2006/471, section 4), 2 products + 3 squares:
+     s0 = a0^2, s1 = 2 a0 a1, s2 = (a0 - a1 + a2)^2, s3 = 2 a1 a2, s4 = a2^2
+     c0 = s0 + xi s3, c1 = s1 + xi s4, c2 = s1 + s2 + s3 - s0 - s4 */
+inline fp6_wide_t sqr_wide(const fp6_t& a) {
+  fp2_wide_t s0 = sqr_wide(a.c0), s1 = mul_wide(a.c0.dbl(), a.c1), s2 = sqr_wide(a.c0 - a.c1 + a.c2);
+  fp2_wide_t s3 = mul_wide(a.c1.dbl(), a.c2), s4 = sqr_wide(a.c2);
+  return {add(s0, mul_by_nonresidue(s3)), add(s1, mul_by_nonresidue(s4)),
+          sub(add(add(s1, s2), s3), add(s0, s4))};
+}
+
+/* (a0 + a1 v + a2 v^2) b1 v = xi a2 b1 + a0 b1 v + a1 b1 v^2 */
+inline fp6_wide_t mul_by_1_wide(const fp6_t& a, const fp2_t& b1) {
+  return {mul_by_nonresidue(mul_wide(a.c2, b1)), mul_wide(a.c0, b1), mul_wide(a.c1, b1)};
+}
+
+/* Karatsuba with b2 = 0, 5 Fp2 products:
+     c0 = a0 b0 + xi a2 b1
+     c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1
+     c2 = a2 b0 + a1 b1 */
+inline fp6_wide_t mul_by_01_wide(const fp6_t& a, const fp2_t& b0, const fp2_t& b1) {
+  fp2_wide_t v0 = mul_wide(a.c0, b0), v1 = mul_wide(a.c1, b1);
+  return {add(mul_by_nonresidue(mul_wide(a.c2, b1)), v0),
+          sub(mul_wide(a.c0 + a.c1, b0 + b1), add(v0, v1)),
+          add(mul_wide(a.c2, b0), v1)};
+}
+
+}  // namespace lazy
+
+inline fp6_t operator*(const fp6_t& a, const fp6_t& b) { return lazy::reduce(lazy::mul_wide(a, b)); }
+inline fp6_t fp6_t::sqr() const { return lazy::reduce(lazy::sqr_wide(*this)); }
+inline fp6_t fp6_t::mul_by_1(const fp2_t& b1) const { return lazy::reduce(lazy::mul_by_1_wide(*this, b1)); }
+inline fp6_t fp6_t::mul_by_01(const fp2_t& b0, const fp2_t& b1) const {
+  return lazy::reduce(lazy::mul_by_01_wide(*this, b0, b1));
+}
 
 }  // namespace cuzk::ff

@@ -14,12 +14,15 @@
 
 #include "ec/affine.hpp"
 #include "ff/fp12.hpp"
+#include "ff/fp2_wide.hpp"
 
 namespace cuzk::pairing::detail {
 
 using ff::fp12_t;
 using ff::fp2_t;
 using ff::fp_t;
+using ff::lazy::mul;
+using ff::lazy::sqr;
 
 struct g2_projective {
   fp2_t x, y, z;
@@ -41,27 +44,27 @@ inline fp2_t half(const fp2_t& a) { return {half(a.c0), half(a.c1)}; }
 
 /* 3 b' z = 12 xi z */
 inline fp2_t mul_by_3b(const fp2_t& z) {
-  fp2_t t = z.mul_by_nonresidue();  // xi z
-  t = t.dbl() + t;                  // 3 xi z
-  return t.dbl().dbl();             // 12 xi z
+  fp2_t t = z.mul_by_nonresidue();              // xi z
+  t = t.dbl() + t;                              // 3 xi z
+  return t.dbl().dbl();                         // 12 xi z
 }
 
 /* T = 2T, and the tangent line at T. Tangent slope 3 xT^2 / (2 yT); the line
    scaled by -2YZ is, using Y^2 Z = X^3 + b' Z^3,
      l0 = 3 b' Z^2 - Y^2,  lx = 3 X^2,  ly = -2 Y Z. */
 inline line_coeffs doubling_step(g2_projective& t) {
-  fp2_t a = half(t.x * t.y);                    // A = X Y / 2
-  fp2_t b = t.y.sqr();                          // B = Y^2
-  fp2_t c = t.z.sqr();                          // C = Z^2
+  fp2_t a = half(mul(t.x, t.y));                // A = X Y / 2
+  fp2_t b = sqr(t.y);                           // B = Y^2
+  fp2_t c = sqr(t.z);                           // C = Z^2
   fp2_t e = mul_by_3b(c);                       // E = 3 b' C
   fp2_t f = e.dbl() + e;                        // F = 3 E
   fp2_t g = half(b + f);                        // G = (B + F) / 2
-  fp2_t h = (t.y + t.z).sqr() - (b + c);        // H = 2 Y Z
-  fp2_t j = t.x.sqr();                          // J = X^2
-  fp2_t e2 = e.sqr();
-  t.x = a * (b - f);                            // X3 = A (B - F)
-  t.y = g.sqr() - (e2.dbl() + e2);              // Y3 = G^2 - 3 E^2
-  t.z = b * h;                                  // Z3 = B H
+  fp2_t h = sqr(t.y + t.z) - (b + c);           // H = 2 Y Z
+  fp2_t j = sqr(t.x);                           // J = X^2
+  fp2_t e2 = sqr(e);
+  t.x = mul(a, b - f);                          // X3 = A (B - F)
+  t.y = sqr(g) - (e2.dbl() + e2);               // Y3 = G^2 - 3 E^2
+  t.z = mul(b, h);                              // Z3 = B H
   return {e - b, j.dbl() + j, -h};              // (E - B, 3 J, -H)
 }
 
@@ -70,24 +73,24 @@ inline line_coeffs doubling_step(g2_projective& t) {
    scaled by lambda:
      l0 = theta xQ - lambda yQ,  lx = -theta,  ly = lambda. */
 inline line_coeffs addition_step(g2_projective& t, const ec::g2_affine_t& q) {
-  fp2_t theta = t.y - q.y * t.z;
-  fp2_t lambda = t.x - q.x * t.z;
-  fp2_t c = theta.sqr();                        // C = theta^2
-  fp2_t d = lambda.sqr();                       // D = lambda^2
-  fp2_t e = lambda * d;                         // E = lambda^3
-  fp2_t f = t.z * c;                            // F = Z C
-  fp2_t g = t.x * d;                            // G = X D
+  fp2_t theta = t.y - mul(q.y, t.z);
+  fp2_t lambda = t.x - mul(q.x, t.z);
+  fp2_t c = sqr(theta);                         // C = theta^2
+  fp2_t d = sqr(lambda);                        // D = lambda^2
+  fp2_t e = mul(lambda, d);                     // E = lambda^3
+  fp2_t f = mul(t.z, c);                        // F = Z C
+  fp2_t g = mul(t.x, d);                        // G = X D
   fp2_t h = e + f - g.dbl();                    // H = E + F - 2 G
-  fp2_t ey = e * t.y;
-  t.x = lambda * h;                             // X3 = lambda H
-  t.y = theta * (g - h) - ey;                   // Y3 = theta (G - H) - E Y
-  t.z = t.z * e;                                // Z3 = Z E
-  return {theta * q.x - lambda * q.y, -theta, lambda};
+  fp2_t ey = mul(e, t.y);
+  t.x = mul(lambda, h);                         // X3 = lambda H
+  t.y = mul(theta, g - h) - ey;                 // Y3 = theta (G - H) - E Y
+  t.z = mul(t.z, e);                            // Z3 = Z E
+  return {mul(theta, q.x) - mul(lambda, q.y), -theta, lambda};
 }
 
 /* f * l(P) */
 inline fp12_t mul_by_line(const fp12_t& f, const line_coeffs& l, const ec::g1_affine_t& p) {
-  return f.mul_by_014(l.l0, l.lx * p.x, l.ly * p.y);
+  return f.mul_by_014(l.l0, mul(l.lx, p.x), mul(l.ly, p.y));
 }
 
 }  // namespace cuzk::pairing::detail

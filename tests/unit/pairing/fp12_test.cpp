@@ -3,6 +3,9 @@
 // against xi^(j (p^k - 1) / 6).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <vector>
+
 #include "ff/fp12.hpp"
 #include "seed.hpp"
 #include "tower_random.hpp"
@@ -15,6 +18,53 @@ using ff::fp2_t;
 using ff::fp6_t;
 
 constexpr int kRounds = 100;
+
+/* The coefficients a_j of w^j (j = 0..5) and back (w^2 = v, see fp12.hpp) */
+std::array<fp2_t, 6> w_basis(const fp12_t& a) { return {a.c0.c0, a.c1.c0, a.c0.c1, a.c1.c1, a.c0.c2, a.c1.c2}; }
+fp12_t from_w_basis(const std::array<fp2_t, 6>& c) { return {{c[0], c[2], c[4]}, {c[1], c[3], c[5]}}; }
+
+/* Independent reference: schoolbook in the w basis with plain Fp2 products,
+   c_k = sum_{i+j=k} a_i b_j + xi sum_{i+j=k+6} a_i b_j  (w^6 = xi) */
+fp12_t schoolbook(const fp12_t& a, const fp12_t& b) {
+  auto x = w_basis(a), y = w_basis(b);
+  std::array<fp2_t, 6> c{};
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) {
+      fp2_t t = x[i] * y[j];
+      if (i + j < 6)
+        c[i + j] += t;
+      else
+        c[i + j - 6] += t.mul_by_nonresidue();
+    }
+  return from_w_basis(c);
+}
+
+/* elements whose coefficients sit at the extremes: 0, 1, p - 1 (Montgomery limbs) */
+std::vector<fp12_t> edge_elements(std::mt19937_64& g) {
+  ff::fp_t top = ff::fp_t::from_montgomery(to_limbs<6>(mpz_p() - 1)), one = ff::fp_t::from_montgomery({1});
+  fp2_t tt{top, top}, t0{top, ff::fp_t::zero()}, o1{one, top};
+  std::vector<fp12_t> out;
+  out.push_back(from_w_basis({tt, tt, tt, tt, tt, tt}));
+  out.push_back(from_w_basis({t0, tt, o1, t0, tt, o1}));
+  out.push_back(from_w_basis({fp2_t::zero(), tt, fp2_t::zero(), tt, fp2_t::zero(), tt}));
+  out.push_back(fp12_t::one());
+  out.push_back(random_fp12(g));
+  return out;
+}
+
+TEST(Fp12, ProductMatchesSchoolbookInTheWBasis) {
+  auto g = rng(70);
+  auto edges = edge_elements(g);
+  for (const auto& a : edges) {
+    EXPECT_EQ(a.sqr(), schoolbook(a, a));
+    for (const auto& b : edges) EXPECT_EQ(a * b, schoolbook(a, b));
+  }
+  for (int i = 0; i < kRounds; ++i) {
+    fp12_t a = random_fp12(g), b = random_fp12(g);
+    EXPECT_EQ(a * b, schoolbook(a, b));
+    EXPECT_EQ(a.sqr(), schoolbook(a, a));
+  }
+}
 
 TEST(Fp12, WSquaredIsV) {
   fp12_t w{fp6_t::zero(), fp6_t::one()};

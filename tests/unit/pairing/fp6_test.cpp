@@ -2,6 +2,8 @@
 // Frobenius map against x^(p^k) computed by plain exponentiation.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "ff/fp6.hpp"
 #include "seed.hpp"
 #include "tower_random.hpp"
@@ -22,6 +24,37 @@ fp6_t pow6(const fp6_t& a, const mpz_class& e) {
     if (ff::limbs::bit(l, i)) r *= a;
   }
   return r;
+}
+
+/* Independent reference: schoolbook with plain Fp2 products, v^3 = xi */
+fp6_t schoolbook(const fp6_t& a, const fp6_t& b) {
+  const fp2_t x[3] = {a.c0, a.c1, a.c2}, y[3] = {b.c0, b.c1, b.c2};
+  fp2_t c[3] = {};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      fp2_t t = x[i] * y[j];
+      if (i + j < 3)
+        c[i + j] += t;
+      else
+        c[i + j - 3] += t.mul_by_nonresidue();
+    }
+  return {c[0], c[1], c[2]};
+}
+
+TEST(Fp6, ProductsMatchSchoolbookIncludingExtremeCoefficients) {
+  auto g = rng(59);
+  ff::fp_t top = ff::fp_t::from_montgomery(to_limbs<6>(mpz_p() - 1));
+  fp2_t tt{top, top}, t0{top, ff::fp_t::zero()};
+  std::vector<fp6_t> values{{tt, tt, tt}, {t0, tt, t0}, {fp2_t::zero(), tt, fp2_t::zero()}, fp6_t::one()};
+  for (int i = 0; i < kRounds; ++i) values.push_back(random_fp6(g));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const fp6_t& a = values[i];
+    const fp6_t& b = values[(i * 7 + 3) % values.size()];
+    EXPECT_EQ(a * b, schoolbook(a, b));
+    EXPECT_EQ(a.sqr(), schoolbook(a, a));
+    EXPECT_EQ(a.mul_by_01(b.c0, b.c1), schoolbook(a, {b.c0, b.c1, fp2_t::zero()}));
+    EXPECT_EQ(a.mul_by_1(b.c1), schoolbook(a, {fp2_t::zero(), b.c1, fp2_t::zero()}));
+  }
 }
 
 TEST(Fp6, VCubedIsTheNonResidue) {
