@@ -129,8 +129,13 @@ class mont_field {
     return r;
   }
   friend mont_field operator-(const mont_field& a, const mont_field& b) {
+    /* a - b, plus m under a mask when it borrowed: no data-dependent branch,
+       which the NTT butterflies and bucket sums would mispredict half the time */
     mont_field r;
-    if (limbs::sub(r.l, a.l, b.l)) limbs::add(r.l, r.l, P::modulus);
+    const std::uint64_t mask = 0 - limbs::sub(r.l, a.l, b.l);
+    limbs_t m;
+    for (std::size_t i = 0; i < n_limbs; ++i) m[i] = P::modulus[i] & mask;
+    limbs::add(r.l, r.l, m);
     return r;
   }
   mont_field operator-() const {
@@ -300,9 +305,11 @@ class mont_field {
     return r;
   }
 
+  /* l - m when l >= m, selected by mask rather than a branch */
   void reduce_once() {
     limbs_t t;
-    if (!limbs::sub(t, l, P::modulus)) l = t;
+    const std::uint64_t keep = 0 - limbs::sub(t, l, P::modulus);
+    for (std::size_t i = 0; i < n_limbs; ++i) l[i] = (l[i] & keep) | (t[i] & ~keep);
   }
 };
 
