@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "ec/serialize_zcash.hpp"
 #include "pairing/pairing.hpp"
 #include "seed.hpp"
 #include "test_points.hpp"
@@ -34,6 +36,14 @@ ff::fp_t fp_dec(const nlohmann::json& j) {
   return *v;
 }
 ff::fp2_t fp2_dec(const nlohmann::json& j) { return {fp_dec(j.at(0)), fp_dec(j.at(1))}; }
+
+std::vector<std::uint8_t> hex_bytes(const nlohmann::json& j) {
+  std::string h = j.get<std::string>();
+  auto nibble = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+  std::vector<std::uint8_t> out(h.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::uint8_t(nibble(h[2 * i]) << 4 | nibble(h[2 * i + 1]));
+  return out;
+}
 
 /* the 12 coefficients in tower order c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1 */
 std::array<ff::fp_t, 12> coefficients(const ff::fp12_t& f) {
@@ -64,8 +74,15 @@ TEST(PairingNoble, MatchesNobleCurvesOnRandomPoints) {
     const auto& v = vectors[n];
     SCOPED_TRACE("vector " + std::to_string(n) + ": a = " + v.at("a").get<std::string>() +
                  ", b = " + v.at("b").get<std::string>());
-    ec::g1_affine_t p{fp_dec(v.at("aG1").at("x")), fp_dec(v.at("aG1").at("y")), false};
-    ec::g2_affine_t q{fp2_dec(v.at("bG2").at("x")), fp2_dec(v.at("bG2").at("y")), false};
+    /* the points from their compressed encodings (with the subgroup check),
+       and the same points from the affine coordinates */
+    auto p_dec = ec::zcash::decode_g1(hex_bytes(v.at("aG1").at("compressed")));
+    auto q_dec = ec::zcash::decode_g2(hex_bytes(v.at("bG2").at("compressed")));
+    ASSERT_TRUE(p_dec.has_value() && q_dec.has_value());
+    const ec::g1_affine_t& p = *p_dec;
+    const ec::g2_affine_t& q = *q_dec;
+    EXPECT_EQ(p, (ec::g1_affine_t{fp_dec(v.at("aG1").at("x")), fp_dec(v.at("aG1").at("y")), false}));
+    EXPECT_EQ(q, (ec::g2_affine_t{fp2_dec(v.at("bG2").at("x")), fp2_dec(v.at("bG2").at("y")), false}));
     auto a = ff::fr_t::from_decimal(v.at("a").get<std::string>());
     auto b = ff::fr_t::from_decimal(v.at("b").get<std::string>());
     ASSERT_TRUE(a && b);
