@@ -10,13 +10,16 @@ template <class F>
 bool on_curve(const affine_point<F>& p, const F& b) {
   return p.infinity || p.y.sqr() == p.x.sqr() * p.x + b;  /* y^2 = x^3 + b */
 }
+/* Out of line: inlining both chains of in_subgroup into one body measured
+   about 15% slower. */
+[[gnu::noinline]] g1_jacobian_t times_x_abs(const g1_jacobian_t& p) { return mul_by_x_abs(p); }
 }  // namespace
 
 bool is_on_curve(const g1_affine_t& p) { return on_curve(p, g1_curve::b()); }
 bool is_on_curve(const g2_affine_t& p) { return on_curve(p, g2_curve::b()); }
 
 bool in_subgroup(const g1_jacobian_t& p) {
-  g1_jacobian_t xx = mul_by_x_abs(mul_by_x_abs(p));  /* [x^2]P */
+  g1_jacobian_t xx = times_x_abs(times_x_abs(p));    /* [x^2]P */
   return phi(p) == -xx;                               /* phi(P) = -[x^2]P */
 }
 
