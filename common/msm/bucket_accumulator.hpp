@@ -35,7 +35,9 @@ class bucket_accumulator {
   using field_t = typename Curve::field_t;
   using affine_t = ec::affine_point<field_t>;
 
-  /* n_buckets empty buckets, batches of at most batch_cap additions */
+  /* n_buckets empty buckets, batches of at most batch_cap additions;
+     batch_cap = 0: every addition straight into the XYZZ buckets (for a
+     window with so few buckets that batches could not fill) */
   void reset(std::size_t n_buckets, std::size_t batch_cap) {
     buckets_.assign(n_buckets, affine_t{});
     if (stamp_.size() != n_buckets || epoch_ > 0xfffffff0u) {
@@ -44,8 +46,9 @@ class bucket_accumulator {
     }
     if (overflow_used_ || overflow_.size() != n_buckets) overflow_.clear();
     overflow_used_ = false;
-    cap_ = batch_cap < 1 ? 1 : batch_cap;
-    min_batch_ = cap_ < 64 ? cap_ : 64;
+    direct_ = batch_cap == 0;
+    cap_ = direct_ ? 1 : batch_cap;
+    min_batch_ = cap_ < 32 ? cap_ : 32;
     batch_.clear();
     queue_.clear();
     den_.resize(cap_);
@@ -54,11 +57,19 @@ class bucket_accumulator {
 
   /* B_bucket += P, or += -P when negate; P not the point at infinity */
   void add(std::uint32_t bucket, const affine_t& p, bool negate) {
+    if (direct_) return overflow_add({&p, bucket, negate, false});
     place({&p, bucket, negate, false});
     if (batch_.size() == cap_) {
       apply_batch();
       retry_queue();
     }
+  }
+
+  /* A hint that bucket b is coming soon (the buckets outgrow L2 at large c). */
+  void prefetch(std::uint32_t bucket) const {
+    __builtin_prefetch(&buckets_[bucket]);
+    __builtin_prefetch(reinterpret_cast<const char*>(&buckets_[bucket]) + 64);
+    __builtin_prefetch(&stamp_[bucket]);
   }
 
   /* Completes every postponed addition. */
@@ -143,15 +154,20 @@ class bucket_accumulator {
       affine_t& b = buckets_[e.bucket];
       field_t dinv = inv * prefix_[j];                   /* 1 / d_j */
       inv *= den_[j];                                    /* 1 / (d_0 ... d_{j-1}) */
+      /* For -P (y2 = -y_P) the slope is computed negated, mu = -lambda, which
+         saves negating y_P: lambda^2 = mu^2 and lambda (x1 - x3) = mu (x3 - x1). */
+      const bool flip = e.negate && !e.doubling;
       field_t lambda;
       if (e.doubling) {
         field_t xx = b.x.sqr();
         lambda = (xx.dbl() + xx) * dinv;                 /* lambda = 3 x1^2 / (2 y1) */
+      } else if (flip) {
+        lambda = (e.p->y + b.y) * dinv;                  /* mu = (y_P + y1) / (x2 - x1) */
       } else {
-        lambda = (y_of(e) - b.y) * dinv;                 /* lambda = (y2 - y1) / (x2 - x1) */
+        lambda = (e.p->y - b.y) * dinv;                  /* lambda = (y2 - y1) / (x2 - x1) */
       }
       field_t x3 = lambda.sqr() - b.x - e.p->x;          /* x3 = lambda^2 - x1 - x2 */
-      b.y = lambda * (b.x - x3) - b.y;                   /* y3 = lambda (x1 - x3) - y1 */
+      b.y = lambda * (flip ? x3 - b.x : b.x - x3) - b.y; /* y3 = lambda (x1 - x3) - y1 */
       b.x = x3;
     }
     counters_.batched += k;
@@ -190,7 +206,7 @@ class bucket_accumulator {
   std::vector<pending> batch_, queue_, retry_;
   std::vector<field_t> den_, prefix_;
   std::vector<xyzz<Curve>> overflow_;
-  bool overflow_used_ = false;
+  bool overflow_used_ = false, direct_ = false;
   std::size_t cap_ = 1, min_batch_ = 1;
   accumulator_counters counters_;
 };

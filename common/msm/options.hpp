@@ -33,7 +33,7 @@ struct stats {
   std::size_t batch_size = 0;
   std::uint64_t batched_adds = 0;   // bucket additions done in batch-affine form
   std::uint64_t batches = 0;        // inversions they took
-  std::uint64_t overflow_adds = 0;  // additions that went to XYZZ buckets (conflicts)
+  std::uint64_t overflow_adds = 0;  // mixed additions into XYZZ buckets (conflicts, the top window)
 };
 
 }  // namespace cuzk::msm

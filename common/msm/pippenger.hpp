@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -47,6 +48,15 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
 
   const unsigned c = p.window_bits, W = p.windows, C = p.chunks;
   const std::size_t half = std::size_t(1) << (c - 1);
+  /* The top window may hold fewer than c bits of k < 2^255: with t = 255 - wc
+     of them its digits are in [0, 2^t], so only 2^t buckets fill. Batches
+     are kept to a quarter of those; below 8, mixed additions are cheaper. */
+  auto batch_size = [&](unsigned w) -> std::size_t {
+    const unsigned t = 255 > w * c ? 255 - w * c : 0;
+    if (t >= c - 1) return p.batch_size;
+    const std::size_t quarter = (std::size_t(1) << t) / 4;
+    return quarter < 8 ? 0 : std::min(quarter, p.batch_size);
+  };
   std::vector<jac_t> sums(std::size_t(W) * C);
   tbb::enumerable_thread_specific<bucket_accumulator<Curve>> workspaces;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sums.size(), 1), [&](const auto& r) {
@@ -54,9 +64,20 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
     for (std::size_t t = r.begin(); t != r.end(); ++t) {
       const unsigned w = unsigned(t % W), chunk = unsigned(t / W);
       const std::size_t lo = n * chunk / C, hi = n * (chunk + 1) / C;
-      acc.reset(half, p.batch_size);
+      acc.reset(half, batch_size(w));
+      /* digits run `ahead` points in front, so that their buckets can be
+         prefetched while the batch fills */
+      constexpr std::size_t ahead = 16;
+      std::int32_t digits[ahead];
+      auto look_ahead = [&](std::size_t j) {
+        const std::int32_t d = booth_digit(scalars[j], w, c);
+        digits[j % ahead] = d;
+        if (d != 0) acc.prefetch(std::uint32_t(d > 0 ? d - 1 : -d - 1));
+      };
+      for (std::size_t j = lo; j < std::min(hi, lo + ahead); ++j) look_ahead(j);
       for (std::size_t i = lo; i < hi; ++i) {
-        const std::int32_t d = booth_digit(scalars[i], w, c);
+        const std::int32_t d = digits[i % ahead];
+        if (i + ahead < hi) look_ahead(i + ahead);
         if (d == 0) continue;
         const auto& base = bases[sel ? sel[i] : i];
         if (base.infinity) continue;

@@ -45,10 +45,11 @@ plan choose_plan(std::size_t n, unsigned threads, unsigned window_bits, std::siz
       }
     }
   }
-  /* Batches of a quarter of the buckets: large enough that the inversion is
-     a small share, small enough that few points find their bucket taken. */
+  /* An inversion (safegcd) costs about 25-40 multiplications, so 256
+     additions per batch make it a small share; a quarter of the buckets at
+     most, so that few points find their bucket already in the batch. */
   const std::size_t half = std::size_t(1) << (best.window_bits - 1);
-  best.batch_size = batch_size ? batch_size : std::clamp<std::size_t>(half / 4, 32, 512);
+  best.batch_size = batch_size ? batch_size : std::clamp<std::size_t>(half / 4, 16, 256);
   return best;
 }
 
