@@ -1,6 +1,8 @@
 // Fp12 = Fp6[w] / (w^2 - v): the target field of the BLS12-381 pairing.
 // Coefficient order (as blst, zcash and @noble/curves):
 //   c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2  =  w^0, w^2, w^4, w^1, w^3, w^5.
+// Products and squares form double-width coefficients and reduce each output
+// coefficient once (fp_wide.hpp, fp2_wide.hpp).
 #pragma once
 
 #include <cstddef>
@@ -80,7 +82,7 @@ struct fp12_t {
     using namespace lazy;
     fp6_wide_t aa = mul_by_01_wide(c0, l0, l1);
     fp6_wide_t bb = mul_by_1_wide(c1, l4);
-    fp6_wide_t t = mul_by_01_wide(c0 + c1, l0, l1 + l4);
+    fp6_wide_t t = mul_by_01_wide(c0 + c1, l0, add(l1, l4));
     return {reduce(add(aa, mul_by_nonresidue(bb))), reduce(sub(t, add(aa, bb)))};
   }
 

@@ -12,6 +12,13 @@ struct fp2_wide_t {
   fp_wide_t c0, c1;
 };
 
+/* Fp2 sums with the branch-free Fp additions of fp_wide.hpp */
+inline fp2_t add(const fp2_t& a, const fp2_t& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
+inline fp2_t sub(const fp2_t& a, const fp2_t& b) { return {sub(a.c0, b.c0), sub(a.c1, b.c1)}; }
+inline fp2_t dbl(const fp2_t& a) { return add(a, a); }
+/* times xi = 1 + u: (c0 - c1) + (c0 + c1) u */
+inline fp2_t mul_by_nonresidue(const fp2_t& a) { return {sub(a.c0, a.c1), add(a.c0, a.c1)}; }
+
 /* Schoolbook with the subtraction folded into an operand (zkcrypto bls12_381's
    "sum of products" idea): with u^2 = -1,
      c0 = a0 b0 + (p - a1) b1,  c1 = a0 b1 + a1 b0,

@@ -39,15 +39,19 @@ struct fp6_t {
   bool is_one() const { return c0.is_one() && c1.is_zero() && c2.is_zero(); }
   friend bool operator==(const fp6_t& a, const fp6_t& b) = default;
 
-  friend fp6_t operator+(const fp6_t& a, const fp6_t& b) { return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2}; }
-  friend fp6_t operator-(const fp6_t& a, const fp6_t& b) { return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2}; }
+  friend fp6_t operator+(const fp6_t& a, const fp6_t& b) {
+    return {lazy::add(a.c0, b.c0), lazy::add(a.c1, b.c1), lazy::add(a.c2, b.c2)};
+  }
+  friend fp6_t operator-(const fp6_t& a, const fp6_t& b) {
+    return {lazy::sub(a.c0, b.c0), lazy::sub(a.c1, b.c1), lazy::sub(a.c2, b.c2)};
+  }
   fp6_t operator-() const { return {-c0, -c1, -c2}; }
-  fp6_t dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
+  fp6_t dbl() const { return *this + *this; }
   fp6_t& operator+=(const fp6_t& b) { return *this = *this + b; }
   fp6_t& operator-=(const fp6_t& b) { return *this = *this - b; }
 
   /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2, since v^3 = xi */
-  fp6_t mul_by_nonresidue() const { return {c2.mul_by_nonresidue(), c0, c1}; }
+  fp6_t mul_by_nonresidue() const { return {lazy::mul_by_nonresidue(c2), c0, c1}; }
   fp6_t operator*(const fp2_t& s) const { return {lazy::mul(c0, s), lazy::mul(c1, s), lazy::mul(c2, s)}; }
 
   /* products by Karatsuba / Chung-Hasan with lazy reduction (below) */
@@ -107,9 +111,9 @@ inline fp6_t reduce(const fp6_wide_t& a) { return {reduce(a.c0), reduce(a.c1), r
      c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
 inline fp6_wide_t mul_wide(const fp6_t& a, const fp6_t& b) {
   fp2_wide_t v0 = mul_wide(a.c0, b.c0), v1 = mul_wide(a.c1, b.c1), v2 = mul_wide(a.c2, b.c2);
-  fp2_wide_t t0 = mul_wide(a.c1 + a.c2, b.c1 + b.c2);
-  fp2_wide_t t1 = mul_wide(a.c0 + a.c1, b.c0 + b.c1);
-  fp2_wide_t t2 = mul_wide(a.c0 + a.c2, b.c0 + b.c2);
+  fp2_wide_t t0 = mul_wide(add(a.c1, a.c2), add(b.c1, b.c2));
+  fp2_wide_t t1 = mul_wide(add(a.c0, a.c1), add(b.c0, b.c1));
+  fp2_wide_t t2 = mul_wide(add(a.c0, a.c2), add(b.c0, b.c2));
   return {add(mul_by_nonresidue(sub(t0, add(v1, v2))), v0),
           add(sub(t1, add(v0, v1)), mul_by_nonresidue(v2)),
           add(sub(t2, add(v0, v2)), v1)};
@@ -119,8 +123,8 @@ inline fp6_wide_t mul_wide(const fp6_t& a, const fp6_t& b) {
      s0 = a0^2, s1 = 2 a0 a1, s2 = (a0 - a1 + a2)^2, s3 = 2 a1 a2, s4 = a2^2
      c0 = s0 + xi s3, c1 = s1 + xi s4, c2 = s1 + s2 + s3 - s0 - s4 */
 inline fp6_wide_t sqr_wide(const fp6_t& a) {
-  fp2_wide_t s0 = sqr_wide(a.c0), s1 = mul_wide(a.c0.dbl(), a.c1), s2 = sqr_wide(a.c0 - a.c1 + a.c2);
-  fp2_wide_t s3 = mul_wide(a.c1.dbl(), a.c2), s4 = sqr_wide(a.c2);
+  fp2_wide_t s0 = sqr_wide(a.c0), s1 = mul_wide(dbl(a.c0), a.c1), s2 = sqr_wide(add(sub(a.c0, a.c1), a.c2));
+  fp2_wide_t s3 = mul_wide(dbl(a.c1), a.c2), s4 = sqr_wide(a.c2);
   return {add(s0, mul_by_nonresidue(s3)), add(s1, mul_by_nonresidue(s4)),
           sub(add(add(s1, s2), s3), add(s0, s4))};
 }
@@ -137,7 +141,7 @@ inline fp6_wide_t mul_by_1_wide(const fp6_t& a, const fp2_t& b1) {
 inline fp6_wide_t mul_by_01_wide(const fp6_t& a, const fp2_t& b0, const fp2_t& b1) {
   fp2_wide_t v0 = mul_wide(a.c0, b0), v1 = mul_wide(a.c1, b1);
   return {add(mul_by_nonresidue(mul_wide(a.c2, b1)), v0),
-          sub(mul_wide(a.c0 + a.c1, b0 + b1), add(v0, v1)),
+          sub(mul_wide(add(a.c0, a.c1), add(b0, b1)), add(v0, v1)),
           add(mul_wide(a.c2, b0), v1)};
 }
 

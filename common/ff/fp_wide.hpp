@@ -60,6 +60,35 @@ inline unsigned char subb(unsigned char c, u64 a, u64 b, u64& r) {
 inline constexpr const limbs6& p = fp_params::modulus;
 }  // namespace detail
 
+/* a + b mod p, branch-free (the carries through _addcarry_u64) */
+inline fp_t add(const fp_t& a, const fp_t& b) {
+  limbs6 s, d;
+  unsigned char c = 0;
+#pragma GCC unroll 12
+  for (int i = 0; i < 6; ++i) c = detail::addc(c, a.l[i], b.l[i], s[i]);
+  unsigned char borrow = 0;  // a + b < 2p < 2^382: no carry out above
+#pragma GCC unroll 12
+  for (int i = 0; i < 6; ++i) borrow = detail::subb(borrow, s[i], detail::p[i], d[i]);
+  const u64 keep = 0 - (u64)borrow;  // all ones when a + b < p
+  fp_t r;
+#pragma GCC unroll 12
+  for (int i = 0; i < 6; ++i) r.l[i] = (s[i] & keep) | (d[i] & ~keep);
+  return r;
+}
+/* a - b mod p, branch-free */
+inline fp_t sub(const fp_t& a, const fp_t& b) {
+  limbs6 d;
+  unsigned char borrow = 0;
+#pragma GCC unroll 12
+  for (int i = 0; i < 6; ++i) borrow = detail::subb(borrow, a.l[i], b.l[i], d[i]);
+  const u64 mask = 0 - (u64)borrow;  // add p back when a < b
+  fp_t r;
+  unsigned char c = 0;
+#pragma GCC unroll 12
+  for (int i = 0; i < 6; ++i) c = detail::addc(c, d[i], detail::p[i] & mask, r.l[i]);
+  return r;
+}
+
 /* a + b without reduction: below 2p for reduced inputs (a Karatsuba operand) */
 inline limbs6 add_nr(const fp_t& a, const fp_t& b) {
   limbs6 r;

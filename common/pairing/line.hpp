@@ -21,8 +21,12 @@ namespace cuzk::pairing::detail {
 using ff::fp12_t;
 using ff::fp2_t;
 using ff::fp_t;
+using ff::lazy::add;
+using ff::lazy::dbl;
 using ff::lazy::mul;
+using ff::lazy::mul_by_nonresidue;
 using ff::lazy::sqr;
+using ff::lazy::sub;
 
 struct g2_projective {
   fp2_t x, y, z;
@@ -44,9 +48,9 @@ inline fp2_t half(const fp2_t& a) { return {half(a.c0), half(a.c1)}; }
 
 /* 3 b' z = 12 xi z */
 inline fp2_t mul_by_3b(const fp2_t& z) {
-  fp2_t t = z.mul_by_nonresidue();              // xi z
-  t = t.dbl() + t;                              // 3 xi z
-  return t.dbl().dbl();                         // 12 xi z
+  fp2_t t = mul_by_nonresidue(z);  // xi z
+  t = add(dbl(t), t);              // 3 xi z
+  return dbl(dbl(t));              // 12 xi z
 }
 
 /* T = 2T, and the tangent line at T. Tangent slope 3 xT^2 / (2 yT); the line
@@ -57,15 +61,15 @@ inline line_coeffs doubling_step(g2_projective& t) {
   fp2_t b = sqr(t.y);                           // B = Y^2
   fp2_t c = sqr(t.z);                           // C = Z^2
   fp2_t e = mul_by_3b(c);                       // E = 3 b' C
-  fp2_t f = e.dbl() + e;                        // F = 3 E
-  fp2_t g = half(b + f);                        // G = (B + F) / 2
-  fp2_t h = sqr(t.y + t.z) - (b + c);           // H = 2 Y Z
+  fp2_t f = add(dbl(e), e);                     // F = 3 E
+  fp2_t g = half(add(b, f));                    // G = (B + F) / 2
+  fp2_t h = sub(sqr(add(t.y, t.z)), add(b, c)); // H = (Y + Z)^2 - B - C = 2 Y Z
   fp2_t j = sqr(t.x);                           // J = X^2
   fp2_t e2 = sqr(e);
-  t.x = mul(a, b - f);                          // X3 = A (B - F)
-  t.y = sqr(g) - (e2.dbl() + e2);               // Y3 = G^2 - 3 E^2
+  t.x = mul(a, sub(b, f));                      // X3 = A (B - F)
+  t.y = sub(sqr(g), add(dbl(e2), e2));          // Y3 = G^2 - 3 E^2
   t.z = mul(b, h);                              // Z3 = B H
-  return {e - b, j.dbl() + j, -h};              // (E - B, 3 J, -H)
+  return {sub(e, b), add(dbl(j), j), -h};       // (E - B, 3 J, -H)
 }
 
 /* T = T + Q for Q affine, and the chord through T and Q. Slope
@@ -73,19 +77,19 @@ inline line_coeffs doubling_step(g2_projective& t) {
    scaled by lambda:
      l0 = theta xQ - lambda yQ,  lx = -theta,  ly = lambda. */
 inline line_coeffs addition_step(g2_projective& t, const ec::g2_affine_t& q) {
-  fp2_t theta = t.y - mul(q.y, t.z);
-  fp2_t lambda = t.x - mul(q.x, t.z);
+  fp2_t theta = sub(t.y, mul(q.y, t.z));        // theta = Y - yQ Z
+  fp2_t lambda = sub(t.x, mul(q.x, t.z));       // lambda = X - xQ Z
   fp2_t c = sqr(theta);                         // C = theta^2
   fp2_t d = sqr(lambda);                        // D = lambda^2
   fp2_t e = mul(lambda, d);                     // E = lambda^3
   fp2_t f = mul(t.z, c);                        // F = Z C
   fp2_t g = mul(t.x, d);                        // G = X D
-  fp2_t h = e + f - g.dbl();                    // H = E + F - 2 G
+  fp2_t h = sub(add(e, f), dbl(g));             // H = E + F - 2 G
   fp2_t ey = mul(e, t.y);
   t.x = mul(lambda, h);                         // X3 = lambda H
-  t.y = mul(theta, g - h) - ey;                 // Y3 = theta (G - H) - E Y
+  t.y = sub(mul(theta, sub(g, h)), ey);         // Y3 = theta (G - H) - E Y
   t.z = mul(t.z, e);                            // Z3 = Z E
-  return {mul(theta, q.x) - mul(lambda, q.y), -theta, lambda};
+  return {sub(mul(theta, q.x), mul(lambda, q.y)), -theta, lambda};
 }
 
 /* f * l(P) */

@@ -76,6 +76,25 @@ TEST(FpWide, ProductsMatchMontgomeryProducts) {
   }
 }
 
+TEST(FpWide, BranchFreeSumsMatchFieldSums) {
+  auto g = rng(106);
+  auto edges = edge_values(g);
+  for (const fp_t& a : edges)
+    for (const fp_t& b : edges) {
+      EXPECT_EQ(ff::lazy::add(a, b), a + b);
+      EXPECT_EQ(ff::lazy::sub(a, b), a - b);
+    }
+  for (int i = 0; i < kRounds; ++i) {
+    fp_t a = random_fp(g), b = random_fp(g);
+    EXPECT_EQ(ff::lazy::add(a, b), a + b);
+    EXPECT_EQ(ff::lazy::sub(a, b), a - b);
+    fp2_t x{a, b}, y{b, a};
+    EXPECT_EQ(ff::lazy::mul_by_nonresidue(x), x.mul_by_nonresidue());
+    EXPECT_EQ(ff::lazy::dbl(x), x + x);
+    EXPECT_EQ(ff::lazy::sub(x, y), x - y);
+  }
+}
+
 TEST(FpWide, UnreducedSumsStayBelowTwoP) {
   auto g = rng(103);
   auto edges = edge_values(g);
