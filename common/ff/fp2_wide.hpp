@@ -29,6 +29,7 @@ inline fp2_wide_t mul_wide(const fp2_t& a, const fp2_t& b) {
   fp_wide_t t2 = mul_wide(a.c0, b.c1), t3 = mul_wide(a.c1, b.c0);
   fp2_wide_t r;
   unsigned char c0 = 0, c1 = 0;
+#pragma GCC unroll 12
   for (int i = 0; i < 12; ++i) {
     c0 = detail::addc(c0, t0.l[i], t1.l[i], r.c0.l[i]);
     c1 = detail::addc(c1, t2.l[i], t3.l[i], r.c1.l[i]);

@@ -1,5 +1,6 @@
 // The final exponentiation f -> f^(3 (p^12 - 1) / r), split as
 //   (p^12 - 1) / r = (p^6 - 1) (p^2 + 1) (p^4 - p^2 + 1) / r.
+#include "ec/constants.hpp"
 #include "ff/fp12_cyclotomic.hpp"
 #include "pairing/pairing.hpp"
 
@@ -9,7 +10,7 @@ namespace {
 using ff::fp12_t;
 
 /* a^x for a in the cyclotomic subgroup: x < 0, and a^-1 = conj(a) there */
-fp12_t exp_by_x(const fp12_t& a) { return ff::cyclotomic_exp(a, 0xd201000000010000ull).conjugate(); }
+fp12_t exp_by_x(const fp12_t& a) { return ff::cyclotomic_exp(a, ec::consts::x_abs).conjugate(); }
 }  // namespace
 
 fp12_t final_exponentiation(const fp12_t& f) {

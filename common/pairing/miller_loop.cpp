@@ -4,31 +4,29 @@
 // subfields, which the final exponentiation sends to 1).
 #include <vector>
 
+#include "ec/constants.hpp"
 #include "pairing/line.hpp"
 #include "pairing/pairing.hpp"
 
 namespace cuzk::pairing {
-
-namespace {
-/* |x| = 0xd201000000010000 = 2^63 + 2^62 + 2^60 + 2^57 + 2^48 + 2^16 */
-constexpr std::uint64_t x_abs = 0xd201000000010000ull;
-}  // namespace
 
 ff::fp12_t multi_miller_loop(std::span<const g1_g2_pair> pairs) {
   std::vector<const g1_g2_pair*> live;  // infinity contributes 1
   live.reserve(pairs.size());
   for (const auto& pq : pairs)
     if (!pq.first.infinity && !pq.second.infinity) live.push_back(&pq);
+  if (live.empty()) return ff::fp12_t::one();
   std::vector<detail::g2_projective> t(live.size());
   for (std::size_t i = 0; i < live.size(); ++i) t[i] = {live[i]->second.x, live[i]->second.y, ff::fp2_t::one()};
 
   ff::fp12_t f = ff::fp12_t::one();
-  /* f = f^2 l_{T,T}(P), T = 2T; on a set bit f = f l_{T,Q}(P), T = T + Q */
+  /* |x| = 2^63 + 2^62 + 2^60 + 2^57 + 2^48 + 2^16; below its top bit:
+     f = f^2 l_{T,T}(P), T = 2T; on a set bit f = f l_{T,Q}(P), T = T + Q */
   for (int bit = 62; bit >= 0; --bit) {
     if (bit != 62) f = f.sqr();
     for (std::size_t i = 0; i < live.size(); ++i)
       f = detail::mul_by_line(f, detail::doubling_step(t[i]), live[i]->first);
-    if ((x_abs >> bit) & 1)
+    if ((ec::consts::x_abs >> bit) & 1)
       for (std::size_t i = 0; i < live.size(); ++i)
         f = detail::mul_by_line(f, detail::addition_step(t[i], live[i]->second), live[i]->first);
   }
