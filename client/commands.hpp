@@ -2,6 +2,7 @@
 // process exit status.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -17,6 +18,10 @@ struct prove_args {
   std::string zkey, wtns, circuit, inputs, proof, public_path, blinding;
   int threads = 0;
 };
+struct inputs_args {
+  std::string circuit, out;
+  std::uint64_t seed = 1;
+};
 struct verify_args {
   std::string vk, public_path, proof;
 };
@@ -25,6 +30,8 @@ int run_setup(const setup_args& a);
 int run_export_vk(const export_vk_args& a);
 int run_prove(const prove_args& a);
 int run_verify(const verify_args& a);
+int run_inputs(const inputs_args& a);
+int run_list_circuits();
 
 /* "[cuzk] what (1.23 s)" on stderr, for long steps */
 void progress(const std::string& what);

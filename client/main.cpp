@@ -38,6 +38,14 @@ int main(int argc, char** argv) {
   prove->add_option("--blinding", pa.blinding, "fixed r,s (decimal) for a deterministic proof");
   prove->add_option("--threads", pa.threads, "worker threads (default: all cores)");
 
+  inputs_args ia;
+  auto* inputs = app.add_subcommand("inputs", "write example inputs JSON for a native circuit (random, from a seed)");
+  inputs->add_option("--circuit", ia.circuit, "native circuit, NAME:key=value,...")->required();
+  inputs->add_option("--seed", ia.seed, "seed of the random inputs");
+  inputs->add_option("--out", ia.out, "output file (default: stdout)");
+
+  auto* list = app.add_subcommand("circuits", "list the native circuits and their parameters");
+
   verify_args va;
   auto* verify = app.add_subcommand("verify", "verify a proof: exit 0 valid, 1 invalid, 2 error");
   verify->add_option("--vk", va.vk)->required();
@@ -55,6 +63,8 @@ int main(int argc, char** argv) {
     if (*exp) return run_export_vk(ea);
     if (*prove) return run_prove(pa);
     if (*verify) return run_verify(va);
+    if (*inputs) return run_inputs(ia);
+    if (*list) return run_list_circuits();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());
     return 2;

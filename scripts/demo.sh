@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Setup + build + run the demo.
-#   scripts/demo.sh                 the default demo (now: micro-benchmarks)
+#   scripts/demo.sh                 the default demo (now: bench, then prove)
 #   scripts/demo.sh bench [ARGS]    micro-benchmarks; ARGS go to the benchmark
 #                                   binary, e.g. --benchmark_filter=fp
+#   scripts/demo.sh prove           the cuzk CLI on the native circuits: setup,
+#                                   prove, verify with cuzk and with snarkjs
 # CUZK_DEMO_MIN_TIME (seconds per benchmark repetition, default 0.2) trades
 # precision for time; with the default the run takes about a minute.
 # CUZK_DEMO_FILTER (default: everything but the NTT and MSM benchmarks, which
@@ -12,7 +14,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Later: the whole service (cuzk-shm, cuzk-gpu-server, workers, a proof).
-DEFAULT_DEMO=bench
+DEFAULT_DEMO=all
 
 demo_bench() {
   if ! compgen -G "$CUZK_ROOT/bench/micro/*_bench.cpp" >/dev/null; then
@@ -39,11 +41,42 @@ demo_bench() {
   node "$CUZK_ROOT/scripts/bench-summary.mjs" "$out/micro-bench.json"
 }
 
+demo_prove() {
+  cuzk_configure
+  cuzk_build cuzk
+  local cuzk="$CUZK_ROOT/$CUZK_BUILD_DIR/client/cuzk" out="$CUZK_ROOT/$CUZK_BUILD_DIR/demo/prove"
+  local snarkjs="$CUZK_ROOT/tests/interop/node_modules/.bin/snarkjs"
+  mkdir -p "$out"
+  cuzk_log "native circuits: cuzk setup, prove, verify (cuzk and snarkjs)"
+  local rows=() spec name t0 t1 t2
+  for spec in chain:size=16000 poseidon-merkle:depth=20 sha256:blocks=2; do
+    name=${spec%%:*}
+    t0=$(date +%s.%N)
+    "$cuzk" setup --circuit "$spec" --zkey "$out/$name.zkey" --seed demo 2>/dev/null
+    "$cuzk" export-vk --zkey "$out/$name.zkey" --vk "$out/$name.vk.json"
+    "$cuzk" inputs --circuit "$spec" --seed "$RANDOM" --out "$out/$name.in.json"
+    t1=$(date +%s.%N)
+    "$cuzk" prove --zkey "$out/$name.zkey" --circuit "$spec" --inputs "$out/$name.in.json" \
+      --proof "$out/$name.proof.json" --public "$out/$name.public.json" 2> "$out/$name.prove.log"
+    t2=$(date +%s.%N)
+    "$cuzk" verify --vk "$out/$name.vk.json" --public "$out/$name.public.json" --proof "$out/$name.proof.json" > /dev/null
+    node "$snarkjs" groth16 verify "$out/$name.vk.json" "$out/$name.public.json" "$out/$name.proof.json" | grep -q OK
+    rows+=("$(awk -v s="$spec" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$(grep -o 'domain 2^[0-9]*' "$out/$name.prove.log" | head -1)" \
+      'BEGIN { sub(/domain /, "", d); printf "%-26s %-11s %9.2f %9.2f   valid (cuzk, snarkjs)", s, d, b - a, c - b }')")
+  done
+  echo
+  printf '%-26s %-11s %9s %9s   %s\n' circuit domain "setup s" "prove s" verify
+  printf '%s\n' "${rows[@]}"
+  cuzk_log "files: $CUZK_BUILD_DIR/demo/prove (keys, inputs, proofs; prove logs show the stage times)"
+}
+
 demo="$DEFAULT_DEMO"
 if [[ $# -gt 0 && "$1" != -* ]]; then demo="$1"; shift; fi
 
 cuzk_setup
 case "$demo" in
   bench) demo_bench "$@" ;;
-  *) cuzk_die "unknown demo '$demo' (known: bench)" ;;
+  prove) demo_prove ;;
+  all) demo_bench "$@"; demo_prove ;;
+  *) cuzk_die "unknown demo '$demo' (known: all, bench, prove)" ;;
 esac
