@@ -4,14 +4,15 @@
 // inversion (Montgomery's trick), and each addition costs about 6
 // multiplications instead of the 11 of a mixed Jacobian addition.
 // Batch-affine MSM buckets: as in gnark-crypto's msm and the ZPrize 2022
-// entries (Aztec's "Montgomery's trick" buckets, yrrid's and
-// MatterLabs' CPU/GPU submissions).
+// entries (Aztec's "Montgomery's trick" buckets, yrrid's and MatterLabs'
+// submissions).
 //
 // Conflicts: a point for a bucket already in the batch waits in a queue and
 // is retried after the batch is applied. When the queue is full (scalars so
-// skewed that the batch cannot fill with distinct buckets) the point goes
-// into a second, XYZZ bucket instead, by a mixed addition: correct for any
-// input, never one inversion per point. The bucket's value is the sum of both.
+// skewed that the batch cannot fill with distinct buckets) the point goes to
+// a side bucket in XYZZ coordinates by a mixed addition instead: correct for
+// any input, never one inversion per point. finish() folds the side buckets
+// back in, so the result is affine buckets only.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "ec/batch_affine.hpp"
 #include "msm/xyzz.hpp"
 
 namespace cuzk::msm {
@@ -26,7 +28,7 @@ namespace cuzk::msm {
 struct accumulator_counters {
   std::uint64_t batched = 0;   // additions done in batch-affine form
   std::uint64_t batches = 0;   // inversions spent on them
-  std::uint64_t overflow = 0;  // additions that went to the XYZZ buckets
+  std::uint64_t overflow = 0;  // mixed additions into the XYZZ side buckets
 };
 
 template <class Curve>
@@ -36,7 +38,7 @@ class bucket_accumulator {
   using affine_t = ec::affine_point<field_t>;
 
   /* n_buckets empty buckets, batches of at most batch_cap additions;
-     batch_cap = 0: every addition straight into the XYZZ buckets (for a
+     batch_cap = 0: every addition straight into the side buckets (for a
      window with so few buckets that batches could not fill) */
   void reset(std::size_t n_buckets, std::size_t batch_cap) {
     buckets_.assign(n_buckets, affine_t{});
@@ -44,11 +46,17 @@ class bucket_accumulator {
       stamp_.assign(n_buckets, 0);
       epoch_ = 1;
     }
-    if (overflow_used_ || overflow_.size() != n_buckets) overflow_.clear();
-    overflow_used_ = false;
+    for (std::uint32_t b : touched_) {
+      side_[b] = {};
+      in_side_[b] = 0;
+    }
+    touched_.clear();
+    if (side_.size() != n_buckets) {
+      side_.assign(n_buckets, xyzz<Curve>{});
+      in_side_.assign(n_buckets, 0);
+    }
     direct_ = batch_cap == 0;
     cap_ = direct_ ? 1 : batch_cap;
-    min_batch_ = cap_ < 32 ? cap_ : 32;
     batch_.clear();
     queue_.clear();
     den_.resize(cap_);
@@ -57,7 +65,7 @@ class bucket_accumulator {
 
   /* B_bucket += P, or += -P when negate; P not the point at infinity */
   void add(std::uint32_t bucket, const affine_t& p, bool negate) {
-    if (direct_) return overflow_add({&p, bucket, negate, false});
+    if (direct_) return side_add({&p, bucket, negate, false});
     place({&p, bucket, negate, false});
     if (batch_.size() == cap_) {
       apply_batch();
@@ -72,31 +80,22 @@ class bucket_accumulator {
     __builtin_prefetch(&stamp_[bucket]);
   }
 
-  /* Completes every postponed addition. */
+  /* Completes every postponed addition; buckets() is then final. */
   void finish() {
-    for (;;) {
-      /* A final batch too small to pay for its inversion (or additions that
-         keep colliding with each other) is cheaper as mixed additions into
-         the XYZZ buckets. */
-      if (batch_.size() < min_batch_) {
-        for (const pending& e : batch_) overflow_add(e);
-        for (const pending& e : queue_) overflow_add(e);
-        batch_.clear();
-        queue_.clear();
-        ++epoch_;
-        return;
-      }
+    while (!batch_.empty() || !queue_.empty()) {
       apply_batch();
       retry_queue();
+      /* a queue that barely fills a batch collides with itself (one bucket
+         for everything): mixed additions beat an inversion per few points */
+      if (!queue_.empty() && batch_.size() < 8) {
+        for (const pending& e : queue_) side_add(e);
+        queue_.clear();
+      }
     }
+    fold_side_buckets();
   }
 
-  /* After finish(): B_b = buckets()[b] + overflow()[b]; overflow() is empty
-     when no point went there. */
   std::span<const affine_t> buckets() const { return buckets_; }
-  std::span<const xyzz<Curve>> overflow() const {
-    return overflow_used_ ? std::span<const xyzz<Curve>>(overflow_) : std::span<const xyzz<Curve>>();
-  }
   const accumulator_counters& counters() const { return counters_; }
 
  private:
@@ -114,7 +113,7 @@ class bucket_accumulator {
   void place(pending e) {
     if (stamp_[e.bucket] == epoch_) {
       if (queue_.size() < cap_) queue_.push_back(e);
-      else overflow_add(e);
+      else side_add(e);
       return;
     }
     affine_t& b = buckets_[e.bucket];
@@ -191,13 +190,41 @@ class bucket_accumulator {
     retry_.clear();
   }
 
-  void overflow_add(const pending& e) {
-    if (!overflow_used_) {
-      overflow_.assign(buckets_.size(), xyzz<Curve>{});
-      overflow_used_ = true;
+  void side_add(const pending& e) {
+    if (!in_side_[e.bucket]) {
+      in_side_[e.bucket] = 1;
+      touched_.push_back(e.bucket);
     }
-    overflow_[e.bucket] += affine_t{e.p->x, y_of(e), false};
+    side_[e.bucket] += affine_t{e.p->x, y_of(e), false};
     ++counters_.overflow;
+  }
+
+  /* B_b += S_b for the touched side buckets: S_b to affine with one shared
+     inversion (x = X / ZZ, y = Y / ZZZ, from 1 / (ZZ ZZZ)), then one batch of
+     affine additions. */
+  void fold_side_buckets() {
+    if (touched_.empty()) return;
+    const std::size_t k = touched_.size();
+    std::vector<field_t> inv(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const auto& s = side_[touched_[i]];
+      inv[i] = s.ZZ * s.ZZZ;                     /* zero for a side bucket back at O */
+    }
+    ec::batch_inverse<field_t>(inv);
+    std::vector<affine_t> acc(k), add(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const auto& s = side_[touched_[i]];
+      acc[i] = buckets_[touched_[i]];
+      if (!s.is_identity())
+        add[i] = {s.X * s.ZZZ * inv[i], s.Y * s.ZZ * inv[i], false};  /* X / ZZ, Y / ZZZ */
+    }
+    ec::batch_add_affine<field_t>(acc, add);
+    for (std::size_t i = 0; i < k; ++i) {
+      buckets_[touched_[i]] = acc[i];
+      side_[touched_[i]] = {};
+      in_side_[touched_[i]] = 0;
+    }
+    touched_.clear();
   }
 
   std::vector<affine_t> buckets_;
@@ -205,9 +232,11 @@ class bucket_accumulator {
   std::uint32_t epoch_ = 1;
   std::vector<pending> batch_, queue_, retry_;
   std::vector<field_t> den_, prefix_;
-  std::vector<xyzz<Curve>> overflow_;
-  bool overflow_used_ = false, direct_ = false;
-  std::size_t cap_ = 1, min_batch_ = 1;
+  std::vector<xyzz<Curve>> side_;
+  std::vector<std::uint8_t> in_side_;
+  std::vector<std::uint32_t> touched_;  // the b with in_side_[b]: side bucket in use
+  bool direct_ = false;
+  std::size_t cap_ = 1;
   accumulator_counters counters_;
 };
 

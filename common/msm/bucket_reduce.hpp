@@ -5,7 +5,8 @@
 // R changes only at non-empty buckets, so a run of g positions over which it
 // is constant is added once as g R (double-and-add): with few points per
 // bucket (small inputs, many chunks) the cost follows the non-empty buckets.
-// Everything in XYZZ coordinates; the result in Jacobian.
+// Everything in XYZZ coordinates; the result in Jacobian. (Full windows go
+// through bucket_reduce_batched.hpp instead.)
 #pragma once
 
 #include <cstddef>
@@ -16,11 +17,9 @@
 
 namespace cuzk::msm {
 
-/* sum_{i} (i + 1) (aff[i] + ovf[i]); ovf is empty or as long as aff */
+/* sum_i (i + 1) B_i */
 template <class Curve>
-ec::jacobian<Curve> reduce_buckets(std::span<const ec::affine_point<typename Curve::field_t>> aff,
-                                   std::span<const xyzz<Curve>> ovf) {
-  const bool has_ovf = !ovf.empty();
+ec::jacobian<Curve> reduce_buckets(std::span<const ec::affine_point<typename Curve::field_t>> buckets) {
   xyzz<Curve> running, total;
   std::uint64_t run = 0;  // positions since R last changed, not yet in total
   auto flush = [&] {
@@ -28,12 +27,10 @@ ec::jacobian<Curve> reduce_buckets(std::span<const ec::affine_point<typename Cur
     if (run == 1) total += running;                         /* total += R */
     else total += times(running, run);                      /* total += g R */
   };
-  for (std::size_t i = aff.size(); i-- > 0;) {
-    const bool nonempty = !aff[i].infinity || (has_ovf && !ovf[i].is_identity());
-    if (nonempty) {
+  for (std::size_t i = buckets.size(); i-- > 0;) {
+    if (!buckets[i].infinity) {
       flush();
-      running += aff[i];                                    /* R_b = R_{b+1} + B_b */
-      if (has_ovf) running += ovf[i];
+      running += buckets[i];                                /* R_b = R_{b+1} + B_b */
       run = 0;
     }
     ++run;

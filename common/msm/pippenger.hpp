@@ -3,7 +3,7 @@
 //   k_i = sum_w d_{i,w} 2^(wc)   signed digits, |d| <= 2^(c-1)  (booth.hpp)
 //   S_w = sum_i d_{i,w} P_i = sum_{b=1}^{2^(c-1)} b B_{w,b},
 //         B_{w,b} = sum_{d_{i,w} = +-b} +-P_i           (bucket_accumulator.hpp)
-//   sum_b b B_{w,b} by running sums                      (bucket_reduce.hpp)
+//   sum_b b B_{w,b} by running sums          (bucket_reduce{,_batched}.hpp)
 //   result = sum_w 2^(wc) S_w = (...(S_{W-1} 2^c + S_{W-2}) 2^c ...) + S_0
 // Parallel over W windows x C chunks of points (plan.hpp), one task each with
 // its own buckets; the chunk sums of a window are added at the end.
@@ -23,6 +23,7 @@
 #include "msm/booth.hpp"
 #include "msm/bucket_accumulator.hpp"
 #include "msm/bucket_reduce.hpp"
+#include "msm/bucket_reduce_batched.hpp"
 #include "msm/options.hpp"
 #include "msm/plan.hpp"
 
@@ -58,9 +59,14 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
     return quarter < 8 ? 0 : std::min(quarter, p.batch_size);
   };
   std::vector<jac_t> sums(std::size_t(W) * C);
-  tbb::enumerable_thread_specific<bucket_accumulator<Curve>> workspaces;
+  struct workspace {
+    bucket_accumulator<Curve> acc;
+    batched_reducer<Curve> reducer;
+  };
+  tbb::enumerable_thread_specific<workspace> workspaces;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sums.size(), 1), [&](const auto& r) {
-    bucket_accumulator<Curve>& acc = workspaces.local();
+    workspace& ws = workspaces.local();
+    bucket_accumulator<Curve>& acc = ws.acc;
     for (std::size_t t = r.begin(); t != r.end(); ++t) {
       const unsigned w = unsigned(t % W), chunk = unsigned(t / W);
       const std::size_t lo = n * chunk / C, hi = n * (chunk + 1) / C;
@@ -85,15 +91,20 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
         acc.add(std::uint32_t(d > 0 ? d - 1 : -d - 1), base, d < 0);
       }
       acc.finish();
-      sums[t] = reduce_buckets<Curve>(acc.buckets(), acc.overflow());
+      /* mostly full buckets: batch-affine running sums; sparse ones: XYZZ
+         running sums that skip the empty runs */
+      std::size_t filled = 0;
+      for (const auto& b : acc.buckets()) filled += !b.infinity;
+      sums[t] = filled >= 64 && 2 * filled >= half ? ws.reducer.reduce(acc.buckets())
+                                                    : reduce_buckets<Curve>(acc.buckets());
     }
   });
 
   if (st) {
-    for (const auto& acc : workspaces) {
-      st->batched_adds += acc.counters().batched;
-      st->batches += acc.counters().batches;
-      st->overflow_adds += acc.counters().overflow;
+    for (const auto& ws : workspaces) {
+      st->batched_adds += ws.acc.counters().batched;
+      st->batches += ws.acc.counters().batches;
+      st->overflow_adds += ws.acc.counters().overflow;
     }
   }
 

@@ -8,33 +8,57 @@
 namespace cuzk::msm {
 
 namespace {
-/* Costs in units of one batch-affine bucket addition (about 6.5 field
-   multiplications with its share of the batch's inversion), measured on
-   x86-64 for G1 and G2 alike: */
-constexpr double reduce_per_bucket = 3.7;  // XYZZ madd + add, 10 + 14 multiplications
+/* Costs in units of one batch-affine bucket addition (6 field
+   multiplications, 8 additions, its share of the batch's inversion: about
+   8 multiplications' time), measured on x86-64, G1 and G2 alike: */
+constexpr double reduce_dense = 1.8;       // per bucket: two batch-affine additions (bucket_reduce_batched)
+constexpr double reduce_sparse = 4.0;      // per non-empty bucket: XYZZ madd + add, 10 + 14 multiplications
 constexpr double scan_per_bucket = 0.02;   // clearing and scanning an empty bucket
 constexpr double per_task = 40;            // workspace setup, the last small batches
+constexpr double inversion = 4;            // one batch's inversion (safegcd, ~30 multiplications)
+
 constexpr double jacobian_add = 2.5;       // combining chunk and window sums
 constexpr double doubling = 1.1;
+
+/* Additions per batch: half the buckets (the queue absorbs the conflicts
+   that brings), at most 256, which makes the inversion's share small. */
+std::size_t default_batch(unsigned c) { return std::clamp<std::size_t>((std::size_t(1) << (c - 1)) / 2, 16, 256); }
 }  // namespace
 
 double plan_cost(std::size_t n, unsigned threads, unsigned c, unsigned chunks) {
-  const double half = double(std::size_t(1) << (c - 1));
+  threads = std::max(1u, threads);
   const unsigned windows = window_count(c);
   const double points = double(n) / chunks;
-  const double adds = points * (1.0 - std::ldexp(1.0, -int(c)));   /* digit 0 w.p. about 2^-c */
-  const double filled = half * (1.0 - std::exp(-adds / half));     /* expected non-empty buckets */
-  const double task = adds + filled * reduce_per_bucket + half * scan_per_bucket + per_task;
+  double work = 0, full_task = 0;
+  unsigned full_windows = 0;
+  for (unsigned w = 0; w < windows; ++w) {
+    /* window w holds t = min(c, 255 - wc) bits of k < 2^255: 2^(t-1) buckets
+       for a full window, 2^t for the top one (its digits are 0 ... 2^t) */
+    const int t = std::min(int(c), std::max(0, 255 - int(w * c)));
+    const double buckets = t == int(c) ? std::ldexp(1.0, t - 1) : std::ldexp(1.0, t);
+    const double adds = points * (1.0 - 1.0 / (2 * buckets + 1));      /* digit 0 w.p. about 1/(2m + 1) */
+    const double filled = buckets * (1.0 - std::exp(-adds / buckets));   /* expected non-empty buckets */
+    const double reduce = filled >= buckets / 2 ? reduce_dense : reduce_sparse;
+    const double task = adds * (1 + inversion / double(default_batch(c))) + filled * reduce + buckets * scan_per_bucket + per_task;
+    work += task * chunks;
+    if (t == int(c)) {
+      full_task = task;
+      ++full_windows;
+    }
+  }
+  /* tasks are indivisible: the full windows' tasks take ceil(tasks / threads) rounds */
+  const double rounds = std::ceil(double(full_windows) * chunks / threads);
   const double tasks = double(windows) * chunks;
-  const double rounds = std::ceil(tasks / std::max(1u, threads));
-  return rounds * task + tasks * jacobian_add + double(windows * c) * doubling;
+  return std::max(work / threads, rounds * full_task) + tasks * jacobian_add + double(windows * c) * doubling;
 }
 
 plan choose_plan(std::size_t n, unsigned threads, unsigned window_bits, std::size_t batch_size) {
   threads = std::max(1u, threads);
   plan best{1, window_count(1), 1, 0};
   double best_cost = -1;
-  const unsigned c_lo = window_bits ? window_bits : 1, c_hi = window_bits ? window_bits : max_window_bits;
+  /* c <= 16 unless asked: beyond, the buckets (2^15 x 104 bytes in G1) spill
+     from L2 and the model's costs no longer hold */
+  const unsigned c_lo = window_bits ? window_bits : 1, c_hi = window_bits ? window_bits : 16;
   const unsigned max_chunks = unsigned(std::clamp<std::size_t>(n, 1, 8 * std::size_t(threads)));
   for (unsigned c = c_lo; c <= c_hi; ++c) {
     for (unsigned chunks = 1; chunks <= max_chunks; ++chunks) {
@@ -45,11 +69,7 @@ plan choose_plan(std::size_t n, unsigned threads, unsigned window_bits, std::siz
       }
     }
   }
-  /* An inversion (safegcd) costs about 25-40 multiplications, so 256
-     additions per batch make it a small share; a quarter of the buckets at
-     most, so that few points find their bucket already in the batch. */
-  const std::size_t half = std::size_t(1) << (best.window_bits - 1);
-  best.batch_size = batch_size ? batch_size : std::clamp<std::size_t>(half / 4, 16, 256);
+  best.batch_size = batch_size ? batch_size : default_batch(best.window_bits);
   return best;
 }
 

@@ -1,11 +1,12 @@
 // The batch-affine bucket accumulator against per-bucket Jacobian sums, and
-// the bucket reduction against sum_b b B_b.
+// both bucket reductions against sum_b b B_b.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "msm/bucket_accumulator.hpp"
 #include "msm/bucket_reduce.hpp"
+#include "msm/bucket_reduce_batched.hpp"
 #include "msm_test_util.hpp"
 #include "seed.hpp"
 
@@ -18,12 +19,12 @@ class Buckets : public ::testing::Test {
   using jac_t = typename G::jac_t;
   using aff_t = typename G::aff_t;
   std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 201);
+  bucket_accumulator<typename G::curve_t> acc;  // reused across checks, as the MSM does
 
   /* Adds points[i] (negated when i % 3 == 0) to bucket of(i); checks every bucket. */
   template <class Of>
   void check(const std::vector<aff_t>& points, std::size_t n_buckets, std::size_t batch, Of of,
              accumulator_counters* counters = nullptr) {
-    bucket_accumulator<typename G::curve_t> acc;
     acc.reset(n_buckets, batch);
     std::vector<jac_t> want(n_buckets);
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -33,12 +34,8 @@ class Buckets : public ::testing::Test {
       want[b] += neg ? -points[i] : points[i];
     }
     acc.finish();
-    auto ovf = acc.overflow();
-    for (std::size_t b = 0; b < n_buckets; ++b) {
-      jac_t got = jac_t::from_affine(acc.buckets()[b]);
-      if (!ovf.empty()) got += ovf[b].to_jacobian();
-      ASSERT_EQ(got, want[b]) << "bucket " << b;
-    }
+    for (std::size_t b = 0; b < n_buckets; ++b)
+      ASSERT_EQ(jac_t::from_affine(acc.buckets()[b]), want[b]) << "bucket " << b;
     if (counters) *counters = acc.counters();
   }
 };
@@ -53,11 +50,14 @@ TYPED_TEST(Buckets, RandomAssignmentsMatchJacobianSums) {
   this->check(points, 512, 128, [&](std::size_t) { return this->rng() % 512; });
 }
 
-TYPED_TEST(Buckets, OneBucketForEverythingGoesToOverflow) {
+TYPED_TEST(Buckets, OneBucketForEverythingGoesToSideBuckets) {
   auto points = TypeParam::random_bases(this->rng, 500);
   accumulator_counters counters;
   this->check(points, 8, 4, [](std::size_t) { return 5; }, &counters);
   EXPECT_GT(counters.overflow, 0u);
+  /* direct mode: everything through the side buckets, folded back at the end */
+  this->check(points, 8, 0, [](std::size_t i) { return i % 3; }, &counters);
+  this->check(points, 300, 64, [](std::size_t i) { return (i * i) % 300; });
 }
 
 TYPED_TEST(Buckets, RepeatedAndOppositePointsDoubleAndCancel) {
@@ -71,22 +71,32 @@ TYPED_TEST(Buckets, RepeatedAndOppositePointsDoubleAndCancel) {
   this->check({p, p, p}, 1, 8, [](std::size_t) { return 0; });
 }
 
-TYPED_TEST(Buckets, ReductionIsTheWeightedSumOfBuckets) {
-  using X = xyzz<typename TypeParam::curve_t>;
-  for (std::size_t m : {1, 2, 5, 64}) {
-    auto pts = TypeParam::random_bases(this->rng, m);
-    /* leave gaps of empty buckets, and put part of the sums in overflow */
-    for (std::size_t i = 0; i < m; i += 3) pts[i] = {};
-    std::vector<X> ovf(m);
+TYPED_TEST(Buckets, BothReductionsGiveTheWeightedSumOfBuckets) {
+  using C = typename TypeParam::curve_t;
+  batched_reducer<C> batched;
+  for (std::size_t m : {1, 2, 5, 64, 100, 1000, 4096}) {
+    auto b = TypeParam::random_bases(this->rng, m);
+    /* gaps of empty buckets, equal and opposite neighbours (the running sums
+       then meet P + P and P + (-P)) */
+    for (std::size_t i = 0; i < m; i += 3) b[i] = {};
+    for (std::size_t i = 4; i < m; i += 17) b[i] = b[i - 3];
+    for (std::size_t i = 7; i < m; i += 19) b[i] = -b[i - 2];
     typename TypeParam::jac_t want;
-    for (std::size_t i = 0; i < m; ++i) {
-      if (i % 4 == 1) ovf[i] += TypeParam::random_point(this->rng).to_affine();
-      auto b = TypeParam::jac_t::from_affine(pts[i]) + ovf[i].to_jacobian();
-      want += ec::mul(b, scalar_limbs_t{i + 1, 0, 0, 0});  /* (i + 1) B_i */
+    if (m <= 100) {
+      for (std::size_t i = 0; i < m; ++i) want += ec::mul(TypeParam::jac_t::from_affine(b[i]), scalar_limbs_t{i + 1, 0, 0, 0});
+    } else {
+      /* sum_i (i + 1) B_i = sum_i sum_{j >= i} B_j */
+      typename TypeParam::jac_t suffix;
+      for (std::size_t i = m; i-- > 0;) {
+        suffix += b[i];
+        want += suffix;
+      }
     }
-    EXPECT_EQ(reduce_buckets<typename TypeParam::curve_t>(pts, ovf), want) << m;
+    EXPECT_EQ(reduce_buckets<C>(b), want) << m;
+    EXPECT_EQ(batched.reduce(b), want) << m;
     std::vector<typename TypeParam::aff_t> empty(m);
-    EXPECT_TRUE(reduce_buckets<typename TypeParam::curve_t>(empty, {}).is_identity());
+    EXPECT_TRUE(reduce_buckets<C>(empty).is_identity());
+    EXPECT_TRUE(batched.reduce(empty).is_identity());
   }
 }
 
