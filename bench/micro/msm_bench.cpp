@@ -1,4 +1,6 @@
-// MSM in G1 and G2 on random scalars: BM_msm_<group>/<log n>/<threads>.
+// MSM in G1 and G2: BM_msm_<group>/<log n>/<threads> on uniformly random
+// scalars (all through Pippenger), BM_msm_g1_witness on a boolean-heavy
+// witness (half 0, 40% 1, 10% random: the scalar split at work).
 // Bases are distinct points P_0 + i Q (built in parallel chunks, one batch
 // normalization each) and cached across benchmarks, so setup stays short.
 #include <benchmark/benchmark.h>
@@ -42,29 +44,32 @@ const std::vector<typename ec::jacobian<Curve>::affine_t>& bases(unsigned log_n)
   return v;
 }
 
-const std::vector<ec::fr_t>& scalars(unsigned log_n) {
-  static std::map<unsigned, std::vector<ec::fr_t>> cache;
-  auto& v = cache[log_n];
+ec::fr_t random_fr(std::mt19937_64& g) {
+  for (;;) {
+    ec::scalar_limbs_t l{g(), g(), g(), g() >> 1};
+    if (auto f = ec::fr_t::from_canonical(l)) return *f;
+  }
+}
+
+/* witness = false: uniform below r; true: 50% 0, 40% 1, 10% uniform */
+const std::vector<ec::fr_t>& scalars(unsigned log_n, bool witness) {
+  static std::map<std::pair<unsigned, bool>, std::vector<ec::fr_t>> cache;
+  auto& v = cache[{log_n, witness}];
   if (!v.empty()) return v;
   std::mt19937_64 g(log_n);
   v.resize(std::size_t(1) << log_n);
   for (auto& k : v) {
-    for (;;) {
-      ec::scalar_limbs_t l{g(), g(), g(), g() >> 1};
-      if (auto f = ec::fr_t::from_canonical(l)) {
-        k = *f;
-        break;
-      }
-    }
+    const auto u = g() % 10;
+    k = !witness || u == 9 ? random_fr(g) : u < 5 ? ec::fr_t::zero() : ec::fr_t::one();
   }
   return v;
 }
 
 template <class Curve, class Msm>
-void run(benchmark::State& state, Msm msm) {
+void run(benchmark::State& state, Msm msm, bool witness = false) {
   const unsigned log_n = unsigned(state.range(0));
   const auto& b = bases<Curve>(log_n);
-  const auto& s = scalars(log_n);
+  const auto& s = scalars(log_n, witness);
   const msm::options opt{.threads = int(state.range(1))};
   msm::stats st;
   for (auto _ : state) benchmark::DoNotOptimize(msm(b, s, opt, &st));
@@ -80,13 +85,19 @@ void BM_msm_g2(benchmark::State& state) {
   run<ec::g2_curve>(state, [](const auto& b, const auto& s, const auto& o, auto* st) { return msm::msm_g2(b, s, o, st); });
 }
 
+void BM_msm_g1_witness(benchmark::State& state) {
+  run<ec::g1_curve>(
+      state, [](const auto& b, const auto& s, const auto& o, auto* st) { return msm::msm_g1(b, s, o, st); }, true);
+}
+
 void sizes_and_threads(benchmark::internal::Benchmark* b) {
-  b->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+  b->Unit(benchmark::kMillisecond)->UseRealTime();
   for (int k : {16, 20})
     for (int t : {1, 2}) b->Args({k, t});
 }
 
 BENCHMARK(BM_msm_g1)->Apply(sizes_and_threads);
 BENCHMARK(BM_msm_g2)->Apply(sizes_and_threads);
+BENCHMARK(BM_msm_g1_witness)->Apply(sizes_and_threads);
 
 }  // namespace

@@ -9,8 +9,8 @@
 // its own buckets; the chunk sums of a window are added at the end.
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
