@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 TEST(CircomChain, NativeChainEqualsCircomChain) {
   const fs::path interop = CUZK_INTEROP_DIR;
   if (!fs::exists(interop / "node_modules/.bin/circom2") || std::system("node --version > /dev/null 2>&1") != 0)
-    GTEST_SKIP() << "node or tests/interop/node_modules missing (run npm ci in tests/interop)";
+    GTEST_FAIL() << "node or tests/interop/node_modules missing: run scripts/setup.sh";
   const fs::path dir = fs::temp_directory_path() / ("cuzk-chain-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::uint64_t n = 37;

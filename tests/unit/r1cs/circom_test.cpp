@@ -25,7 +25,7 @@ class CircomOutput : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::exists(interop / "node_modules/.bin/circom2") || std::system("node --version > /dev/null 2>&1") != 0)
-      GTEST_SKIP() << "node or tests/interop/node_modules missing (run npm ci in tests/interop)";
+      GTEST_FAIL() << "node or tests/interop/node_modules missing: run scripts/setup.sh";
     dir_ = fs::temp_directory_path() / ("cuzk-r1cs-" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
