@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "ff/fp.hpp"
+#include "ff/fp_wide.hpp"
 
 namespace cuzk::ff {
 
@@ -21,13 +22,9 @@ struct fp2_t {
   fp2_t operator-() const { return {-c0, -c1}; }
   fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
 
-  /* Karatsuba: (a0 + a1 u)(b0 + b1 u) = a0 b0 - a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
-  friend fp2_t operator*(const fp2_t& a, const fp2_t& b) {
-    fp_t v0 = a.c0 * b.c0, v1 = a.c1 * b.c1;
-    return {v0 - v1, (a.c0 + a.c1) * (b.c0 + b.c1) - v0 - v1};
-  }
-  /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
-  fp2_t sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  /* one Montgomery reduction per coefficient (mul_wide below) */
+  friend fp2_t operator*(const fp2_t& a, const fp2_t& b);
+  fp2_t sqr() const;
   fp2_t operator*(const fp_t& s) const { return {c0 * s, c1 * s}; }
 
   fp2_t& operator+=(const fp2_t& b) { return *this = *this + b; }
@@ -100,5 +97,43 @@ inline bool fp2_t::lexicographically_largest() const {
   if (!c1.is_zero()) return detail::fp_is_largest(c1);
   return detail::fp_is_largest(c0);
 }
+
+
+namespace lazy {
+
+struct fp2_wide_t {
+  fp_wide_t c0, c1;
+};
+
+/* Schoolbook with the subtraction folded into an operand (zkcrypto bls12_381's
+   "sum of products" idea): with u^2 = -1,
+     c0 = a0 b0 + (p - a1) b1,  c1 = a0 b1 + a1 b0,
+   each a sum of two products below p^2, so below 2 p^2 < p R. */
+inline fp2_wide_t mul_wide(const fp2_t& a, const fp2_t& b) {
+  fp_t na1 = -a.c1;
+  fp_wide_t t0 = mul_wide(a.c0, b.c0), t1 = mul_wide(na1, b.c1);
+  fp_wide_t t2 = mul_wide(a.c0, b.c1), t3 = mul_wide(a.c1, b.c0);
+  fp2_wide_t r;
+  unsigned char c0 = 0, c1 = 0;
+#pragma GCC unroll 12
+  for (int i = 0; i < 12; ++i) {
+    c0 = detail::addc(c0, t0.l[i], t1.l[i], r.c0.l[i]);
+    c1 = detail::addc(c1, t2.l[i], t3.l[i], r.c1.l[i]);
+  }
+  return r;
+}
+
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, operands below 2p unreduced:
+   c0 < 4 p^2, c1 < 2 p^2 */
+inline fp2_wide_t sqr_wide(const fp2_t& a) {
+  return {mul_wide(add_nr(a.c0, a.c1), sub_nr(a.c0, a.c1)), mul_wide(add_nr(a.c0, a.c0), a.c1.l)};
+}
+
+inline fp2_t reduce(const fp2_wide_t& a) { return {reduce(a.c0), reduce(a.c1)}; }
+
+}  // namespace lazy
+
+inline fp2_t operator*(const fp2_t& a, const fp2_t& b) { return lazy::reduce(lazy::mul_wide(a, b)); }
+inline fp2_t fp2_t::sqr() const { return lazy::reduce(lazy::sqr_wide(*this)); }
 
 }  // namespace cuzk::ff
