@@ -117,6 +117,17 @@ class mont_field {
     return {digits.rbegin(), digits.rend()};
   }
 
+  /* Uniform in [0, m): draw `bits` random bits until the value is below m. */
+  template <class Rng>
+  static mont_field random(Rng& rng) {
+    for (;;) {
+      limbs_t c;
+      for (auto& w : c) w = rng();
+      if constexpr (bits % 64 != 0) c[n_limbs - 1] &= (std::uint64_t{1} << (bits % 64)) - 1;
+      if (auto v = from_canonical(c)) return *v;
+    }
+  }
+
   bool is_zero() const { return limbs::is_zero(l); }
   bool is_one() const { return l == P::r1; }
   friend bool operator==(const mont_field& a, const mont_field& b) { return a.l == b.l; }

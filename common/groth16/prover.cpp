@@ -19,15 +19,6 @@ namespace {
 using clock = std::chrono::steady_clock;
 double since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
 
-fr_t random_fr(std::mt19937_64& rng) {
-  for (;;) {
-    fr_t::limbs_t l;
-    for (auto& w : l) w = rng();
-    l[3] &= (1ull << 63) - 1;
-    if (auto v = fr_t::from_canonical(l)) return *v;
-  }
-}
-
 void check_sizes(const proving_key& pk, std::span<const fr_t> z, std::size_t a, std::size_t b, std::size_t c) {
   if (z.size() != pk.n_vars)
     throw std::invalid_argument("prove: witness has " + std::to_string(z.size()) + " values, the key expects " +
@@ -43,7 +34,7 @@ blinding blinding::random() {
   std::random_device rd;
   std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
   std::mt19937_64 rng(seq);
-  return {random_fr(rng), random_fr(rng)};
+  return {fr_t::random(rng), fr_t::random(rng)};
 }
 
 void fill_public_rows(std::uint64_t n_constraints, std::uint32_t n_public, std::span<const fr_t> z,

@@ -14,15 +14,10 @@ namespace cuzk::groth16 {
 
 namespace {
 
-/* A uniform element of Fr by rejection sampling 255-bit integers. */
 template <class Rng>
 fr_t uniform_nonzero(Rng& rng) {
-  for (;;) {
-    fr_t::limbs_t l;
-    for (auto& w : l) w = rng();
-    l[3] &= (1ull << 63) - 1;
-    if (auto v = fr_t::from_canonical(l); v && !v->is_zero()) return *v;
-  }
+  for (;;)
+    if (fr_t v = fr_t::random(rng); !v.is_zero()) return v;
 }
 
 template <class Rng>

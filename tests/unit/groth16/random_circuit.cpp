@@ -2,14 +2,7 @@
 
 namespace cuzk::test {
 
-ff::fr_t random_fr(std::mt19937_64& rng) {
-  for (;;) {
-    ff::fr_t::limbs_t l;
-    for (auto& w : l) w = rng();
-    l[3] &= (1ull << 63) - 1;
-    if (auto v = ff::fr_t::from_canonical(l)) return *v;
-  }
-}
+ff::fr_t random_fr(std::mt19937_64& rng) { return ff::fr_t::random(rng); }
 
 random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
                                      std::uint32_t n_free) {

@@ -13,22 +13,8 @@
 
 namespace cuzk::test {
 
-inline ff::fp_t random_fp(std::mt19937_64& g) {
-  for (;;) {
-    ff::fp_params::limbs_t l;
-    for (auto& w : l) w = g();
-    l[5] &= (1ull << 61) - 1;  // p < 2^381
-    if (auto v = ff::fp_t::from_canonical(l)) return *v;
-  }
-}
-inline ff::fr_t random_fr(std::mt19937_64& g) {
-  for (;;) {
-    ff::fr_params::limbs_t l;
-    for (auto& w : l) w = g();
-    l[3] &= (1ull << 63) - 1;  // r < 2^255
-    if (auto v = ff::fr_t::from_canonical(l)) return *v;
-  }
-}
+inline ff::fp_t random_fp(std::mt19937_64& g) { return ff::fp_t::random(g); }
+inline ff::fr_t random_fr(std::mt19937_64& g) { return ff::fr_t::random(g); }
 inline ff::fp2_t random_fp2(std::mt19937_64& g) { return {random_fp(g), random_fp(g)}; }
 inline ff::fp6_t random_fp6(std::mt19937_64& g) { return {random_fp2(g), random_fp2(g), random_fp2(g)}; }
 inline ff::fp12_t random_fp12(std::mt19937_64& g) { return {random_fp6(g), random_fp6(g)}; }
