@@ -8,6 +8,7 @@
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
 #include "poly/threads.hpp"
+#include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
 
 namespace cuzk::cli {
@@ -33,6 +34,13 @@ int prove(const prove_args& a) {
       throw std::invalid_argument("the witness has " + std::to_string(z.size()) + " values, the key expects " +
                                   std::to_string(pk.n_vars) + " (witness of another circuit?)");
     if (!z[0].is_one()) throw std::invalid_argument("the witness does not start with the constant 1");
+    if (!a.r1cs.empty()) {  // the key holds no C matrix: the .r1cs names a failing constraint
+      auto f = r1cs::read_r1cs_file(a.r1cs);
+      if (f.m.n_wires != z.size()) throw std::invalid_argument("the .r1cs and the witness have different wire counts");
+      if (auto bad = r1cs::first_unsatisfied(f.m, z))
+        throw std::invalid_argument("the witness does not satisfy constraint " + std::to_string(*bad) + " of " +
+                                    a.r1cs);
+    }
     buf.z = std::move(z);
     groth16::evaluate_from_coefs(pk, buf.z, buf.a, buf.b, buf.c);
   } else {

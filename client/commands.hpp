@@ -15,7 +15,7 @@ struct export_vk_args {
   std::string zkey, vk;
 };
 struct prove_args {
-  std::string zkey, wtns, circuit, inputs, proof, public_path, blinding;
+  std::string zkey, wtns, r1cs, circuit, inputs, proof, public_path, blinding;
   int threads = 0;
 };
 struct inputs_args {

@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
   wit->add_option("--wtns", pa.wtns, "circom witness (.wtns)")->check(CLI::ExistingFile);
   wit->add_option("--circuit", pa.circuit, "native circuit, NAME:key=value,...");
   prove->add_option("--inputs", pa.inputs, "inputs JSON of the native circuit")->check(CLI::ExistingFile);
+  prove->add_option("--r1cs", pa.r1cs, "with --wtns: check the witness against the circuit first, naming a failing constraint")
+      ->check(CLI::ExistingFile);
   prove->add_option("--proof", pa.proof)->required();
   prove->add_option("--public", pa.public_path)->required();
   prove->add_option("--blinding", pa.blinding, "fixed r,s (decimal) for a deterministic proof");

@@ -95,6 +95,18 @@ tamper)
     rc=0; "$cuzk" verify --vk "$c.t.vk.json" --public "$1" --proof "$2" || rc=$?
     [ $rc = 1 ] || { echo "cuzk verify returned $rc for $1 $2 (expected 1)" >&2; exit 1; }
   done
+  # a witness that does not satisfy the circuit: an error, never a proof
+  node -e '
+    const fs=require("fs");const b=fs.readFileSync(process.argv[1]);
+    const i=b.length-32;b[i]^=1;fs.writeFileSync(process.argv[2],b);' "$c.t.wtns" bad.wtns
+  for extra in "" "--r1cs $c.r1cs"; do
+    rm -f never.proof.json
+    rc=0; "$cuzk" prove --zkey "$c.t.zkey" --wtns bad.wtns $extra --proof never.proof.json --public never.public.json 2> prove.err || rc=$?
+    cat prove.err
+    [ $rc != 0 ] && [ ! -e never.proof.json ] || { echo "cuzk prove accepted a bad witness ($extra)" >&2; exit 1; }
+    grep -q "does not satisfy" prove.err
+  done
+  grep -q "constraint" prove.err
   echo "[1,2" > broken.json
   rc=0; "$cuzk" verify --vk "$c.t.vk.json" --public broken.json --proof good.proof.json || rc=$?
   [ $rc = 2 ] || { echo "cuzk verify returned $rc for malformed JSON (expected 2)" >&2; exit 1; }
