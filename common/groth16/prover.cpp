@@ -69,7 +69,7 @@ proof prove(const proving_key& pk, std::span<const fr_t> z, std::span<fr_t> a, s
   prove_timings tm;
 
   /* H: a <- (a·b − c) on the odd coset, or the coefficients of (a·b − c)/Z */
-  poly::domain d(pk.log_domain(), poly::root_family::snarkjs);
+  const poly::domain& d = poly::domain::cached(pk.log_domain(), poly::root_family::snarkjs);
   poly::compute_h(d, a, b, c,
                   pk.h == h_form::odd_coset ? poly::h_convention::odd_coset : poly::h_convention::coefficients);
   std::span<const fr_t> h = a;

@@ -94,7 +94,7 @@ proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const
   pk.domain_size = domain_size_for(nc, m.n_public);
   pk.h = h;
   const std::uint32_t n = pk.domain_size;
-  poly::domain d(pk.log_domain(), poly::root_family::snarkjs);
+  const poly::domain& d = poly::domain::cached(pk.log_domain(), poly::root_family::snarkjs);
 
   step("lagrange basis at tau", 0, 1);
   std::vector<fr_t> lag = lagrange_at(t.tau, fr_t::one(), d.omega(), n, n);
