@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "../groth16/random_circuit.hpp"
 #include "groth16/setup.hpp"
 #include "io/zkey.hpp"
@@ -52,6 +56,16 @@ std::string error_of(const std::vector<std::uint8_t>& bytes) {
 TEST(ZkeyTest, WrittenKeyReadsBackEqual) {
   auto pk = small_key();
   expect_same(pk, read_zkey(write_zkey(pk)));
+}
+
+TEST(ZkeyTest, FileWrittenToDiskMapsBackEqual) {
+  auto pk = small_key();
+  auto path = std::filesystem::temp_directory_path() / ("cuzk-zkey-test-" + std::to_string(::getpid()) + ".zkey");
+  write_zkey_file(path, pk);
+  expect_same(pk, read_zkey_file(path));
+  std::filesystem::remove(path);
+  EXPECT_THROW(read_zkey_file(path), r1cs::format_error);
+  EXPECT_THROW(read_zkey_file(std::filesystem::temp_directory_path()), r1cs::format_error);
 }
 
 TEST(ZkeyTest, CoefficientFormKeyKeepsItsForm) {
