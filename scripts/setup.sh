@@ -16,6 +16,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev libboost-dev libzmq3-dev cppzmq-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev
+  libssl-dev
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js
 # (with its own npm) outside Debian's packages; install Debian's only when absent.
