@@ -124,7 +124,7 @@ groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
       r.fail("base field " + r1cs::hex_le(q) + " is not BLS12-381's p (curve bls12381 expected)");
     if (r.u32("n8r") != n8r) r.fail("n8r is not 32: not a BLS12-381 key");
     auto rr = r.take(n8r, "r");
-    if (!std::equal(rr.begin(), rr.end(), modulus_le<n8r>(ff::fr_params::modulus).begin()))
+    if (!std::equal(rr.begin(), rr.end(), r1cs::fr_modulus_le().begin()))
       r.fail("scalar field " + r1cs::hex_le(rr) + " is not BLS12-381's r");
     pk.n_vars = r.u32("nVars");
     pk.n_public = r.u32("nPublic");
@@ -219,7 +219,7 @@ std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk) {
   w.u32(n8q);
   w.raw(modulus_le<n8q>(ff::fp_params::modulus));
   w.u32(n8r);
-  w.raw(modulus_le<n8r>(ff::fr_params::modulus));
+  w.raw(r1cs::fr_modulus_le());
   w.u32(pk.n_vars);
   w.u32(pk.n_public);
   w.u32(pk.domain_size);
