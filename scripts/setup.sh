@@ -10,13 +10,15 @@ export DEBIAN_FRONTEND=noninteractive
 
 # Build: compilers, CMake + Ninja. Tests/bench: GoogleTest/Mock, Google
 # Benchmark, GMP (field oracle). Library: oneTBB, Boost (Interprocess, Asio),
-# ZeroMQ + cppzmq, spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify).
+# ZeroMQ + cppzmq, spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify),
+# xxHash (slot checksums, SRS content hashes), protobuf (the control protocol);
+# clang builds the libFuzzer targets (tests/fuzz).
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev libboost-dev libzmq3-dev cppzmq-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev
-  libssl-dev
+  libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js
 # (with its own npm) outside Debian's packages; install Debian's only when absent.

@@ -1,0 +1,94 @@
+// The job table: fixed-capacity records in the region, the truth a
+// restarted server rebuilds its queues from. Record word: FREE → RESERVED
+// (fields written) → ACTIVE → DONE | FAILED → FREE (evicted, oldest finished
+// first, when the table is full). Partition words: QUEUED ⇄ SLOTTED(slot) →
+// DONE | FAILED. Only the server (and reclamation, under the cleaner lock)
+// writes records; workers only count syntheses.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "shm/error.hpp"
+#include "shm/layout.hpp"
+#include "shm/region.hpp"
+
+namespace cuzk::shm {
+
+struct job_request {
+  std::string_view job_id;  // 1..63 bytes
+  std::string_view client;
+  std::string_view key_id;
+  std::string_view spec;    // opaque to shm (the service stores its request JSON)
+  priority prio = priority::normal;
+  std::uint32_t partitions = 1;  // 1..max_partitions
+};
+
+struct job_ref {
+  std::uint64_t index = 0, generation = 0;
+  friend bool operator==(const job_ref&, const job_ref&) = default;
+};
+
+struct submit_outcome {
+  job_ref job;
+  bool created = false;  // false: the job id was already known (idempotent resubmit)
+};
+
+struct part_word {
+  part_state state;
+  std::uint32_t slot;      // valid when slotted
+  std::uint32_t attempts;  // times the partition was requeued after a crash
+  static constexpr part_word unpack(std::uint64_t w) noexcept {
+    return {static_cast<part_state>(w & 0xf), static_cast<std::uint32_t>((w >> 4) & 0xfffffff),
+            static_cast<std::uint32_t>(w >> 32)};
+  }
+  constexpr std::uint64_t pack() const noexcept {
+    return static_cast<std::uint64_t>(state) | (static_cast<std::uint64_t>(slot & 0xfffffff) << 4) |
+           (static_cast<std::uint64_t>(attempts) << 32);
+  }
+};
+
+class job_table {
+ public:
+  explicit job_table(const region& r) noexcept : r_(&r) {}
+
+  std::uint64_t capacity() const noexcept;
+  /* Finds the live record with this job id, or reserves a free (or evicts the
+     oldest finished) record, writes the fields and publishes it ACTIVE with
+     every partition QUEUED. */
+  result<submit_outcome> submit(const job_request& req) noexcept;
+  std::optional<job_ref> find(std::string_view job_id) const noexcept;
+  /* The record when its generation still matches (no_such_job / stale_generation). */
+  result<const job_record*> get(job_ref j) const noexcept;
+  /* Every non-free record (for rebuilding queues and for status). */
+  template <class F>
+  void for_each(F&& f) const noexcept {
+    for (std::uint64_t i = 0; i < capacity(); ++i) {
+      const job_record* rec = record(i);
+      std::uint64_t w = rec->word.load(std::memory_order_acquire);
+      if ((w & 0xf) != 0) f(job_ref{i, w >> 4}, *rec);
+    }
+  }
+
+  result<void> mark_slotted(job_ref j, std::uint32_t part, std::uint32_t slot) noexcept;  // QUEUED → SLOTTED
+  result<void> requeue(job_ref j, std::uint32_t part) noexcept;  // SLOTTED → QUEUED, attempts + 1
+  void count_synthesis(job_ref j, std::uint32_t part) noexcept;  // syntheses + 1 (workers)
+  void note_times(job_ref j, std::uint32_t part, std::uint64_t synth_start, std::uint64_t synth_end,
+                  std::uint64_t prove_start, std::uint64_t prove_end) noexcept;
+  /* SLOTTED → DONE with the result bytes; a second store for the same
+     slot generation is a no-op (dedup by (job, partition, generation)). The
+     job becomes DONE when every partition is. */
+  result<void> store_result(job_ref j, std::uint32_t part, std::uint64_t slot_gen,
+                            std::span<const std::uint8_t> bytes) noexcept;
+  /* Partition and job → FAILED with the error text (truncated to fit). */
+  result<void> fail(job_ref j, std::uint32_t part, std::string_view error) noexcept;
+
+ private:
+  job_record* record(std::uint64_t i) const noexcept;
+  const region* r_;
+};
+
+}  // namespace cuzk::shm

@@ -1,0 +1,50 @@
+// Process leases: an entry in the lease table plus an fcntl open-file-
+// description write lock on that entry's byte of the lock file. The OS drops
+// the lock when the holder dies, so liveness is a lock test, never a pid test.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "shm/error.hpp"
+#include "shm/layout.hpp"
+#include "shm/region.hpp"
+
+namespace cuzk::shm {
+
+class lease {
+ public:
+  /* Takes the first entry whose lock is free. Before publishing it, reclaims
+     (under the cleaner lock) whatever a previous, dead holder of that entry
+     owned. role::server additionally takes the exclusive server lock
+     (server_running when another live server has it) and bumps the epoch. */
+  static result<lease> take(const region& r, role who, std::string_view name) noexcept;
+
+  lease(lease&&) noexcept;
+  lease& operator=(lease&&) noexcept;
+  ~lease();  // marks the entry free, then drops the lock
+
+  std::uint32_t index() const noexcept { return index_; }
+  std::uint64_t epoch() const noexcept { return epoch_; }
+  void heartbeat() noexcept;
+
+ private:
+  lease(const region* r, std::uint32_t index, int fd, int server_fd, std::uint64_t epoch) noexcept;
+  const region* r_ = nullptr;
+  std::uint32_t index_ = no_lease;
+  int fd_ = -1;
+  int server_fd_ = -1;
+  std::uint64_t epoch_ = 0;
+};
+
+/* Whether some process holds entry i's lock (tested with F_OFD_GETLK on a
+   separate descriptor, so it also sees locks this process holds). */
+bool is_alive(const region& r, std::uint32_t index) noexcept;
+/* Alive but its heartbeat is older than timeout_ns. */
+bool is_hung(const region& r, std::uint32_t index, std::uint64_t timeout_ns) noexcept;
+
+/* /proc/PID/stat field 22, 0 when unreadable. */
+std::uint64_t process_start_time(int pid) noexcept;
+std::uint64_t now_ns() noexcept;  // CLOCK_REALTIME
+
+}  // namespace cuzk::shm
