@@ -73,6 +73,9 @@ class job_table {
     }
   }
 
+  /* One partition's word (no_such_job when p is out of range). */
+  result<part_word> part(job_ref j, std::uint32_t p) const noexcept;
+
   result<void> mark_slotted(job_ref j, std::uint32_t part, std::uint32_t slot) noexcept;  // QUEUED → SLOTTED
   result<void> requeue(job_ref j, std::uint32_t part) noexcept;  // SLOTTED → QUEUED, attempts + 1
   void count_synthesis(job_ref j, std::uint32_t part) noexcept;  // syntheses + 1 (workers)
@@ -85,6 +88,13 @@ class job_table {
                             std::span<const std::uint8_t> bytes) noexcept;
   /* Partition and job → FAILED with the error text (truncated to fit). */
   result<void> fail(job_ref j, std::uint32_t part, std::string_view error) noexcept;
+  /* ACTIVE → DONE (FAILED when a partition failed) once no partition is
+     QUEUED or SLOTTED; store_result calls it, reclamation repeats it after a
+     crash between the two stores. wrong_state while work remains. */
+  result<void> complete(job_ref j) noexcept;
+  /* Reclamation: a RESERVED record whose writer (the server) died before
+     publishing it → FREE. */
+  result<void> release_reserved(std::uint64_t index) noexcept;
 
  private:
   job_record* record(std::uint64_t i) const noexcept;

@@ -43,6 +43,9 @@ bool is_alive(const region& r, std::uint32_t index) noexcept;
 /* Alive but its heartbeat is older than timeout_ns. */
 bool is_hung(const region& r, std::uint32_t index, std::uint64_t timeout_ns) noexcept;
 
+/* Whether a live process holds the pool's server lock. */
+bool server_alive(const region& r) noexcept;
+
 /* /proc/PID/stat field 22, 0 when unreadable. */
 std::uint64_t process_start_time(int pid) noexcept;
 std::uint64_t now_ns() noexcept;  // CLOCK_REALTIME

@@ -70,6 +70,11 @@ class region {
   const region_location& location() const noexcept;
   /* The lock file, opened once per region object (leases open their own). */
   const std::string& lock_path() const noexcept;
+  /* That descriptor: tests other processes' locks (F_OFD_GETLK); never holds one. */
+  int lock_fd() const noexcept;
+  /* Faults every page in from `threads` threads (0: all cores); the creator
+     does this, a server may do it again before registering the payloads. */
+  result<void> prefault(unsigned threads) const noexcept;
 
   template <class T>
   T* at(std::uint64_t offset) const noexcept { return reinterpret_cast<T*>(base() + offset); }

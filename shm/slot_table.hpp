@@ -55,6 +55,10 @@ class slot_table {
      PROVING(gen, server) → FREE(gen + 1), after the job table records the error. */
   result<slot_word> abandon(std::uint64_t slot, std::uint64_t gen, std::uint32_t owner) noexcept;
 
+  /* reclamation's reconcile step: a FILLED slot whose partition is already
+     DONE, or whose job is gone or finished: FILLED(gen) → FREE(gen + 1). */
+  result<slot_word> discard(std::uint64_t slot, std::uint64_t gen) noexcept;
+
   /* Reclamation steps (the cleaner lock held, owner dead):
      ASSIGNED(gen, owner) → FREE(gen + 1);  PROVING(gen, owner) → FILLED(gen). */
   result<slot_word> reclaim_assigned(std::uint64_t slot, std::uint64_t gen, std::uint32_t dead_owner) noexcept;

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "shm/error.hpp"
 
@@ -30,12 +32,18 @@ class srs_region {
 
   const std::string& key_id() const noexcept;        // 32 hex digits
   std::span<const std::uint8_t> bytes() const noexcept;  // the .zkey file
+  /* Rehashes the content (srs_mismatch when it no longer matches the key id);
+     open validates only the header, this reads every byte. */
+  result<void> verify() const noexcept;
 
  private:
   struct impl;
   explicit srs_region(impl*) noexcept;
   impl* p_ = nullptr;
 };
+
+/* Key ids of the pool's SRS regions (/dev/shm/POOL.srs.*). */
+std::vector<std::string> list_srs(std::string_view pool) noexcept;
 
 /* XXH3-128 of bytes as 32 lowercase hex digits. */
 std::string content_hash(std::span<const std::uint8_t> bytes) noexcept;

@@ -1,0 +1,72 @@
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include "commands.hpp"
+#include "shm/region.hpp"
+
+namespace cuzk::shm::tool {
+
+int cmd_create(const create_args& in) {
+  create_args a = in;
+  if (!a.config.empty()) {
+    nlohmann::json j;
+    try {
+      std::ifstream f(a.config);
+      j = nlohmann::json::parse(f);
+    } catch (const std::exception& e) {
+      return fail("cannot read config " + a.config + ": " + e.what());
+    }
+    try {
+      // Command-line values win over the file's.
+      if (a.name.empty() && j.contains("name")) a.name = j["name"].get<std::string>();
+      if (a.slots.empty() && j.contains("slots")) {
+        for (const auto& s : j["slots"]) {
+          if (s.is_string()) a.slots.push_back(s.get<std::string>());
+          else
+            a.slots.push_back(std::to_string(s.at("count").get<std::uint64_t>()) + "x" +
+                              std::to_string(s.at("constraints").get<std::uint64_t>()) +
+                              (s.contains("witness") ? ":w=" + std::to_string(s["witness"].get<std::uint64_t>()) : ""));
+        }
+      }
+      if (!a.jobs && j.contains("jobs")) a.jobs = j["jobs"].get<std::uint64_t>();
+      if (!a.leases && j.contains("leases")) a.leases = j["leases"].get<std::uint32_t>();
+      if (a.hugepages.empty() && j.contains("hugepages")) a.hugepages = j["hugepages"].get<std::string>();
+      if (!a.threads && j.contains("threads")) a.threads = j["threads"].get<unsigned>();
+    } catch (const std::exception& e) {
+      return fail("config " + a.config + ": " + e.what());
+    }
+  }
+  if (a.name.empty()) return fail("create needs --name (or \"name\" in --config)");
+  if (a.slots.empty()) return fail("create needs at least one --slots COUNTxMAX_CONSTRAINTS (e.g. 4x65536)");
+
+  region_config cfg;
+  cfg.with_name(a.name).with_touch_threads(a.threads);
+  if (a.jobs) cfg.with_jobs(a.jobs);
+  if (a.leases) cfg.with_leases(a.leases);
+  if (!a.hugepages.empty()) cfg.with_hugepages(a.hugepages);
+  for (const std::string& s : a.slots) {
+    auto c = parse_slot_class(s);
+    if (!c) return fail("bad --slots '" + s + "': expected COUNTxMAX_CONSTRAINTS[:w=WITNESS], e.g. 4x65536 or 4x2^20");
+    cfg.with_slots(*c);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  std::string why;
+  auto r = region::create(cfg, &why);
+  if (!r) return fail(why.empty() ? std::string(to_string(r.error())) : why);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const region_header& h = r->header();
+  std::string classes;
+  for (std::uint32_t i = 0; i < h.n_classes; ++i)
+    classes += (i ? ", " : "") + std::to_string(h.classes[i].count) + "x" + std::to_string(h.classes[i].domain) +
+               " (" + std::to_string(h.classes[i].slot_bytes >> 20) + " MiB each)";
+  std::printf("created pool '%s': %llu slots [%s], %u leases, %llu jobs, %.3f GiB%s, in %.2f s\n", a.name.c_str(),
+              static_cast<unsigned long long>(h.n_slots), classes.c_str(), h.lease_capacity,
+              static_cast<unsigned long long>(h.job_capacity), static_cast<double>(h.total_bytes) / (1ULL << 30),
+              h.hugepages ? " on huge pages" : "", s);
+  return 0;
+}
+
+}  // namespace cuzk::shm::tool
