@@ -1,0 +1,162 @@
+// check(): every field rule of docs/protocol.md, message by message. The
+// first failing rule is the reason; fields are named Message.field[i].
+#include <bit>
+
+#include "proto/codec.hpp"
+#include "proto/limits.hpp"
+#include "proto/rules.hpp"
+
+namespace cuzk::proto {
+
+namespace {
+
+#define CUZK_RULE(expr)           \
+  do {                            \
+    if (auto r_ = (expr)) return r_; \
+  } while (0)
+
+std::string at(std::string_view field, std::size_t i) {
+  return std::string(field) + "[" + std::to_string(i) + "]";
+}
+
+rule_result fail(std::string field, std::string_view what) { return field + ": " + std::string(what); }
+
+template <class E>
+bool in_range(E v, E lo, E hi) {
+  return static_cast<unsigned>(v) >= static_cast<unsigned>(lo) && static_cast<unsigned>(v) <= static_cast<unsigned>(hi);
+}
+
+rule_result check_partition_count(const std::string& field, std::size_t n) {
+  if (n < 1 || n > max_partitions)
+    return fail(field, std::to_string(n) + " partitions, expected 1.." + std::to_string(max_partitions));
+  return std::nullopt;
+}
+
+rule_result check_lease(std::string_view field, std::uint32_t lease) {
+  if (lease > max_lease) return fail(std::string(field), std::to_string(lease) + " is not a lease index");
+  return std::nullopt;
+}
+
+rule_result check_body(const submit& m) {
+  CUZK_RULE(check_job_id("Submit.job_id", m.job_id));
+  CUZK_RULE(check_text("Submit.client", m.client, max_client_bytes));
+  if (!in_range(m.priority, priority::high, priority::low)) return fail("Submit.priority", "unknown");
+  CUZK_RULE(check_partition_count("Submit.partitions", m.partitions));
+  CUZK_RULE(check_path("Submit.zkey", m.zkey));
+  if (const auto* n = std::get_if<native_work>(&m.work)) {
+    CUZK_RULE(check_token("Submit.native.circuit", n->circuit, max_circuit_bytes));
+    if (n->inputs_json.empty()) return fail("Submit.native.inputs_json", "missing");
+    CUZK_RULE(check_text("Submit.native.inputs_json", n->inputs_json, max_inputs_bytes, true));
+  } else {
+    const auto& c = std::get<circom_work>(m.work);
+    CUZK_RULE(check_path("Submit.circom.wtns", c.wtns));
+    if (c.r1cs) CUZK_RULE(check_path("Submit.circom.r1cs", *c.r1cs));
+  }
+  if (m.blinding) {
+    CUZK_RULE(check_decimal("Submit.blinding.r", m.blinding->r));
+    CUZK_RULE(check_decimal("Submit.blinding.s", m.blinding->s));
+  }
+  return std::nullopt;
+}
+
+rule_result check_body(const status_request& m) {
+  if (m.job_id) CUZK_RULE(check_job_id("StatusRequest.job_id", *m.job_id));
+  return std::nullopt;
+}
+rule_result check_body(const fetch& m) { return check_job_id("Fetch.job_id", m.job_id); }
+rule_result check_body(const wait_request& m) {
+  CUZK_RULE(check_job_id("Wait.job_id", m.job_id));
+  if (m.timeout_ms > max_wait_ms)
+    return fail("Wait.timeout_ms", std::to_string(m.timeout_ms) + ", at most " + std::to_string(max_wait_ms));
+  return std::nullopt;
+}
+
+rule_result check_body(const accepted& m) {
+  CUZK_RULE(check_job_id("Accepted.job_id", m.job_id));
+  if (!in_range(m.state, job_state::queued, job_state::failed)) return fail("Accepted.state", "unknown");
+  return std::nullopt;
+}
+
+rule_result check_job_status(const std::string& f, const job_status& m) {
+  CUZK_RULE(check_job_id(f + ".job_id", m.job_id));
+  if (!in_range(m.state, job_state::queued, job_state::failed)) return fail(f + ".state", "unknown");
+  CUZK_RULE(check_text(f + ".error", m.error, max_error_bytes, true));
+  if (!in_range(m.priority, priority::high, priority::low)) return fail(f + ".priority", "unknown");
+  CUZK_RULE(check_text(f + ".client", m.client, max_client_bytes));
+  CUZK_RULE(check_partition_count(f + ".partitions", m.partitions.size()));
+  for (std::size_t i = 0; i < m.partitions.size(); ++i)
+    if (!in_range(m.partitions[i].state, partition_state::queued, partition_state::failed))
+      return fail(at(f + ".partitions", i) + ".state", "unknown");
+  return std::nullopt;
+}
+rule_result check_body(const job_status& m) { return check_job_status("JobStatus", m); }
+
+rule_result check_body(const proof_reply& m) {
+  CUZK_RULE(check_job_id("ProofReply.job_id", m.job_id));
+  CUZK_RULE(check_partition_count("ProofReply.partitions", m.partitions.size()));
+  for (std::size_t i = 0; i < m.partitions.size(); ++i) {
+    const auto f = at("ProofReply.partitions", i);
+    const auto& p = m.partitions[i];
+    if (p.proof_json.empty()) return fail(f + ".proof_json", "missing");
+    if (p.public_json.empty()) return fail(f + ".public_json", "missing");
+    CUZK_RULE(check_text(f + ".proof_json", p.proof_json, max_proof_json_bytes, true));
+    CUZK_RULE(check_text(f + ".public_json", p.public_json, max_proof_json_bytes, true));
+  }
+  return std::nullopt;
+}
+
+rule_result check_body(const status_reply& m) {
+  for (std::size_t i = 0; i < m.jobs.size(); ++i) CUZK_RULE(check_job_status(at("StatusReply.jobs", i), m.jobs[i]));
+  for (std::size_t i = 0; i < m.slots.size(); ++i) {
+    const auto& s = m.slots[i];
+    if (!in_range(s.state, slot_state::free, slot_state::proving))
+      return fail(at("StatusReply.slots", i) + ".state", "unknown");
+    if (s.owner > no_owner) return fail(at("StatusReply.slots", i) + ".owner", "not a lease index");
+  }
+  for (std::size_t i = 0; i < m.workers.size(); ++i) {
+    const auto f = at("StatusReply.workers", i);
+    const auto& w = m.workers[i];
+    CUZK_RULE(check_lease(f + ".lease", w.lease));
+    CUZK_RULE(check_text(f + ".name", w.name, max_worker_name_bytes));
+    if (!in_range(w.state, worker_state::idle, worker_state::hung)) return fail(f + ".state", "unknown");
+  }
+  return std::nullopt;
+}
+
+rule_result check_body(const error_reply& m) {
+  if (!in_range(m.code, error_code::malformed, error_code::unavailable)) return fail("Error.code", "unknown");
+  return check_text("Error.message", m.message, max_error_bytes, true);
+}
+
+rule_result check_body(const ready& m) {
+  CUZK_RULE(check_lease("Ready.lease", m.lease));
+  if (m.pid <= 0) return fail("Ready.pid", "missing");
+  CUZK_RULE(check_token("Ready.name", m.name, max_worker_name_bytes));
+  if (!std::has_single_bit(m.capacity)) return fail("Ready.capacity", "not a power of two");
+  return std::nullopt;
+}
+
+rule_result check_body(const assign& m) {
+  if (m.partition >= max_partitions) return fail("Assign.partition", std::to_string(m.partition) + " out of range");
+  CUZK_RULE(check_token("Assign.key_id", m.key_id, max_key_id_bytes, true));
+  if (m.spec.empty()) return fail("Assign.spec", "missing");
+  return check_text("Assign.spec", m.spec, max_spec_bytes, true);
+}
+
+rule_result check_body(const filled&) { return std::nullopt; }
+rule_result check_body(const synth_failed& m) {
+  if (m.error.empty()) return fail("SynthFailed.error", "missing");
+  return check_text("SynthFailed.error", m.error, max_error_bytes, true);
+}
+rule_result check_body(const heartbeat& m) { return check_lease("Heartbeat.lease", m.lease); }
+rule_result check_body(const bye& m) { return check_lease("Bye.lease", m.lease); }
+
+#undef CUZK_RULE
+
+}  // namespace
+
+std::optional<std::string> check(const message& m) {
+  return std::visit([](const auto& b) { return check_body(b); }, m.body);
+}
+
+}  // namespace cuzk::proto

@@ -1,0 +1,181 @@
+// struct → wire::Envelope → bytes. Plain field copies; the wire enums share
+// the structs' numbering except Priority, whose zero is NORMAL.
+#include <type_traits>
+
+#include "proto/codec.hpp"
+#include "proto/cuzk.pb.h"
+#include "proto/limits.hpp"
+
+namespace cuzk::proto {
+
+namespace {
+
+template <class... F>
+struct overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
+
+wire::Priority to_wire(priority p) {
+  switch (p) {
+    case priority::high: return wire::PRIORITY_HIGH;
+    case priority::low: return wire::PRIORITY_LOW;
+    case priority::normal: return wire::PRIORITY_NORMAL;
+  }
+  return static_cast<wire::Priority>(p);  // out of range on purpose: tests build bad frames
+}
+
+void put(wire::JobStatus& w, const job_status& s) {
+  w.set_job_id(s.job_id);
+  w.set_state(static_cast<wire::JobState>(s.state));
+  w.set_error(s.error);
+  w.set_submitted_ns(s.submitted_ns);
+  w.set_finished_ns(s.finished_ns);
+  w.set_priority(to_wire(s.priority));
+  w.set_client(s.client);
+  for (const auto& p : s.partitions) {
+    auto* wp = w.add_partitions();
+    wp->set_state(static_cast<wire::PartitionState>(p.state));
+    wp->set_synth_start_ns(p.synth_start_ns);
+    wp->set_synth_end_ns(p.synth_end_ns);
+    wp->set_prove_start_ns(p.prove_start_ns);
+    wp->set_prove_end_ns(p.prove_end_ns);
+    wp->set_syntheses(p.syntheses);
+    wp->set_attempts(p.attempts);
+  }
+}
+
+void put(wire::Envelope& e, const body& b) {
+  std::visit(overloaded{
+                 [&](const submit& m) {
+                   auto* w = e.mutable_submit();
+                   w->set_job_id(m.job_id);
+                   w->set_client(m.client);
+                   w->set_priority(to_wire(m.priority));
+                   w->set_partitions(m.partitions);
+                   w->set_zkey(m.zkey);
+                   if (const auto* n = std::get_if<native_work>(&m.work)) {
+                     w->mutable_native()->set_circuit(n->circuit);
+                     w->mutable_native()->set_inputs_json(n->inputs_json);
+                   } else {
+                     const auto& c = std::get<circom_work>(m.work);
+                     w->mutable_circom()->set_wtns(c.wtns);
+                     if (c.r1cs) w->mutable_circom()->set_r1cs(*c.r1cs);
+                   }
+                   if (m.blinding) {
+                     w->mutable_blinding()->set_r(m.blinding->r);
+                     w->mutable_blinding()->set_s(m.blinding->s);
+                   }
+                 },
+                 [&](const status_request& m) {
+                   auto* w = e.mutable_status_request();
+                   if (m.job_id) w->set_job_id(*m.job_id);
+                 },
+                 [&](const fetch& m) { e.mutable_fetch()->set_job_id(m.job_id); },
+                 [&](const wait_request& m) {
+                   e.mutable_wait()->set_job_id(m.job_id);
+                   e.mutable_wait()->set_timeout_ms(m.timeout_ms);
+                 },
+                 [&](const accepted& m) {
+                   auto* w = e.mutable_accepted();
+                   w->set_job_id(m.job_id);
+                   w->set_created(m.created);
+                   w->set_state(static_cast<wire::JobState>(m.state));
+                 },
+                 [&](const job_status& m) { put(*e.mutable_job_status(), m); },
+                 [&](const proof_reply& m) {
+                   auto* w = e.mutable_proof_reply();
+                   w->set_job_id(m.job_id);
+                   for (const auto& p : m.partitions) {
+                     auto* wp = w->add_partitions();
+                     wp->set_proof_json(p.proof_json);
+                     wp->set_public_json(p.public_json);
+                   }
+                 },
+                 [&](const status_reply& m) {
+                   auto* w = e.mutable_status_reply();
+                   for (const auto& j : m.jobs) put(*w->add_jobs(), j);
+                   for (const auto& s : m.slots) {
+                     auto* ws = w->add_slots();
+                     ws->set_index(s.index);
+                     ws->set_class_index(s.class_index);
+                     ws->set_state(static_cast<wire::SlotState>(s.state));
+                     ws->set_generation(s.generation);
+                     ws->set_owner(s.owner);
+                   }
+                   for (const auto& k : m.workers) {
+                     auto* wk = w->add_workers();
+                     wk->set_lease(k.lease);
+                     wk->set_name(k.name);
+                     wk->set_pid(k.pid);
+                     wk->set_state(static_cast<wire::WorkerState>(k.state));
+                     wk->set_heartbeat_age_ms(k.heartbeat_age_ms);
+                   }
+                   w->set_jobs_omitted(m.jobs_omitted);
+                 },
+                 [&](const error_reply& m) {
+                   auto* w = e.mutable_error();
+                   w->set_code(static_cast<wire::ErrorCode>(m.code));
+                   w->set_message(m.message);
+                   w->set_request_id(m.request_id);
+                 },
+                 [&](const ready& m) {
+                   auto* w = e.mutable_ready();
+                   w->set_lease(m.lease);
+                   w->set_pid(m.pid);
+                   w->set_name(m.name);
+                   w->set_capacity(m.capacity);
+                 },
+                 [&](const assign& m) {
+                   auto* w = e.mutable_assign();
+                   w->set_slot(m.slot);
+                   w->set_generation(m.generation);
+                   w->set_job_index(m.job_index);
+                   w->set_job_generation(m.job_generation);
+                   w->set_partition(m.partition);
+                   w->set_key_id(m.key_id);
+                   w->set_spec(m.spec);
+                 },
+                 [&](const filled& m) {
+                   auto* w = e.mutable_filled();
+                   w->set_slot(m.slot);
+                   w->set_generation(m.generation);
+                   w->set_synth_ns(m.synth_ns);
+                   w->set_n_constraints(m.n_constraints);
+                   w->set_n_witness(m.n_witness);
+                 },
+                 [&](const synth_failed& m) {
+                   auto* w = e.mutable_synth_failed();
+                   w->set_slot(m.slot);
+                   w->set_generation(m.generation);
+                   w->set_error(m.error);
+                 },
+                 [&](const heartbeat& m) {
+                   auto* w = e.mutable_heartbeat();
+                   w->set_lease(m.lease);
+                   w->set_slot(m.slot);
+                   w->set_generation(m.generation);
+                 },
+                 [&](const bye& m) { e.mutable_bye()->set_lease(m.lease); },
+             },
+             b);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode(const message& m) {
+  wire::Envelope e;
+  e.set_version(protocol_version);
+  e.set_request_id(m.request_id);
+  put(e, m.body);
+  std::vector<std::uint8_t> out(e.ByteSizeLong());
+  e.SerializeWithCachedSizesToArray(out.data());
+  return out;
+}
+
+message error_message(const decode_error& e) {
+  return message{e.request_id, error_reply{e.code, e.reason, e.request_id}};
+}
+
+}  // namespace cuzk::proto

@@ -1,0 +1,191 @@
+// The control protocol's messages as plain C++ values (schema: cuzk.proto,
+// rules: docs/protocol.md). The generated protobuf classes stay inside the
+// codec; the server, workers and clients see only these structs, which
+// decode() has already validated.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace cuzk::proto {
+
+/* Same numbering as shm::priority. */
+enum class priority : std::uint8_t { high = 0, normal = 1, low = 2 };
+/* The numbering of the wire enums (cuzk.proto); 0 is never valid. */
+enum class job_state : std::uint8_t { queued = 1, running = 2, done = 3, failed = 4 };
+enum class partition_state : std::uint8_t {
+  queued = 1, synthesizing = 2, synthesized = 3, proving = 4, done = 5, failed = 6
+};
+enum class slot_state : std::uint8_t { free = 1, assigned = 2, filled = 3, proving = 4 };
+enum class worker_state : std::uint8_t { idle = 1, busy = 2, hung = 3 };
+enum class error_code : std::uint8_t {
+  malformed = 1,
+  unsupported_version = 2,
+  unknown_message = 3,
+  too_large = 4,
+  unknown_job = 5,
+  bad_request = 6,
+  unknown_circuit = 7,
+  internal = 8,
+  conflict = 9,
+  table_full = 10,
+  unavailable = 11,
+};
+
+// ---- client → server ----
+
+struct native_work {
+  std::string circuit;      // "chain:size=1024"
+  std::string inputs_json;
+  friend bool operator==(const native_work&, const native_work&) = default;
+};
+struct circom_work {
+  std::string wtns;                 // absolute path
+  std::optional<std::string> r1cs;  // absolute path
+  friend bool operator==(const circom_work&, const circom_work&) = default;
+};
+struct blinding {
+  std::string r, s;  // decimal
+  friend bool operator==(const blinding&, const blinding&) = default;
+};
+
+struct submit {
+  std::string job_id;
+  std::string client;
+  proto::priority priority = priority::normal;
+  std::uint32_t partitions = 1;
+  std::string zkey;  // absolute path
+  std::variant<native_work, circom_work> work;
+  std::optional<proto::blinding> blinding;
+  friend bool operator==(const submit&, const submit&) = default;
+};
+struct status_request {
+  std::optional<std::string> job_id;  // nullopt: the whole service
+  friend bool operator==(const status_request&, const status_request&) = default;
+};
+struct fetch {
+  std::string job_id;
+  friend bool operator==(const fetch&, const fetch&) = default;
+};
+struct wait_request {
+  std::string job_id;
+  std::uint32_t timeout_ms = 0;
+  friend bool operator==(const wait_request&, const wait_request&) = default;
+};
+
+// ---- server → client ----
+
+struct accepted {
+  std::string job_id;
+  bool created = false;  // false: idempotent resubmit of a known job id
+  job_state state = job_state::queued;
+  friend bool operator==(const accepted&, const accepted&) = default;
+};
+struct partition_status {
+  partition_state state = partition_state::queued;
+  std::uint64_t synth_start_ns = 0, synth_end_ns = 0, prove_start_ns = 0, prove_end_ns = 0;
+  std::uint32_t syntheses = 0, attempts = 0;
+  friend bool operator==(const partition_status&, const partition_status&) = default;
+};
+struct job_status {
+  std::string job_id;
+  job_state state = job_state::queued;
+  std::string error;
+  std::uint64_t submitted_ns = 0, finished_ns = 0;
+  proto::priority priority = priority::normal;
+  std::string client;
+  std::vector<partition_status> partitions;  // 1..16
+  friend bool operator==(const job_status&, const job_status&) = default;
+};
+struct partition_proof {
+  std::string proof_json, public_json;  // snarkjs JSON text
+  friend bool operator==(const partition_proof&, const partition_proof&) = default;
+};
+struct proof_reply {
+  std::string job_id;
+  std::vector<partition_proof> partitions;  // 1..16
+  friend bool operator==(const proof_reply&, const proof_reply&) = default;
+};
+struct slot_status {
+  std::uint64_t index = 0;
+  std::uint32_t class_index = 0;
+  slot_state state = slot_state::free;
+  std::uint64_t generation = 0;
+  std::uint32_t owner = 0;  // lease index, no_owner when none
+  friend bool operator==(const slot_status&, const slot_status&) = default;
+};
+struct worker_status {
+  std::uint32_t lease = 0;
+  std::string name;
+  std::int32_t pid = 0;
+  worker_state state = worker_state::idle;
+  std::uint64_t heartbeat_age_ms = 0;
+  friend bool operator==(const worker_status&, const worker_status&) = default;
+};
+struct status_reply {
+  std::vector<job_status> jobs;  // newest first
+  std::vector<slot_status> slots;
+  std::vector<worker_status> workers;
+  std::uint32_t jobs_omitted = 0;
+  friend bool operator==(const status_reply&, const status_reply&) = default;
+};
+struct error_reply {
+  error_code code = error_code::internal;
+  std::string message;
+  std::uint64_t request_id = 0;
+  friend bool operator==(const error_reply&, const error_reply&) = default;
+};
+
+// ---- worker ↔ server ----
+
+struct ready {
+  std::uint32_t lease = 0;
+  std::int32_t pid = 0;
+  std::string name;
+  std::uint64_t capacity = 0;  // largest NTT domain, a power of two
+  friend bool operator==(const ready&, const ready&) = default;
+};
+struct assign {
+  std::uint64_t slot = 0, generation = 0;
+  std::uint64_t job_index = 0, job_generation = 0;
+  std::uint32_t partition = 0;
+  std::string key_id;
+  std::string spec;  // job spec JSON
+  friend bool operator==(const assign&, const assign&) = default;
+};
+struct filled {
+  std::uint64_t slot = 0, generation = 0;
+  std::uint64_t synth_ns = 0, n_constraints = 0, n_witness = 0;
+  friend bool operator==(const filled&, const filled&) = default;
+};
+struct synth_failed {
+  std::uint64_t slot = 0, generation = 0;
+  std::string error;
+  friend bool operator==(const synth_failed&, const synth_failed&) = default;
+};
+struct heartbeat {
+  std::uint32_t lease = 0;
+  std::uint64_t slot = 0, generation = 0;
+  friend bool operator==(const heartbeat&, const heartbeat&) = default;
+};
+struct bye {
+  std::uint32_t lease = 0;
+  friend bool operator==(const bye&, const bye&) = default;
+};
+
+using body = std::variant<submit, status_request, fetch, wait_request,                       //
+                          accepted, job_status, proof_reply, status_reply, error_reply,       //
+                          ready, assign, filled, synth_failed, heartbeat, bye>;
+
+/* One Envelope. The version is not a field: decode() accepts only
+   protocol_version and encode() always writes it. */
+struct message {
+  std::uint64_t request_id = 0;
+  proto::body body;
+  friend bool operator==(const message&, const message&) = default;
+};
+
+}  // namespace cuzk::proto

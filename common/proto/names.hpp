@@ -1,0 +1,24 @@
+// Lower-case names of the protocol's enums and messages, as the CLI prints
+// them and as --json status writes them.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "proto/message.hpp"
+
+namespace cuzk::proto {
+
+std::string_view name(priority p) noexcept;
+std::string_view name(job_state s) noexcept;
+std::string_view name(partition_state s) noexcept;
+std::string_view name(slot_state s) noexcept;
+std::string_view name(worker_state s) noexcept;
+std::string_view name(error_code c) noexcept;
+/* "submit", "job_status", ... : the body's alternative. */
+std::string_view name(const body& b) noexcept;
+
+/* "high" | "normal" | "low". */
+std::optional<priority> priority_from_name(std::string_view s) noexcept;
+
+}  // namespace cuzk::proto

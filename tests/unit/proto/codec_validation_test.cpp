@@ -1,0 +1,165 @@
+// Every rule of docs/protocol.md "Validation": a valid message with one field
+// broken is refused as malformed, and the reason names the field.
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "proto/codec.hpp"
+#include "proto/limits.hpp"
+
+namespace cuzk::proto {
+namespace {
+
+struct broken {
+  const char* name;   // the test's name: what is wrong
+  const char* field;  // what the reason must mention
+  std::function<body()> make;
+};
+
+submit valid_native() {
+  return {"job-1", "alice", priority::high, 2, "/keys/chain.zkey", native_work{"chain:size=1024", "{\"x\": \"1\"}"},
+          blinding{"1", "2"}};
+}
+submit valid_circom() {
+  return {"job-2", "", priority::low, 1, "/k.zkey", circom_work{"/w.wtns", "/c.r1cs"}, std::nullopt};
+}
+job_status valid_status() { return {"job-1", job_state::running, "", 1, 2, priority::normal, "", {{}}}; }
+ready valid_ready() { return {3, 1234, "worker@3", 1 << 20}; }
+assign valid_assign() { return {7, 9, 1, 2, 0, "ab12", "{\"circuit\": \"chain\"}"}; }
+
+template <class T, class F>
+std::function<body()> with(T base, F change) {
+  return [base, change]() mutable {
+    change(base);
+    return body{base};
+  };
+}
+
+const std::vector<broken>& cases() {
+  static const std::vector<broken> all = {
+      {"SubmitWithoutJobId", "Submit.job_id", with(valid_native(), [](submit& s) { s.job_id = ""; })},
+      {"SubmitJobIdOf64Bytes", "Submit.job_id", with(valid_native(), [](submit& s) { s.job_id.assign(64, 'a'); })},
+      {"SubmitJobIdWithSlash", "Submit.job_id", with(valid_native(), [](submit& s) { s.job_id = "a/b"; })},
+      {"SubmitJobIdWithSpace", "Submit.job_id", with(valid_native(), [](submit& s) { s.job_id = "a b"; })},
+      {"SubmitJobIdNotAscii", "Submit.job_id", with(valid_native(), [](submit& s) { s.job_id = "caf\xc3\xa9"; })},
+      {"SubmitClientNotUtf8", "Submit.client", with(valid_native(), [](submit& s) { s.client = "bob\xff"; })},
+      {"SubmitClientOverlongUtf8", "Submit.client", with(valid_native(), [](submit& s) { s.client = "\xc0\xaf"; })},
+      {"SubmitClientSurrogate", "Submit.client", with(valid_native(), [](submit& s) { s.client = "\xed\xa0\x80"; })},
+      {"SubmitClientOf64Bytes", "Submit.client", with(valid_native(), [](submit& s) { s.client.assign(64, 'c'); })},
+      {"SubmitClientWithNewline", "Submit.client", with(valid_native(), [](submit& s) { s.client = "a\nb"; })},
+      {"SubmitOfUnknownPriority", "Submit.priority",
+       with(valid_native(), [](submit& s) { s.priority = static_cast<priority>(7); })},
+      {"SubmitOfZeroPartitions", "Submit.partitions", with(valid_native(), [](submit& s) { s.partitions = 0; })},
+      {"SubmitOf17Partitions", "Submit.partitions", with(valid_native(), [](submit& s) { s.partitions = 17; })},
+      {"SubmitWithoutZkey", "Submit.zkey", with(valid_native(), [](submit& s) { s.zkey = ""; })},
+      {"SubmitRelativeZkey", "Submit.zkey", with(valid_native(), [](submit& s) { s.zkey = "keys/a.zkey"; })},
+      {"SubmitZkeyPathOf1024Bytes", "Submit.zkey",
+       with(valid_native(), [](submit& s) { s.zkey = "/" + std::string(1023, 'p'); })},
+      {"SubmitZkeyWithNul", "Submit.zkey", with(valid_native(), [](submit& s) { s.zkey = std::string("/a\0b", 4); })},
+      {"SubmitWithoutCircuit", "Submit.native.circuit",
+       with(valid_native(), [](submit& s) { std::get<native_work>(s.work).circuit = ""; })},
+      {"SubmitCircuitWithSpace", "Submit.native.circuit",
+       with(valid_native(), [](submit& s) { std::get<native_work>(s.work).circuit = "chain: size=1"; })},
+      {"SubmitCircuitOf257Bytes", "Submit.native.circuit",
+       with(valid_native(), [](submit& s) { std::get<native_work>(s.work).circuit.assign(257, 'c'); })},
+      {"SubmitWithoutInputs", "Submit.native.inputs_json",
+       with(valid_native(), [](submit& s) { std::get<native_work>(s.work).inputs_json = ""; })},
+      {"SubmitInputsOver2048Bytes", "Submit.native.inputs_json",
+       with(valid_native(), [](submit& s) { std::get<native_work>(s.work).inputs_json.assign(2049, ' '); })},
+      {"SubmitInputsNotUtf8", "Submit.native.inputs_json",
+       with(valid_native(), [](submit& s) { std::get<native_work>(s.work).inputs_json = "{\"\xfe\"}"; })},
+      {"SubmitRelativeWtns", "Submit.circom.wtns",
+       with(valid_circom(), [](submit& s) { std::get<circom_work>(s.work).wtns = "w.wtns"; })},
+      {"SubmitRelativeR1cs", "Submit.circom.r1cs",
+       with(valid_circom(), [](submit& s) { std::get<circom_work>(s.work).r1cs = "c.r1cs"; })},
+      {"SubmitBlindingNotDecimal", "Submit.blinding.r",
+       with(valid_native(), [](submit& s) { s.blinding->r = "0x12"; })},
+      {"SubmitBlindingOf79Digits", "Submit.blinding.s",
+       with(valid_native(), [](submit& s) { s.blinding->s.assign(79, '9'); })},
+      {"SubmitBlindingWithoutS", "Submit.blinding.s", with(valid_native(), [](submit& s) { s.blinding->s = ""; })},
+      {"StatusRequestForABadJobId", "StatusRequest.job_id", [] { return body{status_request{"a/b"}}; }},
+      {"FetchWithoutJobId", "Fetch.job_id", [] { return body{fetch{""}}; }},
+      {"WaitWithoutJobId", "Wait.job_id", [] { return body{wait_request{"", 10}}; }},
+      {"WaitOverTenMinutes", "Wait.timeout_ms", [] { return body{wait_request{"j", max_wait_ms + 1}}; }},
+      {"AcceptedWithoutJobId", "Accepted.job_id", [] { return body{accepted{"", true, job_state::queued}}; }},
+      {"AcceptedOfStateZero", "Accepted.state", [] { return body{accepted{"j", true, job_state{}}}; }},
+      {"JobStatusOfStateFive", "JobStatus.state",
+       with(valid_status(), [](job_status& s) { s.state = static_cast<job_state>(5); })},
+      {"JobStatusOfNoPartitions", "JobStatus.partitions",
+       with(valid_status(), [](job_status& s) { s.partitions.clear(); })},
+      {"JobStatusOf17Partitions", "JobStatus.partitions",
+       with(valid_status(), [](job_status& s) { s.partitions.resize(17); })},
+      {"JobStatusOfPartitionStateSeven", "JobStatus.partitions",
+       with(valid_status(), [](job_status& s) { s.partitions[0].state = static_cast<partition_state>(7); })},
+      {"JobStatusErrorOver1024Bytes", "JobStatus.error",
+       with(valid_status(), [](job_status& s) { s.error.assign(1025, 'e'); })},
+      {"JobStatusErrorNotUtf8", "JobStatus.error", with(valid_status(), [](job_status& s) { s.error = "\x80"; })},
+      {"ProofReplyOfNoPartitions", "ProofReply.partitions", [] { return body{proof_reply{"j", {}}}; }},
+      {"ProofReplyWithoutProof", "ProofReply.partitions[0].proof_json",
+       [] { return body{proof_reply{"j", {{"", "[]"}}}}; }},
+      {"ProofReplyPublicNotUtf8", "ProofReply.partitions[1].public_json",
+       [] { return body{proof_reply{"j", {{"{}", "[]"}, {"{}", "[\xff]"}}}}; }},
+      {"ProofReplyProofOver16KiB", "ProofReply.partitions[0].proof_json",
+       [] { return body{proof_reply{"j", {{std::string(16 * 1024 + 1, ' '), "[]"}}}}; }},
+      {"StatusReplyWithABadJob", "StatusReply.jobs[1].job_id", [] {
+         status_reply r;
+         r.jobs = {valid_status(), valid_status()};
+         r.jobs[1].job_id = "";
+         return body{r};
+       }},
+      {"StatusReplySlotOfStateZero", "StatusReply.slots[0].state",
+       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0}}; }},
+      {"StatusReplySlotOwnerPastTheLeaseTable", "StatusReply.slots[0].owner",
+       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0}}; }},
+      {"StatusReplyWorkerWithoutALease", "StatusReply.workers[0].lease",
+       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0}}; }},
+      {"StatusReplyWorkerNameOf24Bytes", "StatusReply.workers[0].name",
+       [] { return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0}}; }},
+      {"StatusReplyWorkerOfStateFour", "StatusReply.workers[0].state",
+       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0}}; }},
+      {"ErrorOfCodeZero", "Error.code", [] { return body{error_reply{error_code{}, "x", 0}}; }},
+      {"ErrorOfCodeTwelve", "Error.code", [] { return body{error_reply{static_cast<error_code>(12), "x", 0}}; }},
+      {"ErrorMessageOver1024Bytes", "Error.message",
+       [] { return body{error_reply{error_code::internal, std::string(1025, 'm'), 0}}; }},
+      {"ReadyWithoutALease", "Ready.lease", with(valid_ready(), [](ready& r) { r.lease = no_owner; })},
+      {"ReadyWithoutPid", "Ready.pid", with(valid_ready(), [](ready& r) { r.pid = 0; })},
+      {"ReadyWithoutName", "Ready.name", with(valid_ready(), [](ready& r) { r.name = ""; })},
+      {"ReadyNameOf24Bytes", "Ready.name", with(valid_ready(), [](ready& r) { r.name.assign(24, 'n'); })},
+      {"ReadyOfCapacityZero", "Ready.capacity", with(valid_ready(), [](ready& r) { r.capacity = 0; })},
+      {"ReadyCapacityNotAPowerOfTwo", "Ready.capacity", with(valid_ready(), [](ready& r) { r.capacity = 3 << 10; })},
+      {"AssignOfPartition16", "Assign.partition", with(valid_assign(), [](assign& a) { a.partition = 16; })},
+      {"AssignKeyIdWithSpace", "Assign.key_id", with(valid_assign(), [](assign& a) { a.key_id = "ab 12"; })},
+      {"AssignWithoutSpec", "Assign.spec", with(valid_assign(), [](assign& a) { a.spec = ""; })},
+      {"AssignSpecOver2048Bytes", "Assign.spec", with(valid_assign(), [](assign& a) { a.spec.assign(2049, ' '); })},
+      {"SynthFailedWithoutError", "SynthFailed.error", [] { return body{synth_failed{1, 2, ""}}; }},
+      {"HeartbeatWithoutALease", "Heartbeat.lease", [] { return body{heartbeat{no_owner, 0, 0}}; }},
+      {"ByeWithoutALease", "Bye.lease", [] { return body{bye{70000}}; }},
+  };
+  return all;
+}
+
+class ProtoValidation : public testing::TestWithParam<broken> {};
+
+TEST_P(ProtoValidation, IsRefusedAsMalformedNamingTheField) {
+  const message m{77, GetParam().make()};
+  auto d = decode(encode(m));
+  ASSERT_FALSE(d) << "decoded a message with " << GetParam().name;
+  EXPECT_EQ(d.error().code, error_code::malformed);
+  EXPECT_NE(d.error().reason.find(GetParam().field), std::string::npos) << d.error().reason;
+  EXPECT_EQ(d.error().request_id, 77u) << "the reply must echo the request id";
+  EXPECT_TRUE(check(m)) << "check() must refuse what decode() refuses";
+}
+
+INSTANTIATE_TEST_SUITE_P(EachRule, ProtoValidation, testing::ValuesIn(cases()),
+                         [](const testing::TestParamInfo<broken>& i) { return std::string(i.param.name); });
+
+TEST(ProtoValidationBases, TheUnbrokenMessagesPass) {
+  for (const body& b : {body{valid_native()}, body{valid_circom()}, body{valid_status()}, body{valid_ready()},
+                        body{valid_assign()}}) {
+    auto d = decode(encode(message{1, b}));
+    EXPECT_TRUE(d) << d.error().reason;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::proto
