@@ -15,7 +15,7 @@ proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_fo
 }
 
 void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
-                     prover_buffers& buf) {
+                     buffer_view buf) {
   const r1cs::counts n = c.count();
   if (n.inputs + n.aux != pk.n_vars || n.inputs != pk.n_public + 1 ||
       n.constraints + pk.n_public + 1 > pk.domain_size)
@@ -23,9 +23,12 @@ void synthesize_into(const proving_key& pk, const circuits::circuit& c, const ci
                                 std::to_string(n.inputs + n.aux) + " wires, " + std::to_string(n.inputs - 1) +
                                 " public; the key has " + std::to_string(pk.n_vars) + " and " +
                                 std::to_string(pk.n_public) + ")");
-  std::span<fr_t> z(buf.z);
-  r1cs::proving_cs cs({std::span(buf.a).first(n.constraints), std::span(buf.b).first(n.constraints),
-                       std::span(buf.c).first(n.constraints), z.first(n.inputs), z.subspan(n.inputs)});
+  if (buf.a.size() != pk.domain_size || buf.b.size() != pk.domain_size || buf.c.size() != pk.domain_size ||
+      buf.z.size() != pk.n_vars)
+    throw std::invalid_argument("synthesize_into: buffers are not the key's domain and witness sizes");
+  std::span<fr_t> z = buf.z;
+  r1cs::proving_cs cs({buf.a.first(n.constraints), buf.b.first(n.constraints), buf.c.first(n.constraints),
+                       z.first(n.inputs), z.subspan(n.inputs)});
   c.synthesize(cs, &in);
   if (cs.first_unsatisfied()) {
     r1cs::checking_cs check;  // rerun for the constraint's name

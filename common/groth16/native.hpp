@@ -3,6 +3,7 @@
 // memory a shared-memory slot will provide).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "circuits/circuit.hpp"
@@ -12,11 +13,17 @@
 
 namespace cuzk::groth16 {
 
-/* The buffers one proof needs: a, b, c (domain_size each) and z (n_vars). */
+/* Where one proof's a, b, c (domain_size each) and z (n_vars) live: heap
+   vectors (prover_buffers) or a shared-memory slot. */
+struct buffer_view {
+  std::span<fr_t> a, b, c, z;
+};
+
 struct prover_buffers {
   std::vector<fr_t> a, b, c, z;
   explicit prover_buffers(const proving_key& pk)
       : a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z(pk.n_vars) {}
+  buffer_view view() { return {a, b, c, z}; }
 };
 
 proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h = h_form::odd_coset,
@@ -26,6 +33,10 @@ proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_fo
    circuits::circuit_error naming the first unsatisfied constraint, and
    std::invalid_argument when the key was made for another circuit. */
 void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
-                     prover_buffers& buf);
+                     buffer_view buf);
+inline void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
+                            prover_buffers& buf) {
+  synthesize_into(pk, c, in, buf.view());
+}
 
 }  // namespace cuzk::groth16

@@ -1,0 +1,36 @@
+// Proving keys by key id: the .zkey bytes live in the pool's SRS regions
+// (shm/srs_region.hpp), loaded from disk once and kept across restarts; each
+// process parses a key once and keeps it while jobs use it.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "groth16/keys.hpp"
+
+namespace cuzk::job {
+
+class key_cache {
+ public:
+  explicit key_cache(std::string pool, std::size_t capacity = 4) : pool_(std::move(pool)), capacity_(capacity) {}
+
+  /* Loads the file into its SRS region (unless one with the same content
+     hash exists) and parses it; returns the key id. job_error when the file
+     is missing or not a valid .zkey. */
+  std::string load(const std::filesystem::path& zkey);
+  /* The key of an SRS region the pool already holds; job_error if none. */
+  std::shared_ptr<const groth16::proving_key> get(const std::string& key_id);
+
+ private:
+  std::shared_ptr<const groth16::proving_key> insert(const std::string& key_id,
+                                                      std::shared_ptr<const groth16::proving_key> pk);
+  std::string pool_;
+  std::size_t capacity_;
+  std::map<std::string, std::shared_ptr<const groth16::proving_key>> keys_;
+  std::map<std::string, std::uint64_t> used_;
+  std::uint64_t clock_ = 0;
+};
+
+}  // namespace cuzk::job

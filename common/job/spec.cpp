@@ -1,0 +1,42 @@
+#include "job/spec.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace cuzk::job {
+
+using nlohmann::json;
+
+std::string spec::to_json() const {
+  json j = {{"zkey", zkey}};
+  if (is_native()) {
+    j["circuit"] = circuit;
+    j["inputs"] = inputs;
+  } else {
+    j["wtns"] = wtns;
+    if (!r1cs.empty()) j["r1cs"] = r1cs;
+  }
+  if (blinding) j["blinding"] = *blinding;
+  return j.dump();
+}
+
+spec spec::from_json(std::string_view text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw job_error("job spec is not a JSON object");
+  auto str = [&](const char* k) -> std::string {
+    if (!j.contains(k)) return {};
+    if (!j[k].is_string()) throw job_error(std::string("job spec field '") + k + "' is not a string");
+    return j[k].get<std::string>();
+  };
+  spec s;
+  s.zkey = str("zkey");
+  s.circuit = str("circuit");
+  s.inputs = str("inputs");
+  s.wtns = str("wtns");
+  s.r1cs = str("r1cs");
+  if (j.contains("blinding")) s.blinding = str("blinding");
+  if (s.is_native() == !s.wtns.empty())
+    throw job_error("job spec needs exactly one of 'circuit' (native) and 'wtns' (circom)");
+  return s;
+}
+
+}  // namespace cuzk::job

@@ -1,0 +1,33 @@
+// What one service job proves, as the job table stores it (≤ 2 KiB of JSON,
+// shm::spec_bytes) and as Assign carries it to a worker.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace cuzk::job {
+
+/* A request the service cannot run; the message says which field. */
+class job_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct spec {
+  std::string zkey;     // absolute path the key was loaded from (for people)
+  std::string circuit;  // native: "chain:size=N"; empty for circom jobs
+  std::string inputs;   // native: inputs JSON, an object or one object per partition
+  std::string wtns;     // circom: absolute path of the witness
+  std::string r1cs;     // circom, optional: absolute path; names an unsatisfied constraint
+  std::optional<std::string> blinding;  // "R,S" in decimal: deterministic proofs
+
+  bool is_native() const { return !circuit.empty(); }
+  std::string to_json() const;
+  /* job_error on malformed JSON or a spec that is neither native nor circom. */
+  static spec from_json(std::string_view text);
+};
+
+}  // namespace cuzk::job

@@ -1,0 +1,294 @@
+// Workers, slots and proofs: FREE slots go to idle workers, FILLED slots to
+// the prover thread, dead workers' slots back to the queue.
+#include <spdlog/spdlog.h>
+
+#include "groth16/verifier.hpp"
+#include "job/result.hpp"
+#include "job/spec.hpp"
+#include "shm/reclaim.hpp"
+#include "server.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+shm::job_state state_of(const shm::job_record& rec) {
+  return static_cast<shm::job_state>(rec.word.load(std::memory_order_acquire) & 0xf);
+}
+
+std::optional<groth16::blinding> parse_blinding(const std::optional<std::string>& s) {
+  if (!s) return std::nullopt;
+  auto comma = s->find(',');
+  if (comma == std::string::npos) return std::nullopt;
+  auto r = ff::fr_t::from_decimal(s->substr(0, comma));
+  auto t = ff::fr_t::from_decimal(s->substr(comma + 1));
+  if (!r || !t) return std::nullopt;
+  return groth16::blinding{*r, *t};
+}
+
+}  // namespace
+
+void server::rebuild_queues() {
+  queue_.clear();
+  std::size_t n = 0;
+  jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (state_of(rec) != shm::job_state::active) return;
+    for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
+      if (shm::part_word::unpack(rec.parts[p].word.load(std::memory_order_acquire)).state == shm::part_state::queued) {
+        queue_.push({static_cast<shm::priority>(rec.priority), rec.seq, j, p});
+        ++n;
+      }
+  });
+  if (n) spdlog::info("{} partition(s) queued from the job table", n);
+}
+
+std::optional<std::uint32_t> server::class_for_job(const shm::job_record& rec) {
+  try {
+    auto pk = keys_.get(std::string(rec.key_id, strnlen(rec.key_id, sizeof rec.key_id)));
+    return slots_->class_for(pk->domain_size, pk->n_vars);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+void server::on_ready(const std::string& id, const proto::ready& r) {
+  if (r.lease >= region_->header().lease_capacity || !shm::is_alive(*region_, r.lease)) {
+    reply_error(id, 0, proto::error_code::bad_request, "lease " + std::to_string(r.lease) + " is not held");
+    return;
+  }
+  auto& w = workers_[r.lease];
+  const bool is_new = w.identity.empty();
+  w.identity = id;
+  w.name = r.name;
+  w.pid = r.pid;
+  w.capacity = r.capacity;
+  w.busy.reset();
+  w.seen = std::chrono::steady_clock::now();
+  if (is_new) spdlog::info("worker {} (lease {}, pid {}) ready", r.name, r.lease, r.pid);
+  // A slot still ASSIGNED to an idle worker: its Assign was lost (a server
+  // restart between the region write and the send). Send it again.
+  for (std::uint64_t s = 0; s < slots_->size(); ++s) {
+    auto word = slots_->word(s);
+    if (!word || word->state != shm::slot_state::assigned || word->owner != r.lease) continue;
+    auto e = slots_->entry(s);
+    shm::job_ref j{(*e)->job, (*e)->job_generation};
+    auto rec = jobs_->get(j);
+    if (!rec) continue;
+    proto::assign a{s, word->generation, j.index, j.generation, (*e)->partition,
+                    std::string((*rec)->key_id, strnlen((*rec)->key_id, sizeof(*rec)->key_id)),
+                    std::string((*rec)->spec, (*rec)->spec_len)};
+    if (send(id, proto::message{0, a})) {
+      w.busy = std::pair(s, word->generation);
+      break;
+    }
+  }
+  dispatch();
+}
+
+void server::on_filled(const std::string&, const proto::filled& f) {
+  auto word = slots_->word(f.slot);
+  if (!word || word->generation != f.generation) {
+    ++counters_.stale;
+    return;
+  }
+  for (auto& [lease, w] : workers_)
+    if (w.busy && w.busy->first == f.slot && w.busy->second == f.generation) w.busy.reset();
+  dispatch();
+}
+
+void server::on_synth_failed(const std::string&, const proto::synth_failed& f) {
+  for (auto& [lease, w] : workers_)
+    if (w.busy && w.busy->first == f.slot && w.busy->second == f.generation) w.busy.reset();
+  if (auto e = slots_->entry(f.slot)) {
+    shm::job_ref j{(*e)->job, (*e)->job_generation};
+    spdlog::warn("job {} partition {}: {}", j.index, (*e)->partition, f.error);
+    ++counters_.failed;
+    queue_.drop(j);
+    notify_waiters(j);
+  }
+  dispatch();
+}
+
+void server::on_heartbeat(const std::string& id, const proto::heartbeat& h) {
+  auto it = workers_.find(h.lease);
+  if (it == workers_.end()) {  // a busy worker that has not re-announced since a restart
+    if (h.lease >= region_->header().lease_capacity || !shm::is_alive(*region_, h.lease)) return;
+    it = workers_.emplace(h.lease, worker{}).first;
+    it->second.busy = std::pair(h.slot, h.generation);
+  }
+  it->second.identity = id;
+  it->second.seen = std::chrono::steady_clock::now();
+}
+
+void server::on_bye(const std::string&, const proto::bye& b) { workers_.erase(b.lease); }
+
+void server::reap_dead() {
+  std::erase_if(workers_, [&](const auto& kv) { return !shm::is_alive(*region_, kv.first); });
+  bool reclaimed = false;
+  for (std::uint64_t s = 0; s < slots_->size(); ++s) {
+    auto w = slots_->word(s);
+    if (!w || w->state != shm::slot_state::assigned || shm::is_alive(*region_, w->owner)) continue;
+    auto rep = shm::reclaim(*region_, shm::reclaim_options{w->owner, false});
+    if (rep && rep->assigned_freed) {
+      spdlog::warn("worker lease {} died: {} slot(s) freed, {} partition(s) requeued", w->owner,
+                   rep->assigned_freed, rep->partitions_requeued);
+      reclaimed = true;
+    }
+  }
+  if (reclaimed) rebuild_queues();
+}
+
+void server::dispatch() {
+  if (stopping_) return;
+  assign_work();
+  start_proofs();
+}
+
+void server::assign_work() {
+  for (auto& [lease, w] : workers_) {
+    if (w.busy || w.identity.empty()) continue;
+    std::optional<std::uint64_t> slot;
+    std::vector<shm::job_ref> gone;
+    auto q = queue_.pop_first([&](const queued_partition& q) {
+      auto rec = jobs_->get(q.job);
+      if (!rec || state_of(**rec) != shm::job_state::active) {
+        gone.push_back(q.job);
+        return false;
+      }
+      auto cls = class_for_job(**rec);
+      if (!cls) return false;
+      if (w.capacity && region_->header().classes[*cls].domain > w.capacity) return false;
+      slot = slots_->find_free(*cls);
+      return slot.has_value();
+    });
+    for (auto j : gone) queue_.drop(j);
+    if (!q) return;  // nothing fits any free slot now
+    auto rec = jobs_->get(q->job);
+    auto word = slots_->word(*slot);
+    if (!rec || !word) continue;
+    if (!jobs_->mark_slotted(q->job, q->partition, static_cast<std::uint32_t>(*slot))) continue;
+    auto a = slots_->assign(*slot, word->generation, lease, q->job.index, q->job.generation, q->partition);
+    if (!a) {
+      (void)jobs_->requeue(q->job, q->partition);
+      queue_.push(*q);
+      continue;
+    }
+    proto::assign msg{*slot, word->generation, q->job.index, q->job.generation, q->partition,
+                      std::string((*rec)->key_id, strnlen((*rec)->key_id, sizeof(*rec)->key_id)),
+                      std::string((*rec)->spec, (*rec)->spec_len)};
+    if (!send(w.identity, proto::message{0, msg})) {  // the worker went away: hand the slot back
+      (void)slots_->abandon(*slot, word->generation, lease);
+      (void)jobs_->requeue(q->job, q->partition);
+      queue_.push(*q);
+      w.identity.clear();
+      continue;
+    }
+    w.busy = std::pair(*slot, word->generation);
+  }
+}
+
+void server::start_proofs() {
+  if (prover_busy_ || stopping_) return;
+  std::optional<std::tuple<int, std::uint64_t, std::uint64_t>> best;  // (priority, seq, slot)
+  for (std::uint64_t s = 0; s < slots_->size(); ++s) {
+    auto w = slots_->word(s);
+    if (!w || w->state != shm::slot_state::filled) continue;
+    auto e = slots_->entry(s);
+    auto rec = jobs_->get({(*e)->job, (*e)->job_generation});
+    if (!rec || state_of(**rec) != shm::job_state::active ||
+        shm::part_word::unpack((*rec)->parts[(*e)->partition].word.load()).state != shm::part_state::slotted) {
+      (void)slots_->discard(s, w->generation);  // its job failed or was proven already
+      continue;
+    }
+    std::tuple<int, std::uint64_t, std::uint64_t> k{(*rec)->priority, (*rec)->seq, s};
+    if (!best || k < *best) best = k;
+  }
+  if (!best) return;
+  const std::uint64_t s = std::get<2>(*best);
+  auto w = slots_->word(s);
+  auto e = slots_->entry(s);
+  shm::job_ref j{(*e)->job, (*e)->job_generation};
+  auto rec = jobs_->get(j);
+  proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::nullopt};
+  try {
+    pj.pk = keys_.get(std::string((*rec)->key_id, strnlen((*rec)->key_id, sizeof(*rec)->key_id)));
+    pj.rs = parse_blinding(job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding);
+  } catch (const std::exception& ex) {
+    (void)jobs_->fail(j, pj.partition, ex.what());
+    (void)slots_->discard(s, w->generation);
+    notify_waiters(j);
+    return;
+  }
+  if (!slots_->start_proving(s, w->generation, lease_->index())) return;
+  prover_busy_ = true;
+  {
+    std::lock_guard lk(mu_);
+    to_prove_.push_back(std::move(pj));
+  }
+  cv_.notify_one();
+}
+
+void server::prover_loop() {
+  for (;;) {
+    proof_job pj;
+    {
+      std::unique_lock lk(mu_);
+      cv_.wait(lk, [&] { return prover_exit_ || !to_prove_.empty(); });
+      if (to_prove_.empty()) return;
+      pj = std::move(to_prove_.front());
+      to_prove_.pop_front();
+    }
+    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}};
+    try {
+      const auto& pk = *pj.pk;
+      auto payload = slots_->payload(pj.slot);
+      if (!payload) throw std::runtime_error("slot payload unavailable");
+      auto fr = [](std::span<std::uint8_t> b, std::size_t n) {
+        return std::span<const fr_t>(reinterpret_cast<const fr_t*>(b.data()), n);
+      };
+      prove_input in{pk, fr(payload->a, pk.domain_size), fr(payload->b, pk.domain_size),
+                     fr(payload->c, pk.domain_size), fr(payload->z, pk.n_vars), pj.rs};
+      auto out = backend_->prove(in);
+      std::vector<fr_t> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
+      if (!groth16::verify(pk.vk(), pub, out.proof))
+        throw std::runtime_error("the witness does not satisfy the circuit: the proof does not verify");
+      d.result = job::encode_result({out.proof, pub});
+      d.timings = out.timings;
+    } catch (const std::exception& e) {
+      d.error = e.what();
+    }
+    d.end_ns = shm::now_ns();
+    boost::asio::post(io_, [this, d = std::move(d)]() mutable { on_proof_done(std::move(d)); });
+  }
+}
+
+void server::on_proof_done(proof_done d) {
+  prover_busy_ = false;
+  const auto& w = d.what;
+  if (auto e = slots_->entry(w.slot)) {
+    const std::uint64_t synth_end = (*e)->filled_ns, synth_start = synth_end - std::min(synth_end, (*e)->synth_ns);
+    jobs_->note_times(w.job, w.partition, synth_start, synth_end, d.start_ns, d.end_ns);
+  }
+  if (d.error.empty()) {
+    if (auto r = jobs_->store_result(w.job, w.partition, w.gen, d.result); !r)
+      spdlog::warn("job {} partition {}: storing the proof: {}", w.job.index, w.partition, to_string(r.error()));
+    ++counters_.proofs;
+    spdlog::info("job {} partition {} proven in {:.3f} s (H {:.3f}, G1 {:.3f}, G2 {:.3f})", w.job.index, w.partition,
+                 d.timings.total, d.timings.h, d.timings.msm_g1, d.timings.msm_g2);
+    (void)slots_->release(w.slot, w.gen, lease_->index());
+  } else {
+    ++counters_.failed;
+    spdlog::warn("job {} partition {} failed: {}", w.job.index, w.partition, d.error);
+    (void)jobs_->fail(w.job, w.partition, d.error);
+    (void)slots_->abandon(w.slot, w.gen, lease_->index());
+  }
+  notify_waiters(w.job);
+  if (stopping_) {
+    io_.stop();
+    return;
+  }
+  dispatch();
+  drain();
+}
+
+}  // namespace cuzk::server
