@@ -1,0 +1,144 @@
+// The cuzk-shm tool, run as a program: create, status --json, destroy
+// refusing while a lease is live, --force, load-srs, errors on stderr.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "pool_guard.hpp"
+#include "shm/lease.hpp"
+#include "shm/srs_region.hpp"
+
+namespace cuzk::shm {
+namespace {
+
+using test::pool_guard;
+
+struct run_result {
+  int rc;
+  std::string out, err;
+};
+
+run_result cli(const std::string& args) {
+  const std::string err_path = std::filesystem::temp_directory_path() /
+                               ("cuzk-shm-cli-" + std::to_string(::getpid()) + ".err");
+  std::string cmd = std::string(CUZK_SHM_BIN) + " " + args + " 2>" + err_path;
+  run_result r{-1, {}, {}};
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int st = ::pclose(p);
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::ifstream e(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(e), {});
+  std::filesystem::remove(err_path);
+  return r;
+}
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CuzkShmCli, CreateStatusDestroyWithALiveLeaseThenForce) {
+  pool_guard g("cli");
+  auto c = cli("create --name " + g.name + " --slots 2x1000 --slots 1x4096:w=5000 --jobs 4 --leases 8 --threads 2");
+  ASSERT_EQ(c.rc, 0) << c.err;
+  EXPECT_NE(c.out.find("created pool"), std::string::npos);
+
+  auto again = cli("create --name " + g.name + " --slots 2x1000");
+  EXPECT_NE(again.rc, 0);
+  EXPECT_EQ(lines(again.err), 1) << again.err;
+  EXPECT_NE(again.err.find("already exists with a different layout"), std::string::npos) << again.err;
+
+  region r = region::open(g.where()).value();
+  auto l = lease::take(r, role::worker, "worker@1");
+  ASSERT_TRUE(l);
+
+  auto s = cli("status --name " + g.name + " --json");
+  ASSERT_EQ(s.rc, 0) << s.err;
+  auto j = nlohmann::json::parse(s.out);
+  ASSERT_EQ(j["slots"].size(), 3u);
+  EXPECT_EQ(j["slots"][0]["state"], "free");
+  EXPECT_EQ(j["slots"][0]["generation"], 0);
+  EXPECT_EQ(j["slots"][2]["class"], 1);
+  ASSERT_EQ(j["leases"].size(), 1u);
+  EXPECT_EQ(j["leases"][0]["name"], "worker@1");
+  EXPECT_EQ(j["leases"][0]["state"], "alive");
+  EXPECT_EQ(j["leases"][0]["pid"], ::getpid());
+  EXPECT_EQ(j["classes"][1]["witness"], 5000);
+  EXPECT_TRUE(j["jobs"].empty());
+
+  auto table = cli("status --name " + g.name);
+  ASSERT_EQ(table.rc, 0);
+  EXPECT_NE(table.out.find("worker@1"), std::string::npos);
+
+  auto refused = cli("destroy --name " + g.name);
+  EXPECT_NE(refused.rc, 0);
+  EXPECT_EQ(lines(refused.err), 1) << refused.err;
+  EXPECT_NE(refused.err.find("in use"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("worker@1"), std::string::npos) << refused.err;
+  EXPECT_TRUE(region::open(g.where()));
+
+  auto forced = cli("destroy --name " + g.name + " --force");
+  EXPECT_EQ(forced.rc, 0) << forced.err;
+  auto gone = cli("status --name " + g.name);
+  EXPECT_NE(gone.rc, 0);
+  EXPECT_NE(gone.err.find("no region"), std::string::npos) << gone.err;
+}
+
+TEST(CuzkShmCli, DestroySucceedsOnceTheLeaseIsGoneAndRemovesSrsRegions) {
+  pool_guard g("cli-srs");
+  ASSERT_EQ(cli("create --name " + g.name + " --slots 1x64").rc, 0);
+  const std::string key_path = std::filesystem::temp_directory_path() / ("cuzk-cli-key-" + std::to_string(::getpid()));
+  std::ofstream(key_path) << "not really a zkey, but bytes to keep";
+  auto load = cli("load-srs --name " + g.name + " --zkey " + key_path);
+  std::filesystem::remove(key_path);
+  ASSERT_EQ(load.rc, 0) << load.err;
+  std::string key = load.out.substr(0, load.out.find('\n'));
+  EXPECT_EQ(key.size(), 32u);
+  EXPECT_EQ(list_srs(g.name), std::vector<std::string>{key});
+  {
+    region r = region::open(g.where()).value();
+    auto l = lease::take(r, role::server, "gpu-server");
+    ASSERT_TRUE(l);
+    EXPECT_NE(cli("destroy --name " + g.name).rc, 0);
+  }
+  auto d = cli("destroy --name " + g.name);
+  EXPECT_EQ(d.rc, 0) << d.err;
+  EXPECT_TRUE(list_srs(g.name).empty());
+}
+
+TEST(CuzkShmCli, CreateReadsAConfigFile) {
+  pool_guard g("cli-config");
+  const std::string cfg = std::filesystem::temp_directory_path() / ("cuzk-cli-config-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(cfg) << R"({"name": ")" << g.name
+                     << R"(", "slots": ["2x100", {"count": 1, "constraints": 300, "witness": 700}], "jobs": 3, "leases": 5, "threads": 1})";
+  auto c = cli("create --config " + cfg);
+  std::filesystem::remove(cfg);
+  ASSERT_EQ(c.rc, 0) << c.err;
+  region r = region::open(g.where()).value();
+  EXPECT_EQ(r.header().n_slots, 3u);
+  EXPECT_EQ(r.header().job_capacity, 3u);
+  EXPECT_EQ(r.header().lease_capacity, 5u);
+  EXPECT_EQ(r.header().classes[1].witness, 700u);
+}
+
+TEST(CuzkShmCli, EveryErrorIsOneLineAndANonZeroExit) {
+  pool_guard g("cli-errors");
+  for (const std::string& args : {"status --name " + g.name, "destroy --name " + g.name,
+                                  "create --name " + g.name + " --slots 4y5", std::string("create --slots 1x64"),
+                                  "create --name " + g.name + " --slots 1x2^40",
+                                  "load-srs --name " + g.name + " --zkey /nonexistent", std::string("bogus")}) {
+    auto r = cli(args);
+    EXPECT_NE(r.rc, 0) << args;
+    EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("cuzk-shm: error: ", 0), 0u) << args << ": " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::shm
