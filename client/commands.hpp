@@ -25,6 +25,23 @@ struct inputs_args {
 struct verify_args {
   std::string vk, public_path, proof;
 };
+/* The service commands (cmd_submit.cpp, cmd_wait.cpp, cmd_status.cpp); exit
+   statuses in client/lib/exit_codes.hpp. */
+struct submit_args {
+  std::string endpoint, zkey, wtns, r1cs, circuit, inputs, job_id, priority = "normal", blinding;
+  std::uint32_t partitions = 1;
+  bool wait = false;
+  std::string proof, public_path;  // with wait
+  double timeout = -1;             // seconds; -1: 3600 with wait, else 10
+};
+struct wait_args {
+  std::string endpoint, job_id, proof, public_path;
+  double timeout = 3600;
+};
+struct status_args {
+  std::string endpoint, job_id;
+  bool json = false;
+};
 
 int run_setup(const setup_args& a);
 int run_export_vk(const export_vk_args& a);
@@ -32,6 +49,9 @@ int run_prove(const prove_args& a);
 int run_verify(const verify_args& a);
 int run_inputs(const inputs_args& a);
 int run_list_circuits();
+int run_submit(const submit_args& a);
+int run_wait(const wait_args& a);
+int run_status(const status_args& a);
 
 /* "[cuzk] what (1.23 s)" on stderr, for long steps */
 void progress(const std::string& what);

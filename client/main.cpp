@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "commands.hpp"
 
@@ -54,6 +55,40 @@ int main(int argc, char** argv) {
   verify->add_option("--public", va.public_path)->required();
   verify->add_option("--proof", va.proof)->required();
 
+  const std::string default_endpoint = "ipc:///run/cuzk/cuzk.sock";
+  submit_args sb;
+  auto* submit = app.add_subcommand("submit", "submit a job to cuzk-gpu-server; prints the job id");
+  submit->add_option("--endpoint", sb.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
+  submit->add_option("--zkey", sb.zkey, "proving key (a path on the server's host)")->required();
+  auto* work = submit->add_option_group("work")->require_option(1);
+  work->add_option("--wtns", sb.wtns, "circom witness (.wtns)");
+  work->add_option("--circuit", sb.circuit, "native circuit, NAME:key=value,...");
+  submit->add_option("--r1cs", sb.r1cs, "with --wtns: the circuit, to name a failing constraint");
+  submit->add_option("--inputs", sb.inputs, "with --circuit: inputs JSON (read here, sent inline)")
+      ->check(CLI::ExistingFile);
+  submit->add_option("--job-id", sb.job_id, "idempotency key (default: a random uuid)");
+  submit->add_option("--priority", sb.priority)->check(CLI::IsMember({"high", "normal", "low"}));
+  submit->add_option("--partitions", sb.partitions)->check(CLI::Range(1, 16));
+  submit->add_option("--blinding", sb.blinding, "fixed r,s (decimal) for a deterministic proof");
+  submit->add_flag("--wait", sb.wait, "wait for the proof and write --proof/--public");
+  submit->add_option("--proof", sb.proof);
+  submit->add_option("--public", sb.public_path);
+  submit->add_option("--timeout", sb.timeout, "seconds (default: 3600 with --wait, else 10)");
+
+  wait_args wa;
+  auto* wait = app.add_subcommand("wait", "wait for a job and write its proof (partition i > 0: NAME.i.json)");
+  wait->add_option("--endpoint", wa.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
+  wait->add_option("--job-id", wa.job_id)->required();
+  wait->add_option("--proof", wa.proof)->required();
+  wait->add_option("--public", wa.public_path)->required();
+  wait->add_option("--timeout", wa.timeout, "seconds")->default_val(3600);
+
+  status_args sa2;
+  auto* status = app.add_subcommand("status", "jobs, slots and workers of a server, or one job");
+  status->add_option("--endpoint", sa2.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
+  status->add_option("--job-id", sa2.job_id);
+  status->add_flag("--json", sa2.json, "JSON instead of tables");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -67,6 +102,9 @@ int main(int argc, char** argv) {
     if (*verify) return run_verify(va);
     if (*inputs) return run_inputs(ia);
     if (*list) return run_list_circuits();
+    if (*submit) return run_submit(sb);
+    if (*wait) return run_wait(wa);
+    if (*status) return run_status(sa2);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());
     return 2;

@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "proto/limits.hpp"
+
 namespace cuzk::proto {
 
 /* Same numbering as shm::priority. */

@@ -1,0 +1,138 @@
+// cuzk status: the server's jobs, slots and workers as tables, or one job
+// with its partitions; --json writes the same as JSON (names from
+// proto/names.hpp, times in ns since the epoch, as the server sends them).
+#include <cstdio>
+#include <ctime>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "client/lib/connection.hpp"
+#include "client/lib/exit_codes.hpp"
+#include "commands.hpp"
+#include "proto/limits.hpp"
+#include "proto/names.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string str(std::string_view s) { return std::string(s); }
+
+json to_json(const proto::job_status& j) {
+  json parts = json::array();
+  for (const auto& p : j.partitions)
+    parts.push_back({{"state", str(proto::name(p.state))},
+                     {"synth_start_ns", p.synth_start_ns},
+                     {"synth_end_ns", p.synth_end_ns},
+                     {"prove_start_ns", p.prove_start_ns},
+                     {"prove_end_ns", p.prove_end_ns},
+                     {"syntheses", p.syntheses},
+                     {"attempts", p.attempts}});
+  return {{"job_id", j.job_id},     {"state", str(proto::name(j.state))},
+          {"error", j.error},       {"submitted_ns", j.submitted_ns},
+          {"finished_ns", j.finished_ns}, {"priority", str(proto::name(j.priority))},
+          {"client", j.client},     {"partitions", parts}};
+}
+
+json to_json(const proto::status_reply& r) {
+  json jobs = json::array(), slots = json::array(), workers = json::array();
+  for (const auto& j : r.jobs) jobs.push_back(to_json(j));
+  for (const auto& s : r.slots)
+    slots.push_back({{"index", s.index},
+                     {"class", s.class_index},
+                     {"state", str(proto::name(s.state))},
+                     {"generation", s.generation},
+                     {"owner", s.owner == proto::no_owner ? json(nullptr) : json(s.owner)}});
+  for (const auto& w : r.workers)
+    workers.push_back({{"lease", w.lease},
+                       {"name", w.name},
+                       {"pid", w.pid},
+                       {"state", str(proto::name(w.state))},
+                       {"heartbeat_age_ms", w.heartbeat_age_ms}});
+  return {{"jobs", jobs}, {"jobs_omitted", r.jobs_omitted}, {"slots", slots}, {"workers", workers}};
+}
+
+std::string when(std::uint64_t ns) {
+  if (ns == 0) return "-";
+  std::time_t t = static_cast<std::time_t>(ns / 1'000'000'000ULL);
+  std::tm tm{};
+  ::localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+std::string seconds(std::uint64_t start, std::uint64_t end) {
+  if (start == 0 || end < start) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(end - start) / 1e9);
+  return buf;
+}
+
+std::size_t done_parts(const proto::job_status& j) {
+  std::size_t n = 0;
+  for (const auto& p : j.partitions) n += p.state == proto::partition_state::done;
+  return n;
+}
+
+void print_job(const proto::job_status& j) {
+  std::printf("job %s: %s, priority %s, submitted %s", j.job_id.c_str(), str(proto::name(j.state)).c_str(),
+              str(proto::name(j.priority)).c_str(), when(j.submitted_ns).c_str());
+  if (!j.client.empty()) std::printf(" by %s", j.client.c_str());
+  std::printf("\n");
+  if (!j.error.empty()) std::printf("error: %s\n", j.error.c_str());
+  std::printf("%-5s %-13s %9s %9s %9s %8s\n", "PART", "STATE", "SYNTH_S", "PROVE_S", "SYNTHS", "REQUEUED");
+  for (std::size_t i = 0; i < j.partitions.size(); ++i) {
+    const auto& p = j.partitions[i];
+    std::printf("%-5zu %-13s %9s %9s %9u %8u\n", i, str(proto::name(p.state)).c_str(),
+                seconds(p.synth_start_ns, p.synth_end_ns).c_str(), seconds(p.prove_start_ns, p.prove_end_ns).c_str(),
+                p.syntheses, p.attempts);
+  }
+}
+
+void print_service(const proto::status_reply& r) {
+  std::printf("JOBS (%zu%s)\n", r.jobs.size(),
+              r.jobs_omitted ? (", " + std::to_string(r.jobs_omitted) + " more not shown").c_str() : "");
+  std::printf("  %-36s %-8s %-6s %-7s %-19s %s\n", "JOB ID", "STATE", "PRIO", "PARTS", "SUBMITTED", "ERROR");
+  for (const auto& j : r.jobs)
+    std::printf("  %-36s %-8s %-6s %3zu/%-3zu %-19s %s\n", j.job_id.c_str(), str(proto::name(j.state)).c_str(),
+                str(proto::name(j.priority)).c_str(), done_parts(j), j.partitions.size(), when(j.submitted_ns).c_str(),
+                j.error.c_str());
+  std::printf("SLOTS (%zu)\n", r.slots.size());
+  std::printf("  %-6s %-5s %-9s %-10s %s\n", "SLOT", "CLASS", "STATE", "GEN", "OWNER");
+  for (const auto& s : r.slots)
+    std::printf("  %-6llu %-5u %-9s %-10llu %s\n", (unsigned long long)s.index, s.class_index,
+                str(proto::name(s.state)).c_str(), (unsigned long long)s.generation,
+                s.owner == proto::no_owner ? "-" : std::to_string(s.owner).c_str());
+  std::printf("WORKERS (%zu)\n", r.workers.size());
+  std::printf("  %-5s %-23s %-8s %-5s %s\n", "LEASE", "NAME", "PID", "STATE", "HEARTBEAT");
+  for (const auto& w : r.workers)
+    std::printf("  %-5u %-23s %-8d %-5s %.1f s ago\n", w.lease, w.name.c_str(), w.pid,
+                str(proto::name(w.state)).c_str(), static_cast<double>(w.heartbeat_age_ms) / 1000);
+}
+
+}  // namespace
+
+int run_status(const status_args& a) {
+  return client::with_exit_codes([&] {
+    client::options o;
+    o.timeout = std::chrono::milliseconds(5000);
+    o.attempts = 2;
+    client::connection c(a.endpoint, o);
+    if (!a.job_id.empty()) {
+      const auto j = c.status(a.job_id);
+      if (a.json) std::printf("%s\n", to_json(j).dump(1).c_str());
+      else print_job(j);
+      return j.state == proto::job_state::failed ? client::exit_job_failed : client::exit_ok;
+    }
+    const auto r = c.status();
+    if (a.json) std::printf("%s\n", to_json(r).dump(1).c_str());
+    else print_service(r);
+    return client::exit_ok;
+  });
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,123 @@
+#include "client/lib/connection.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "net/envelope_io.hpp"
+#include "net/options.hpp"
+#include "proto/codec.hpp"
+#include "proto/limits.hpp"
+#include "proto/names.hpp"
+
+namespace cuzk::client {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+milliseconds left(clock::time_point deadline) {
+  return std::max(milliseconds(0), std::chrono::duration_cast<milliseconds>(deadline - clock::now()));
+}
+
+/* Waits for `events` on s until the deadline. */
+bool ready(zmq::socket_t& s, short events, clock::time_point deadline) {
+  zmq::pollitem_t item{s.handle(), 0, events, 0};
+  return zmq::poll(&item, 1, left(deadline)) > 0;
+}
+
+template <class T>
+T expect(proto::message m, std::string_view asked) {
+  if (auto* t = std::get_if<T>(&m.body)) return std::move(*t);
+  throw protocol_error("the server answered " + std::string(asked) + " with " + std::string(proto::name(m.body)));
+}
+
+job_outcome outcome(proto::message m, std::string_view asked) {
+  if (auto* p = std::get_if<proto::proof_reply>(&m.body)) return std::move(*p);
+  return expect<proto::job_status>(std::move(m), asked);
+}
+
+}  // namespace
+
+connection::connection(options o) : opt_(o), next_id_(std::random_device{}() | 1) {}
+
+connection::connection(const std::string& endpoint, options o) : connection(o) { connect(endpoint); }
+
+connection::~connection() = default;
+
+void connection::connect(const std::string& endpoint) {
+  endpoint_ = endpoint;
+  sock_ = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::dealer);
+  net::configure_dealer(*sock_);
+  sock_->connect(endpoint_);
+}
+
+std::optional<proto::message> connection::attempt(const proto::body& b, milliseconds reply_within) {
+  const auto deadline = clock::now() + reply_within;
+  const std::uint64_t id = next_id_++;
+  const proto::message m{id, b};
+  // ZMQ_IMMEDIATE: not writable until the connection is up.
+  for (;;) {
+    if (!ready(*sock_, ZMQ_POLLOUT, deadline)) return std::nullopt;
+    auto sent = net::send(*sock_, m);
+    if (sent == net::send_result::sent) break;
+    if (left(deadline) == milliseconds(0)) return std::nullopt;
+  }
+  while (ready(*sock_, ZMQ_POLLIN, deadline)) {
+    auto in = net::receive(*sock_);
+    if (!in) continue;
+    if (!*in) {
+      // Replies carry no request id we could trust here; a reply we cannot
+      // read is fatal rather than retried (it would be unreadable again).
+      throw protocol_error("unreadable reply: " + in->error().reason);
+    }
+    proto::message reply = std::move(**in);
+    if (reply.request_id != id) continue;  // the answer to an attempt we gave up on
+    if (auto* e = std::get_if<proto::error_reply>(&reply.body)) throw server_error(e->code, e->message);
+    return reply;
+  }
+  return std::nullopt;
+}
+
+proto::message connection::request(const proto::body& b, milliseconds reply_within) {
+  if (!sock_) throw std::logic_error("cuzk::client::connection: connect() first");
+  const int attempts = std::max(1, opt_.attempts);
+  for (int i = 0; i < attempts; ++i) {
+    if (i > 0) connect(endpoint_);  // a fresh socket: drops whatever the old one had queued
+    if (auto reply = attempt(b, reply_within)) return std::move(*reply);
+  }
+  throw unreachable("no reply from " + endpoint_ + " within " + std::to_string(reply_within.count()) + " ms (" +
+                    std::to_string(attempts) + " attempts)");
+}
+
+proto::accepted connection::submit(const proto::submit& s) {
+  return expect<proto::accepted>(request(s, opt_.timeout), "submit");
+}
+
+proto::job_status connection::status(std::string_view job_id) {
+  return expect<proto::job_status>(request(proto::status_request{std::string(job_id)}, opt_.timeout), "status");
+}
+
+proto::status_reply connection::status() {
+  return expect<proto::status_reply>(request(proto::status_request{}, opt_.timeout), "status");
+}
+
+job_outcome connection::fetch(std::string_view job_id) {
+  return outcome(request(proto::fetch{std::string(job_id)}, opt_.timeout), "fetch");
+}
+
+job_outcome connection::wait(std::string_view job_id, milliseconds timeout) {
+  const auto deadline = clock::now() + timeout;
+  // In slices, so a server that dies mid-wait is noticed within one slice
+  // plus the request timeout, not after the whole wait.
+  for (;;) {
+    const auto slice = std::min({left(deadline), opt_.wait_slice, milliseconds(proto::max_wait_ms)});
+    proto::wait_request w{std::string(job_id), static_cast<std::uint32_t>(slice.count())};
+    job_outcome r = outcome(request(w, slice + opt_.timeout), "wait");
+    if (std::holds_alternative<proto::proof_reply>(r)) return r;
+    const auto state = std::get<proto::job_status>(r).state;
+    if (state == proto::job_state::done) return fetch(job_id);  // finished between the server's checks
+    if (state == proto::job_state::failed || left(deadline) == milliseconds(0)) return r;
+  }
+}
+
+}  // namespace cuzk::client

@@ -1,0 +1,71 @@
+// A client's connection to cuzk-gpu-server: one DEALER socket, one request
+// in flight, replies matched by request id (stale replies to an abandoned
+// attempt are dropped). A request that gets no reply in time is sent again on
+// a fresh socket, which is safe because every request is idempotent: Submit
+// by its job id, the others because they only read.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <zmq.hpp>
+
+#include "client/lib/errors.hpp"
+#include "proto/message.hpp"
+
+namespace cuzk::client {
+
+using std::chrono::milliseconds;
+
+struct options {
+  milliseconds timeout{10'000};    // for one attempt: the send and the reply
+  int attempts = 3;                // each on a fresh socket (reconnect)
+  milliseconds wait_slice{5'000};  // wait() asks the server in slices this long
+};
+
+/* A finished job's proofs, or its status (not finished yet, or failed). */
+using job_outcome = std::variant<proto::proof_reply, proto::job_status>;
+
+class connection {
+ public:
+  explicit connection(options o = {});
+  connection(const std::string& endpoint, options o);
+  explicit connection(const std::string& endpoint) : connection(endpoint, options{}) {}
+  ~connection();
+  connection(const connection&) = delete;
+  connection& operator=(const connection&) = delete;
+
+  /* "ipc:///run/cuzk/cuzk.sock" or "tcp://host:port". Connecting never
+     fails for a server that is down; the first request times out instead. */
+  void connect(const std::string& endpoint);
+
+  /* Every call below throws server_error for an Error reply, unreachable
+     after `attempts` timeouts, protocol_error for an unusable reply. */
+  proto::accepted submit(const proto::submit& s);
+  proto::job_status status(std::string_view job_id);
+  proto::status_reply status();
+  /* The proofs when the job is done, else its status. Never waits. */
+  job_outcome fetch(std::string_view job_id);
+  /* Returns as soon as the job is done or failed, or its status once
+     `timeout` has passed. */
+  job_outcome wait(std::string_view job_id, milliseconds timeout);
+
+  const std::string& endpoint() const noexcept { return endpoint_; }
+
+ private:
+  proto::message request(const proto::body& b, milliseconds reply_within);
+  std::optional<proto::message> attempt(const proto::body& b, milliseconds reply_within);
+
+  options opt_;
+  std::string endpoint_;
+  zmq::context_t ctx_;
+  std::unique_ptr<zmq::socket_t> sock_;
+  std::uint64_t next_id_;
+};
+
+}  // namespace cuzk::client

@@ -1,0 +1,141 @@
+// The cuzk CLI's service commands, run as a process against a fake server:
+// what they print, write and exit with.
+#include <sys/wait.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../net/temp_dir.hpp"
+#include "fake_server.hpp"
+
+namespace cuzk::test {
+namespace {
+
+struct run_result {
+  int rc;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct ClientCli : testing::Test {
+  temp_dir dir;
+  std::string endpoint = dir.ipc("cuzk.sock");
+
+  run_result cuzk(const std::string& args) {
+    const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
+    const std::string cmd = "cd " + dir.path().string() + " && " + CUZK_CLI + " " + args + " >" + out.string() +
+                            " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  }
+  std::string inputs() {
+    std::ofstream(dir.path() / "in.json") << "{\n  \"x\": \"3\"\n}\n";
+    return "in.json";
+  }
+};
+
+TEST_F(ClientCli, SubmitPrintsTheJobIdAndSendsAbsolutePathsAndCompactInputs) {
+  fake_server server(endpoint);
+  auto r = cuzk("submit --endpoint " + endpoint + " --zkey k.zkey --circuit chain:size=4 --inputs " + inputs() +
+                " --job-id job-7 --priority high --partitions 2");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out, "job-7\n");
+  const auto s = server.last_submit();
+  EXPECT_EQ(s.zkey, (dir.path() / "k.zkey").string());
+  EXPECT_EQ(s.priority, proto::priority::high);
+  EXPECT_EQ(s.partitions, 2u);
+  EXPECT_EQ(std::get<proto::native_work>(s.work).inputs_json, "{\"x\":\"3\"}");
+}
+
+TEST_F(ClientCli, SubmitWithoutAJobIdMakesAUuid) {
+  fake_server server(endpoint);
+  auto r = cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns w.wtns --r1cs c.r1cs --blinding 1,2");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(r.out.size(), 37u) << r.out;
+  EXPECT_EQ(r.out[14], '4');
+  const auto s = server.last_submit();
+  EXPECT_EQ(std::get<proto::circom_work>(s.work).r1cs, (dir.path() / "c.r1cs").string());
+  EXPECT_EQ(s.blinding, (proto::blinding{"1", "2"}));
+}
+
+TEST_F(ClientCli, SubmitAndWaitWritesOneProofAndPublicFilePerPartition) {
+  fake_server server(endpoint);
+  server.complete_on_submit(true);
+  std::filesystem::create_directory(dir.path() / "out");
+  auto r = cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --partitions 3 --job-id j" +
+           " --wait --proof out/proof.json --public out/public.json --timeout 5");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(slurp(dir.path() / "out/proof.json"), "{\"pi_a\": [\"0\"]}\n");
+  EXPECT_EQ(slurp(dir.path() / "out/proof.2.json"), "{\"pi_a\": [\"2\"]}\n");
+  EXPECT_EQ(slurp(dir.path() / "out/public.1.json"), "[\"101\"]\n");
+}
+
+TEST_F(ClientCli, WaitOnAFailedJobPrintsTheErrorAndExitsOne) {
+  fake_server server(endpoint);
+  ASSERT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --job-id bad").rc, 0);
+  server.fail("bad", "the witness does not satisfy constraint 3");
+  auto r = cuzk("wait --endpoint " + endpoint + " --job-id bad --proof p.json --public q.json --timeout 5");
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.err.find("constraint 3"), std::string::npos) << r.err;
+}
+
+TEST_F(ClientCli, WaitThatTimesOutExitsThree) {
+  fake_server server(endpoint);
+  ASSERT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --job-id slow").rc, 0);
+  auto r = cuzk("wait --endpoint " + endpoint + " --job-id slow --proof p.json --public q.json --timeout 0.2");
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("still queued"), std::string::npos) << r.err;
+}
+
+TEST_F(ClientCli, WaitOnAnUnknownJobExitsTwo) {
+  fake_server server(endpoint);
+  auto r = cuzk("wait --endpoint " + endpoint + " --job-id nobody --proof p.json --public q.json");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("unknown_job"), std::string::npos) << r.err;
+}
+
+TEST_F(ClientCli, StatusPrintsTablesOrJson) {
+  fake_server server(endpoint);
+  ASSERT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --job-id j1").rc, 0);
+  auto table = cuzk("status --endpoint " + endpoint);
+  ASSERT_EQ(table.rc, 0) << table.err;
+  EXPECT_NE(table.out.find("j1"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("worker@1"), std::string::npos) << table.out;
+  auto js = cuzk("status --endpoint " + endpoint + " --json");
+  ASSERT_EQ(js.rc, 0) << js.err;
+  auto j = nlohmann::json::parse(js.out);
+  EXPECT_EQ(j["jobs"][0]["job_id"], "j1");
+  EXPECT_EQ(j["slots"][1]["state"], "assigned");
+  EXPECT_EQ(j["workers"][0]["pid"], 4242);
+  auto one = cuzk("status --endpoint " + endpoint + " --job-id j1 --json");
+  ASSERT_EQ(one.rc, 0) << one.err;
+  EXPECT_EQ(nlohmann::json::parse(one.out)["state"], "queued");
+}
+
+TEST_F(ClientCli, NoServerExitsThree) {
+  auto r = cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --timeout 0.4");
+  EXPECT_EQ(r.rc, 3);
+  EXPECT_NE(r.err.find("no reply"), std::string::npos) << r.err;
+}
+
+TEST_F(ClientCli, BadInputExitsTwoWithoutContactingTheServer) {
+  fake_server server(endpoint);
+  EXPECT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --job-id a/b").rc, 2);
+  EXPECT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --circuit chain").rc, 2);
+  EXPECT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --blinding 12").rc, 2);
+  EXPECT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --partitions 17").rc, 2);
+  EXPECT_EQ(cuzk("wait --endpoint " + endpoint + " --job-id x").rc, 2) << "--proof and --public are required";
+  EXPECT_EQ(server.requests("submit"), 0);
+}
+
+}  // namespace
+}  // namespace cuzk::test
