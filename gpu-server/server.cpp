@@ -183,6 +183,7 @@ void server::arm_tick() {
 }
 
 void server::on_tick() {
+  lease_->heartbeat();
   reap_dead();
   const auto now = std::chrono::steady_clock::now();
   std::vector<waiter> due;

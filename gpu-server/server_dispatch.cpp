@@ -5,6 +5,7 @@
 #include "groth16/verifier.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
+#include "shm/failpoint.hpp"
 #include "shm/reclaim.hpp"
 #include "server.hpp"
 
@@ -239,6 +240,7 @@ void server::prover_loop() {
       to_prove_.pop_front();
     }
     proof_done d{pj, {}, {}, shm::now_ns(), 0, {}};
+    shm::failpoint("server.proving");  // crash tests: die with the slot PROVING
     try {
       const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);

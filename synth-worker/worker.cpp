@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "circuits/circuit.hpp"
@@ -83,7 +84,12 @@ int worker::run() {
       last_announce = now;
     }
     zmq::pollitem_t item{sock_.handle(), 0, ZMQ_POLLIN, 0};
-    zmq::poll(&item, 1, std::chrono::milliseconds(current_ ? 20 : 100));
+    try {
+      zmq::poll(&item, 1, std::chrono::milliseconds(current_ ? 20 : 100));
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+      continue;  // a signal: the loop checks stop_flag()
+    }
     while (item.revents & ZMQ_POLLIN) {
       zmq::message_t frame;
       auto got = sock_.recv(frame, zmq::recv_flags::dontwait);

@@ -1,0 +1,96 @@
+// Crashes (SIGKILL) of workers and of the server: no job is lost and no
+// synthesized slot is synthesized again.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+proto::submit job(const std::string& id, const std::string& circuit, std::uint64_t seed) {
+  proto::submit s;
+  s.job_id = id;
+  s.client = "crash_test";
+  s.zkey = key_for(circuit).path;
+  s.work = proto::native_work{circuit, inputs_for(circuit, seed)};
+  return s;
+}
+
+proto::job_status wait_done(client::connection& c, const std::string& id, const std::string& circuit) {
+  auto out = c.wait(id, 120s);
+  if (const auto* pr = std::get_if<proto::proof_reply>(&out)) {
+    for (const auto& p : pr->partitions) EXPECT_TRUE(verifies(*key_for(circuit).pk, p.proof_json, p.public_json));
+  } else {
+    ADD_FAILURE() << id << " did not finish: " << std::get<proto::job_status>(out).error;
+  }
+  return c.status(id);
+}
+
+/* Slots by state, from cuzk-shm status --json. */
+std::map<std::string, int> slot_states(service& svc) {
+  auto j = nlohmann::json::parse(svc.shm_status_json());
+  std::map<std::string, int> n;
+  for (const auto& s : j["slots"]) n[s["state"].get<std::string>()]++;
+  return n;
+}
+
+TEST(ServiceCrash, AWorkerKilledMidSynthesisLosesNoJob) {
+  const std::string circuit = "chain:size=1500";
+  service svc({"2x4096"});
+  auto server = svc.start_server();
+  // Dies (SIGKILL, from its failpoint) after synthesizing into the slot, before FILLED.
+  auto doomed = svc.start_worker("doomed", {{"CUZK_FAILPOINT", "worker.synthesized"}});
+  auto c = svc.connect();
+  c.submit(job("orphaned", circuit, test::seed()));
+  auto st = doomed->wait_exit(60s);
+  ASSERT_TRUE(st.has_value()) << "the worker did not reach its failpoint";
+  ASSERT_TRUE(WIFSIGNALED(*st) && WTERMSIG(*st) == SIGKILL);
+  auto rescuer = svc.start_worker("rescuer");
+  auto s = wait_done(c, "orphaned", circuit);
+  ASSERT_EQ(s.partitions.size(), 1u);
+  EXPECT_EQ(s.partitions[0].syntheses, 2u);  // once by the dead worker, once by the rescuer
+  EXPECT_EQ(s.partitions[0].attempts, 1u);
+}
+
+TEST(ServiceCrash, AServerKilledWithFilledAndProvingSlotsProvesThemAfterRestartWithoutResynthesis) {
+  const std::string circuit = "chain:size=1500";
+  service svc({"4x4096"});
+  // Dies at its first proof: one slot PROVING, the others filled meanwhile.
+  auto server = svc.start_server({{"CUZK_FAILPOINT", "server.proving"}});
+  std::vector<std::unique_ptr<process>> workers;
+  for (int i = 0; i < 3; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+  std::vector<std::string> ids;
+  {
+    auto c = svc.connect();
+    ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 3; }, 20s));
+    for (int i = 0; i < 6; ++i) {
+      ids.push_back("survivor-" + std::to_string(i));
+      c.submit(job(ids.back(), circuit, test::seed() + i));
+    }
+  }
+  auto st = server->wait_exit(60s);
+  ASSERT_TRUE(st.has_value()) << "the server did not reach its failpoint";
+  ASSERT_TRUE(WIFSIGNALED(*st) && WTERMSIG(*st) == SIGKILL);
+  // The workers finish what they were assigned while no server runs.
+  ASSERT_TRUE(eventually([&] { return slot_states(svc)["assigned"] == 0; }, 60s));
+  auto before = slot_states(svc);
+  EXPECT_EQ(before["proving"], 1) << "one slot was being proven when the server died";
+  EXPECT_GE(before["filled"], 1) << "workers filled slots while the server was down";
+
+  auto restarted = svc.start_server();
+  auto c = svc.connect();
+  for (const auto& id : ids) {
+    auto s = wait_done(c, id, circuit);
+    ASSERT_EQ(s.partitions.size(), 1u);
+    EXPECT_EQ(s.partitions[0].syntheses, 1u) << id << " was synthesized again";
+  }
+  EXPECT_EQ(restarted->terminate(), 0);
+}
+
+}  // namespace
+}  // namespace cuzk::test

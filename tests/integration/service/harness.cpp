@@ -1,0 +1,164 @@
+#include "harness.hpp"
+
+#include <fcntl.h>
+#include <fstream>
+#include <iterator>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "circuits/registry.hpp"
+#include "groth16/native.hpp"
+#include "groth16/verifier.hpp"
+#include "io/snarkjs_json.hpp"
+#include "io/zkey.hpp"
+
+extern char** environ;
+
+namespace cuzk::test {
+
+process::process(const std::string& exe, const std::vector<std::string>& args, const fs::path& log,
+                 const std::map<std::string, std::string>& env) {
+  std::vector<std::string> envs;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    if (!env.count(kv.substr(0, kv.find('=')))) envs.push_back(kv);
+  }
+  for (const auto& [k, v] : env) envs.push_back(k + "=" + v);
+  std::vector<char*> argv{const_cast<char*>(exe.c_str())}, envp;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  for (auto& e : envs) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe);
+}
+
+process::~process() {
+  if (running()) kill9();
+}
+
+bool process::running() {
+  if (status_) return false;
+  int st = 0;
+  if (waitpid(pid_, &st, WNOHANG) == pid_) {
+    status_ = st;
+    return false;
+  }
+  return true;
+}
+
+void process::kill9() {
+  if (!running()) return;
+  ::kill(pid_, SIGKILL);
+  int st = 0;
+  waitpid(pid_, &st, 0);
+  status_ = st;
+}
+
+std::optional<int> process::wait_exit(std::chrono::seconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (running()) {
+    if (std::chrono::steady_clock::now() > end) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return status_;
+}
+
+int process::terminate(std::chrono::seconds grace) {
+  if (running()) ::kill(pid_, SIGTERM);
+  auto st = wait_exit(grace);
+  if (!st) {
+    kill9();
+    return -1;
+  }
+  return WIFEXITED(*st) ? WEXITSTATUS(*st) : 128 + WTERMSIG(*st);
+}
+
+service::service(const std::vector<std::string>& slots) {
+  static int n = 0;
+  pool_ = "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
+  dir_ = fs::temp_directory_path() / pool_;
+  fs::create_directories(dir_);
+  endpoint_ = "ipc://" + (dir_ / "cuzk.sock").string();
+  std::string cmd = std::string(CUZK_SHM_BIN) + " create --name " + pool_;
+  for (const auto& s : slots) cmd += " --slots " + s;
+  cmd += " >> " + (dir_ / "cuzk-shm.log").string() + " 2>&1";
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cuzk-shm create failed: " + cmd);
+}
+
+service::~service() {
+  std::string cmd = std::string(CUZK_SHM_BIN) + " destroy --force --name " + pool_ + " >> " +
+                    (dir_ / "cuzk-shm.log").string() + " 2>&1";
+  if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "warning: %s failed\n", cmd.c_str());
+  if (!std::getenv("CUZK_KEEP_TEST_DIRS")) fs::remove_all(dir_);
+}
+
+std::unique_ptr<process> service::start_server(const std::map<std::string, std::string>& env) {
+  return std::make_unique<process>(
+      CUZK_SERVER_BIN, std::vector<std::string>{"--pool", pool_, "--endpoint", endpoint_, "--backend", "cpu"},
+      dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
+}
+
+std::unique_ptr<process> service::start_worker(const std::string& name, const std::map<std::string, std::string>& env) {
+  return std::make_unique<process>(
+      CUZK_WORKER_BIN,
+      std::vector<std::string>{"--pool", pool_, "--endpoint", endpoint_, "--name", name, "--checksum"},
+      dir_ / (name + "." + std::to_string(logs_++) + ".log"), env);
+}
+
+client::connection service::connect(std::chrono::milliseconds timeout) {
+  client::options o;
+  o.timeout = timeout;
+  o.attempts = 3;
+  return client::connection(endpoint_, o);
+}
+
+std::string service::shm_status_json() {
+  const auto out = dir_ / "status.json";
+  std::string cmd = std::string(CUZK_SHM_BIN) + " status --json --name " + pool_ + " > " + out.string();
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cuzk-shm status failed");
+  std::ifstream f(out);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+const test_key& key_for(const std::string& spec) {
+  static std::mutex mu;
+  static std::map<std::string, test_key> keys;
+  std::lock_guard lk(mu);
+  if (auto it = keys.find(spec); it != keys.end()) return it->second;
+  auto c = circuits::make_circuit(spec);
+  auto pk = std::make_shared<groth16::proving_key>(groth16::setup_circuit(*c, groth16::toxic_waste::random()));
+  static const fs::path dir = fs::temp_directory_path() / ("cuzk-test-keys-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string name = spec;
+  for (auto& ch : name)
+    if (ch == ':' || ch == '=' || ch == ',') ch = '_';
+  const auto path = dir / (name + ".zkey");
+  io::write_zkey_file(path, *pk);
+  return keys.emplace(spec, test_key{path.string(), pk}).first->second;
+}
+
+std::string inputs_for(const std::string& spec, std::uint64_t seed) {
+  return circuits::make_circuit(spec)->random_inputs(seed).dump();
+}
+
+bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json) {
+  auto p = io::proof_from_json(nlohmann::json::parse(proof_json));
+  auto pub = io::public_from_json(nlohmann::json::parse(public_json));
+  return pub.size() == pk.n_public && groth16::verify(pk.vk(), pub, p);
+}
+
+}  // namespace cuzk::test

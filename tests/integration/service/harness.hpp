@@ -1,0 +1,92 @@
+// Real processes for the service tests: a pool made with cuzk-shm, a
+// cuzk-gpu-server and cuzk-synth-workers started with posix_spawn (logs in
+// the test's directory), killed with SIGKILL or stopped with SIGTERM.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "client/lib/connection.hpp"
+#include "groth16/keys.hpp"
+
+namespace cuzk::test {
+
+namespace fs = std::filesystem;
+
+class process {
+ public:
+  process(const std::string& exe, const std::vector<std::string>& args, const fs::path& log,
+          const std::map<std::string, std::string>& env = {});
+  ~process();  // SIGKILL if still running
+  process(const process&) = delete;
+  process& operator=(const process&) = delete;
+
+  pid_t pid() const { return pid_; }
+  bool running();
+  void kill9();
+  /* SIGTERM, then the exit status (-1 if it had to be killed after `grace`). */
+  int terminate(std::chrono::seconds grace = std::chrono::seconds(30));
+  /* Waits for the process to end by itself; its raw wait status, or nullopt on timeout. */
+  std::optional<int> wait_exit(std::chrono::seconds limit);
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+/* One service: pool, endpoint and a directory, all unique to the test. */
+class service {
+ public:
+  /* slots: cuzk-shm --slots values, e.g. {"4x4096", "2x32768"}. */
+  explicit service(const std::vector<std::string>& slots);
+  ~service();  // kills what runs, destroys the pool (and its SRS regions)
+
+  const fs::path& dir() const { return dir_; }
+  const std::string& pool() const { return pool_; }
+  const std::string& endpoint() const { return endpoint_; }
+
+  std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {});
+  std::unique_ptr<process> start_worker(const std::string& name, const std::map<std::string, std::string>& env = {});
+  client::connection connect(std::chrono::milliseconds timeout = std::chrono::milliseconds(20000));
+  /* cuzk-shm status --json, parsed. */
+  std::string shm_status_json();
+
+ private:
+  fs::path dir_;
+  std::string pool_, endpoint_;
+  int logs_ = 0;
+};
+
+/* A dev key for a native circuit, made once per test binary (cached by spec). */
+struct test_key {
+  std::string path;
+  std::shared_ptr<const groth16::proving_key> pk;
+};
+const test_key& key_for(const std::string& circuit_spec);
+
+/* Random valid inputs for a circuit, as JSON text. */
+std::string inputs_for(const std::string& circuit_spec, std::uint64_t seed);
+
+/* The proof and public signals parse, and the proof verifies under the key's vk. */
+bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json);
+
+/* Polls f() every 50 ms until it returns true or `limit` passes. */
+template <class F>
+bool eventually(F&& f, std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (f()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return f();
+}
+
+}  // namespace cuzk::test

@@ -1,0 +1,176 @@
+// The service end to end with real processes, sockets and shared memory.
+#include <gtest/gtest.h>
+#include <zmq.hpp>
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+
+#include "harness.hpp"
+#include "proto/codec.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+proto::submit native_job(const std::string& id, const std::string& circuit, std::uint64_t seed,
+                         proto::priority prio = proto::priority::normal) {
+  proto::submit s;
+  s.job_id = id;
+  s.client = "service_test";
+  s.priority = prio;
+  s.zkey = key_for(circuit).path;
+  s.work = proto::native_work{circuit, inputs_for(circuit, seed)};
+  return s;
+}
+
+/* Waits for the job and checks every partition's proof against the key. */
+void expect_proven(client::connection& c, const std::string& job_id, const std::string& circuit,
+                   std::chrono::milliseconds limit = 120s) {
+  auto out = c.wait(job_id, limit);
+  const auto* pr = std::get_if<proto::proof_reply>(&out);
+  ASSERT_NE(pr, nullptr) << job_id << " did not finish: "
+                         << (std::holds_alternative<proto::job_status>(out) ? std::get<proto::job_status>(out).error : "");
+  ASSERT_FALSE(pr->partitions.empty());
+  for (const auto& p : pr->partitions)
+    EXPECT_TRUE(verifies(*key_for(circuit).pk, p.proof_json, p.public_json)) << job_id;
+}
+
+std::uint32_t syntheses(client::connection& c, const std::string& job_id) {
+  auto st = c.status(job_id);
+  std::uint32_t n = 0;
+  for (const auto& p : st.partitions) n += p.syntheses;
+  return n;
+}
+
+TEST(Service, TwentyFourMixedJobsOnThreeWorkersAllVerify) {
+  const std::vector<std::string> circuits = {"chain:size=300", "chain:size=1500", "poseidon-merkle:depth=2",
+                                             "sha256:bytes=3"};
+  for (const auto& c : circuits) key_for(c);  // setup outside the timed part
+  service svc({"4x4096", "2x32768"});
+  auto server = svc.start_server();
+  std::vector<std::unique_ptr<process>> workers;
+  for (int i = 0; i < 3; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+  auto c = svc.connect();
+  auto rng = test::rng(24);
+  std::vector<std::pair<std::string, std::string>> jobs;
+  for (int i = 0; i < 24; ++i) {
+    const auto& circuit = circuits[i % circuits.size()];
+    const auto prio = static_cast<proto::priority>(rng() % 3);
+    auto s = native_job("mixed-" + std::to_string(i), circuit, rng(), prio);
+    if (i % 6 == 5) {  // some jobs with two partitions, one input set each
+      s.partitions = 2;
+      s.work = proto::native_work{circuit, "[" + inputs_for(circuit, rng()) + "," + inputs_for(circuit, rng()) + "]"};
+    }
+    auto a = c.submit(s);
+    EXPECT_TRUE(a.created);
+    jobs.emplace_back(s.job_id, circuit);
+  }
+  for (const auto& [id, circuit] : jobs) expect_proven(c, id, circuit);
+  for (const auto& [id, circuit] : jobs) EXPECT_GE(syntheses(c, id), 1u);
+  EXPECT_EQ(server->terminate(), 0);
+  for (auto& w : workers) EXPECT_EQ(w->terminate(), 0);
+}
+
+TEST(Service, ResubmittingAJobIdReturnsTheSameJobAndNeverProvesTwice) {
+  service svc({"2x4096"});
+  auto server = svc.start_server();
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  auto s = native_job("same-id", "chain:size=300", test::seed());
+  EXPECT_TRUE(c.submit(s).created);
+  expect_proven(c, "same-id", "chain:size=300");
+  auto again = c.submit(s);
+  EXPECT_FALSE(again.created);
+  EXPECT_EQ(again.state, proto::job_state::done);
+  EXPECT_EQ(syntheses(c, "same-id"), 1u);
+}
+
+TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
+  service svc({"2x4096"});
+  auto server = svc.start_server();
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  auto unknown = native_job("bad-circuit", "chain:size=300", 1);
+  std::get<proto::native_work>(unknown.work).circuit = "no-such-circuit";
+  try {
+    c.submit(unknown);
+    ADD_FAILURE() << "an unknown circuit was accepted";
+  } catch (const client::server_error& e) {
+    EXPECT_EQ(e.code(), proto::error_code::unknown_circuit) << e.what();
+  }
+  auto mismatch = native_job("bad-key", "chain:size=300", 1);
+  mismatch.zkey = key_for("chain:size=1500").path;
+  EXPECT_THROW(c.submit(mismatch), client::server_error);
+  auto big = native_job("too-big", "sha256:bytes=3", 1);  // domain 2^15: no slot class holds it
+  try {
+    c.submit(big);
+    ADD_FAILURE() << "a job larger than every slot class was accepted";
+  } catch (const client::server_error& e) {
+    EXPECT_NE(std::string(e.what()).find("slot class"), std::string::npos) << e.what();
+  }
+  auto wrong_inputs = native_job("bad-inputs", "chain:size=300", 1);
+  std::get<proto::native_work>(wrong_inputs.work).inputs_json = "{\"nope\": 1}";
+  EXPECT_THROW(c.submit(wrong_inputs), client::server_error);
+  c.submit(native_job("good", "chain:size=300", test::seed()));
+  expect_proven(c, "good", "chain:size=300");
+}
+
+TEST(Service, GarbageOversizedAndWrongVersionFramesGetErrorRepliesWhileJobsComplete) {
+  service svc({"2x4096"});
+  auto server = svc.start_server();
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  c.submit(native_job("during-garbage", "chain:size=1500", test::seed()));
+
+  zmq::context_t ctx;
+  zmq::socket_t raw(ctx, zmq::socket_type::dealer);
+  raw.set(zmq::sockopt::linger, 0);
+  raw.set(zmq::sockopt::rcvtimeo, 10000);
+  raw.connect(svc.endpoint());
+  auto expect_error = [&](std::vector<std::uint8_t> frame, proto::error_code code, const char* what) {
+    raw.send(zmq::buffer(frame), zmq::send_flags::none);
+    zmq::message_t reply;
+    ASSERT_TRUE(raw.recv(reply)) << what << ": no reply";
+    auto m = proto::decode({static_cast<const std::uint8_t*>(reply.data()), reply.size()});
+    ASSERT_TRUE(m) << what;
+    const auto* e = std::get_if<proto::error_reply>(&m->body);
+    ASSERT_NE(e, nullptr) << what << ": not an Error reply";
+    EXPECT_EQ(e->code, code) << what << ": " << e->message;
+  };
+  auto rng = test::rng(7);
+  for (int i = 0; i < 20; ++i) {
+    std::vector<std::uint8_t> junk(1 + rng() % 200);
+    for (auto& b : junk) b = static_cast<std::uint8_t>(rng());
+    junk[0] = 0xff;  // field 31, wire type 7: never a valid protobuf start
+    expect_error(junk, proto::error_code::malformed, "garbage");
+  }
+  expect_error(std::vector<std::uint8_t>(1 << 20, 0x41), proto::error_code::too_large, "1 MiB frame");
+  auto valid = proto::encode(proto::status_request{});
+  ASSERT_GE(valid.size(), 2u);
+  ASSERT_EQ(valid[0], 0x08);  // field 1 (version), varint
+  valid[1] = 99;
+  expect_error(valid, proto::error_code::unsupported_version, "version 99");
+  raw.send(zmq::buffer(std::string("a")), zmq::send_flags::sndmore);
+  expect_error({0x08}, proto::error_code::malformed, "two frames");
+
+  expect_proven(c, "during-garbage", "chain:size=1500");
+}
+
+TEST(Service, AWorkerStartedBeforeTheServerWaitsAndJoins) {
+  service svc({"2x4096"});
+  auto worker = svc.start_worker("early");
+  std::this_thread::sleep_for(1500ms);
+  ASSERT_TRUE(worker->running());
+  auto server = svc.start_server();
+  auto c = svc.connect();
+  c.submit(native_job("late-server", "chain:size=300", test::seed()));
+  expect_proven(c, "late-server", "chain:size=300", 60s);
+  EXPECT_EQ(worker->terminate(), 0);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+}  // namespace
+}  // namespace cuzk::test
