@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Setup + build + run the demo.
-#   scripts/demo.sh                 the default demo (now: bench, then prove)
+#   scripts/demo.sh                 the default demo: the service (below)
+#   scripts/demo.sh service         a pool (cuzk-shm), cuzk-gpu-server (CPU
+#                                   backend when there is no GPU) and two
+#                                   cuzk-synth-workers; a mixed workload from
+#                                   cuzk-bench and one `cuzk submit --wait`,
+#                                   every proof verified; a summary; clean stop
+#   scripts/demo.sh all             service, bench, prove
 #   scripts/demo.sh bench [ARGS]    micro-benchmarks; ARGS go to the benchmark
 #                                   binary, e.g. --benchmark_filter=fp
 #   scripts/demo.sh prove           the cuzk CLI on the native circuits: setup,
@@ -13,8 +19,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# Later: the whole service (cuzk-shm, cuzk-gpu-server, workers, a proof).
-DEFAULT_DEMO=all
+DEFAULT_DEMO=service
 
 demo_bench() {
   if ! compgen -G "$CUZK_ROOT/bench/micro/*_bench.cpp" >/dev/null; then
@@ -70,6 +75,58 @@ demo_prove() {
   cuzk_log "files: $CUZK_BUILD_DIR/demo/prove (keys, inputs, proofs; prove logs show the stage times)"
 }
 
+demo_service() {
+  cuzk_configure
+  cuzk_build cuzk cuzk-shm cuzk-gpu-server cuzk-synth-worker cuzk-bench
+  local b="$CUZK_ROOT/$CUZK_BUILD_DIR" out="$CUZK_ROOT/$CUZK_BUILD_DIR/demo/service"
+  local snarkjs="$CUZK_ROOT/tests/interop/node_modules/.bin/snarkjs"
+  local pool="cuzk-demo-$$" ep="ipc://$out/cuzk.sock" backend=cpu
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && backend=auto
+  mkdir -p "$out"
+  rm -f "$out"/*.log
+  local pids=()
+  # shellcheck disable=SC2317  # runs from the trap
+  stop_all() {
+    local p
+    for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+    "$b/shm/tool/cuzk-shm" destroy --force --name "$pool" >/dev/null 2>&1 || true
+  }
+  trap stop_all EXIT
+
+  cuzk_log "pool: cuzk-shm create --name $pool --slots 4x4096 --slots 2x32768"
+  "$b/shm/tool/cuzk-shm" create --name "$pool" --slots 4x4096 --slots 2x32768
+  cuzk_log "cuzk-gpu-server --backend $backend and two cuzk-synth-workers (logs: $CUZK_BUILD_DIR/demo/service)"
+  "$b/gpu-server/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend "$backend" > "$out/server.log" 2>&1 &
+  pids+=($!)
+  local i
+  for i in 1 2; do
+    "$b/synth-worker/cuzk-synth-worker" --pool "$pool" --endpoint "$ep" --name "worker@$i" > "$out/worker$i.log" 2>&1 &
+    pids+=($!)
+  done
+
+  cuzk_log "one job through the CLI: cuzk submit --wait, then cuzk verify and snarkjs groth16 verify"
+  local spec=chain:size=3000
+  "$b/client/cuzk" setup --circuit "$spec" --zkey "$out/chain.zkey" --seed demo 2>/dev/null
+  "$b/client/cuzk" export-vk --zkey "$out/chain.zkey" --vk "$out/chain.vk.json"
+  "$b/client/cuzk" inputs --circuit "$spec" --seed "$RANDOM" --out "$out/chain.in.json"
+  "$b/client/cuzk" submit --endpoint "$ep" --zkey "$out/chain.zkey" --circuit "$spec" --inputs "$out/chain.in.json" \
+    --job-id "demo-cli-$$" --wait --proof "$out/chain.proof.json" --public "$out/chain.public.json"
+  "$b/client/cuzk" verify --vk "$out/chain.vk.json" --public "$out/chain.public.json" --proof "$out/chain.proof.json"
+  node "$snarkjs" groth16 verify "$out/chain.vk.json" "$out/chain.public.json" "$out/chain.proof.json" | tail -1
+
+  cuzk_log "a mixed workload: 16 jobs, 4 circuits, mixed priorities (cuzk-bench verifies every proof)"
+  "$b/bench/e2e/cuzk-bench" --endpoint "$ep" --keys "$out/keys" --jobs 16 --mixed-priorities \
+    --mix "chain:size=1000;poseidon-merkle:depth=4;sha256:bytes=3;chain:size=4000" --json "$out/summary.json"
+  echo
+  cuzk_log "cuzk status"
+  "$b/client/cuzk" status --endpoint "$ep" | head -n 12
+  cuzk_log "stopping (SIGTERM): the server finishes its proof in flight, workers their synthesis"
+  stop_all
+  trap - EXIT
+  cuzk_log "done; summary in $CUZK_BUILD_DIR/demo/service/summary.json"
+}
+
 demo="$DEFAULT_DEMO"
 if [[ $# -gt 0 && "$1" != -* ]]; then demo="$1"; shift; fi
 
@@ -77,6 +134,7 @@ cuzk_setup
 case "$demo" in
   bench) demo_bench "$@" ;;
   prove) demo_prove ;;
-  all) demo_bench "$@"; demo_prove ;;
-  *) cuzk_die "unknown demo '$demo' (known: all, bench, prove)" ;;
+  service) demo_service ;;
+  all) demo_service; demo_bench "$@"; demo_prove ;;
+  *) cuzk_die "unknown demo '$demo' (known: service, all, bench, prove)" ;;
 esac

@@ -1,0 +1,170 @@
+// cuzk-bench: drives a running service end to end. Submits a workload (a mix
+// of native circuits, round robin, random inputs and priorities), waits for
+// every job, verifies every proof, and reports throughput and per-phase
+// times from the job table's timestamps:
+//   queue  = synthesis start − submission      synth = synthesis
+//   handoff = proof start − synthesis end      prove = proving
+//   total  = finish − submission
+// Keys are dev keys made once per circuit in --keys DIR (cuzk setup's kind).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "circuits/registry.hpp"
+#include "client/lib/connection.hpp"
+#include "groth16/native.hpp"
+#include "groth16/verifier.hpp"
+#include "io/snarkjs_json.hpp"
+#include "io/zkey.hpp"
+
+namespace fs = std::filesystem;
+using namespace cuzk;
+using clk = std::chrono::steady_clock;
+
+namespace {
+
+struct key_files {
+  std::string path;
+  groth16::verifying_key vk;
+};
+
+key_files key_for(const std::string& spec, const fs::path& dir) {
+  std::string name = spec;
+  for (auto& c : name)
+    if (c == ':' || c == '=' || c == ',') c = '_';
+  const auto path = fs::absolute(dir / (name + ".zkey"));
+  if (!fs::exists(path)) {
+    std::fprintf(stderr, "[cuzk-bench] dev setup for %s -> %s\n", spec.c_str(), path.c_str());
+    auto c = circuits::make_circuit(spec);
+    fs::create_directories(dir);
+    io::write_zkey_file(path, groth16::setup_circuit(*c, groth16::toxic_waste::random()));
+  }
+  return {path.string(), io::read_zkey_file(path).vk()};
+}
+
+struct stats {
+  std::vector<double> v;
+  void add(double x) { v.push_back(x); }
+  double mean() const {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0 : s / v.size();
+  }
+  double pct(double p) const {
+    if (v.empty()) return 0;
+    auto w = v;
+    std::sort(w.begin(), w.end());
+    return w[std::min(w.size() - 1, static_cast<std::size_t>(p * (w.size() - 1) + 0.5))];
+  }
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  // circuit specs contain ',' only between parameters, so ';' or ' ' separates circuits
+  std::stringstream ss(s);
+  while (std::getline(ss, cur, ';'))
+    if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk-bench: an end-to-end workload against a running cuzk service"};
+  std::string endpoint, mix = "chain:size=1000", keys = "cuzk-bench-keys", json_out, prefix;
+  int jobs = 8;
+  bool verify = true, mixed_priorities = false;
+  std::uint64_t seed = std::random_device{}();
+  app.add_option("--endpoint", endpoint, "the server's endpoint")->required();
+  app.add_option("--mix", mix, "circuits, ';'-separated, submitted round robin");
+  app.add_option("--jobs", jobs, "jobs to submit");
+  app.add_option("--keys", keys, "directory of dev keys (made when missing)");
+  app.add_option("--seed", seed, "inputs and priorities");
+  app.add_option("--job-prefix", prefix, "job id prefix (default: bench-<seed>)");
+  app.add_flag("!--no-verify", verify, "skip verifying the proofs");
+  app.add_flag("--mixed-priorities", mixed_priorities, "random high/normal/low priorities");
+  app.add_option("--json", json_out, "write the summary as JSON");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    std::fprintf(stderr, "[cuzk-bench] seed %llu\n", (unsigned long long)seed);
+    if (prefix.empty()) prefix = "bench-" + std::to_string(seed);
+    const auto circuits = split(mix);
+    std::map<std::string, key_files> k;
+    for (const auto& c : circuits) k.emplace(c, key_for(c, keys));
+    std::mt19937_64 rng(seed);
+    client::options o;
+    o.timeout = std::chrono::seconds(120);
+    client::connection conn(endpoint, o);
+
+    std::vector<std::pair<std::string, std::string>> ids;
+    const auto t0 = clk::now();
+    for (int i = 0; i < jobs; ++i) {
+      const auto& c = circuits[i % circuits.size()];
+      proto::submit s;
+      s.job_id = prefix + "-" + std::to_string(i);
+      s.client = "cuzk-bench";
+      s.priority = mixed_priorities ? static_cast<proto::priority>(rng() % 3) : proto::priority::normal;
+      s.zkey = k[c].path;
+      s.work = proto::native_work{c, circuits::make_circuit(c)->random_inputs(rng()).dump()};
+      conn.submit(s);
+      ids.emplace_back(s.job_id, c);
+    }
+    int failed = 0, bad = 0;
+    for (const auto& [id, c] : ids) {
+      auto out = conn.wait(id, std::chrono::minutes(30));
+      const auto* pr = std::get_if<proto::proof_reply>(&out);
+      if (!pr) {
+        ++failed;
+        std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", id.c_str(), std::get<proto::job_status>(out).error.c_str());
+        continue;
+      }
+      if (verify)
+        for (const auto& p : pr->partitions) {
+          auto proof = io::proof_from_json(nlohmann::json::parse(p.proof_json));
+          auto pub = io::public_from_json(nlohmann::json::parse(p.public_json));
+          if (!groth16::verify(k[c].vk, pub, proof)) ++bad;
+        }
+    }
+    const double wall = std::chrono::duration<double>(clk::now() - t0).count();
+    stats queue, synth, handoff, prove, total;
+    for (const auto& [id, c] : ids) {
+      auto st = conn.status(id);
+      if (st.partitions.empty()) continue;
+      const auto& p = st.partitions[0];
+      auto s = [](std::uint64_t a, std::uint64_t b) { return b > a ? (b - a) / 1e9 : 0.0; };
+      queue.add(s(st.submitted_ns, p.synth_start_ns));
+      synth.add(s(p.synth_start_ns, p.synth_end_ns));
+      handoff.add(s(p.synth_end_ns, p.prove_start_ns));
+      prove.add(s(p.prove_start_ns, p.prove_end_ns));
+      total.add(s(st.submitted_ns, st.finished_ns ? st.finished_ns : p.prove_end_ns));
+    }
+    const double per_min = (jobs - failed) / wall * 60;
+    std::printf("\njobs %d (failed %d), proofs verified: %s, wall %.2f s, %.1f proofs/min\n", jobs, failed,
+                verify ? (bad ? "NO" : "all") : "skipped", wall, per_min);
+    std::printf("%-8s %9s %9s %9s\n", "phase", "mean s", "p50 s", "max s");
+    const std::pair<const char*, stats*> rows[] = {
+        {"queue", &queue}, {"synth", &synth}, {"handoff", &handoff}, {"prove", &prove}, {"total", &total}};
+    nlohmann::json j = {{"jobs", jobs}, {"failed", failed}, {"bad_proofs", bad}, {"wall_s", wall},
+                        {"proofs_per_min", per_min}, {"mix", mix}, {"seed", seed}};
+    for (const auto& [name, st] : rows) {
+      std::printf("%-8s %9.3f %9.3f %9.3f\n", name, st->mean(), st->pct(0.5), st->pct(1.0));
+      j["phases"][name] = {{"mean_s", st->mean()}, {"p50_s", st->pct(0.5)}, {"max_s", st->pct(1.0)}};
+    }
+    if (!json_out.empty()) std::ofstream(json_out) << j.dump(2) << "\n";
+    return failed || bad ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cuzk-bench: %s\n", e.what());
+    return 2;
+  }
+}
