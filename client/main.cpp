@@ -1,4 +1,4 @@
-// cuzk: Groth16 on BLS12-381 — setup, export-vk, prove, verify.
+// cuzk: Groth16 on BLS12-381 — setup, export-vk, prove, verify; submit, wait, status against cuzk-gpu-server.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
