@@ -272,8 +272,14 @@ void server::on_proof_done(proof_done d) {
     jobs_->note_times(w.job, w.partition, synth_start, synth_end, d.start_ns, d.end_ns);
   }
   if (d.error.empty()) {
-    if (auto r = jobs_->store_result(w.job, w.partition, w.gen, d.result); !r)
+    if (auto r = jobs_->store_result(w.job, w.partition, w.gen, d.result); !r) {
       spdlog::warn("job {} partition {}: storing the proof: {}", w.job.index, w.partition, to_string(r.error()));
+      // A result that can never be stored fails the job rather than leaving it running forever.
+      if (r.error() == shm::error::too_large)
+        (void)jobs_->fail(w.job, w.partition, "the proof and public signals (" + std::to_string(d.result.size()) +
+                                                  " bytes) do not fit the job table's " +
+                                                  std::to_string(shm::result_bytes) + " bytes");
+    }
     ++counters_.proofs;
     spdlog::info("job {} partition {} proven in {:.3f} s (H {:.3f}, G1 {:.3f}, G2 {:.3f})", w.job.index, w.partition,
                  d.timings.total, d.timings.h, d.timings.msm_g1, d.timings.msm_g2);

@@ -132,6 +132,11 @@ void server::on_submit(const std::string& id, std::uint64_t rq, const proto::sub
                          "no slot class of pool " + opt_.pool + " holds domain 2^" +
                              std::to_string(pk->log_domain()) + " with " + std::to_string(pk->n_vars) +
                              " witness values; create the pool with a larger --slots class");
+    if (job::result_bytes_for(pk->n_public) > shm::result_bytes)
+      return reply_error(id, rq, proto::error_code::bad_request,
+                         "the key has " + std::to_string(pk->n_public) + " public signals; a job's proof and public "
+                         "signals must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
+                             std::to_string((shm::result_bytes - job::result_bytes_for(0)) / 32) + " public signals)");
     sp.zkey = s.zkey;
     if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
       check_native(*pk, *n, s.partitions);

@@ -11,6 +11,8 @@ namespace {
 constexpr std::size_t proof_bytes = ec::zcash::g1_uncompressed_size * 2 + ec::zcash::g2_uncompressed_size;
 }
 
+std::uint64_t result_bytes_for(std::uint64_t n_public) noexcept { return proof_bytes + 4 + n_public * 32; }
+
 std::vector<std::uint8_t> encode_result(const result& r) {
   std::vector<std::uint8_t> out;
   auto put = [&](const auto& a) { out.insert(out.end(), a.begin(), a.end()); };

@@ -16,6 +16,10 @@ struct result {
   std::vector<groth16::fr_t> public_signals;
 };
 
+/* The encoded size of a result with n_public public signals; the job table
+   holds at most shm::result_bytes per partition. */
+std::uint64_t result_bytes_for(std::uint64_t n_public) noexcept;
+
 std::vector<std::uint8_t> encode_result(const result& r);
 /* job_error on a short, long or non-canonical encoding. */
 result decode_result(std::span<const std::uint8_t> bytes);

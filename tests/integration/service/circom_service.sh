@@ -201,6 +201,20 @@ grep -q "witness of another circuit" wrong.err || fail "the error does not say t
 rc=0
 "$cuzk" status --endpoint "$endpoint" --job-id "job-wrong-$seed" 2> /dev/null || rc=$?
 [ $rc = 2 ] || fail "a refused job is known to the server (status exited $rc)"
+
+# ---- more public signals than a job's result holds (2048 B: 51 signals) -----
+step "too many public signals"
+printf 'pragma circom 2.0.0;\ntemplate Many(n) {\n  signal input x;\n  signal output y[n];\n  y[0] <== x * x;\n  for (var i = 1; i < n; i++) y[i] <== y[i-1] * x;\n}\ncomponent main = Many(52);\n' > many.circom
+node "$bin/circom2" many.circom --r1cs --wasm --prime bls12381 -o . > /dev/null
+snarkjs groth16 setup many.r1cs pot.ptau many.zkey > /dev/null
+echo "{\"x\": \"$(rand_fr 100)\"}" > many.in.json
+node many_js/generate_witness.js many_js/many.wasm many.in.json many.wtns
+rc=0
+"$cuzk" submit --endpoint "$endpoint" --zkey many.zkey --wtns many.wtns --job-id "job-many-$seed" \
+  --wait --proof many.proof.json --public many.public.json --timeout 60 2> many.err || rc=$?
+cat many.err
+[ $rc = 2 ] || fail "a key with 52 public signals exited $rc, expected 2 (refused at submit)"
+grep -q "52 public signals" many.err || fail "the error does not name the public signals"
 # the server still serves
 JOB_ID=job-c1-after-$seed submit_wait c1
 
