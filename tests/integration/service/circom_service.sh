@@ -6,7 +6,8 @@
 # FIXTURE_DIR is the interop fixture (compiled chain/muladd, pot.ptau); it is
 # only read. Everything this test writes goes to WORKDIR.
 set -euo pipefail
-cuzk=$1 cuzk_shm=$2 server_bin=$3 worker_bin=$4 fixture=$5 work=$6
+abs() { realpath -m -- "$1"; }
+cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") fixture=$(abs "$5") work=$(abs "$6")
 here=$(cd "$(dirname "$0")/../../interop" && pwd)
 bin=$here/node_modules/.bin
 if [ ! -x "$bin/snarkjs" ]; then
@@ -43,6 +44,7 @@ cleanup() {
   exit $rc
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT
 
 # ---- keys, witnesses, snarkjs's own proofs -------------------------------
 step "snarkjs keys and witnesses"
