@@ -108,7 +108,7 @@ class server {
   proto::job_status job_status_of(shm::job_ref j, const shm::job_record& rec) const;
 
   // server_dispatch.cpp: workers, slots, proofs
-  void rebuild_queues();
+  void rebuild_queues(bool log = true);
   void on_ready(const std::string& id, const proto::ready& r);
   void on_filled(const std::string& id, const proto::filled& f);
   void on_synth_failed(const std::string& id, const proto::synth_failed& f);

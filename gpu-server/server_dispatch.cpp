@@ -29,7 +29,10 @@ std::optional<groth16::blinding> parse_blinding(const std::optional<std::string>
 
 }  // namespace
 
-void server::rebuild_queues() {
+// The queue mirrors the job table's QUEUED partitions. Other processes change
+// the table too (a new worker that takes a dead worker's lease entry reclaims
+// its slot and requeues its partition), so every tick resynchronizes.
+void server::rebuild_queues(bool log) {
   queue_.clear();
   std::size_t n = 0;
   jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
@@ -40,7 +43,7 @@ void server::rebuild_queues() {
         ++n;
       }
   });
-  if (n) spdlog::info("{} partition(s) queued from the job table", n);
+  if (n && log) spdlog::info("{} partition(s) queued from the job table", n);
 }
 
 std::optional<std::uint32_t> server::class_for_job(const shm::job_record& rec) {
@@ -136,7 +139,8 @@ void server::reap_dead() {
       reclaimed = true;
     }
   }
-  if (reclaimed) rebuild_queues();
+  if (reclaimed) spdlog::info("requeued the dead worker's partitions");
+  rebuild_queues(false);
 }
 
 void server::dispatch() {
