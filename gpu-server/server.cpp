@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <zmq_addon.hpp>
 
+#include "net/endpoint.hpp"
+#include "net/options.hpp"
 #include "proto/codec.hpp"
 #include <spdlog/spdlog.h>
 
@@ -48,14 +50,8 @@ server::server(server_options opt)
   auto chunks = region_->payload_chunks(64ULL << 30);
   backend_->attach_pool(chunks);
 
-  router_.set(zmq::sockopt::router_mandatory, 1);
-  router_.set(zmq::sockopt::router_handover, 1);
-  router_.set(zmq::sockopt::heartbeat_ivl, 1000);
-  router_.set(zmq::sockopt::heartbeat_timeout, 5000);
-  router_.set(zmq::sockopt::heartbeat_ttl, 5000);
-  router_.set(zmq::sockopt::linger, 0);
-  router_.bind(opt_.endpoint);
-  if (opt_.endpoint.rfind("ipc://", 0) == 0) ::chmod(opt_.endpoint.c_str() + 6, 0660);
+  net::configure_router(router_);  // mandatory, handover, heartbeats, message limit, linger 0
+  net::bind_endpoint(router_, opt_.endpoint, 0660);
 
   rebuild_queues();
   prover_ = std::thread([this] { prover_loop(); });

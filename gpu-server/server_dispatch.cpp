@@ -244,7 +244,6 @@ void server::prover_loop() {
       to_prove_.pop_front();
     }
     proof_done d{pj, {}, {}, shm::now_ns(), 0, {}};
-    shm::failpoint("server.proving");  // crash tests: die with the slot PROVING
     try {
       const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);
@@ -259,6 +258,7 @@ void server::prover_loop() {
       if (!groth16::verify(pk.vk(), pub, out.proof))
         throw std::runtime_error("the witness does not satisfy the circuit: the proof does not verify");
       d.result = job::encode_result({out.proof, pub});
+      shm::failpoint("server.proved");  // crash tests: die with the proof computed but not stored
       d.timings = out.timings;
     } catch (const std::exception& e) {
       d.error = e.what();

@@ -9,6 +9,7 @@
 #include "circuits/circuit.hpp"
 #include "job/spec.hpp"
 #include "job/synthesize.hpp"
+#include "net/options.hpp"
 #include "proto/codec.hpp"
 #include "shm/failpoint.hpp"
 
@@ -46,11 +47,10 @@ worker::worker(worker_options opt)
   for (std::uint32_t c = 0; c < h.n_classes; ++c) capacity_ = std::max(capacity_, h.classes[c].domain);
 
   sock_.set(zmq::sockopt::routing_id, "worker-" + std::to_string(lease_->index()) + "-" + std::to_string(::getpid()));
-  sock_.set(zmq::sockopt::heartbeat_ivl, 1000);
-  sock_.set(zmq::sockopt::heartbeat_timeout, 5000);
+  net::configure_dealer(sock_);  // immediate: hints for an absent server are dropped, not queued
   sock_.set(zmq::sockopt::reconnect_ivl, 100);
   sock_.set(zmq::sockopt::reconnect_ivl_max, 1000);
-  sock_.set(zmq::sockopt::linger, 1000);
+  sock_.set(zmq::sockopt::linger, 1000);  // let Filled/Bye out at exit
   sock_.connect(opt_.endpoint);
   spdlog::info("{}: lease {} on pool {}, server {}", opt_.name, lease_->index(), opt_.pool, opt_.endpoint);
 }

@@ -60,19 +60,20 @@ TEST(ServiceCrash, AWorkerKilledMidSynthesisLosesNoJob) {
 TEST(ServiceCrash, AServerKilledWithFilledAndProvingSlotsProvesThemAfterRestartWithoutResynthesis) {
   const std::string circuit = "chain:size=1500";
   service svc({"4x4096"});
-  // Dies at its first proof: one slot PROVING, the others filled meanwhile.
-  auto server = svc.start_server({{"CUZK_FAILPOINT", "server.proving"}});
-  std::vector<std::unique_ptr<process>> workers;
-  for (int i = 0; i < 3; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+  // Dies when its first proof is computed but not yet stored: that slot is
+  // PROVING; the worker that filled it got the next slot before the proof
+  // began and fills it meanwhile.
+  auto server = svc.start_server({{"CUZK_FAILPOINT", "server.proved"}});
   std::vector<std::string> ids;
-  {
+  {  // every job queued before any worker runs, so the crash cannot cut a submission
     auto c = svc.connect();
-    ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 3; }, 20s));
     for (int i = 0; i < 6; ++i) {
       ids.push_back("survivor-" + std::to_string(i));
       c.submit(job(ids.back(), circuit, test::seed() + i));
     }
   }
+  std::vector<std::unique_ptr<process>> workers;
+  for (int i = 0; i < 3; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
   auto st = server->wait_exit(60s);
   ASSERT_TRUE(st.has_value()) << "the server did not reach its failpoint";
   ASSERT_TRUE(WIFSIGNALED(*st) && WTERMSIG(*st) == SIGKILL);
