@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "shm/job_table.hpp"
 
