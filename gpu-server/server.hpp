@@ -105,6 +105,7 @@ class server {
   void on_wait(const std::string& id, std::uint64_t rq, const proto::wait_request& w);
   bool answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j, bool wait);
   void notify_waiters(shm::job_ref j);
+  void drop_unused_key(const std::string& key_id);
   proto::job_status job_status_of(shm::job_ref j, const shm::job_record& rec) const;
 
   // server_dispatch.cpp: workers, slots, proofs

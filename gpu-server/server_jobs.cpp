@@ -12,6 +12,7 @@
 #include "job/spec.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/wtns_file.hpp"
+#include "shm/srs_region.hpp"
 #include "server.hpp"
 
 namespace cuzk::server {
@@ -127,16 +128,18 @@ void server::on_submit(const std::string& id, std::uint64_t rq, const proto::sub
   try {
     key_id = keys_.load(s.zkey);
     auto pk = keys_.get(key_id);
+    std::string unusable;
     if (!slots_->class_for(pk->domain_size, pk->n_vars))
-      return reply_error(id, rq, proto::error_code::bad_request,
-                         "no slot class of pool " + opt_.pool + " holds domain 2^" +
-                             std::to_string(pk->log_domain()) + " with " + std::to_string(pk->n_vars) +
-                             " witness values; create the pool with a larger --slots class");
-    if (job::result_bytes_for(pk->n_public) > shm::result_bytes)
-      return reply_error(id, rq, proto::error_code::bad_request,
-                         "the key has " + std::to_string(pk->n_public) + " public signals; a job's proof and public "
-                         "signals must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
-                             std::to_string((shm::result_bytes - job::result_bytes_for(0)) / 32) + " public signals)");
+      unusable = "no slot class of pool " + opt_.pool + " holds domain 2^" + std::to_string(pk->log_domain()) +
+                 " with " + std::to_string(pk->n_vars) + " witness values; create the pool with a larger --slots class";
+    else if (job::result_bytes_for(pk->n_public) > shm::result_bytes)
+      unusable = "the key has " + std::to_string(pk->n_public) + " public signals; a job's proof and public " +
+                 "signals must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
+                 std::to_string((shm::result_bytes - job::result_bytes_for(0)) / 32) + " public signals)";
+    if (!unusable.empty()) {
+      drop_unused_key(key_id);  // no job can use it: do not keep a copy in /dev/shm
+      return reply_error(id, rq, proto::error_code::bad_request, unusable);
+    }
     sp.zkey = s.zkey;
     if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
       check_native(*pk, *n, s.partitions);
@@ -208,6 +211,16 @@ void server::on_status(const std::string& id, std::uint64_t rq, const proto::sta
     st.workers.push_back(ws);
   }
   send(id, proto::message{rq, std::move(st)});
+}
+
+void server::drop_unused_key(const std::string& key_id) {
+  bool used = false;
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    used = used || std::string(rec.key_id, strnlen(rec.key_id, sizeof rec.key_id)) == key_id;
+  });
+  if (used) return;
+  keys_.forget(key_id);
+  (void)shm::srs_region::destroy(opt_.pool, key_id);
 }
 
 bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j, bool) {

@@ -22,6 +22,11 @@ class key_cache {
   std::string load(const std::filesystem::path& zkey);
   /* The key of an SRS region the pool already holds; job_error if none. */
   std::shared_ptr<const groth16::proving_key> get(const std::string& key_id);
+  /* Drops the parsed key (its SRS region stays unless destroyed). */
+  void forget(const std::string& key_id) {
+    keys_.erase(key_id);
+    used_.erase(key_id);
+  }
 
  private:
   std::shared_ptr<const groth16::proving_key> insert(const std::string& key_id,

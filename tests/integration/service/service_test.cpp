@@ -104,6 +104,14 @@ TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   auto mismatch = native_job("bad-key", "chain:size=300", 1);
   mismatch.zkey = key_for("chain:size=1500").path;
   EXPECT_THROW(c.submit(mismatch), client::server_error);
+  auto srs_regions = [&] {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator("/dev/shm"))
+      n += e.path().filename().string().rfind(svc.pool() + ".srs.", 0) == 0;
+    return n;
+  };
+  const int regions = srs_regions();
+  ASSERT_GT(regions, 0) << "the keys loaded so far live in SRS regions";
   auto big = native_job("too-big", "sha256:bytes=3", 1);  // domain 2^15: no slot class holds it
   try {
     c.submit(big);
@@ -111,6 +119,7 @@ TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   } catch (const client::server_error& e) {
     EXPECT_NE(std::string(e.what()).find("slot class"), std::string::npos) << e.what();
   }
+  EXPECT_EQ(srs_regions(), regions) << "the refused key stayed in /dev/shm";
   auto wrong_inputs = native_job("bad-inputs", "chain:size=300", 1);
   std::get<proto::native_work>(wrong_inputs.work).inputs_json = "{\"nope\": 1}";
   EXPECT_THROW(c.submit(wrong_inputs), client::server_error);
