@@ -14,7 +14,11 @@ int main(int argc, char** argv) {
   app.add_option("--endpoint", o.endpoint, "ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")->required();
   app.add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_option("--threads", o.threads, "CPU backend threads (0: all cores)");
+  double hung_s = 60;
+  app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
+  o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
   spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [gpu-server] [%l] %v");
   try {
     cuzk::server::server s(o);

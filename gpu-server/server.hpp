@@ -39,6 +39,7 @@ struct server_options {
   std::string backend = "auto";
   int threads = 0;
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
+  std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
 };
 
 /* A counter per kind of bad frame, for status and tests. */
@@ -116,6 +117,7 @@ class server {
   void on_heartbeat(const std::string& id, const proto::heartbeat& h);
   void on_bye(const std::string& id, const proto::bye& b);
   void reap_dead();
+  void kill_hung();
   void dispatch();
   void assign_work();
   void start_proofs();

@@ -1,5 +1,6 @@
 // Workers, slots and proofs: FREE slots go to idle workers, FILLED slots to
 // the prover thread, dead workers' slots back to the queue.
+#include <signal.h>
 #include <spdlog/spdlog.h>
 
 #include "groth16/verifier.hpp"
@@ -126,7 +127,27 @@ void server::on_heartbeat(const std::string& id, const proto::heartbeat& h) {
 
 void server::on_bye(const std::string&, const proto::bye& b) { workers_.erase(b.lease); }
 
+// A worker that holds a slot but has not heartbeaten for hung_timeout is
+// hung (stopped, deadlocked, swapping): it cannot be reclaimed while alive,
+// since it might still write into the slot, so it is killed (after checking
+// that the pid still is the process that took the lease) and reclaimed as
+// dead on the next tick; systemd restarts it.
+void server::kill_hung() {
+  const auto timeout = static_cast<std::uint64_t>(opt_.hung_timeout.count()) * 1000000ULL;
+  for (std::uint64_t s = 0; s < slots_->size(); ++s) {
+    auto w = slots_->word(s);
+    if (!w || w->state != shm::slot_state::assigned || !shm::is_hung(*region_, w->owner, timeout)) continue;
+    const auto* e = region_->at<shm::lease_entry>(region_->header().lease_offset) + w->owner;
+    if (e->pid <= 0 || shm::process_start_time(e->pid) != e->start_time) continue;
+    spdlog::warn("worker {} (lease {}, pid {}) holds slot {} and has not heartbeaten for {} ms: killing it",
+                 std::string(e->name, strnlen(e->name, sizeof e->name)), w->owner, e->pid, s,
+                 opt_.hung_timeout.count());
+    ::kill(e->pid, SIGKILL);
+  }
+}
+
 void server::reap_dead() {
+  kill_hung();
   std::erase_if(workers_, [&](const auto& kv) { return !shm::is_alive(*region_, kv.first); });
   bool reclaimed = false;
   for (std::uint64_t s = 0; s < slots_->size(); ++s) {

@@ -2,6 +2,9 @@
 // synthesized slot is synthesized again.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
@@ -99,6 +102,25 @@ TEST(ServiceCrash, AServerKilledWithFilledAndProvingSlotsProvesThemAfterRestartW
     EXPECT_EQ(s.partitions[0].syntheses, 1u) << id << " was synthesized again";
   }
   EXPECT_EQ(restarted->terminate(), 0);
+}
+
+TEST(ServiceCrash, AHungWorkerHoldingASlotIsKilledAndItsJobCompletes) {
+  const std::string circuit = "chain:size=1500";
+  service svc({"2x4096"});
+  auto server = svc.start_server({}, {"--hung-timeout", "2"});
+  auto hung = svc.start_worker("hung");
+  auto c = svc.connect();
+  ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 1; }, 20s));
+  ::kill(hung->pid(), SIGSTOP);  // alive (its lease lock held) but silent
+  c.submit(job("stuck", circuit, test::seed()));
+  ASSERT_TRUE(eventually([&] { return slot_states(svc)["assigned"] == 1; }, 20s));
+  auto st = hung->wait_exit(30s);
+  ASSERT_TRUE(st.has_value()) << "the server did not kill the hung worker";
+  EXPECT_TRUE(WIFSIGNALED(*st) && WTERMSIG(*st) == SIGKILL);
+  auto rescuer = svc.start_worker("rescuer");
+  auto s = wait_done(c, "stuck", circuit);
+  ASSERT_EQ(s.partitions.size(), 1u);
+  EXPECT_EQ(s.partitions[0].attempts, 1u);
 }
 
 }  // namespace

@@ -106,10 +106,11 @@ service::~service() {
   if (!std::getenv("CUZK_KEEP_TEST_DIRS")) fs::remove_all(dir_);
 }
 
-std::unique_ptr<process> service::start_server(const std::map<std::string, std::string>& env) {
-  return std::make_unique<process>(
-      CUZK_SERVER_BIN, std::vector<std::string>{"--pool", pool_, "--endpoint", endpoint_, "--backend", "cpu"},
-      dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
+std::unique_ptr<process> service::start_server(const std::map<std::string, std::string>& env,
+                                               const std::vector<std::string>& extra_args) {
+  std::vector<std::string> args{"--pool", pool_, "--endpoint", endpoint_, "--backend", "cpu"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  return std::make_unique<process>(CUZK_SERVER_BIN, args, dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
 }
 
 std::unique_ptr<process> service::start_worker(const std::string& name, const std::map<std::string, std::string>& env) {

@@ -53,7 +53,8 @@ class service {
   const std::string& pool() const { return pool_; }
   const std::string& endpoint() const { return endpoint_; }
 
-  std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {});
+  std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {},
+                                        const std::vector<std::string>& extra_args = {});
   std::unique_ptr<process> start_worker(const std::string& name, const std::map<std::string, std::string>& env = {});
   client::connection connect(std::chrono::milliseconds timeout = std::chrono::milliseconds(20000));
   /* cuzk-shm status --json, parsed. */
