@@ -221,9 +221,12 @@ void server::start_proofs() {
     if (!w || w->state != shm::slot_state::filled) continue;
     auto e = slots_->entry(s);
     auto rec = jobs_->get({(*e)->job, (*e)->job_generation});
-    if (!rec || state_of(**rec) != shm::job_state::active ||
-        shm::part_word::unpack((*rec)->parts[(*e)->partition].word.load()).state != shm::part_state::slotted) {
-      (void)slots_->discard(s, w->generation);  // its job failed or was proven already
+    const auto pw = rec && (*e)->partition < (*rec)->n_partitions
+                        ? std::optional(shm::part_word::unpack((*rec)->parts[(*e)->partition].word.load()))
+                        : std::nullopt;
+    if (!rec || state_of(**rec) != shm::job_state::active || !pw || pw->state != shm::part_state::slotted ||
+        pw->slot != s) {
+      (void)slots_->discard(s, w->generation);  // its job failed, was proven already, or moved to another slot
       continue;
     }
     std::tuple<int, std::uint64_t, std::uint64_t> k{(*rec)->priority, (*rec)->seq, s};
