@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   app.add_option("--endpoint", o.endpoint, "ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")->required();
   app.add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_option("--threads", o.threads, "CPU backend threads (0: all cores)");
+  app.add_option("--key", o.keys, "a .zkey to load into its SRS region and parse before serving (repeatable)")
+      ->check(CLI::ExistingFile);
   double hung_s = 60;
   app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
       ->check(CLI::PositiveNumber);

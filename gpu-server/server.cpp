@@ -53,6 +53,13 @@ server::server(server_options opt)
   net::configure_router(router_);  // mandatory, handover, heartbeats, message limit, linger 0
   net::bind_endpoint(router_, opt_.endpoint, 0660);
 
+  for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto id = keys_.load(k);
+    auto pk = keys_.get(id);
+    spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
   rebuild_queues();
   prover_ = std::thread([this] { prover_loop(); });
   spdlog::info("serving pool {} (epoch {}, {} slots) on {} with the {} backend", opt_.pool, lease_->epoch(),

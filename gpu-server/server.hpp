@@ -39,7 +39,8 @@ struct server_options {
   std::string backend = "auto";
   int threads = 0;
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
-  std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
+  std::chrono::milliseconds hung_timeout{60000};
+  std::vector<std::string> keys;  // .zkey files loaded and parsed before serving  // a slot-holding worker silent this long is killed
 };
 
 /* A counter per kind of bad frame, for status and tests. */

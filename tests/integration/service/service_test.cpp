@@ -1,5 +1,6 @@
 // The service end to end with real processes, sockets and shared memory.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <zmq.hpp>
 
 #include <nlohmann/json.hpp>
@@ -179,6 +180,29 @@ TEST(Service, AWorkerStartedBeforeTheServerWaitsAndJoins) {
   expect_proven(c, "late-server", "chain:size=300", 60s);
   EXPECT_EQ(worker->terminate(), 0);
   EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST(Service, KeysGivenAtStartAreInTheirSrsRegionsBeforeTheFirstSubmit) {
+  service svc({"2x4096"});
+  const auto& key = key_for("chain:size=300");
+  auto server = svc.start_server({}, {"--key", key.path});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 1; }, 20s));
+  int regions = 0;
+  for (const auto& e : fs::directory_iterator("/dev/shm"))
+    regions += e.path().filename().string().rfind(svc.pool() + ".srs.", 0) == 0;
+  EXPECT_EQ(regions, 1);
+  c.submit(native_job("preloaded", "chain:size=300", test::seed()));
+  expect_proven(c, "preloaded", "chain:size=300");
+}
+
+TEST(Service, AMissingKeyAtStartStopsTheServerWithAClearError) {
+  service svc({"2x4096"});
+  auto server = svc.start_server({}, {"--key", "/nonexistent/k.zkey"});
+  auto st = server->wait_exit(20s);
+  ASSERT_TRUE(st.has_value());
+  EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) != 0);
 }
 
 }  // namespace
