@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # circom jobs through the whole service: cuzk-shm, cuzk-gpu-server (CPU
-# backend), two cuzk-synth-workers and the cuzk CLI (submit/wait/status),
-# every proof checked by snarkjs.
+# backend), two (then three) cuzk-synth-workers and the cuzk CLI
+# (submit/wait/status), every proof checked by snarkjs; at the end 24 jobs
+# mixing circom and native circuits and all priorities on three workers.
 #   circom_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER FIXTURE_DIR WORKDIR
 # FIXTURE_DIR is the interop fixture (compiled chain/muladd, pot.ptau); it is
 # only read. Everything this test writes goes to WORKDIR.
@@ -240,6 +241,46 @@ grep -q "^JOBS (10)" status.txt && grep -q "^SLOTS (4)" status.txt && grep -q "^
 grep -q "job-m2-$seed  *done  *low" status.txt || fail "the table does not show m2 done at low priority"
 "$cuzk_shm" status --name "$pool" > /dev/null
 
+# ---- 24 mixed jobs: circom and native, all priorities, three workers ---------
+step "24 mixed jobs on three workers"
+"$worker_bin" --pool "$pool" --endpoint "$endpoint" --name worker@3 > worker3.log 2>&1 &
+worker_pids+=($!)
+for spec in chain:size=300 poseidon-merkle:depth=2; do
+  n=${spec%%:*}
+  "$cuzk" setup --circuit "$spec" --zkey "n-$n.zkey" --seed "$seed" 2> /dev/null
+  "$cuzk" export-vk --zkey "n-$n.zkey" --vk "n-$n.vk.json"
+done
+prios=(high normal low)
+kind_of() { case $(($1 % 4)) in 0) echo chain ;; 1) echo muladd ;; 2) echo chain:size=300 ;; 3) echo poseidon-merkle:depth=2 ;; esac; }
+for i in $(seq 0 23); do
+  p=${prios[$(((seed + i) % 3))]} k=$(kind_of "$i")
+  if [ "$k" = chain ] || [ "$k" = muladd ]; then
+    inputs "$k" > "x$i.in.json"
+    node "${k}_js/generate_witness.js" "${k}_js/$k.wasm" "x$i.in.json" "x$i.wtns"
+    extra=()
+    [ $((i % 8)) -lt 4 ] && extra=(--r1cs "$k.r1cs")
+    "$cuzk" submit --endpoint "$endpoint" --zkey "$k.zkey" --wtns "x$i.wtns" "${extra[@]}" --priority "$p" \
+      --job-id "job-x$i-$seed" > /dev/null
+  else
+    "$cuzk" inputs --circuit "$k" --seed $((seed + i)) --out "x$i.in.json"
+    "$cuzk" submit --endpoint "$endpoint" --zkey "n-${k%%:*}.zkey" --circuit "$k" --inputs "x$i.in.json" --priority "$p" \
+      --job-id "job-x$i-$seed" > /dev/null
+  fi
+done
+for i in $(seq 0 23); do
+  k=$(kind_of "$i")
+  "$cuzk" wait --endpoint "$endpoint" --job-id "job-x$i-$seed" --proof "x$i.proof.json" --public "x$i.public.json" \
+    --timeout 120 2> /dev/null || fail "job x$i ($k) did not finish"
+  if [ "$k" = chain ] || [ "$k" = muladd ]; then vk=$k.vk.json; else vk=n-${k%%:*}.vk.json; fi
+  if [ "$k" != chain ] && [ "$k" != muladd ]; then
+    "$cuzk" verify --vk "$vk" --public "x$i.public.json" --proof "x$i.proof.json" > /dev/null ||
+      fail "cuzk verify rejects x$i ($k)"
+  fi
+  snarkjs groth16 verify "$vk" "x$i.public.json" "x$i.proof.json" > verify.log
+  grep -q OK verify.log || { cat verify.log; fail "snarkjs rejects x$i ($k)"; }
+done
+echo "24 mixed jobs (12 circom: snarkjs verify; 12 native: cuzk verify and snarkjs verify) proven by 3 workers"
+
 # ---- SIGTERM ---------------------------------------------------------------
 step "SIGTERM"
 stopped() { # PID NAME: exits 0 within 30 s of SIGTERM
@@ -251,7 +292,7 @@ stopped() { # PID NAME: exits 0 within 30 s of SIGTERM
   echo "$2 stopped (exit 0)"
 }
 kill -TERM "${worker_pids[@]}"
-for n in 1 2; do stopped "${worker_pids[$((n - 1))]}" "worker@$n"; done
+for n in 1 2 3; do stopped "${worker_pids[$((n - 1))]}" "worker@$n"; done
 worker_pids=()
 kill -TERM "$server_pid"
 stopped "$server_pid" server
