@@ -105,7 +105,8 @@ class server {
   void on_status(const std::string& id, std::uint64_t rq, const proto::status_request& s);
   void on_fetch(const std::string& id, std::uint64_t rq, const proto::fetch& f);
   void on_wait(const std::string& id, std::uint64_t rq, const proto::wait_request& w);
-  bool answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j, bool wait);
+  /* Replies with the proofs (done) or the status (failed); false while the job runs. */
+  bool answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j);
   void notify_waiters(shm::job_ref j);
   void drop_unused_key(const std::string& key_id);
   proto::job_status job_status_of(shm::job_ref j, const shm::job_record& rec) const;

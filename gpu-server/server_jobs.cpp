@@ -223,7 +223,7 @@ void server::drop_unused_key(const std::string& key_id) {
   (void)shm::srs_region::destroy(opt_.pool, key_id);
 }
 
-bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j, bool) {
+bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j) {
   auto rec = jobs_->get(j);
   if (!rec) return false;
   const auto state = static_cast<shm::job_state>((*rec)->word.load(std::memory_order_acquire) & 0xf);
@@ -251,7 +251,7 @@ bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_r
 void server::on_fetch(const std::string& id, std::uint64_t rq, const proto::fetch& f) {
   auto j = jobs_->find(f.job_id);
   if (!j) return reply_error(id, rq, proto::error_code::unknown_job, "no job " + f.job_id);
-  if (answer_finished(id, rq, *j, false)) return;
+  if (answer_finished(id, rq, *j)) return;
   auto rec = jobs_->get(*j);
   if (rec) send(id, proto::message{rq, job_status_of(*j, **rec)});
 }
@@ -259,7 +259,7 @@ void server::on_fetch(const std::string& id, std::uint64_t rq, const proto::fetc
 void server::on_wait(const std::string& id, std::uint64_t rq, const proto::wait_request& w) {
   auto j = jobs_->find(w.job_id);
   if (!j) return reply_error(id, rq, proto::error_code::unknown_job, "no job " + w.job_id);
-  if (answer_finished(id, rq, *j, true)) return;
+  if (answer_finished(id, rq, *j)) return;
   waiters_.push_back({id, rq, w.job_id, std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms)});
 }
 
@@ -274,7 +274,7 @@ void server::notify_waiters(shm::job_ref j) {
     return true;
   });
   for (const auto& w : ready)
-    if (!answer_finished(w.identity, w.request_id, j, true)) waiters_.push_back(w);
+    if (!answer_finished(w.identity, w.request_id, j)) waiters_.push_back(w);
 }
 
 }  // namespace cuzk::server
