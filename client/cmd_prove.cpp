@@ -16,11 +16,9 @@ namespace cuzk::cli {
 namespace {
 
 groth16::blinding parse_blinding(const std::string& s) {
-  auto comma = s.find(',');
-  auto r = comma == std::string::npos ? std::nullopt : ff::fr_t::from_decimal(s.substr(0, comma));
-  auto t = comma == std::string::npos ? std::nullopt : ff::fr_t::from_decimal(s.substr(comma + 1));
-  if (!r || !t) throw std::invalid_argument("--blinding expects R,S: two decimal numbers below r");
-  return {*r, *t};
+  auto b = groth16::blinding::parse(s);
+  if (!b) throw std::invalid_argument("--blinding expects R,S: two decimal numbers below r");
+  return *b;
 }
 
 int prove(const prove_args& a) {

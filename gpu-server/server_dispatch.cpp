@@ -5,6 +5,7 @@
 
 #include "groth16/verifier.hpp"
 #include "job/result.hpp"
+#include "job/slot_buffers.hpp"
 #include "job/spec.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/reclaim.hpp"
@@ -16,16 +17,6 @@ namespace {
 
 shm::job_state state_of(const shm::job_record& rec) {
   return static_cast<shm::job_state>(rec.word.load(std::memory_order_acquire) & 0xf);
-}
-
-std::optional<groth16::blinding> parse_blinding(const std::optional<std::string>& s) {
-  if (!s) return std::nullopt;
-  auto comma = s->find(',');
-  if (comma == std::string::npos) return std::nullopt;
-  auto r = ff::fr_t::from_decimal(s->substr(0, comma));
-  auto t = ff::fr_t::from_decimal(s->substr(comma + 1));
-  if (!r || !t) return std::nullopt;
-  return groth16::blinding{*r, *t};
 }
 
 }  // namespace
@@ -49,7 +40,7 @@ void server::rebuild_queues(bool log) {
 
 std::optional<std::uint32_t> server::class_for_job(const shm::job_record& rec) {
   try {
-    auto pk = keys_.get(std::string(rec.key_id, strnlen(rec.key_id, sizeof rec.key_id)));
+    auto pk = keys_.get(std::string(shm::field_text(rec.key_id)));
     return slots_->class_for(pk->domain_size, pk->n_vars);
   } catch (const std::exception&) {
     return std::nullopt;
@@ -80,7 +71,7 @@ void server::on_ready(const std::string& id, const proto::ready& r) {
     auto rec = jobs_->get(j);
     if (!rec) continue;
     proto::assign a{s, word->generation, j.index, j.generation, (*e)->partition,
-                    std::string((*rec)->key_id, strnlen((*rec)->key_id, sizeof(*rec)->key_id)),
+                    std::string(shm::field_text((*rec)->key_id)),
                     std::string((*rec)->spec, (*rec)->spec_len)};
     if (send(id, proto::message{0, a})) {
       w.busy = std::pair(s, word->generation);
@@ -137,10 +128,10 @@ void server::kill_hung() {
   for (std::uint64_t s = 0; s < slots_->size(); ++s) {
     auto w = slots_->word(s);
     if (!w || w->state != shm::slot_state::assigned || !shm::is_hung(*region_, w->owner, timeout)) continue;
-    const auto* e = region_->at<shm::lease_entry>(region_->header().lease_offset) + w->owner;
+    const auto* e = shm::lease_entries(*region_) + w->owner;
     if (e->pid <= 0 || shm::process_start_time(e->pid) != e->start_time) continue;
     spdlog::warn("worker {} (lease {}, pid {}) holds slot {} and has not heartbeaten for {} ms: killing it",
-                 std::string(e->name, strnlen(e->name, sizeof e->name)), w->owner, e->pid, s,
+                 shm::field_text(e->name), w->owner, e->pid, s,
                  opt_.hung_timeout.count());
     ::kill(e->pid, SIGKILL);
   }
@@ -200,7 +191,7 @@ void server::assign_work() {
       continue;
     }
     proto::assign msg{*slot, word->generation, q->job.index, q->job.generation, q->partition,
-                      std::string((*rec)->key_id, strnlen((*rec)->key_id, sizeof(*rec)->key_id)),
+                      std::string(shm::field_text((*rec)->key_id)),
                       std::string((*rec)->spec, (*rec)->spec_len)};
     if (!send(w.identity, proto::message{0, msg})) {  // the worker went away: hand the slot back
       (void)slots_->abandon(*slot, word->generation, lease);
@@ -240,8 +231,9 @@ void server::start_proofs() {
   auto rec = jobs_->get(j);
   proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::nullopt};
   try {
-    pj.pk = keys_.get(std::string((*rec)->key_id, strnlen((*rec)->key_id, sizeof(*rec)->key_id)));
-    pj.rs = parse_blinding(job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding);
+    pj.pk = keys_.get(std::string(shm::field_text((*rec)->key_id)));
+    const auto bl = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
+    if (bl) pj.rs = groth16::blinding::parse(*bl);
   } catch (const std::exception& ex) {
     (void)jobs_->fail(j, pj.partition, ex.what());
     (void)slots_->discard(s, w->generation);
@@ -272,11 +264,8 @@ void server::prover_loop() {
       const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);
       if (!payload) throw std::runtime_error("slot payload unavailable");
-      auto fr = [](std::span<std::uint8_t> b, std::size_t n) {
-        return std::span<const fr_t>(reinterpret_cast<const fr_t*>(b.data()), n);
-      };
-      prove_input in{pk, fr(payload->a, pk.domain_size), fr(payload->b, pk.domain_size),
-                     fr(payload->c, pk.domain_size), fr(payload->z, pk.n_vars), pj.rs};
+      const auto buf = job::slot_buffers(*payload, pk);
+      prove_input in{pk, buf.a, buf.b, buf.c, buf.z, pj.rs};
       auto out = backend_->prove(in);
       std::vector<fr_t> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
       if (!groth16::verify(pk.vk(), pub, out.proof))

@@ -69,7 +69,6 @@ proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
   return proto::job_state::queued;
 }
 
-std::string text(const char* s, std::size_t cap) { return std::string(s, strnlen(s, cap)); }
 
 }  // namespace
 
@@ -77,13 +76,13 @@ proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& r
   (void)j;
   proto::job_status st;
   const auto w = rec.word.load(std::memory_order_acquire);
-  st.job_id = text(rec.job_id, sizeof rec.job_id);
+  st.job_id = std::string(shm::field_text(rec.job_id));
   st.state = job_state_of(rec, static_cast<shm::job_state>(w & 0xf));
   st.error = std::string(rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error));
   st.submitted_ns = rec.submitted_ns;
   st.finished_ns = rec.finished_ns;
   st.priority = static_cast<proto::priority>(rec.priority);
-  st.client = text(rec.client, sizeof rec.client);
+  st.client = std::string(shm::field_text(rec.client));
   for (std::uint32_t p = 0; p < rec.n_partitions; ++p) {
     const auto& part = rec.parts[p];
     const auto pw = shm::part_word::unpack(part.word.load(std::memory_order_acquire));
@@ -203,7 +202,7 @@ void server::on_status(const std::string& id, std::uint64_t rq, const proto::sta
   }
   const auto now = shm::now_ns();
   for (const auto& [lease, w] : workers_) {
-    const auto* e = region_->at<shm::lease_entry>(region_->header().lease_offset) + lease;
+    const auto* e = shm::lease_entries(*region_) + lease;
     const auto hb = e->heartbeat_ns.load(std::memory_order_relaxed);
     proto::worker_status ws{lease, w.name, w.pid, w.busy ? proto::worker_state::busy : proto::worker_state::idle,
                             hb && now > hb ? (now - hb) / 1000000 : 0};
@@ -216,7 +215,7 @@ void server::on_status(const std::string& id, std::uint64_t rq, const proto::sta
 void server::drop_unused_key(const std::string& key_id) {
   bool used = false;
   jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
-    used = used || std::string(rec.key_id, strnlen(rec.key_id, sizeof rec.key_id)) == key_id;
+    used = used || shm::field_text(rec.key_id) == key_id;
   });
   if (used) return;
   keys_.forget(key_id);
@@ -233,7 +232,7 @@ bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_r
   }
   if (state != shm::job_state::done) return false;
   proto::proof_reply pr;
-  pr.job_id = text((*rec)->job_id, sizeof(*rec)->job_id);
+  pr.job_id = std::string(shm::field_text((*rec)->job_id));
   for (std::uint32_t p = 0; p < (*rec)->n_partitions; ++p) {
     const auto& part = (*rec)->parts[p];
     try {
@@ -266,7 +265,7 @@ void server::on_wait(const std::string& id, std::uint64_t rq, const proto::wait_
 void server::notify_waiters(shm::job_ref j) {
   auto rec = jobs_->get(j);
   if (!rec) return;
-  const std::string job_id = text((*rec)->job_id, sizeof(*rec)->job_id);
+  const std::string job_id = std::string(shm::field_text((*rec)->job_id));
   std::vector<waiter> ready;
   std::erase_if(waiters_, [&](const waiter& w) {
     if (w.job_id != job_id) return false;

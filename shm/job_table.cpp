@@ -14,7 +14,6 @@ constexpr std::uint64_t gen_of(std::uint64_t w) noexcept { return w >> 4; }
 
 bool finished(job_state s) noexcept { return s == job_state::done || s == job_state::failed; }
 
-std::string_view field(const char* p, std::size_t cap) noexcept { return {p, strnlen(p, cap)}; }
 
 void put(char* dst, std::size_t cap, std::string_view v) noexcept {
   std::memset(dst, 0, cap);
@@ -47,7 +46,7 @@ std::optional<job_ref> job_table::find(std::string_view job_id) const noexcept {
     std::uint64_t w = rec->word.load(std::memory_order_acquire);
     job_state s = state_of(w);
     if (s == job_state::free || s == job_state::reserved) continue;
-    if (field(rec->job_id, job_id_bytes) != job_id) continue;
+    if (field_text(rec->job_id) != job_id) continue;
     // The id was read after the acquire load; a record evicted meanwhile has another word.
     if (rec->word.load(std::memory_order_acquire) != w) continue;
     return job_ref{i, gen_of(w)};

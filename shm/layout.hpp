@@ -14,6 +14,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <type_traits>
 
 namespace cuzk::shm {
@@ -154,5 +156,11 @@ struct job_record {
   partition_record parts[max_partitions];
 };
 static_assert(std::is_trivially_copyable_v<slot_word>);
+
+/* A NUL-padded text field of a record (job id, client, key id, lease name). */
+template <std::size_t N>
+std::string_view field_text(const char (&f)[N]) noexcept {
+  return {f, strnlen(f, N)};
+}
 
 }  // namespace cuzk::shm

@@ -17,7 +17,7 @@
 namespace cuzk::shm {
 namespace {
 
-lease_entry* entries(const region& r) noexcept { return r.at<lease_entry>(r.header().lease_offset); }
+lease_entry* entries(const region& r) noexcept { return lease_entries(r); }
 
 }  // namespace
 
@@ -135,6 +135,8 @@ bool is_alive(const region& r, std::uint32_t index) noexcept {
   if (index >= r.header().lease_capacity) return false;
   return detail::first_locked(r.lock_fd(), lock_byte_lease0 + index) >= 0;
 }
+
+lease_entry* lease_entries(const region& r) noexcept { return r.at<lease_entry>(r.header().lease_offset); }
 
 bool is_hung(const region& r, std::uint32_t index, std::uint64_t timeout_ns) noexcept {
   if (!is_alive(r, index)) return false;

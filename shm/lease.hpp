@@ -37,6 +37,9 @@ class lease {
   std::uint64_t epoch_ = 0;
 };
 
+/* The lease table (lease_capacity entries). */
+lease_entry* lease_entries(const region& r) noexcept;
+
 /* Whether some process holds entry i's lock (tested with F_OFD_GETLK on a
    separate descriptor, so it also sees locks this process holds). */
 bool is_alive(const region& r, std::uint32_t index) noexcept;

@@ -37,7 +37,7 @@ struct pass {
   }
 
   void leases() noexcept {
-    lease_entry* e = r.at<lease_entry>(r.header().lease_offset);
+    lease_entry* e = lease_entries(r);
     for (std::uint32_t i = 0; i < r.header().lease_capacity; ++i) {
       if (only && *only != i) continue;
       std::uint64_t w = e[i].word.load(std::memory_order_acquire);

@@ -453,8 +453,8 @@ result<void> region::destroy(const region_location& where, bool force, std::stri
         if (++n > 8) continue;
         live += live.empty() ? "" : ", ";
         if (r && i < r->header().lease_capacity) {
-          const lease_entry& e = r->at<lease_entry>(r->header().lease_offset)[i];
-          live += std::string(e.name, strnlen(e.name, sizeof e.name)) + " (pid " + std::to_string(e.pid) + ")";
+          const lease_entry& e = lease_entries(*r)[i];
+          live += std::string(field_text(e.name)) + " (pid " + std::to_string(e.pid) + ")";
         } else {
           live += "lease " + std::to_string(i);
         }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "circuits/circuit.hpp"
+#include "job/slot_buffers.hpp"
 #include "job/spec.hpp"
 #include "job/synthesize.hpp"
 #include "net/options.hpp"
@@ -18,10 +19,6 @@ namespace cuzk::worker {
 namespace {
 
 using clock = std::chrono::steady_clock;
-
-std::span<groth16::fr_t> as_fr(std::span<std::uint8_t> b, std::size_t n) {
-  return {reinterpret_cast<groth16::fr_t*>(b.data()), n};
-}
 
 }  // namespace
 
@@ -141,11 +138,7 @@ synth_outcome worker::synthesize(const proto::assign& a) {
     auto spec = job::spec::from_json(a.spec);
     auto payload = slots_->payload(a.slot);
     if (!payload) throw job::job_error("slot " + std::to_string(a.slot) + " has no payload");
-    if (payload->domain < pk->domain_size || payload->witness < pk->n_vars)
-      throw job::job_error("slot " + std::to_string(a.slot) + " is too small for the key");
-    groth16::buffer_view view{as_fr(payload->a, pk->domain_size), as_fr(payload->b, pk->domain_size),
-                              as_fr(payload->c, pk->domain_size), as_fr(payload->z, pk->n_vars)};
-    auto st = job::synthesize(*pk, spec, a.partition, view);
+    auto st = job::synthesize(*pk, spec, a.partition, job::slot_buffers(*payload, *pk));
     shm::failpoint("worker.synthesized");
     const auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
     auto f = slots_->fill(a.slot, a.generation, lease_->index(),

@@ -37,6 +37,15 @@ blinding blinding::random() {
   return {fr_t::random(rng), fr_t::random(rng)};
 }
 
+std::optional<blinding> blinding::parse(std::string_view text) {
+  const auto comma = text.find(',');
+  if (comma == std::string_view::npos) return std::nullopt;
+  auto r = fr_t::from_decimal(text.substr(0, comma));
+  auto s = fr_t::from_decimal(text.substr(comma + 1));
+  if (!r || !s) return std::nullopt;
+  return blinding{*r, *s};
+}
+
 void fill_public_rows(std::uint64_t n_constraints, std::uint32_t n_public, std::span<const fr_t> z,
                       std::span<fr_t> a, std::span<fr_t> b, std::span<fr_t> c) {
   if (n_constraints + n_public + 1 > a.size())

@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "groth16/keys.hpp"
 
@@ -19,6 +20,8 @@ namespace cuzk::groth16 {
 struct blinding {
   fr_t r, s;
   static blinding random();
+  /* "R,S": two decimal numbers below r; nullopt otherwise. */
+  static std::optional<blinding> parse(std::string_view text);
 };
 
 /* Which of the prover's stages took how long, in seconds. */

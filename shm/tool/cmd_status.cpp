@@ -51,7 +51,6 @@ const char* name_of(role r) {
   }
   return "?";
 }
-std::string str(const char* p, std::size_t cap) { return std::string(p, strnlen(p, cap)); }
 
 nlohmann::json snapshot(const region& r, double hung_after_s) {
   using nlohmann::json;
@@ -92,7 +91,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
     j["slots"].push_back(o);
   }
   j["leases"] = json::array();
-  const lease_entry* le = r.at<lease_entry>(h.lease_offset);
+  const lease_entry* le = lease_entries(r);
   const std::uint64_t now = now_ns();
   for (std::uint32_t i = 0; i < h.lease_capacity; ++i) {
     bool active = (le[i].word.load() & 0xf) != 0, alive = is_alive(r, i);
@@ -106,7 +105,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
                            {"state", state},
                            {"heartbeat_age_s", age},
                            {"epoch", le[i].epoch},
-                           {"name", str(le[i].name, sizeof le[i].name)}});
+                           {"name", std::string(field_text(le[i].name))}});
   }
   j["jobs"] = json::array();
   job_table jt(r);
@@ -120,13 +119,13 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
     }
     json o = {{"index", ref.index},
               {"generation", ref.generation},
-              {"id", str(rec.job_id, job_id_bytes)},
-              {"client", str(rec.client, client_bytes)},
-              {"key_id", str(rec.key_id, sizeof rec.key_id)},
+              {"id", std::string(field_text(rec.job_id))},
+              {"client", std::string(field_text(rec.client))},
+              {"key_id", std::string(field_text(rec.key_id))},
               {"state", name_of(static_cast<job_state>(rec.word.load() & 0xf))},
               {"priority", rec.priority},
               {"partitions", parts}};
-    if (rec.error_len) o["error"] = str(rec.error, error_bytes);
+    if (rec.error_len) o["error"] = std::string(field_text(rec.error));
     j["jobs"].push_back(o);
   });
   j["srs"] = list_srs(r.location().name);
