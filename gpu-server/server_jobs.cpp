@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
+#include "groth16/prover.hpp"
 #include "io/snarkjs_json.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
@@ -150,7 +151,11 @@ void server::on_submit(const std::string& id, std::uint64_t rq, const proto::sub
       sp.wtns = c.wtns;
       sp.r1cs = c.r1cs.value_or("");
     }
-    if (s.blinding) sp.blinding = s.blinding->r + "," + s.blinding->s;
+    if (s.blinding) {
+      sp.blinding = s.blinding->r + "," + s.blinding->s;
+      if (!groth16::blinding::parse(*sp.blinding))  // else the prover would silently draw random ones
+        return reply_error(id, rq, proto::error_code::bad_request, "the blinding values r and s must be below r");
+    }
   } catch (const circuits::circuit_error& e) {
     return reply_error(id, rq, proto::error_code::unknown_circuit, e.what());
   } catch (const std::exception& e) {

@@ -124,6 +124,14 @@ TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   auto wrong_inputs = native_job("bad-inputs", "chain:size=300", 1);
   std::get<proto::native_work>(wrong_inputs.work).inputs_json = "{\"nope\": 1}";
   EXPECT_THROW(c.submit(wrong_inputs), client::server_error);
+  auto big_blinding = native_job("bad-blinding", "chain:size=300", 1);
+  big_blinding.blinding = proto::blinding{std::string(77, '9'), "1"};  // 10^77 − 1 > r
+  try {
+    c.submit(big_blinding);
+    ADD_FAILURE() << "a blinding value above r was accepted";
+  } catch (const client::server_error& e) {
+    EXPECT_EQ(e.code(), proto::error_code::bad_request) << e.what();
+  }
   c.submit(native_job("good", "chain:size=300", test::seed()));
   expect_proven(c, "good", "chain:size=300");
 }
