@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
@@ -11,6 +11,7 @@
 #include "io/snarkjs_json.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
+#include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "shm/srs_region.hpp"
@@ -43,12 +44,16 @@ void check_native(const groth16::proving_key& pk, const proto::native_work& w, s
 }
 
 void check_circom(const groth16::proving_key& pk, const proto::circom_work& w) {
-  std::ifstream f(w.wtns, std::ios::binary);
-  if (!f) throw job::job_error("cannot read the witness " + w.wtns);
-  std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  // Mapped: the size check reads the headers only, not a witness of gigabytes.
+  std::unique_ptr<r1cs::mapped_file> f;
+  try {
+    f = std::make_unique<r1cs::mapped_file>(w.wtns, "wtns");
+  } catch (const r1cs::error&) {
+    throw job::job_error("cannot read the witness " + w.wtns);
+  }
   std::uint64_t n = 0;
   try {
-    n = r1cs::wtns_size(bytes);
+    n = r1cs::wtns_size(f->bytes());
   } catch (const r1cs::error& e) {
     throw job::job_error(w.wtns + ": " + e.what());
   }

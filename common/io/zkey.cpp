@@ -1,13 +1,6 @@
 #include "io/zkey.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fstream>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <string>
 
 #include <tbb/parallel_for.h>
@@ -184,25 +177,8 @@ groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
 
 groth16::proving_key read_zkey_file(const std::filesystem::path& path) {
   /* mapped, not copied: keys run to gigabytes, and the parse reads each byte once */
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw format_error("zkey: cannot read " + path.string() + ": " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw format_error("zkey: cannot read " + path.string() + ": not a regular file");
-  }
-  const std::size_t size = (std::size_t)st.st_size;
-  void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0) : nullptr;
-  ::close(fd);
-  if (map == MAP_FAILED) throw format_error("zkey: cannot map " + path.string() + ": " + std::strerror(errno));
-  struct unmap {
-    void* p;
-    std::size_t n;
-    ~unmap() {
-      if (p) ::munmap(p, n);
-    }
-  } guard{map, size};
-  return read_zkey({static_cast<const std::uint8_t*>(map), size});
+  const r1cs::mapped_file f(path, "zkey", /*populate=*/true);
+  return read_zkey(f.bytes());
 }
 
 std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk) {

@@ -1,13 +1,13 @@
 #include "job/synthesize.hpp"
 
-#include <fstream>
-#include <iterator>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "circuits/registry.hpp"
 #include "groth16/prover.hpp"
+#include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
@@ -16,10 +16,13 @@ namespace cuzk::job {
 
 namespace {
 
-std::vector<std::uint8_t> read_file(const std::string& path, const char* what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw job_error(std::string("cannot read the ") + what + " " + path);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+/* Mapped, not copied: the witness is parsed from the page cache straight into the slot. */
+std::unique_ptr<r1cs::mapped_file> map_file(const std::string& path, const char* what) {
+  try {
+    return std::make_unique<r1cs::mapped_file>(path, what);
+  } catch (const r1cs::format_error&) {
+    throw job_error(std::string("cannot read the ") + what + " " + path);
+  }
 }
 
 synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
@@ -39,7 +42,8 @@ synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std
 }
 
 synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, groth16::buffer_view buf) {
-  const auto wtns = read_file(s.wtns, "witness");
+  const auto file = map_file(s.wtns, "witness");
+  const auto wtns = file->bytes();
   std::uint64_t n = 0;
   try {
     n = r1cs::wtns_size(wtns);
@@ -57,7 +61,7 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
   }
   r1cs::r1cs_file f;
   try {
-    f = r1cs::read_r1cs(read_file(s.r1cs, "constraint system"));
+    f = r1cs::read_r1cs(map_file(s.r1cs, "constraint system")->bytes());
   } catch (const r1cs::format_error& e) {
     throw job_error(s.r1cs + ": " + e.what());
   }

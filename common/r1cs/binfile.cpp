@@ -1,5 +1,10 @@
 #include "r1cs/binfile.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -126,6 +131,27 @@ std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std
   if (!in.read(reinterpret_cast<char*>(data.data()), size))
     throw format_error(std::string(kind) + ": cannot read " + path.string() + ": short read");
   return data;
+}
+
+mapped_file::mapped_file(const std::filesystem::path& path, std::string_view kind, bool populate) {
+  const std::string what = std::string(kind) + ": cannot read " + path.string() + ": ";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw format_error(what + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw format_error(what + "not a regular file");
+  }
+  size_ = static_cast<std::size_t>(st.st_size);
+  void* map = size_ ? ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0) : nullptr;
+  ::close(fd);
+  if (map == MAP_FAILED)
+    throw format_error(std::string(kind) + ": cannot map " + path.string() + ": " + std::strerror(errno));
+  data_ = static_cast<const std::uint8_t*>(map);
+}
+
+mapped_file::~mapped_file() {
+  if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
 }
 
 binfile_writer::binfile_writer(std::string_view magic, std::uint32_t version, std::uint32_t n_sections) {

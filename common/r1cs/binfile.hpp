@@ -76,6 +76,22 @@ std::string section_context(std::string_view kind, std::uint32_t type, std::stri
 /* A whole file in memory; format_error "<kind>: cannot read <path>: <reason>". */
 std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std::string_view kind);
 
+/* A file mapped read-only, for files of gigabytes parsed once (keys,
+   witnesses): only the pages a parse touches are read; populate reads them
+   all up front. format_error "<kind>: cannot read|map <path>: <reason>". */
+class mapped_file {
+ public:
+  mapped_file(const std::filesystem::path& path, std::string_view kind, bool populate = false);
+  ~mapped_file();
+  mapped_file(const mapped_file&) = delete;
+  mapped_file& operator=(const mapped_file&) = delete;
+  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+
+ private:
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 /* Little-endian writers for the same container. */
 class binfile_writer {
  public:
