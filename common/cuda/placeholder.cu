@@ -1,0 +1,1 @@
+// Keeps cuzk_cuda a library with at least one translation unit.

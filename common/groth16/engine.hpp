@@ -1,0 +1,89 @@
+// What an engine computes for the Groth16 orchestrator (groth16::prove,
+// DESIGN §5): the quotient H from the evaluations a, b, c, and the five MSM
+// sums. Everything the engines share — size checks, the H plan, the 0/1 split
+// of z, the Z | AB − C check, blinding, assembly — stays in the orchestrator,
+// so the CPU engine and the CUDA engine repeat none of it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "ec/jacobian.hpp"
+#include "groth16/keys.hpp"
+#include "msm/split.hpp"
+#include "poly/quotient.hpp"
+#include "poly/roots.hpp"
+
+namespace cuzk::groth16 {
+
+/* How (a·b − c) becomes the H query's scalars, chosen by the key.
+     odd_coset:    h = (a·b − c) on ζH, ζ = ω_2n            (n scalars)
+     coefficients: h = coefficients of (a·b − c)/Z via gH, g = 7, Z = g^n − 1 there
+                   (n − 1 scalars; coefficient n − 1 is 0 iff Z | AB − C) */
+struct h_plan {
+  poly::h_convention convention;
+  unsigned log_n;
+  poly::root_family family;  // whose ω (a .zkey's H query needs snarkjs's)
+  fr_t shift;                // ζ or g
+  fr_t z_inv;                // (g^n − 1)^−1; coefficients only
+  std::size_t h_len;         // n or n − 1: the H query's length
+
+  static h_plan for_key(const proving_key& pk);
+};
+
+/* A view of a scalar_split of z restricted to indices >= first (the C query
+   starts at z[n_public + 1]); index i of the split is base i − first. */
+struct split_view {
+  std::span<const std::uint32_t> ones;
+  std::span<const std::uint32_t> others;
+  std::span<const ec::scalar_limbs_t> other_scalars;  // canonical, < r, one per others
+  std::uint32_t first = 0;
+
+  static split_view of(const msm::scalar_split& s, std::uint32_t first = 0);
+};
+
+/* One proof's inputs. a, b, c (domain_size each) are const: no engine writes
+   them (a server's slot must stay intact until the proof is stored). */
+struct prove_input {
+  const proving_key& pk;
+  std::span<const fr_t> z, a, b, c;
+  const h_plan& plan;
+  split_view z_split;  // of all of z: A, B_G1, B_G2
+  split_view c_split;  // of z[n_public + 1 ..]: the C (L) query
+};
+
+/* Σ z_i A_i, Σ z_i B_i (G1 and G2), Σ_{private} z_i C_i, Σ h_j H_j */
+struct msm_sums {
+  ec::g1_jacobian_t a, b1, c, h;
+  ec::g2_jacobian_t b2;
+  /* coefficients: h's coefficient n − 1 (zero iff Z | AB − C); odd_coset: zero */
+  fr_t h_top;
+};
+
+/* Seconds per phase. Engines fill what they measure; phases that ran
+   concurrently overlap, so they need not add up to msm or total. */
+struct prove_timings {
+  double split = 0;      // the 0/1 classification of z (orchestrator)
+  double h2d = 0;        // host → device copies (CUDA)
+  double ntt = 0;        // the quotient H: NTTs and the pointwise product
+  double msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, msm_l = 0, msm_h = 0;
+  double batch_add = 0;  // the ones of the split (CUDA, all MSMs together)
+  double msm = 0;        // the whole MSM phase, wall clock
+  double assemble = 0;   // blinding and assembly (orchestrator)
+  double total = 0;
+};
+
+class engine {
+ public:
+  virtual ~engine() = default;
+  virtual std::string_view name() const = 0;
+  virtual msm_sums compute(const prove_input& in, prove_timings& tm) = 0;
+};
+
+/* oneTBB in the caller's arena (threads = 0) or in an arena of that many */
+std::unique_ptr<engine> make_cpu_engine(int threads = 0);
+
+}  // namespace cuzk::groth16
