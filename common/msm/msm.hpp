@@ -9,6 +9,7 @@
 // options::threads threads. Variable time.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "ec/config.hpp"
@@ -32,6 +33,19 @@ g2_jacobian_t msm_g2(std::span<const g2_affine_t> bases, std::span<const fr_t> s
                      const options& opt = {}, stats* st = nullptr);
 g2_jacobian_t msm_g2(std::span<const g2_affine_t> bases, std::span<const scalar_limbs_t> scalars,
                      const options& opt = {}, stats* st = nullptr);
+
+/* The same with a split precomputed by split_scalars (split.hpp), so scalars
+   shared by several MSMs (a witness against the A, B and C queries) are
+   classified once: sum_{i in ones} P_{i - first} + sum_j other_scalars[j]
+   P_{others[j] - first}. Indices increasing, in [first, first + bases.size());
+   other_scalars canonical, < r. A split restricted to i >= first serves an
+   MSM over the scalars' tail. Throws std::invalid_argument otherwise. */
+g1_jacobian_t msm_g1(std::span<const g1_affine_t> bases, std::span<const std::uint32_t> ones,
+                     std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
+                     std::uint32_t first = 0, const options& opt = {}, stats* st = nullptr);
+g2_jacobian_t msm_g2(std::span<const g2_affine_t> bases, std::span<const std::uint32_t> ones,
+                     std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
+                     std::uint32_t first = 0, const options& opt = {}, stats* st = nullptr);
 
 /* Pippenger without the split (as msm_* with options::split = false). */
 g1_jacobian_t pippenger_g1(std::span<const g1_affine_t> bases, std::span<const scalar_limbs_t> scalars,

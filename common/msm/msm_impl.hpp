@@ -12,32 +12,52 @@
 #include "msm/batch_sum.hpp"
 #include "msm/pippenger.hpp"
 #include "msm/split.hpp"
+#include "poly/threads.hpp"
 
 namespace cuzk::msm::detail {
 
-template <class F>
-decltype(auto) in_arena(int threads, F&& f) {
-  if (threads <= 0) return std::forward<F>(f)();
-  tbb::task_arena arena(threads);
-  return arena.execute(std::forward<F>(f));
-}
+using poly::with_threads;
 
 inline void check_sizes(std::size_t bases, std::size_t scalars) {
   if (bases != scalars) throw std::invalid_argument("msm: bases and scalars differ in length");
 }
 
-/* sum_{k_i = 1} P_i + Pippenger over the k_i > 1, the two halves concurrently */
+/* indices increasing (as split_scalars makes them), all in [first, first + bases) */
+inline void check_split(std::size_t bases, std::span<const std::uint32_t> ones, std::span<const std::uint32_t> others,
+                        std::size_t other_scalars, std::uint32_t first) {
+  if (others.size() != other_scalars)
+    throw std::invalid_argument("msm: a split needs one scalar per index of the others");
+  auto in_range = [&](std::span<const std::uint32_t> idx) {
+    return idx.empty() || (idx.front() >= first && std::size_t(idx.back() - first) < bases);
+  };
+  if (!in_range(ones) || !in_range(others)) throw std::invalid_argument("msm: a split index is outside the bases");
+}
+
+/* sum_{k_i = 1} P_{i - first} + Pippenger over the k_i > 1, the two halves concurrently */
+template <class Curve>
+ec::jacobian<Curve> presplit_msm(std::span<const ec::affine_point<typename Curve::field_t>> bases,
+                                 std::span<const std::uint32_t> ones, std::span<const std::uint32_t> others,
+                                 std::span<const ec::scalar_limbs_t> other_scalars, std::uint32_t first,
+                                 const options& opt, stats* st) {
+  check_split(bases.size(), ones, others, other_scalars.size(), first);
+  return with_threads(opt.threads, [&] {
+    if (st) st->split = {bases.size() - ones.size() - others.size(), ones.size(), others.size()};
+    ec::jacobian<Curve> sum_ones, rest;
+    tbb::parallel_invoke([&] { sum_ones = batch_sum<Curve>(bases, ones.data(), ones.size(), first); },
+                         [&] { rest = pippenger<Curve>(bases, others.data(), first, other_scalars, opt, st); });
+    return sum_ones + rest;
+  });
+}
+
 template <class Curve, class Scalar>
 ec::jacobian<Curve> split_msm(std::span<const ec::affine_point<typename Curve::field_t>> bases,
                               std::span<const Scalar> scalars, const options& opt, stats* st) {
   check_sizes(bases.size(), scalars.size());
-  return in_arena(opt.threads, [&] {
+  return with_threads(opt.threads, [&] {
     const scalar_split s = split_scalars(scalars);
-    if (st) st->split = s.counts();
-    ec::jacobian<Curve> ones, rest;
-    tbb::parallel_invoke([&] { ones = batch_sum<Curve>(bases, s.ones.data(), s.ones.size()); },
-                         [&] { rest = pippenger<Curve>(bases, s.others.data(), s.other_scalars, opt, st); });
-    return ones + rest;
+    options inner = opt;
+    inner.threads = 0;  // already in the arena
+    return presplit_msm<Curve>(bases, s.ones, s.others, s.other_scalars, 0, inner, st);
   });
 }
 
@@ -46,11 +66,11 @@ template <class Curve>
 ec::jacobian<Curve> plain_msm(std::span<const ec::affine_point<typename Curve::field_t>> bases,
                               std::span<const ec::scalar_limbs_t> scalars, const options& opt, stats* st) {
   check_sizes(bases.size(), scalars.size());
-  return in_arena(opt.threads, [&] {
+  return with_threads(opt.threads, [&] {
     std::vector<ec::scalar_limbs_t> reduced(scalars.size());
     tbb::parallel_for(std::size_t(0), scalars.size(), [&](std::size_t i) { reduced[i] = ec::reduce_mod_r(scalars[i]); });
     if (st) st->split = {0, 0, scalars.size()};
-    return pippenger<Curve>(bases, nullptr, reduced, opt, st);
+    return pippenger<Curve>(bases, nullptr, 0, reduced, opt, st);
   });
 }
 
@@ -58,11 +78,11 @@ template <class Curve>
 ec::jacobian<Curve> plain_msm(std::span<const ec::affine_point<typename Curve::field_t>> bases,
                               std::span<const ec::fr_t> scalars, const options& opt, stats* st) {
   check_sizes(bases.size(), scalars.size());
-  return in_arena(opt.threads, [&] {
+  return with_threads(opt.threads, [&] {
     std::vector<ec::scalar_limbs_t> canonical(scalars.size());
     tbb::parallel_for(std::size_t(0), scalars.size(), [&](std::size_t i) { canonical[i] = scalars[i].to_canonical(); });
     if (st) st->split = {0, 0, scalars.size()};
-    return pippenger<Curve>(bases, nullptr, canonical, opt, st);
+    return pippenger<Curve>(bases, nullptr, 0, canonical, opt, st);
   });
 }
 

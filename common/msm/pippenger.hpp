@@ -29,12 +29,13 @@
 
 namespace cuzk::msm {
 
-/* sum_i scalars[i] P_{sel[i]} (P_i when sel is null), scalars below r. Bases
-   at infinity contribute nothing. Runs in the caller's TBB arena. */
+/* sum_i scalars[i] P_{sel[i] - first} (P_i when sel is null), scalars below
+   r. Bases at infinity contribute nothing. Runs in the caller's TBB arena. */
 template <class Curve>
 ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::field_t>> bases,
-                              const std::uint32_t* sel, std::span<const ec::scalar_limbs_t> scalars,
-                              const options& opt = {}, stats* st = nullptr) {
+                              const std::uint32_t* sel, std::uint32_t first,
+                              std::span<const ec::scalar_limbs_t> scalars, const options& opt = {},
+                              stats* st = nullptr) {
   using jac_t = ec::jacobian<Curve>;
   const std::size_t n = scalars.size();
   const unsigned threads = unsigned(tbb::this_task_arena::max_concurrency());
@@ -85,7 +86,7 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
         const std::int32_t d = digits[i % ahead];
         if (i + ahead < hi) look_ahead(i + ahead);
         if (d == 0) continue;
-        const auto& base = bases[sel ? sel[i] : i];
+        const auto& base = bases[sel ? sel[i] - first : i];
         if (base.infinity) continue;
         /* B_{|d|} += sign(d) P */
         acc.add(std::uint32_t(d > 0 ? d - 1 : -d - 1), base, d < 0);
