@@ -16,6 +16,7 @@ struct export_vk_args {
 };
 struct prove_args {
   std::string zkey, wtns, r1cs, circuit, inputs, proof, public_path, blinding;
+  std::string backend = "auto";
   int threads = 0;
 };
 struct inputs_args {

@@ -40,6 +40,9 @@ int main(int argc, char** argv) {
   prove->add_option("--public", pa.public_path)->required();
   prove->add_option("--blinding", pa.blinding, "fixed r,s (decimal) for a deterministic proof");
   prove->add_option("--threads", pa.threads, "worker threads (default: all cores)");
+  prove->add_option("--backend", pa.backend, "cpu, cuda or auto (cuda when a device is present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
 
   inputs_args ia;
   auto* inputs = app.add_subcommand("inputs", "write example inputs JSON for a native circuit (random, from a seed)");

@@ -1,0 +1,199 @@
+#include "cuda/engine/engine.hpp"
+
+#include <chrono>
+#include <future>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "cuda/engine/bit_reverse.hpp"
+#include "cuda/engine/device_key.hpp"
+#include "cuda/device.hpp"
+#include "cuda/error.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/msm/msm.hpp"
+#include "cuda/ntt/ntt.hpp"
+
+namespace cuzk::cuda {
+
+namespace {
+
+using groth16::fr_t;
+using scalar_t = ec::scalar_limbs_t;
+using clock = std::chrono::steady_clock;
+
+double since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
+
+/* A buffer that grows to the largest proof seen and is reused after that. */
+template <class T>
+void ensure(device_buffer<T>& b, std::size_t n, const char* what) {
+  if (b.size() < n) {
+    b = device_buffer<T>();
+    b = device_buffer<T>(n, what);
+  }
+}
+
+/* Where one MSM's split lies on the device: ones summed, others through Pippenger. */
+struct device_split {
+  const std::uint32_t* ones;
+  std::size_t n_ones;
+  const std::uint32_t* others;
+  const scalar_t* k;
+  std::size_t n_others;
+  std::uint32_t first;
+};
+
+/* offset of `part` inside `whole`, when it is a subspan of it */
+template <class T>
+std::optional<std::size_t> offset_in(std::span<const T> whole, std::span<const T> part) {
+  if (part.empty()) return 0;
+  if (part.data() < whole.data() || part.data() + part.size() > whole.data() + whole.size()) return std::nullopt;
+  return std::size_t(part.data() - whole.data());
+}
+
+class cuda_engine final : public groth16::engine {
+ public:
+  explicit cuda_engine(const engine_options& opt) : device_(select(opt.device)) {}
+
+  std::string_view name() const override { return "cuda"; }
+
+  groth16::msm_sums compute(const groth16::prove_input& in, groth16::prove_timings& tm) override {
+    CUZK_CUDA_OK(cudaSetDevice(device_));
+    const groth16::proving_key& pk = in.pk;
+    const std::size_t n = pk.domain_size;
+    const auto& plan = in.plan;
+
+    if (!key_ || !key_->holds(pk)) {
+      key_.reset();
+      key_.emplace(pk, s_[0]);
+      s_[0].sync();
+    }
+
+    /* a, b, c and the split of z to the device: a/b/c on stream 0 (the NTTs
+       follow there), the split on stream 1 */
+    ensure(abc_, 3 * n, "a, b, c");
+    ensure(scratch_, 2 * n, "NTT scratch");
+    ensure(h_, n, "H scalars");
+    const auto& zs = in.z_split;
+    ensure(ones_, std::max<std::size_t>(zs.ones.size(), 1), "indices of the scalars equal to one");
+    ensure(others_, std::max<std::size_t>(zs.others.size(), 1), "indices of the other scalars");
+    ensure(k_, std::max<std::size_t>(zs.other_scalars.size(), 1), "the other scalars");
+    event e0, e1, e2;
+    e0.record(s_[0]);
+    for (int v = 0; v < 3; ++v) {
+      const std::span<const fr_t> src = v == 0 ? in.a : v == 1 ? in.b : in.c;
+      CUZK_CUDA_OK(cudaMemcpyAsync(abc_.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[0]));
+    }
+    e1.record(s_[0]);
+    ones_.upload(zs.ones, s_[1]);
+    others_.upload(zs.others, s_[1]);
+    k_.upload(zs.other_scalars, s_[1]);
+
+    ntt::h_params hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
+    const ntt::order h_order =
+        ntt::compute_h(abc_.data(), abc_.data() + n, abc_.data() + 2 * n, h_.data(), scratch_.data(), hp, s_[0]);
+    e2.record(s_[0]);
+    if (h_order == ntt::order::bit_reversed && bitrev_log_ != plan.log_n) {
+      ensure(bitrev_, n, "bit-reversed H indices");
+      bit_reversed_indices(bitrev_.data(), n, plan.log_n, s_[0]);
+      bitrev_log_ = plan.log_n;
+    }
+    s_[1].sync();
+    s_[0].sync();
+    tm.h2d = event::ms(e0, e1) / 1e3;
+    tm.ntt = event::ms(e1, e2) / 1e3;
+
+    groth16::msm_sums out;
+    out.h_top = fr_t::zero();
+    if (plan.convention == poly::h_convention::coefficients) {
+      /* coefficient n − 1 sits at position n − 1 in either order */
+      scalar_t top;
+      CUZK_CUDA_OK(cudaMemcpy(&top, h_.data() + (n - 1), sizeof top, cudaMemcpyDeviceToHost));
+      out.h_top = fr_t::from_canonical_unchecked(top);
+    }
+
+    const device_split z_dev{ones_.data(), zs.ones.size(), others_.data(), k_.data(), zs.others.size(), zs.first};
+    const device_split c_dev = locate(in.z_split, in.c_split, z_dev);
+
+    /* five MSMs, each on its own stream and host thread, so independent ones overlap */
+    const auto t0 = clock::now();
+    double batch[4] = {0, 0, 0, 0};
+    auto g1_job = [&](int si, const msm::g1_bases& bases, const device_split& d, double& t_msm, double& t_batch) {
+      return std::async(std::launch::async, [&, si] {
+        CUZK_CUDA_OK(cudaSetDevice(device_));
+        const auto t = clock::now();
+        ec::g1_jacobian_t ones = msm::sum(bases, d.ones, d.first, d.n_ones, s_[si]);
+        t_batch = since(t);
+        ec::g1_jacobian_t rest = msm::pippenger(bases, msm::scalars{d.k, d.others, d.first, d.n_others}, s_[si]);
+        t_msm = since(t);
+        return ones + rest;
+      });
+    };
+    auto fa = g1_job(1, key_->a, z_dev, tm.msm_a, batch[0]);
+    auto fb1 = g1_job(2, key_->b1, z_dev, tm.msm_b_g1, batch[1]);
+    auto fl = g1_job(3, key_->c, c_dev, tm.msm_l, batch[2]);
+    auto fb2 = std::async(std::launch::async, [&] {
+      CUZK_CUDA_OK(cudaSetDevice(device_));
+      const auto t = clock::now();
+      ec::g2_jacobian_t ones = msm::sum(key_->b2, z_dev.ones, z_dev.first, z_dev.n_ones, s_[4]);
+      batch[3] = since(t);
+      ec::g2_jacobian_t rest =
+          msm::pippenger(key_->b2, msm::scalars{z_dev.k, z_dev.others, z_dev.first, z_dev.n_others}, s_[4]);
+      tm.msm_b_g2 = since(t);
+      return ones + rest;
+    });
+    {
+      const auto t = clock::now();
+      const std::uint32_t* idx = h_order == ntt::order::bit_reversed ? bitrev_.data() : nullptr;
+      out.h = msm::pippenger(key_->h, msm::scalars{h_.data(), idx, 0, plan.h_len}, s_[0]);
+      tm.msm_h = since(t);
+    }
+    out.a = fa.get();
+    out.b1 = fb1.get();
+    out.c = fl.get();
+    out.b2 = fb2.get();
+    tm.msm = since(t0);
+    tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
+    return out;
+  }
+
+ private:
+  /* The C query's split is the tail of z's (indices >= n_public + 1): point
+     into what is already on the device; upload it apart only if it is not. */
+  device_split locate(const groth16::split_view& z, const groth16::split_view& c, const device_split& zd) {
+    auto o1 = offset_in(z.ones, c.ones);
+    auto o2 = offset_in(z.others, c.others);
+    auto o3 = offset_in(z.other_scalars, c.other_scalars);
+    if (o1 && o2 && o3 && *o2 == *o3)
+      return {zd.ones + *o1, c.ones.size(), zd.others + *o2, zd.k + *o3, c.others.size(), c.first};
+    ensure(c_ones_, std::max<std::size_t>(c.ones.size(), 1), "indices of the C query's ones");
+    ensure(c_others_, std::max<std::size_t>(c.others.size(), 1), "indices of the C query's others");
+    ensure(c_k_, std::max<std::size_t>(c.other_scalars.size(), 1), "the C query's other scalars");
+    c_ones_.upload(c.ones, s_[3]);
+    c_others_.upload(c.others, s_[3]);
+    c_k_.upload(c.other_scalars, s_[3]);
+    s_[3].sync();
+    return {c_ones_.data(), c.ones.size(), c_others_.data(), c_k_.data(), c.others.size(), c.first};
+  }
+
+  static int select(int device) {
+    if (device < 0 || device_count() <= device)
+      throw std::invalid_argument("cuda engine: no CUDA device " + std::to_string(device));
+    CUZK_CUDA_OK(cudaSetDevice(device));
+    return device;
+  }
+
+  int device_;  // selected before the streams are made on it
+  stream s_[5];
+  std::optional<device_key> key_;
+  device_buffer<fr_t> abc_, scratch_;
+  device_buffer<scalar_t> h_, k_, c_k_;
+  device_buffer<std::uint32_t> ones_, others_, bitrev_, c_ones_, c_others_;
+  unsigned bitrev_log_ = ~0u;
+};
+
+}  // namespace
+
+std::unique_ptr<groth16::engine> make_engine(const engine_options& opt) { return std::make_unique<cuda_engine>(opt); }
+
+}  // namespace cuzk::cuda

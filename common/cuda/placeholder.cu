@@ -1,1 +1,0 @@
-// Keeps cuzk_cuda a library with at least one translation unit.

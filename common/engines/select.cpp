@@ -1,0 +1,39 @@
+#include "engines/select.hpp"
+
+#include <stdexcept>
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/device.hpp"
+#include "cuda/engine/engine.hpp"
+#endif
+
+namespace cuzk::engines {
+
+int cuda_devices() noexcept {
+#ifdef CUZK_HAVE_CUDA
+  return cuda::device_count();
+#else
+  return 0;
+#endif
+}
+
+std::unique_ptr<groth16::engine> make(std::string_view kind, int threads, std::string* note) {
+  if (kind == "cpu") return groth16::make_cpu_engine(threads);
+  if (kind == "cuda" || kind == "auto") {
+#ifdef CUZK_HAVE_CUDA
+    if (cuda_devices() > 0) {
+      if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
+      return cuda::make_engine({});
+    }
+    if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
+    if (note) *note = "backend auto: no CUDA device present, proving on the CPU";
+#else
+    if (kind == "cuda") throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");
+    if (note) *note = "backend auto: built without CUDA, proving on the CPU";
+#endif
+    return groth16::make_cpu_engine(threads);
+  }
+  throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
+}
+
+}  // namespace cuzk::engines

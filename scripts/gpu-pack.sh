@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds, on this machine, what scripts/gpu-check.sh runs on a GPU machine, and
+# packs it into .gpurun/ (bin/, lib/ with the shared libraries the binaries
+# need beyond the C/C++ runtime, data/ with test keys and witnesses), so the
+# GPU machine only runs: carry .gpurun and call scripts/gpu-check.sh there.
+#   scripts/gpu-pack.sh            # CUDA arch 90 (H100/H200)
+# Knobs: CUZK_GPU_BUILD_DIR (default build-gpu), CUDA_ARCH (default 90).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+build="$CUZK_ROOT/${CUZK_GPU_BUILD_DIR:-build-gpu}"
+pack="$CUZK_ROOT/.gpurun"
+cmake -G Ninja -S "$CUZK_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >/dev/null
+cuzk_log "build (gpu tests, cuzk-cuda-bench, cuzk) in $build"
+ninja -C "$build" -j "$(cuzk_jobs)" tests/gpu/all cuzk-cuda-bench cuzk
+
+rm -rf "$pack/bin" "$pack/lib"
+mkdir -p "$pack/bin" "$pack/lib" "$pack/data"
+mapfile -t bins < <(find "$build/tests/gpu" -maxdepth 2 -type f -executable -name 'cuzk-*')
+bins+=("$build/bench/cuda/cuzk-cuda-bench" "$build/client/cuzk")
+cp "${bins[@]}" "$pack/bin/"
+# The GPU machine's own glibc and libstdc++ are newer: bring everything else.
+for b in "${bins[@]}"; do ldd "$b" | awk '/=>/ && $3 ~ /^\// {print $3}'; done | sort -u |
+  grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*|libpthread|libdl|librt)\.so' |
+  while read -r f; do cp -L "$f" "$pack/lib/"; done
+# A circom circuit the GPU run proves (tests/gpu/engine, cuzk prove): Mix(N)
+# compiled by circom2 for bls12381 and a witness from random inputs.
+interop="$CUZK_ROOT/tests/interop"
+work=$(mktemp -d)
+cp "$interop/circom/mix.circom" "$work/mix_template.circom"
+n=${CUZK_GPU_CIRCOM_N:-6000}
+printf 'pragma circom 2.0.0;\ninclude "mix_template.circom";\ncomponent main {public [a]} = Mix(%d);\n' "$n" >"$work/mix.circom"
+(cd "$work" && node "$interop/node_modules/.bin/circom2" mix.circom --r1cs --wasm --prime bls12381 -o . >/dev/null)
+node -e 'const n=+process.argv[1];let b=[];for(let i=0;i<n;i++)b.push(String(BigInt(i)*7919n+BigInt(Math.floor(Math.random()*1e9))));console.log(JSON.stringify({a:String(Math.floor(Math.random()*1e9)),b}))' "$n" >"$work/in.json"
+node "$work/mix_js/generate_witness.js" "$work/mix_js/mix.wasm" "$work/in.json" "$pack/data/mix.wtns"
+cp "$work/mix.r1cs" "$pack/data/mix.r1cs"
+rm -rf "$work"
+
+strip --strip-unneeded "$pack"/bin/* 2>/dev/null || true
+du -sh "$pack"
