@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#ifdef CUZK_HAVE_CUDA
+#ifdef CUZK_CUDA_ENGINE
 #include "cuda/device.hpp"
 #include "cuda/engine/engine.hpp"
 #endif
@@ -10,7 +10,7 @@
 namespace cuzk::engines {
 
 int cuda_devices() noexcept {
-#ifdef CUZK_HAVE_CUDA
+#ifdef CUZK_CUDA_ENGINE
   return cuda::device_count();
 #else
   return 0;
@@ -20,7 +20,7 @@ int cuda_devices() noexcept {
 std::unique_ptr<groth16::engine> make(std::string_view kind, int threads, std::string* note) {
   if (kind == "cpu") return groth16::make_cpu_engine(threads);
   if (kind == "cuda" || kind == "auto") {
-#ifdef CUZK_HAVE_CUDA
+#ifdef CUZK_CUDA_ENGINE
     if (cuda_devices() > 0) {
       if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
       return cuda::make_engine({});
