@@ -298,8 +298,10 @@ void server::on_proof_done(proof_done d) {
                                                   std::to_string(shm::result_bytes) + " bytes");
     }
     ++counters_.proofs;
-    spdlog::info("job {} partition {} proven in {:.3f} s (H {:.3f}, G1 {:.3f}, G2 {:.3f})", w.job.index, w.partition,
-                 d.timings.total, d.timings.h, d.timings.msm_g1, d.timings.msm_g2);
+    spdlog::info("job {} partition {} proven in {:.3f} s (H {:.3f}, MSMs {:.3f}: G1 A {:.3f} B {:.3f} L {:.3f} H {:.3f}, "
+                 "G2 B {:.3f})",
+                 w.job.index, w.partition, d.timings.total, d.timings.ntt, d.timings.msm, d.timings.msm_a,
+                 d.timings.msm_b_g1, d.timings.msm_l, d.timings.msm_h, d.timings.msm_b_g2);
     (void)slots_->release(w.slot, w.gen, lease_->index());
   } else {
     ++counters_.failed;

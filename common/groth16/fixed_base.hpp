@@ -63,6 +63,9 @@ class fixed_base_table {
     return out;
   }
 
+  /* entry w * entries + d - 1 is d 2^(8w) G, d = 1..255 */
+  std::span<const affine_t> points() const { return table_; }
+
  private:
   std::vector<affine_t> table_;
 };

@@ -2,16 +2,18 @@
 
 #include <stdexcept>
 
+#include "groth16/evaluations.hpp"
 #include "r1cs/checking_cs.hpp"
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/recording_cs.hpp"
 
 namespace cuzk::groth16 {
 
-proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h, const progress_fn& progress) {
+proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h, const progress_fn& progress,
+                          fixed_base_engine* fb) {
   r1cs::recording_cs cs;
   c.synthesize(cs, nullptr);
-  return setup(std::move(cs).finish(), t, h, progress);
+  return setup(std::move(cs).finish(), t, h, progress, fb);
 }
 
 void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,

@@ -27,7 +27,7 @@ struct prover_buffers {
 };
 
 proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h = h_form::odd_coset,
-                          const progress_fn& progress = {});
+                          const progress_fn& progress = {}, fixed_base_engine* fb = nullptr);
 
 /* Synthesizes c on `in` into buf (public rows filled). Throws
    circuits::circuit_error naming the first unsatisfied constraint, and

@@ -7,7 +7,6 @@
 
 #include "ec/batch_affine.hpp"
 #include "ec/scalar_mul.hpp"
-#include "groth16/fixed_base.hpp"
 #include "poly/domain.hpp"
 
 namespace cuzk::groth16 {
@@ -83,7 +82,8 @@ std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_publi
   return (std::uint32_t)n;
 }
 
-proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const progress_fn& progress) {
+proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const progress_fn& progress,
+                  fixed_base_engine* fb) {
   auto step = [&](std::string_view what, std::uint64_t done, std::uint64_t total) {
     if (progress) progress(what, done, total);
   };
@@ -134,31 +134,42 @@ proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const
     tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= z; });
   }
 
+  cpu_fixed_base_engine cpu;
+  fixed_base_engine& e = fb ? *fb : cpu;
   const auto& g1 = ec::g1_curve::generator();
   const auto& g2 = ec::g2_curve::generator();
-  step("G1 table", 0, 1);
-  fixed_base_table<ec::g1_curve> t1(g1);
-  fixed_base_table<ec::g2_curve> t2(g2);
-  auto single1 = [&](const fr_t& k) { return t1.mul(k).to_affine(); };
-  auto single2 = [&](const fr_t& k) { return t2.mul(k).to_affine(); };
-  pk.alpha1 = single1(t.alpha);
-  pk.beta1 = single1(t.beta);
-  pk.delta1 = single1(t.delta);
-  pk.beta2 = single2(t.beta);
-  pk.gamma2 = single2(t.gamma);
-  pk.delta2 = single2(t.delta);
+  auto many1 = [&](std::span<const fr_t> k) {
+    std::vector<ec::g1_affine_t> out(k.size());
+    e.mul_many_g1(g1, k, out);
+    return out;
+  };
+  auto many2 = [&](std::span<const fr_t> k) {
+    std::vector<ec::g2_affine_t> out(k.size());
+    e.mul_many_g2(g2, k, out);
+    return out;
+  };
+  step("alpha, beta, gamma, delta", 0, 1);
+  const fr_t s1[] = {t.alpha, t.beta, t.delta}, s2[] = {t.beta, t.gamma, t.delta};
+  auto p1 = many1(s1);
+  auto p2 = many2(s2);
+  pk.alpha1 = p1[0];
+  pk.beta1 = p1[1];
+  pk.delta1 = p1[2];
+  pk.beta2 = p2[0];
+  pk.gamma2 = p2[1];
+  pk.delta2 = p2[2];
 
   step("A query (G1)", 0, 5);
-  pk.a = t1.mul_many(u);
+  pk.a = many1(u);
   step("B query (G1)", 1, 5);
-  pk.b1 = t1.mul_many(v);
+  pk.b1 = many1(v);
   step("B query (G2)", 2, 5);
-  pk.b2 = t2.mul_many(v);
+  pk.b2 = many2(v);
   step("IC and C queries (G1)", 3, 5);
-  pk.ic = t1.mul_many(ic_s);
-  pk.c = t1.mul_many(c_s);
+  pk.ic = many1(ic_s);
+  pk.c = many1(c_s);
   step("H query (G1)", 4, 5);
-  pk.h_query = t1.mul_many(h_s);
+  pk.h_query = many1(h_s);
   step("done", 5, 5);
   return pk;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "groth16/fixed_base_engine.hpp"
 #include "groth16/keys.hpp"
 #include "r1cs/matrices.hpp"
 
@@ -34,8 +35,10 @@ std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_publi
      IC_i = (β u_i + α v_i + w_i)(τ) / γ G1  (i ≤ n_public),
      C_i  = (β u_i + α v_i + w_i)(τ) / δ G1  (the rest),
      H    as h selects (keys.hpp).
-   Lagrange bases over the snarkjs root family, so snarkjs proves with it. */
+   Lagrange bases over the snarkjs root family, so snarkjs proves with it.
+   The fixed-base multiplications run on fb (nullptr: a cpu_fixed_base_engine);
+   every engine gives the same key. */
 proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h = h_form::odd_coset,
-                  const progress_fn& progress = {});
+                  const progress_fn& progress = {}, fixed_base_engine* fb = nullptr);
 
 }  // namespace cuzk::groth16

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "circuits/registry.hpp"
-#include "groth16/prover.hpp"
+#include "groth16/evaluations.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/r1cs_file.hpp"

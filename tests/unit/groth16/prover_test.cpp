@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "ec/config.hpp"
+#include "groth16/evaluations.hpp"
 #include "groth16/native.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
