@@ -5,7 +5,7 @@ namespace cuzk::test {
 ff::fr_t random_fr(std::mt19937_64& rng) { return ff::fr_t::random(rng); }
 
 random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
-                                     std::uint32_t n_free) {
+                                     std::uint32_t n_free, double bits_share) {
   /* wire layout: 0 = one, 1..n_public = public (the last n_public products),
      then n_free free inputs, then the other products */
   const std::uint32_t n_wires = 1 + n_public + n_free + n_constraints - n_public;
@@ -20,7 +20,8 @@ random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_const
   inst.z[0] = ff::fr_t::one();
   std::vector<std::uint32_t> known = {0};
   for (std::uint32_t i = 0; i < n_free; ++i) {
-    inst.z[1 + n_public + i] = random_fr(rng);
+    const bool bit = std::uniform_real_distribution<double>(0, 1)(rng) < bits_share;
+    inst.z[1 + n_public + i] = bit ? ff::fr_t::from_u64(rng() & 1) : random_fr(rng);
     known.push_back(1 + n_public + i);
   }
   auto random_lc = [&](r1cs::sparse_rows& rows) {

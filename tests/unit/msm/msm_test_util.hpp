@@ -66,6 +66,11 @@ struct g1 : group<ec::g1_curve> {
                    stats* st = nullptr) {
     return msm_g1(b, s, o, st);
   }
+  static jac_t msm(std::span<const aff_t> b, std::span<const std::uint32_t> ones,
+                   std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
+                   std::uint32_t first, const options& o = {}, stats* st = nullptr) {
+    return msm_g1(b, ones, others, other_scalars, first, o, st);
+  }
   static jac_t pippenger(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
                          stats* st = nullptr) {
     return pippenger_g1(b, s, o, st);
@@ -79,6 +84,11 @@ struct g2 : group<ec::g2_curve> {
   static jac_t msm(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
                    stats* st = nullptr) {
     return msm_g2(b, s, o, st);
+  }
+  static jac_t msm(std::span<const aff_t> b, std::span<const std::uint32_t> ones,
+                   std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
+                   std::uint32_t first, const options& o = {}, stats* st = nullptr) {
+    return msm_g2(b, ones, others, other_scalars, first, o, st);
   }
   static jac_t pippenger(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
                          stats* st = nullptr) {
