@@ -1,12 +1,37 @@
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 
 #include "circuits/registry.hpp"
 #include "commands.hpp"
+#include "engines/select.hpp"
 #include "groth16/native.hpp"
 #include "io/zkey.hpp"
 #include "r1cs/r1cs_file.hpp"
 
+#ifdef CUZK_CUDA_SETUP
+#include "cuda/setup/fixed_base_engine.hpp"
+#endif
+
 namespace cuzk::cli {
+
+namespace {
+
+/* --backend cpu|cuda|auto for the fixed-base multiplications */
+std::unique_ptr<groth16::fixed_base_engine> fixed_base_engine(const std::string& backend) {
+  if (backend == "cpu") return std::make_unique<groth16::cpu_fixed_base_engine>();
+#ifdef CUZK_CUDA_SETUP
+  if (engines::cuda_devices() > 0) return cuda::make_fixed_base_engine();
+  const char* why = "no CUDA device is present";
+#else
+  const char* why = "this build has no CUDA fixed-base engine";
+#endif
+  if (backend == "cuda") throw std::invalid_argument(std::string("--backend cuda: ") + why);
+  progress(std::string("backend auto: ") + why + ", fixed-base multiplications on the CPU");
+  return std::make_unique<groth16::cpu_fixed_base_engine>();
+}
+
+}  // namespace
 
 int run_setup(const setup_args& a) {
   using namespace groth16;
@@ -15,18 +40,23 @@ int run_setup(const setup_args& a) {
   auto report = [](std::string_view what, std::uint64_t done, std::uint64_t total) {
     progress("setup: " + std::string(what) + " (" + std::to_string(done) + "/" + std::to_string(total) + ")");
   };
+  auto fb = fixed_base_engine(a.backend);
+  progress("fixed-base multiplications on " + fb->name());
   proving_key pk;
   if (!a.r1cs.empty()) {
     progress("reading " + a.r1cs);
     auto f = r1cs::read_r1cs_file(a.r1cs);
     progress("setup for " + std::to_string(f.m.n_constraints()) + " constraints, " + std::to_string(f.m.n_wires) +
              " wires");
-    pk = setup(f.m, t, h, report);
+    pk = setup(f.m, t, h, report, fb.get());
   } else {
     auto c = circuits::make_circuit(a.circuit);
     progress("setup for " + c->spec());
-    pk = setup_circuit(*c, t, h, report);
+    pk = setup_circuit(*c, t, h, report, fb.get());
   }
+  char line[160];
+  std::snprintf(line, sizeof line, "fixed-base multiplications on %s: %.3f s", fb->name().c_str(), fb->seconds());
+  progress(line);
   progress("writing " + a.zkey);
   io::write_zkey_file(a.zkey, pk);
   if (a.seed.empty() == false)

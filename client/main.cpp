@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   setup->add_option("--seed", sa.seed, "derive the toxic waste from this string (reproducible keys)");
   setup->add_option("--h-form", sa.h_form, "H query form: odd-coset (snarkjs) or coefficient (bellman)")
       ->check(CLI::IsMember({"odd-coset", "coefficient"}));
+  setup->add_option("--backend", sa.backend, "fixed-base multiplications on cpu, cuda or auto (cuda when a device is present)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
 
   export_vk_args ea;
   auto* exp = app.add_subcommand("export-vk", "write snarkjs's verification_key.json");
