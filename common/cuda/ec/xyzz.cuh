@@ -1,0 +1,100 @@
+// Extended Jacobian ("XYZZ") points on the device, for bucket sums:
+//   x = X / ZZ, y = Y / ZZZ, with ZZ^3 = ZZZ^2; ZZ = 0 is the point at infinity.
+// Formulas from the Explicit-Formulas Database,
+// hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html, with a = 0 (as the CPU's
+// common/msm/xyzz.hpp). Variable time: the special cases branch.
+#pragma once
+
+#include "cuda/ec/affine.cuh"
+
+namespace cuzk::cuda {
+
+template <class F>
+struct xyzz {
+  using field_t = F;
+  F X, Y, ZZ, ZZZ;
+
+  CUZK_HDI static xyzz identity() { return {F::zero(), F::zero(), F::zero(), F::zero()}; }
+  CUZK_HDI bool is_identity() const { return ZZ.is_zero(); }
+  CUZK_HDI static xyzz from_affine(const affine<F>& p) {
+    if (p.is_infinity()) return identity();
+    return {p.x, p.y, F::one(), F::one()};
+  }
+  CUZK_HDI void neg() { Y = -Y; }
+
+  /* mdbl-2008-s-1: 2 (x, y) for an affine point, 2M + 3S (y = 0 has order 2: infinity) */
+  CUZK_HDI static xyzz dbl_affine(const affine<F>& p) {
+    if (p.y.is_zero()) return identity();
+    const F U = p.y.dbl();        /* U = 2 Y1 */
+    const F V = U.sqr();          /* V = U^2 */
+    const F W = U * V;            /* W = U V */
+    const F S = p.x * V;          /* S = X1 V */
+    const F xx = p.x.sqr();
+    const F M = xx.dbl() + xx;    /* M = 3 X1^2 */
+    xyzz r;
+    r.X = M.sqr() - S.dbl();      /* X3 = M^2 - 2 S */
+    r.Y = M * (S - r.X) - W * p.y; /* Y3 = M (S - X3) - W Y1 */
+    r.ZZ = V;                     /* ZZ3 = V */
+    r.ZZZ = W;                    /* ZZZ3 = W */
+    return r;
+  }
+
+  /* dbl-2008-s-1: 6M + 3S */
+  CUZK_HDI xyzz dbl() const {
+    if (is_identity() || Y.is_zero()) return identity();
+    const F U = Y.dbl();          /* U = 2 Y1 */
+    const F V = U.sqr();          /* V = U^2 */
+    const F W = U * V;            /* W = U V */
+    const F S = X * V;            /* S = X1 V */
+    const F xx = X.sqr();
+    const F M = xx.dbl() + xx;    /* M = 3 X1^2 (+ a ZZ1^2, a = 0) */
+    xyzz r;
+    r.X = M.sqr() - S.dbl();      /* X3 = M^2 - 2 S */
+    r.Y = M * (S - r.X) - W * Y;  /* Y3 = M (S - X3) - W Y1 */
+    r.ZZ = V * ZZ;                /* ZZ3 = V ZZ1 */
+    r.ZZZ = W * ZZZ;              /* ZZZ3 = W ZZZ1 */
+    return r;
+  }
+
+  /* madd-2008-s: this += q (affine), 8M + 2S; q = this doubles, q = -this gives infinity */
+  CUZK_HDI xyzz& add(const affine<F>& q) {
+    if (q.is_infinity()) return *this;
+    if (is_identity()) return *this = from_affine(q);
+    const F U2 = q.x * ZZ;        /* U2 = X2 ZZ1 */
+    const F S2 = q.y * ZZZ;       /* S2 = Y2 ZZZ1 */
+    const F P = U2 - X;           /* P = U2 - X1 */
+    const F R = S2 - Y;           /* R = S2 - Y1 */
+    if (P.is_zero()) return *this = R.is_zero() ? dbl_affine(q) : identity();
+    const F PP = P.sqr();         /* PP = P^2 */
+    const F PPP = P * PP;         /* PPP = P PP */
+    const F Q = X * PP;           /* Q = X1 PP */
+    X = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2 Q */
+    Y = R * (Q - X) - Y * PPP;    /* Y3 = R (Q - X3) - Y1 PPP */
+    ZZ = ZZ * PP;                 /* ZZ3 = ZZ1 PP */
+    ZZZ = ZZZ * PPP;              /* ZZZ3 = ZZZ1 PPP */
+    return *this;
+  }
+
+  /* add-2008-s: this += q, 12M + 2S; q = this doubles, q = -this gives infinity */
+  CUZK_HDI xyzz& add(const xyzz& q) {
+    if (q.is_identity()) return *this;
+    if (is_identity()) return *this = q;
+    const F U1 = X * q.ZZ;        /* U1 = X1 ZZ2 */
+    const F U2 = q.X * ZZ;        /* U2 = X2 ZZ1 */
+    const F S1 = Y * q.ZZZ;       /* S1 = Y1 ZZZ2 */
+    const F S2 = q.Y * ZZZ;       /* S2 = Y2 ZZZ1 */
+    const F P = U2 - U1;          /* P = U2 - U1 */
+    const F R = S2 - S1;          /* R = S2 - S1 */
+    if (P.is_zero()) return *this = R.is_zero() ? dbl() : identity();
+    const F PP = P.sqr();         /* PP = P^2 */
+    const F PPP = P * PP;         /* PPP = P PP */
+    const F Q = U1 * PP;          /* Q = U1 PP */
+    X = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2 Q */
+    Y = R * (Q - X) - S1 * PPP;   /* Y3 = R (Q - X3) - S1 PPP */
+    ZZ = ZZ * q.ZZ * PP;          /* ZZ3 = ZZ1 ZZ2 PP */
+    ZZZ = ZZZ * q.ZZZ * PPP;      /* ZZZ3 = ZZZ1 ZZZ2 PPP */
+    return *this;
+  }
+};
+
+}  // namespace cuzk::cuda
