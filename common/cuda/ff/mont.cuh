@@ -192,6 +192,36 @@ CUZK_UNROLL
     }
     y[n - 1] = c.addc_last(y[n - 1], 0);
   }
+  /* x += m_even q, its carry into y's top word */
+  template <class C>
+  CUZK_HDI static void add_m_even(std::uint32_t* x, std::uint32_t* y, std::uint32_t q, C& c) {
+    constexpr limbs32<n> M = P::modulus();
+    x[0] = c.mad_lo_cc(M.w[0], q, x[0]);
+    x[1] = c.madc_hi_cc(M.w[0], q, x[1]);
+    CUZK_UNROLL
+    for (std::size_t j = 2; j < n; j += 2) {
+      x[j] = c.madc_lo_cc(M.w[j], q, x[j]);
+      x[j + 1] = c.madc_hi_cc(M.w[j], q, x[j + 1]);
+    }
+    y[n - 1] = c.addc_last(y[n - 1], 0);
+  }
+  /* A reduction round without a product row: x aligned at word 0, y the last
+     round's x (word k at k - 1). The shift of y rides on its m_odd q chain. */
+  template <class C>
+  CUZK_HDI static void reduce_shifted(std::uint32_t* x, std::uint32_t* y, C& c) {
+    constexpr limbs32<n> M = P::modulus();
+    c.discard(y[0]);
+    x[0] = c.add_cc(x[0], y[1]);
+    const std::uint32_t q = x[0] * P::inv;  // no CC in between: mul.lo leaves the carry alone
+    CUZK_UNROLL
+    for (std::size_t j = 0; j + 2 < n; j += 2) {
+      y[j] = c.madc_lo_cc(M.w[j + 1], q, y[j + 2]);
+      y[j + 1] = c.madc_hi_cc(M.w[j + 1], q, y[j + 3]);
+    }
+    y[n - 2] = c.madc_lo_cc(M.w[n - 1], q, 0);
+    y[n - 1] = c.madc_hi_last(M.w[n - 1], q, 0);
+    add_m_even(x, y, q, c);
+  }
   CUZK_HDI static std::uint32_t mul_hi(std::uint32_t a, std::uint32_t b) {
 #ifdef __CUDA_ARCH__
     return __umulhi(a, b);
@@ -235,6 +265,92 @@ CUZK_UNROLL
 CUZK_UNROLL
     for (std::size_t i = 1; i + 1 < n; ++i) x[i] = c.addc_cc(x[i], y[i + 1]);
     x[n - 1] = c.addc_last(x[n - 1], 0);
+    return reduce_once(x, c);
+  }
+
+  /* The device's squaring, on any chain: the full square
+       a^2 = 2 sum_{i<j} a_i a_j 2^(32(i+j)) + sum_i a_i^2 2^(64 i)
+     (the cross products of row i split by the parity of i + j into two
+     carry chains, as the multiplication's), then the Montgomery reduction of
+     its low half L alone, (L + Q m) / R <= m, plus its high half H < m: at
+     most 2m - 1, one conditional subtraction. The reduction rounds fold the
+     one-word shift into the madc chain of m_odd q (sppark's mul_by_1). */
+  template <class C>
+  CUZK_HDI static mont sqr(const mont& a, C& c) {
+    constexpr limbs32<n> M = P::modulus();
+    std::uint32_t e[2 * n] = {}, o[2 * n - 1] = {};  // e_k at word k, o_k at word k + 1
+    CUZK_UNROLL
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      if (i + 2 < n) {  // a_i a_j, i + j even
+        e[2 * i + 2] = c.mad_lo_cc(a.v[i], a.v[i + 2], e[2 * i + 2]);
+        e[2 * i + 3] = c.madc_hi_cc(a.v[i], a.v[i + 2], e[2 * i + 3]);
+        std::size_t p = 2 * i + 2;
+        CUZK_UNROLL
+        for (std::size_t j = i + 4; j < n; j += 2) {
+          p = i + j;
+          e[p] = c.madc_lo_cc(a.v[i], a.v[j], e[p]);
+          e[p + 1] = c.madc_hi_cc(a.v[i], a.v[j], e[p + 1]);
+        }
+        e[p + 2] = c.addc_last(e[p + 2], 0);
+      }
+      {  // a_i a_j, i + j odd
+        o[2 * i] = c.mad_lo_cc(a.v[i], a.v[i + 1], o[2 * i]);
+        o[2 * i + 1] = c.madc_hi_cc(a.v[i], a.v[i + 1], o[2 * i + 1]);
+        std::size_t k = 2 * i;
+        CUZK_UNROLL
+        for (std::size_t j = i + 3; j < n; j += 2) {
+          k = i + j - 1;
+          o[k] = c.madc_lo_cc(a.v[i], a.v[j], o[k]);
+          o[k + 1] = c.madc_hi_cc(a.v[i], a.v[j], o[k + 1]);
+        }
+        if (k + 2 < 2 * n - 1) o[k + 2] = c.addc_last(o[k + 2], 0);
+      }
+    }
+    e[1] = c.add_cc(e[1], o[0]);  // e + o: the cross sum, below 2^(64n - 1)
+    CUZK_UNROLL
+    for (std::size_t k = 2; k < 2 * n; ++k) e[k] = c.addc_cc(e[k], o[k - 1]);
+    c.drop();
+    e[0] = c.add_cc(e[0], e[0]);  // doubled
+    CUZK_UNROLL
+    for (std::size_t k = 1; k < 2 * n; ++k) e[k] = c.addc_cc(e[k], e[k]);
+    c.drop();
+    e[0] = c.mad_lo_cc(a.v[0], a.v[0], e[0]);  // + a_i^2
+    e[1] = c.madc_hi_cc(a.v[0], a.v[0], e[1]);
+    CUZK_UNROLL
+    for (std::size_t i = 1; i < n; ++i) {
+      e[2 * i] = c.madc_lo_cc(a.v[i], a.v[i], e[2 * i]);
+      e[2 * i + 1] = c.madc_hi_cc(a.v[i], a.v[i], e[2 * i + 1]);
+    }
+    c.drop();
+    // Montgomery reduction of L = e_0 .. e_(n-1): x aligned at word 0, y one word up
+    std::uint32_t x[n], y[n];
+    CUZK_UNROLL
+    for (std::size_t i = 0; i < n; ++i) x[i] = e[i];
+    {
+      const std::uint32_t q = x[0] * P::inv;
+      CUZK_UNROLL
+      for (std::size_t j = 0; j < n; j += 2) {
+        y[j] = M.w[j + 1] * q;
+        y[j + 1] = mul_hi(M.w[j + 1], q);
+      }
+      add_m_even(x, y, q, c);
+    }
+    CUZK_UNROLL
+    for (std::size_t r = 1; r < n; ++r) {
+      if (r % 2)
+        reduce_shifted(y, x, c);
+      else
+        reduce_shifted(x, y, c);
+    }
+    c.discard(y[0]);  // T = x + (y >> 1 word) <= m, then + H
+    x[0] = c.add_cc(x[0], y[1]);
+    CUZK_UNROLL
+    for (std::size_t i = 1; i + 1 < n; ++i) x[i] = c.addc_cc(x[i], y[i + 1]);
+    x[n - 1] = c.addc_last(x[n - 1], 0);
+    x[0] = c.add_cc(x[0], e[n]);
+    CUZK_UNROLL
+    for (std::size_t i = 1; i + 1 < n; ++i) x[i] = c.addc_cc(x[i], e[n + i]);
+    x[n - 1] = c.addc_last(x[n - 1], e[2 * n - 1]);
     return reduce_once(x, c);
   }
 
@@ -289,7 +405,14 @@ CUZK_UNROLL
     return mul_portable(a, b);
 #endif
   }
-  CUZK_HDI mont sqr() const { return *this * *this; }
+  CUZK_HDI mont sqr() const {
+#ifdef __CUDA_ARCH__
+    carry::ptx c;
+    return sqr(*this, c);
+#else
+    return mul_portable(*this, *this);
+#endif
+  }
   CUZK_HDI mont dbl() const { return *this + *this; }
   /* -a when flag, else a */
   CUZK_HDI mont cneg(bool flag) const {

@@ -20,7 +20,7 @@ G as_gpu(const C& c) {
   return same_bytes<G>(c);
 }
 
-TYPED_TEST(DeviceFieldOnHost, DeviceMultiplicationMatchesTheCpuAndDropsNoCarry) {
+TYPED_TEST(DeviceFieldOnHost, DeviceMultiplicationAndSquaringMatchTheCpuAndDropNoCarry) {
   using C = typename TypeParam::cpu;
   using G = typename TypeParam::gpu;
   auto rng = cuzk::test::rng(1);
@@ -30,6 +30,10 @@ TYPED_TEST(DeviceFieldOnHost, DeviceMultiplicationMatchesTheCpuAndDropsNoCarry) 
     const G r = G::mul(as_gpu<G>(a[i]), as_gpu<G>(b[i]), chain);
     ASSERT_FALSE(chain.lost()) << "a carry assumed zero was not, at pair " << i;
     ASSERT_EQ(r, as_gpu<G>(a[i] * b[i])) << "pair " << i;
+    cuda::carry::emulated sqr_chain;
+    const G s = G::sqr(as_gpu<G>(a[i]), sqr_chain);
+    ASSERT_FALSE(sqr_chain.lost()) << "a carry of the squaring assumed zero was not, at " << i;
+    ASSERT_EQ(s, as_gpu<G>(a[i].sqr())) << "square " << i;
   }
 }
 
