@@ -142,9 +142,9 @@ CUZK_NTT_UNROLL
     for (unsigned high = 0; high < 8 / (2 * bit); ++high) {
       const unsigned u = high * 2 * bit + low, v = u | bit;
       if constexpr (!DIT) {
-        const F sum = x[u] + x[v];
-        x[v] = INV ? (x[v] - x[u]) * w : (x[u] - x[v]) * w;  // (y - x) ω^(n/2 - i) = (x - y) ω^-i
-        x[u] = sum;
+        const F d = INV ? x[v] - x[u] : x[u] - x[v];  // (y - x) ω^(n/2 - i) = (x - y) ω^-i
+        x[u] = x[u] + x[v];
+        x[v] = d * w;
       } else {
         const F wy = x[v] * w;  // inverse: wy = -ω^-i y
         x[v] = INV ? x[u] + wy : x[u] - wy;

@@ -1,6 +1,7 @@
 // Runs NTT pass lists on the host, block by block and thread by thread, with
 // the kernels' own block code (cuda/ntt/block.cuh) on ff::fr_t: checks the
-// index arithmetic of every plan without a device.
+// index arithmetic of every plan without a device, and with cuda::fr_t the
+// device field type's layout and operators in the kernels' code.
 #pragma once
 
 #include <array>
@@ -24,13 +25,15 @@ struct host_exec {
   void sync() {}
 };
 
-inline void emulate(const std::vector<detail::pass>& passes) {
+/* F: ff::fr_t, or cuda::fr_t (the device type, run on the host) */
+template <class F = ff::fr_t>
+void emulate(const std::vector<detail::pass>& passes) {
   constexpr unsigned all = detail::dif_fwd | detail::dif_inv | detail::dit_fwd | detail::dit_inv;
   for (const detail::pass& ps : passes) {
     std::vector<std::uint32_t> sm(ps.shared_bytes() / sizeof(std::uint32_t));
     for (std::uint32_t blk = 0; blk < ps.blocks(); ++blk) {
-      host_exec<ff::fr_t> ex{std::vector<std::array<ff::fr_t, 8>>(ps.threads())};
-      detail::run_block<ff::fr_t, all>(ex, ps, blk, sm.data());
+      host_exec<F> ex{std::vector<std::array<F, 8>>(ps.threads())};
+      detail::run_block<F, all>(ex, ps, blk, sm.data());
     }
   }
 }

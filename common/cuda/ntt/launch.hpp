@@ -1,0 +1,19 @@
+// The kernels of the NTT passes (kernels.cu), launched from plain C++.
+#pragma once
+
+#include <cstddef>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/ntt/plan.hpp"
+
+namespace cuzk::cuda::ntt::detail {
+
+/* one pass: blocks() blocks of threads() threads, shared_bytes() of shared memory */
+void launch(const pass& ps, cudaStream_t s);
+/* d[i] <-> d[rev(i)] */
+void launch_bit_reverse(void* d, unsigned log_n, cudaStream_t s);
+/* out[i] = f(i), i < count (the twiddle table from its two power tables) */
+void launch_powers(void* out, std::size_t count, const factor_fn& f, cudaStream_t s);
+
+}  // namespace cuzk::cuda::ntt::detail
