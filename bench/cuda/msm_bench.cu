@@ -1,0 +1,144 @@
+// Device MSM (cuda/msm/msm.hpp), bases resident, scalars on the device:
+//   BM_cuda_msm_g1/<log n>, BM_cuda_msm_g2/<log n>   uniformly random scalars below r
+//   BM_cuda_msm_g1_witness/<log n>   90% zeros and ones (45% each) and 10% random, split on the host
+//     by msm::split_scalars (not timed): the ones through sum, the rest through pippenger
+// Times are CUDA events around the blocking calls (manual time), so they include
+// the windows' combination on the host. The bases are 2^20 distinct points
+// P_0 + i Q (built in parallel on the CPU) tiled to the size wanted: random
+// points at 2^26 would take the CPU too long, and 2^20 of them already exceed
+// the L2 cache, so the gathers cost what distinct bases would.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+#include "cuda/device.hpp"
+#include "cuda/memory.hpp"
+#include "cuda/msm/msm.hpp"
+#include "ec/batch_affine.hpp"
+#include "ec/scalar_mul.hpp"
+#include "msm/split.hpp"
+
+namespace {
+
+using namespace cuzk;
+using ec::scalar_limbs_t;
+
+constexpr unsigned distinct_log = 20;
+
+template <class Curve>
+std::vector<typename ec::jacobian<Curve>::affine_t> host_bases(unsigned log_n) {
+  using jac_t = ec::jacobian<Curve>;
+  using aff_t = typename jac_t::affine_t;
+  const std::size_t n = std::size_t(1) << log_n, m = std::size_t(1) << std::min(log_n, distinct_log), chunk = 4096;
+  std::vector<aff_t> v(n);
+  const jac_t p0 = ec::mul(jac_t::generator(), scalar_limbs_t{0x9e3779b97f4a7c15, 1, 2, 3});
+  const jac_t q = ec::mul(jac_t::generator(), scalar_limbs_t{0xc2b2ae3d27d4eb4f, 4, 5, 6});
+  const aff_t qa = q.to_affine();
+  tbb::parallel_for(std::size_t(0), (m + chunk - 1) / chunk, [&](std::size_t c) {
+    const std::size_t lo = c * chunk, len = std::min(chunk, m - lo);
+    std::vector<jac_t> jac(len);
+    jac_t p = p0 + ec::mul(q, scalar_limbs_t{lo, 0, 0, 0});  /* P_lo = P_0 + lo Q */
+    for (auto& x : jac) {
+      x = p;
+      p += qa;
+    }
+    ec::batch_to_affine<Curve>(std::span<const jac_t>(jac), std::span<aff_t>(v.data() + lo, len));
+  });
+  for (std::size_t i = m; i < n; ++i) v[i] = v[i % m];
+  return v;
+}
+
+/* resident bases, one set per group and size, kept for the whole run */
+template <class Curve, class Bases>
+const Bases& device_bases(unsigned log_n) {
+  static std::map<unsigned, std::unique_ptr<Bases>> cache;
+  auto& b = cache[log_n];
+  if (!b) b = std::make_unique<Bases>(host_bases<Curve>(log_n));
+  return *b;
+}
+
+/* uniform below r (rejection on 255 bits); witness: 45% 0, 45% 1, 10% uniform */
+std::vector<scalar_limbs_t> host_scalars(unsigned log_n, bool witness) {
+  const std::size_t n = std::size_t(1) << log_n, chunk = std::size_t(1) << 16;
+  std::vector<scalar_limbs_t> v(n);
+  tbb::parallel_for(std::size_t(0), (n + chunk - 1) / chunk, [&](std::size_t c) {
+    std::mt19937_64 g(log_n * 1000003 + c);
+    for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+      const auto u = g() % 20;
+      if (witness && u < 18) {
+        v[i] = {u % 2, 0, 0, 0};
+        continue;
+      }
+      do v[i] = {g(), g(), g(), g() >> 1};
+      while (!ff::limbs::less(v[i], ff::fr_params::modulus));
+    }
+  });
+  return v;
+}
+
+template <class T>
+cuda::device_buffer<T> to_device(std::span<const T> v, const char* what) {
+  cuda::device_buffer<T> d(std::max<std::size_t>(v.size(), 1), what);
+  d.upload(v);
+  CUZK_CUDA_OK(cudaDeviceSynchronize());
+  return d;
+}
+
+template <class F>
+void timed(benchmark::State& state, F&& f) {
+  cuda::event start, stop;
+  for (auto _ : state) {
+    start.record(0);
+    f();
+    stop.record(0);
+    stop.sync();
+    state.SetIterationTime(cuda::event::ms(start, stop) / 1e3);
+  }
+}
+
+template <class Curve, class Bases>
+void BM_cuda_msm(benchmark::State& state) {
+  if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
+  const auto log_n = unsigned(state.range(0));
+  const std::size_t n = std::size_t(1) << log_n;
+  const Bases& bases = device_bases<Curve, Bases>(log_n);
+  const auto k = to_device<scalar_limbs_t>(host_scalars(log_n, false), "bench scalars");
+  const cuda::msm::scalars s{k.data(), nullptr, 0, n};
+  cuda::msm::pippenger(bases, s, 0);  /* warm-up: the workspace grows once */
+  timed(state, [&] { benchmark::DoNotOptimize(cuda::msm::pippenger(bases, s, 0)); });
+  state.counters["window_bits"] = cuda::msm::window_bits(n);
+}
+
+void BM_cuda_msm_g1_witness(benchmark::State& state) {
+  if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
+  const auto log_n = unsigned(state.range(0));
+  const auto& bases = device_bases<ec::g1_curve, cuda::msm::g1_bases>(log_n);
+  const auto split = msm::split_scalars(std::span<const scalar_limbs_t>(host_scalars(log_n, true)));
+  const auto ones = to_device<std::uint32_t>(split.ones, "bench ones");
+  const auto others = to_device<std::uint32_t>(split.others, "bench others");
+  const auto k = to_device<scalar_limbs_t>(split.other_scalars, "bench other scalars");
+  const cuda::msm::scalars s{k.data(), others.data(), 0, split.others.size()};
+  auto run = [&] {
+    auto a = cuda::msm::sum(bases, ones.data(), 0, split.ones.size(), 0);
+    auto b = cuda::msm::pippenger(bases, s, 0);
+    return a + b;
+  };
+  run();
+  timed(state, [&] { benchmark::DoNotOptimize(run()); });
+  state.counters["ones"] = double(split.ones.size());
+  state.counters["others"] = double(split.others.size());
+}
+
+BENCHMARK(BM_cuda_msm<ec::g1_curve, cuda::msm::g1_bases>)
+    ->Name("BM_cuda_msm_g1")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g2_curve, cuda::msm::g2_bases>)
+    ->Name("BM_cuda_msm_g2")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm_g1_witness)->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,100 @@
+// Bucket accumulation of the device Pippenger (assignment: assign.cu).
+//
+// Assignment: for a group of windows w0 .. w0 + wn - 1, entry (j, i) of the
+// key/value arrays is
+//   key = j 2^c | |d_{i,w0+j}|,   value = base(i) 2 | [d < 0],
+// stored at j n + i. Each window's n entries are radix sorted on the low c bits
+// (the window bits are equal within a window), then run-length encoded as a
+// whole; |d| = 0 is a bucket of its own that is never summed. Bucket (j, m) has
+// dense index j (H + 1) + m, H = 2^(c-1).
+//
+// Accumulation, balanced whatever the bucket sizes. Level 0: thread t adds the
+// entries [tL, (t + 1) L) of the sorted array into XYZZ sums, one per run of
+// equal keys; a run that is a whole bucket is written into the bucket array,
+// and the part of a bucket that other segments share is written as a "piece":
+// bucket b's pieces, one per segment it meets, lie at first[b] (an exclusive
+// scan of their counts). Later levels cut a bucket's pieces into chunks of L
+// aligned to the bucket, one thread each, and leave the chunk sums of buckets
+// of more than one chunk as the next level's pieces, until none is left.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/ec/affine.cuh"
+#include "cuda/ec/xyzz.cuh"
+#include "cuda/msm/plan.cuh"
+
+namespace cuzk::cuda::msm::kernels {
+
+/* Level 0, segment t: the entries [tL, (t + 1) L) of the n sorted (key, value) pairs */
+template <class F>
+__host__ __device__ __forceinline__ void accumulate_segment(
+    std::uint32_t t, const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ vals,
+    const affine<F>* __restrict__ bases, std::uint32_t n, unsigned c, std::uint32_t h1, std::uint32_t L,
+    const std::uint32_t* __restrict__ counts, const std::uint32_t* __restrict__ offsets,
+    const std::uint32_t* __restrict__ first, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces) {
+  const std::uint32_t begin = t * L, end = step::umin(n, begin + L), mask = (std::uint32_t(1) << c) - 1;
+  /* the run [start, e) of key has its sum in acc */
+  auto flush = [&](std::uint32_t key, std::uint32_t start, std::uint32_t e, const xyzz<F>& acc) {
+    if (!(key & mask)) return;  /* |d| = 0 */
+    const std::uint32_t b = step::dense(key, c, h1), off = offsets[b];
+    if (start == off && e == off + counts[b]) buckets[b] = acc;
+    else pieces[first[b] + t - off / L] = acc;
+  };
+  std::uint32_t key = keys[begin], start = begin;
+  xyzz<F> acc = xyzz<F>::identity();
+  for (std::uint32_t e = begin; e < end; ++e) {
+    const std::uint32_t k = keys[e];
+    if (k != key) {
+      flush(key, start, e, acc);
+      acc = xyzz<F>::identity();
+      key = k;
+      start = e;
+    }
+    if (k & mask) {
+      const std::uint32_t v = vals[e];
+      affine<F> p = bases[v >> 1];
+      if (v & 1) p.y = -p.y;  /* B += -P */
+      acc.add(p);
+    }
+  }
+  flush(key, start, end, acc);
+}
+
+/* Level k > 0, chunk t: the bucket b with first[b] <= t < first[b + 1], chunk
+   j = t - first[b] of it, pieces [offsets[b] + j L, offsets[b] + min((j + 1) L, counts[b])) */
+template <class F>
+__host__ __device__ __forceinline__ void accumulate_chunk(
+    std::uint32_t t, const xyzz<F>* __restrict__ pieces_in, const std::uint32_t* __restrict__ counts,
+    const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first, std::uint32_t nb,
+    std::uint32_t L, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces_out) {
+  const std::uint32_t b = step::owner(t, first, nb), j = t - first[b], chunks = first[b + 1] - first[b];
+  const std::uint32_t begin = offsets[b] + j * L, end = step::umin(offsets[b] + counts[b], begin + L);
+  xyzz<F> acc = xyzz<F>::identity();
+  for (std::uint32_t e = begin; e < end; ++e) acc.add(pieces_in[e]);
+  if (chunks == 1) buckets[b] = acc;
+  else pieces_out[t] = acc;
+}
+
+template <class F>
+__global__ void accumulate_segments(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ vals,
+                                    const affine<F>* __restrict__ bases, std::uint32_t n, unsigned c, std::uint32_t h1,
+                                    std::uint32_t L, const std::uint32_t* __restrict__ counts,
+                                    const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first,
+                                    xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (std::size_t(t) * L < n)
+    accumulate_segment<F>(t, keys, vals, bases, n, c, h1, L, counts, offsets, first, buckets, pieces);
+}
+
+template <class F>
+__global__ void accumulate_chunks(const xyzz<F>* __restrict__ pieces_in, const std::uint32_t* __restrict__ counts,
+                                  const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first,
+                                  std::uint32_t nb, std::uint32_t L, xyzz<F>* __restrict__ buckets,
+                                  xyzz<F>* __restrict__ pieces_out) {
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < first[nb]) accumulate_chunk<F>(t, pieces_in, counts, offsets, first, nb, L, buckets, pieces_out);
+}
+
+}  // namespace cuzk::cuda::msm::kernels

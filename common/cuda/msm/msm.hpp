@@ -1,0 +1,75 @@
+// Multi-scalar multiplication on the device, G1 and G2: Pippenger's bucket
+// method with signed digits (pippenger.cuh) and the sum of the bases whose
+// scalar is one (batch_sum.cuh). Bases are uploaded once and stay resident;
+// each bases object caches the temporaries of its MSMs (a workspace, reused
+// across calls; one call at a time per bases object, others wait).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/memory.hpp"
+#include "ec/config.hpp"
+
+namespace cuzk::cuda::msm {
+
+struct workspace;
+
+/* A key's bases on the device, in the layout the kernels want (x, y; the
+   point at infinity is (0, 0)): 96 B a point in G1, 192 B in G2. */
+template <class Affine>
+class device_bases {
+ public:
+  explicit device_bases(std::span<const Affine> host, cudaStream_t s = 0);
+  device_bases(device_bases&&) noexcept;
+  device_bases& operator=(device_bases&&) noexcept;
+  ~device_bases();
+
+  std::size_t size() const { return n_; }
+  const std::byte* data() const { return points_.data(); }
+
+  /* the cached temporaries; hold lock() while using them */
+  workspace& scratch() const { return *ws_; }
+  std::mutex& lock() const { return *mutex_; }
+
+ private:
+  std::size_t n_ = 0;
+  device_buffer<std::byte> points_;
+  std::unique_ptr<workspace> ws_;
+  std::unique_ptr<std::mutex> mutex_;
+};
+
+using g1_bases = device_bases<ec::g1_affine_t>;
+using g2_bases = device_bases<ec::g2_affine_t>;
+
+/* The scalars of one MSM, on the device: scalar i (canonical, < r) goes with
+   base idx[i] - first, or base i when idx is null. */
+struct scalars {
+  const ec::scalar_limbs_t* k;
+  const std::uint32_t* idx;
+  std::uint32_t first = 0;
+  std::size_t n;
+};
+
+/* sum_i k_i base(i) by Pippenger: signed digits, buckets assigned by CUB radix
+   sort / run-length encode / scan, XYZZ bucket sums, running-sum reduction on
+   the device; the windows are combined on the host. Blocks until done. */
+ec::g1_jacobian_t pippenger(const g1_bases& b, const scalars& s, cudaStream_t st);
+ec::g2_jacobian_t pippenger(const g2_bases& b, const scalars& s, cudaStream_t st);
+
+/* sum_i base(idx[i] - first) (base i when idx is null), by a parallel tree of
+   XYZZ additions. Blocks until done. */
+ec::g1_jacobian_t sum(const g1_bases& b, const std::uint32_t* idx, std::uint32_t first, std::size_t n,
+                      cudaStream_t st);
+ec::g2_jacobian_t sum(const g2_bases& b, const std::uint32_t* idx, std::uint32_t first, std::size_t n,
+                      cudaStream_t st);
+
+/* The window size Pippenger uses for n scalars (exposed for tests and benchmarks). */
+unsigned window_bits(std::size_t n);
+
+}  // namespace cuzk::cuda::msm

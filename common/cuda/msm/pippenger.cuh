@@ -1,0 +1,181 @@
+// The device Pippenger and sum, templated over the group (g1_msm.cu and
+// g2_msm.cu instantiate them). Per group of windows (sized so that the sort
+// buffers stay near max_sort_bytes):
+//   assign_buckets      signed digits, CUB sort / run-length encode / scan (assign.cu)
+//   accumulate_*        XYZZ bucket sums: level 0 from the bases, then from pieces (buckets.cuh)
+//   window_shares       sum_m m B_m by segmented running sums (reduce.cuh)
+//   sum_runs            the shares of a window added down to S_w
+// and on the host, with the CPU's curve code: sum_w 2^(wc) S_w by Horner.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "cuda/error.hpp"
+#include "cuda/msm/assign.hpp"
+#include "cuda/msm/booth.cuh"
+#include "cuda/msm/buckets.cuh"
+#include "cuda/msm/group.cuh"
+#include "cuda/msm/msm.hpp"
+#include "cuda/msm/reduce.cuh"
+#include "cuda/msm/workspace.hpp"
+
+namespace cuzk::cuda::msm {
+
+namespace detail {
+
+constexpr unsigned block = 128;
+inline unsigned grid(std::size_t threads) { return unsigned((threads + block - 1) / block); }
+
+/* keys and values, before and after the sort: 16 B per (scalar, window) */
+constexpr std::size_t max_sort_bytes = std::size_t(2) << 30;
+constexpr std::uint32_t piece_chunk = 8;    /* L of the levels after the first */
+constexpr std::uint32_t share_buckets = 16; /* s of window_shares */
+constexpr std::uint32_t run_chunk = 8;      /* K of sum_runs */
+constexpr std::uint32_t sum_chunk = 32;     /* K of sum_bases */
+
+/* L of level 0: longer segments leave fewer pieces, shorter ones more threads */
+inline std::uint32_t first_chunk(std::size_t items) {
+  return items >= (std::size_t(1) << 24) ? 64 : items >= (std::size_t(1) << 20) ? 32 : 16;
+}
+
+/* segs runs of len points at a -> one point each, ping-ponging between a and b; returns where they end */
+template <class F>
+xyzz<F>* sum_down(xyzz<F>* a, xyzz<F>* b, std::uint32_t len, std::uint32_t segs, cudaStream_t st) {
+  while (len > 1) {
+    const std::uint32_t out_len = (len + run_chunk - 1) / run_chunk;
+    kernels::sum_runs<F><<<grid(std::size_t(segs) * out_len), block, 0, st>>>(a, len, segs, run_chunk, b);
+    CUZK_CUDA_LAUNCHED();
+    std::swap(a, b);
+    len = out_len;
+  }
+  return a;
+}
+
+}  // namespace detail
+
+template <class Affine>
+device_bases<Affine>::device_bases(std::span<const Affine> host, cudaStream_t s)
+    : n_(host.size()), ws_(std::make_unique<workspace>()), mutex_(std::make_unique<std::mutex>()) {
+  constexpr std::size_t bytes = group<Affine>::point_bytes;
+  if (n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
+  points_ = device_buffer<std::byte>(std::max<std::size_t>(n_, 1) * bytes, "MSM bases");
+  /* packed on the host a slice at a time */
+  constexpr std::size_t slice = std::size_t(1) << 18;
+  std::vector<std::byte> packed(std::min(n_, slice) * bytes);
+  for (std::size_t lo = 0; lo < n_; lo += slice) {
+    const std::size_t m = std::min(slice, n_ - lo);
+    to_device_layout(host.subspan(lo, m), std::span<std::byte>(packed.data(), m * bytes));
+    CUZK_CUDA_OK(cudaMemcpyAsync(points_.data() + lo * bytes, packed.data(), m * bytes, cudaMemcpyHostToDevice, s));
+    CUZK_CUDA_OK(cudaStreamSynchronize(s));
+  }
+}
+
+template <class Affine>
+device_bases<Affine>::device_bases(device_bases&&) noexcept = default;
+template <class Affine>
+device_bases<Affine>& device_bases<Affine>::operator=(device_bases&&) noexcept = default;
+template <class Affine>
+device_bases<Affine>::~device_bases() = default;
+
+template <class Affine>
+typename group<Affine>::jacobian pippenger_impl(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st) {
+  using namespace detail;
+  using F = typename group<Affine>::field;
+  using X = xyzz<F>;
+  using jacobian = typename group<Affine>::jacobian;
+  if (s.n == 0) return {};
+  if (s.n >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 scalars");
+  std::lock_guard<std::mutex> hold(bases.lock());
+  workspace& ws = bases.scratch();
+
+  const auto n = std::uint32_t(s.n);
+  const unsigned c = window_bits(n), W = window_count(c);
+  const std::uint32_t h = std::uint32_t(1) << (c - 1), h1 = h + 1;
+  const unsigned per_group =
+      unsigned(std::clamp<std::size_t>(max_sort_bytes / (16 * std::size_t(n)), 1, W));
+  const auto* points = reinterpret_cast<const affine<F>*>(bases.data());
+
+  std::vector<std::byte> window_sums(std::size_t(W) * sizeof(X));
+  for (unsigned w0 = 0; w0 < W; w0 += per_group) {
+    const unsigned wn = std::min(per_group, W - w0);
+    const std::uint32_t nb = wn * h1;
+    const std::size_t items = std::size_t(wn) * n;
+    assign_buckets(ws, s, c, w0, wn, st);
+
+    /* level 0 leaves at most two pieces a segment; a later level at most
+       pieces / L + (buckets with pieces) <= pieces / 8 + pieces / 2 */
+    const std::uint32_t L0 = first_chunk(items);
+    const std::size_t max_pieces = 2 * (items / L0 + 1);
+    X* buckets = reinterpret_cast<X*>(ensure(ws.buckets, std::size_t(nb) * sizeof(X), "MSM buckets"));
+    X* pieces[2] = {reinterpret_cast<X*>(ensure(ws.pieces[0], max_pieces * sizeof(X), "MSM bucket pieces")),
+                    reinterpret_cast<X*>(ensure(ws.pieces[1], max_pieces * sizeof(X), "MSM bucket pieces"))};
+    CUZK_CUDA_OK(cudaMemsetAsync(buckets, 0, std::size_t(nb) * sizeof(X), st));  /* ZZ = 0: empty buckets */
+
+    plan_first_level(ws, nb, h1, L0, st);
+    kernels::accumulate_segments<F><<<grid((items + L0 - 1) / L0), block, 0, st>>>(
+        ws.keys[1].data(), ws.vals[1].data(), points, std::uint32_t(items), c, h1, L0, ws.counts.data(),
+        ws.offsets.data(), ws.first[0].data(), buckets, pieces[0]);
+    CUZK_CUDA_LAUNCHED();
+    /* a bucket of at most n entries meets at most ceil(n / L0) + 1 segments */
+    unsigned cur = 0;
+    std::size_t threads = max_pieces;
+    for (std::size_t most = (std::size_t(n) + L0 - 1) / L0 + 1; most > 1;
+         most = (most + piece_chunk - 1) / piece_chunk) {
+      plan_next_level(ws, cur, nb, piece_chunk, st);
+      threads = threads / piece_chunk + nb + 1;
+      kernels::accumulate_chunks<F><<<grid(threads), block, 0, st>>>(
+          pieces[cur], ws.level_counts.data(), ws.level_offsets.data(), ws.first[1 - cur].data(), nb, piece_chunk,
+          buckets, pieces[1 - cur]);
+      CUZK_CUDA_LAUNCHED();
+      cur = 1 - cur;
+    }
+
+    const std::uint32_t segs = (h + share_buckets - 1) / share_buckets;
+    X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(wn) * segs * sizeof(X), "MSM window shares")),
+                    reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(wn) * segs * sizeof(X), "MSM window shares"))};
+    kernels::window_shares<F><<<grid(std::size_t(wn) * segs), block, 0, st>>>(buckets, wn, h, share_buckets, shares[0]);
+    CUZK_CUDA_LAUNCHED();
+    const X* S = sum_down<F>(shares[0], shares[1], segs, wn, st);
+    CUZK_CUDA_OK(cudaMemcpyAsync(window_sums.data() + std::size_t(w0) * sizeof(X), S, wn * sizeof(X),
+                                 cudaMemcpyDeviceToHost, st));
+  }
+  CUZK_CUDA_OK(cudaStreamSynchronize(st));
+
+  /* sum_w 2^(wc) S_w = (...(S_{W-1} 2^c + S_{W-2}) 2^c ...) + S_0 */
+  jacobian r;
+  for (unsigned w = W; w-- > 0;) {
+    for (unsigned i = 0; i < c && !r.is_identity(); ++i) r = r.dbl();
+    r = r + group<Affine>::from_xyzz(window_sums.data() + std::size_t(w) * sizeof(X));
+  }
+  return r;
+}
+
+template <class Affine>
+typename group<Affine>::jacobian sum_impl(const device_bases<Affine>& bases, const std::uint32_t* idx,
+                                          std::uint32_t first, std::size_t count, cudaStream_t st) {
+  using namespace detail;
+  using F = typename group<Affine>::field;
+  using X = xyzz<F>;
+  if (count == 0) return {};
+  if (count >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 points to sum");
+  std::lock_guard<std::mutex> hold(bases.lock());
+  workspace& ws = bases.scratch();
+  const auto n = std::uint32_t(count);
+  const std::uint32_t len = (n + sum_chunk - 1) / sum_chunk;
+  X* a = reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(len) * sizeof(X), "MSM window shares"));
+  X* b = reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(len) * sizeof(X), "MSM window shares"));
+  kernels::sum_bases<F><<<grid(len), block, 0, st>>>(reinterpret_cast<const affine<F>*>(bases.data()), idx, first, n,
+                                                     sum_chunk, a);
+  CUZK_CUDA_LAUNCHED();
+  const X* total = sum_down<F>(a, b, len, 1, st);
+  std::byte out[sizeof(X)];
+  CUZK_CUDA_OK(cudaMemcpyAsync(out, total, sizeof(X), cudaMemcpyDeviceToHost, st));
+  CUZK_CUDA_OK(cudaStreamSynchronize(st));
+  return group<Affine>::from_xyzz(out);
+}
+
+}  // namespace cuzk::cuda::msm

@@ -1,0 +1,160 @@
+// The device Pippenger's per-thread steps (cuda/msm/plan.cuh, buckets.cuh,
+// reduce.cuh) run on the host, thread by thread, with std::stable_sort and
+// std::exclusive_scan standing in for CUB, and checked against the CPU's
+// msm::pippenger_g1/g2. Small windows and short segments force crowded
+// buckets, pieces and several accumulation levels. No device needed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cuda/ec/convert.hpp"
+#include "cuda/msm/buckets.cuh"
+#include "cuda/msm/group.cuh"
+#include "cuda/msm/reduce.cuh"
+#include "msm_gpu_util.hpp"
+#include "seed.hpp"
+
+namespace cuzk::cuda::msm {
+namespace {
+
+struct shape {
+  unsigned c;          // window bits
+  std::uint32_t L0;    // level-0 segment
+  std::uint32_t L;     // later levels' chunk
+  std::uint32_t s;     // buckets a reduction share
+  unsigned per_group;  // windows a group
+};
+
+template <class G>
+typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::span<const test::scalar_limbs_t> k,
+                          const shape& sh) {
+  using A = typename G::aff_t;
+  using F = typename group<A>::field;
+  using X = xyzz<F>;
+  std::vector<std::byte> packed(host_bases.size() * group<A>::point_bytes);
+  to_device_layout(host_bases, packed);
+  const auto* bases = reinterpret_cast<const affine<F>*>(packed.data());
+
+  const auto n = std::uint32_t(k.size());
+  const unsigned c = sh.c, W = window_count(c);
+  const std::uint32_t h = 1u << (c - 1), h1 = h + 1;
+  std::vector<X> sums(W);
+  for (unsigned w0 = 0; w0 < W; w0 += sh.per_group) {
+    const unsigned wn = std::min(sh.per_group, W - w0);
+    const std::uint32_t nb = wn * h1, items = wn * n;
+    /* assignment */
+    std::vector<std::uint32_t> keys(items), vals(items);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      std::uint32_t limbs[8];
+      for (int l = 0; l < 4; ++l) limbs[2 * l] = std::uint32_t(k[i][l]), limbs[2 * l + 1] = std::uint32_t(k[i][l] >> 32);
+      step::booth_keys(i, limbs, nullptr, 0, n, c, w0, wn, keys.data(), vals.data());
+    }
+    std::vector<std::uint32_t> order(items);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return keys[a] < keys[b]; });
+    std::vector<std::uint32_t> skeys(items), svals(items);
+    for (std::uint32_t e = 0; e < items; ++e) skeys[e] = keys[order[e]], svals[e] = vals[order[e]];
+    std::vector<std::uint32_t> unique, lengths;
+    for (std::uint32_t e = 0; e < items; ++e) {
+      if (e == 0 || skeys[e] != skeys[e - 1]) unique.push_back(skeys[e]), lengths.push_back(0);
+      ++lengths.back();
+    }
+    std::vector<std::uint32_t> counts(nb + 1, 0), offsets(nb + 1);
+    for (std::uint32_t r = 0; r < unique.size(); ++r) step::scatter_run(r, unique.data(), lengths.data(), c, h1, counts.data());
+    std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0u);
+    /* accumulation */
+    std::vector<X> buckets(nb, X::identity());
+    std::vector<std::uint32_t> chunks[2] = {std::vector<std::uint32_t>(nb + 1), std::vector<std::uint32_t>(nb + 1)};
+    std::vector<std::uint32_t> first[2] = {std::vector<std::uint32_t>(nb + 1), std::vector<std::uint32_t>(nb + 1)};
+    std::vector<std::uint32_t> lcounts(nb + 1), loffsets(nb + 1);
+    const std::size_t max_pieces = 2 * (items / sh.L0 + 1);
+    std::vector<X> pieces[2] = {std::vector<X>(max_pieces), std::vector<X>(max_pieces)};
+    for (std::uint32_t b = 0; b <= nb; ++b)
+      step::segment_pieces(b, counts.data(), offsets.data(), nb, h1, sh.L0, chunks[0].data());
+    std::exclusive_scan(chunks[0].begin(), chunks[0].end(), first[0].begin(), 0u);
+    EXPECT_LE(first[0][nb], max_pieces);
+    for (std::uint32_t t = 0; std::size_t(t) * sh.L0 < items; ++t)
+      kernels::accumulate_segment<F>(t, skeys.data(), svals.data(), bases, items, c, h1, sh.L0, counts.data(),
+                                     offsets.data(), first[0].data(), buckets.data(), pieces[0].data());
+    unsigned cur = 0, levels = 0;
+    for (std::size_t most = (std::size_t(n) + sh.L0 - 1) / sh.L0 + 1; most > 1; most = (most + sh.L - 1) / sh.L) {
+      const unsigned next = 1 - cur;
+      for (std::uint32_t b = 0; b <= nb; ++b)
+        step::next_chunks(b, chunks[cur].data(), first[cur].data(), nb, sh.L, lcounts.data(), loffsets.data(),
+                          chunks[next].data());
+      std::exclusive_scan(chunks[next].begin(), chunks[next].end(), first[next].begin(), 0u);
+      EXPECT_LE(first[next][nb], max_pieces);
+      for (std::uint32_t t = 0; t < first[next][nb]; ++t)
+        kernels::accumulate_chunk<F>(t, pieces[cur].data(), lcounts.data(), loffsets.data(), first[next].data(), nb,
+                                     sh.L, buckets.data(), pieces[next].data());
+      levels += first[next][nb] > 0;
+      cur = next;
+    }
+    /* after the last level no bucket is left in pieces */
+    for (std::uint32_t b = 0; b < nb; ++b) EXPECT_LE(chunks[cur][b], 1u) << "bucket " << b;
+    /* reduction */
+    const std::uint32_t segs = (h + sh.s - 1) / sh.s;
+    std::vector<X> a(wn * segs), bb(wn * segs);
+    for (std::uint32_t t = 0; t < wn * segs; ++t) kernels::window_share<F>(t, buckets.data(), h, sh.s, a.data());
+    for (std::uint32_t len = segs; len > 1; len = (len + 7) / 8) {
+      for (std::uint32_t t = 0; t < wn * ((len + 7) / 8); ++t) kernels::sum_run<F>(t, a.data(), len, 8, bb.data());
+      std::swap(a, bb);
+    }
+    for (unsigned j = 0; j < wn; ++j) sums[w0 + j] = a[j];
+  }
+  typename G::jac_t r;
+  for (unsigned w = W; w-- > 0;) {
+    for (unsigned i = 0; i < c; ++i) r = r.dbl();
+    r = r + group<A>::from_xyzz(reinterpret_cast<const std::byte*>(&sums[w]));
+  }
+  return r;
+}
+
+template <class G>
+class MsmEmulator : public ::testing::Test {
+ protected:
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 977);
+};
+using Groups = ::testing::Types<test::g1, test::g2>;
+TYPED_TEST_SUITE(MsmEmulator, Groups);
+
+TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
+  const auto bases = TypeParam::random_bases(this->rng, 600);
+  for (const shape sh : {shape{3, 4, 2, 2, 100}, shape{5, 16, 8, 16, 3}, shape{9, 8, 2, 4, 1}, shape{2, 2, 2, 1, 7}}) {
+    for (std::size_t n : {1, 2, 3, 17, 600}) {
+      SCOPED_TRACE("c = " + std::to_string(sh.c) + ", n = " + std::to_string(n));
+      auto k = test::random_scalars(this->rng, n);
+      EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh).to_affine(),
+                TypeParam::cpu(std::span(bases).first(n), k).to_affine());
+      /* one value everywhere: a single bucket a window holds every point */
+      std::fill(k.begin(), k.end(), n % 2 ? test::minus_one() : test::random_scalar(this->rng));
+      EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh).to_affine(),
+                TypeParam::cpu(std::span(bases).first(n), k).to_affine());
+    }
+  }
+}
+
+TYPED_TEST(MsmEmulator, SumOfBasesMatchesTheCpu) {
+  using A = typename TypeParam::aff_t;
+  using F = typename group<A>::field;
+  auto bases = TypeParam::random_bases(this->rng, 300);
+  bases[7] = {};
+  bases[8] = bases[9];
+  bases[10] = -bases[11];
+  std::vector<std::byte> packed(bases.size() * group<A>::point_bytes);
+  to_device_layout(std::span<const A>(bases), packed);
+  const auto* dev = reinterpret_cast<const affine<F>*>(packed.data());
+  std::vector<xyzz<F>> part((bases.size() + 15) / 16);
+  for (std::uint32_t q = 0; q < part.size(); ++q)
+    kernels::sum_base<F>(q, dev, nullptr, 0, std::uint32_t(bases.size()), 16, part.data());
+  std::vector<xyzz<F>> out(1);
+  kernels::sum_run<F>(0, part.data(), std::uint32_t(part.size()), std::uint32_t(part.size()), out.data());
+  EXPECT_EQ(group<A>::from_xyzz(reinterpret_cast<const std::byte*>(out.data())).to_affine(),
+            TypeParam::cpu_sum(bases).to_affine());
+}
+
+}  // namespace
+}  // namespace cuzk::cuda::msm

@@ -1,0 +1,147 @@
+// Device Pippenger and batch sum against the CPU's msm::pippenger_g1/g2 and
+// msm::sum_g1/g2, in G1 and G2: random inputs each run (seed printed), sizes
+// around the window and chunk boundaries, and the edge cases a witness brings
+// (zeros, ones, r - 1, repeated bases, points at infinity, index arrays).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "gpu_test.hpp"
+#include "msm_gpu_util.hpp"
+#include "seed.hpp"
+
+namespace cuzk::cuda::msm {
+namespace {
+
+template <class G>
+class DeviceMsm : public ::testing::Test {
+ protected:
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 901);
+};
+using Groups = ::testing::Types<test::g1, test::g2>;
+TYPED_TEST_SUITE(DeviceMsm, Groups);
+
+TYPED_TEST(DeviceMsm, RandomScalarsMatchTheCpuAtManySizes) {
+  CUZK_REQUIRE_GPU();
+  const auto bases = TypeParam::random_bases(this->rng, (std::size_t(1) << 16) + 1);
+  const typename TypeParam::bases_t dev(bases);
+  for (std::size_t n : {1, 2, 3, 31, 32, 33, 1023, 1025, 8191, 8193, 65535, 65536, 65537}) {
+    SCOPED_TRACE(n);
+    const auto k = test::random_scalars(this->rng, n);
+    test::expect_pippenger<TypeParam>(dev, bases, k);
+  }
+}
+
+TYPED_TEST(DeviceMsm, RandomScalarsMatchTheCpuAt2To20) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t n = std::size_t(1) << 20;
+  const auto bases = TypeParam::random_bases(this->rng, n);
+  const typename TypeParam::bases_t dev(bases);
+  test::expect_pippenger<TypeParam>(dev, bases, test::random_scalars(this->rng, n));
+}
+
+TYPED_TEST(DeviceMsm, ZerosOnesAndMinusOne) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t n = 5000;
+  const auto bases = TypeParam::random_bases(this->rng, n);
+  const typename TypeParam::bases_t dev(bases);
+  std::vector<test::scalar_limbs_t> k(n, test::scalar_limbs_t{0, 0, 0, 0});
+  const auto zero = pippenger(dev, scalars{test::to_device<test::scalar_limbs_t>(k, "k").data(), nullptr, 0, n}, 0);
+  EXPECT_TRUE(zero.is_identity());
+  test::expect_pippenger<TypeParam>(dev, bases, k);
+  std::fill(k.begin(), k.end(), test::small_scalar(1));
+  test::expect_pippenger<TypeParam>(dev, bases, k);
+  std::fill(k.begin(), k.end(), test::minus_one());
+  test::expect_pippenger<TypeParam>(dev, bases, k);
+  /* a mix: small values crowd a few buckets, r - 1 has every digit at its extreme */
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto u = this->rng() % 5;
+    k[i] = u == 0 ? test::small_scalar(this->rng() % 4) : u == 1 ? test::minus_one() : test::random_scalar(this->rng);
+  }
+  test::expect_pippenger<TypeParam>(dev, bases, k);
+}
+
+TYPED_TEST(DeviceMsm, RepeatedAndOppositeBasesAndInfinity) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t n = 4099;
+  auto bases = TypeParam::random_bases(this->rng, 7);
+  /* the same few points, their negatives and the point at infinity, in a random order:
+     buckets meet P + P and P + (-P) */
+  std::vector<typename TypeParam::aff_t> many(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto u = this->rng() % 16;
+    many[i] = u == 0 ? typename TypeParam::aff_t{} : u % 2 ? -bases[u % 7] : bases[u % 7];
+  }
+  const typename TypeParam::bases_t dev(many);
+  test::expect_pippenger<TypeParam>(dev, many, test::random_scalars(this->rng, n));
+  std::vector<test::scalar_limbs_t> same(n, test::random_scalar(this->rng));
+  test::expect_pippenger<TypeParam>(dev, many, same);
+  for (std::size_t i = 0; i < n; ++i) same[i] = test::small_scalar(1 + this->rng() % 3);
+  test::expect_pippenger<TypeParam>(dev, many, same);
+  test::expect_sum<TypeParam>(dev, many, {}, 0, n);
+}
+
+TYPED_TEST(DeviceMsm, IndexArrayWithAnOffset) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t m = 20000;
+  const auto bases = TypeParam::random_bases(this->rng, m);
+  const typename TypeParam::bases_t dev(bases);
+  /* an increasing subset of [first, first + m), as the split of the C query's tail gives */
+  const std::uint32_t first = 1 + std::uint32_t(this->rng() % 1000);
+  std::vector<std::uint32_t> idx;
+  for (std::uint32_t i = 0; i < m; ++i)
+    if (this->rng() % 3) idx.push_back(first + i);
+  test::expect_pippenger<TypeParam>(dev, bases, test::random_scalars(this->rng, idx.size()), idx, first);
+  test::expect_sum<TypeParam>(dev, bases, idx, first, idx.size());
+}
+
+TYPED_TEST(DeviceMsm, BitReversedIndexArray) {
+  CUZK_REQUIRE_GPU();
+  const unsigned log_n = 14;
+  const auto bases = TypeParam::random_bases(this->rng, std::size_t(1) << log_n);
+  const typename TypeParam::bases_t dev(bases);
+  const auto idx = test::bit_reversed(log_n);
+  test::expect_pippenger<TypeParam>(dev, bases, test::random_scalars(this->rng, idx.size()), idx, 0);
+}
+
+TYPED_TEST(DeviceMsm, SumMatchesTheCpu) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t m = 70001;
+  auto bases = TypeParam::random_bases(this->rng, m);
+  bases[17] = {};
+  bases[m - 1] = bases[3];
+  const typename TypeParam::bases_t dev(bases);
+  for (std::size_t n : {0, 1, 2, 31, 32, 33, 1000, 70001}) {
+    SCOPED_TRACE(n);
+    test::expect_sum<TypeParam>(dev, bases, {}, 0, n);
+  }
+  std::vector<std::uint32_t> idx(m);
+  std::iota(idx.begin(), idx.end(), 5u);
+  std::shuffle(idx.begin(), idx.end(), this->rng);
+  idx.resize(40000);
+  test::expect_sum<TypeParam>(dev, bases, idx, 5, idx.size());
+}
+
+TYPED_TEST(DeviceMsm, EmptyMsmIsTheIdentity) {
+  CUZK_REQUIRE_GPU();
+  const auto bases = TypeParam::random_bases(this->rng, 4);
+  const typename TypeParam::bases_t dev(bases);
+  EXPECT_TRUE(pippenger(dev, scalars{nullptr, nullptr, 0, 0}, 0).is_identity());
+  EXPECT_TRUE(sum(dev, nullptr, 0, 0, 0).is_identity());
+}
+
+TEST(DeviceMsmWindow, WindowGrowsWithNAndStaysInRange) {
+  unsigned last = 0;
+  for (std::size_t n = 1; n <= (std::size_t(1) << 30); n *= 2) {
+    const unsigned c = window_bits(n);
+    EXPECT_GE(c, 2u);
+    EXPECT_LE(c, 20u);
+    EXPECT_GE(c, last);
+    last = c;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::cuda::msm
