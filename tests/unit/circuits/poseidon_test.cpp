@@ -8,6 +8,7 @@
 #include "circuits/poseidon_gadget.hpp"
 #include "r1cs/checking_cs.hpp"
 #include "r1cs/counting_cs.hpp"
+#include "random.hpp"
 #include "seed.hpp"
 
 namespace cuzk::circuits {
@@ -17,10 +18,6 @@ fr_t from_hex(const std::string& hex) {
   std::array<std::uint8_t, 32> be{};
   for (std::size_t i = 0; i < 32; ++i) be[i] = static_cast<std::uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
   return *fr_t::from_bytes_be(be);
-}
-
-fr_t random_fr(std::mt19937_64& g) {
-  return fr_t::from_u64(g()) * fr_t::from_u64(g()) * fr_t::from_u64(g()) * fr_t::from_u64(g());
 }
 
 // The authors' test vector for poseidonperm_x5_255_3 (hadeshash,
@@ -61,7 +58,7 @@ TEST(Poseidon, GrainStartsFromTheParameterBits) {
 TEST(Poseidon, GadgetEqualsNativePermutation) {
   auto g = cuzk::test::rng(4);
   for (int trial = 0; trial < 4; ++trial) {
-    const std::array<fr_t, 3> in = {random_fr(g), random_fr(g), random_fr(g)};
+    const std::array<fr_t, 3> in = {test::random_fr(g), test::random_fr(g), test::random_fr(g)};
     r1cs::checking_cs cs;
     std::array<num, 3> state;
     for (int i = 0; i < 3; ++i) state[i] = num::of(cs.alloc_aux(in[i]), in[i]);

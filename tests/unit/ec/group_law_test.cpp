@@ -13,15 +13,13 @@ namespace {
 constexpr int kRounds = 16;
 
 template <class G>
-class GroupLaw : public ::testing::Test {
+class GroupLaw : public cuzk::test::group_test<G, 0> {
  protected:
   using jac_t = typename G::jac_t;
   using aff_t = typename G::aff_t;
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name));
-  jac_t point() { return G::random_point(rng); }
+  jac_t point() { return G::random_point(this->rng); }
 };
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(GroupLaw, Groups);
+TYPED_TEST_SUITE(GroupLaw, test::both_groups);
 
 TYPED_TEST(GroupLaw, GeneratorIsOnTheCurve) {
   EXPECT_TRUE(TypeParam::jac_t::generator().is_on_curve());
@@ -79,7 +77,7 @@ TYPED_TEST(GroupLaw, EqualityIsProjective) {
   using field_t = typename TypeParam::field_t;
   for (int i = 0; i < kRounds; ++i) {
     auto a = this->point(), b = this->point();
-    field_t l = test::random_field(this->rng, (field_t*)nullptr);
+    field_t l = test::random_field<field_t>(this->rng);
     auto scaled = a;  /* (l^2 X, l^3 Y, l Z) is the same point */
     scaled.X = a.X * l.sqr();
     scaled.Y = a.Y * l.sqr() * l;

@@ -12,12 +12,8 @@ namespace {
 constexpr int kRounds = 12;
 
 template <class G>
-class ScalarMul : public ::testing::Test {
- protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 1);
-};
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(ScalarMul, Groups);
+class ScalarMul : public cuzk::test::group_test<G, 1> {};
+TYPED_TEST_SUITE(ScalarMul, test::both_groups);
 
 TYPED_TEST(ScalarMul, EndomorphismMethodMatchesPlainWnaf) {
   for (int i = 0; i < kRounds; ++i) {

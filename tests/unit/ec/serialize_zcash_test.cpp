@@ -76,10 +76,9 @@ TEST(ZcashEncoding, GeneratorsEncodeToTheStandardStrings) {
 }
 
 template <class C>
-class Zcash : public ::testing::Test {
+class Zcash : public cuzk::test::group_test<C, 3> {
  protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(C::curve_t::name) + 3);
-  typename C::aff_t point() { return C::random_point(rng).to_affine(); }
+  typename C::aff_t point() { return C::random_point(this->rng).to_affine(); }
 };
 using Codecs = ::testing::Types<g1_codec, g2_codec>;
 TYPED_TEST_SUITE(Zcash, Codecs);
@@ -177,7 +176,7 @@ TYPED_TEST(Zcash, PointsOffTheCurveAreRefused) {
   using field_t = typename TypeParam::field_t;
   /* compressed: an x with x^3 + b not a square has no point */
   for (;;) {
-    field_t x = test::random_field(this->rng, (field_t*)nullptr);
+    field_t x = test::random_field<field_t>(this->rng);
     if ((x.sqr() * x + TypeParam::curve_t::b()).legendre() != -1) continue;
     typename TypeParam::aff_t fake{x, field_t::one(), false};
     EXPECT_TRUE(fails_with(TypeParam::dc(TypeParam::compress(fake)), decode_error::not_on_curve));

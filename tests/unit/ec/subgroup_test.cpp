@@ -9,12 +9,8 @@ namespace cuzk::ec {
 namespace {
 
 template <class G>
-class Subgroup : public ::testing::Test {
- protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 2);
-};
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(Subgroup, Groups);
+class Subgroup : public cuzk::test::group_test<G, 2> {};
+TYPED_TEST_SUITE(Subgroup, test::both_groups);
 
 TYPED_TEST(Subgroup, MultiplesOfTheGeneratorAreInTheSubgroup) {
   using jac_t = typename TypeParam::jac_t;

@@ -2,8 +2,6 @@
 
 namespace cuzk::test {
 
-ff::fr_t random_fr(std::mt19937_64& rng) { return ff::fr_t::random(rng); }
-
 random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
                                      std::uint32_t n_free, double bits_share) {
   /* wire layout: 0 = one, 1..n_public = public (the last n_public products),

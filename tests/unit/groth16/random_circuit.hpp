@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "r1cs/matrices.hpp"
+#include "random.hpp"
 
 namespace cuzk::test {
 
@@ -14,8 +15,6 @@ struct random_instance {
   r1cs::matrices m;
   std::vector<ff::fr_t> z;
 };
-
-ff::fr_t random_fr(std::mt19937_64& rng);
 
 /* n_public public wires (after the one), n_free private inputs, then one
    product wire per constraint; public wires are the last products. About

@@ -14,11 +14,10 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class Buckets : public ::testing::Test {
+class Buckets : public cuzk::test::group_test<G, 201> {
  protected:
   using jac_t = typename G::jac_t;
   using aff_t = typename G::aff_t;
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 201);
   bucket_accumulator<typename G::curve_t> acc;  // reused across checks, as the MSM does
 
   /* Adds points[i] (negated when i % 3 == 0) to bucket of(i); checks every bucket. */
@@ -39,8 +38,7 @@ class Buckets : public ::testing::Test {
     if (counters) *counters = acc.counters();
   }
 };
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(Buckets, Groups);
+TYPED_TEST_SUITE(Buckets, test::both_groups);
 
 TYPED_TEST(Buckets, RandomAssignmentsMatchJacobianSums) {
   auto points = TypeParam::random_bases(this->rng, 2000);

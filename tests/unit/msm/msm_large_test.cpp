@@ -12,12 +12,8 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class MsmLarge : public ::testing::Test {
- protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 501);
-};
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(MsmLarge, Groups);
+class MsmLarge : public cuzk::test::group_test<G, 501> {};
+TYPED_TEST_SUITE(MsmLarge, test::both_groups);
 
 TYPED_TEST(MsmLarge, WholeMatchesSumOfChunks) {
   const std::size_t n = std::size_t(1) << 14;

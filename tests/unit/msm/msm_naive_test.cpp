@@ -12,12 +12,8 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class MsmNaive : public ::testing::Test {
- protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 301);
-};
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(MsmNaive, Groups);
+class MsmNaive : public cuzk::test::group_test<G, 301> {};
+TYPED_TEST_SUITE(MsmNaive, test::both_groups);
 
 TYPED_TEST(MsmNaive, RandomScalarsMatchNaiveSumAtSmallSizes) {
   for (std::size_t n : {1, 2, 3, 17, 100, 1000}) {

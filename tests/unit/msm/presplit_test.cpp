@@ -12,16 +12,14 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class Presplit : public ::testing::Test {
+class Presplit : public cuzk::test::group_test<G, 601> {
  protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 501);
-
   /* 0, 1 and full-width scalars in about equal shares, r − 1 among them */
   std::vector<fr_t> witness_like(std::size_t n) {
     std::vector<fr_t> s(n);
     for (auto& k : s) {
-      const auto u = rng() % 7;
-      k = u < 2 ? fr_t::zero() : u < 4 ? fr_t::one() : u == 4 ? test::minus_one() : test::random_fr(rng);
+      const auto u = this->rng() % 7;
+      k = u < 2 ? fr_t::zero() : u < 4 ? fr_t::one() : u == 4 ? test::minus_one() : test::random_fr(this->rng);
     }
     return s;
   }
@@ -37,8 +35,7 @@ class Presplit : public ::testing::Test {
                   std::span(s.other_scalars).subspan(r), first, opt, st);
   }
 };
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(Presplit, Groups);
+TYPED_TEST_SUITE(Presplit, test::both_groups);
 
 TYPED_TEST(Presplit, WholeSplitMatchesMsm) {
   for (std::size_t n : {0, 1, 2, 17, 300, 3000}) {

@@ -34,7 +34,8 @@ TEST(Split, CanonicalOneAndZeroAreRecognisedModR) {
   const scalar_limbs_t r = ff::fr_params::modulus;
   scalar_limbs_t r_plus_1 = r;
   r_plus_1[0] += 1;  // r is odd, no carry
-  const std::vector<scalar_limbs_t> s{r, r_plus_1, {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}};
+  const std::vector<scalar_limbs_t> s{r, r_plus_1, {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}
+};
   const auto split = split_scalars(std::span<const scalar_limbs_t>(s));
   EXPECT_EQ(split.zeros, 2u);
   EXPECT_EQ(split.ones, (std::vector<std::uint32_t>{1, 3}));
@@ -42,12 +43,8 @@ TEST(Split, CanonicalOneAndZeroAreRecognisedModR) {
 }
 
 template <class G>
-class BatchSum : public ::testing::Test {
- protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 402);
-};
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(BatchSum, Groups);
+class BatchSum : public cuzk::test::group_test<G, 402> {};
+TYPED_TEST_SUITE(BatchSum, test::both_groups);
 
 TYPED_TEST(BatchSum, MatchesJacobianSumWithRepeatsNegationsAndInfinity) {
   for (std::size_t n : {0, 1, 2, 31, 33, 64, 1000, 20000}) {

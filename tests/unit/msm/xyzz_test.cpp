@@ -11,18 +11,16 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class Xyzz : public ::testing::Test {
+class Xyzz : public cuzk::test::group_test<G, 101> {
  protected:
   using X = xyzz<typename G::curve_t>;
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 101);
   X from(const typename G::aff_t& a) {
     X x;
     x += a;
     return x;
   }
 };
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(Xyzz, Groups);
+TYPED_TEST_SUITE(Xyzz, test::both_groups);
 
 TYPED_TEST(Xyzz, MixedAndFullAdditionMatchJacobian) {
   for (int i = 0; i < 10; ++i) {

@@ -1,5 +1,5 @@
-// Random tower elements and GMP-computed exponents for the Fp6/Fp12 and
-// pairing tests.
+// GMP-computed constants and exponents for the Fp6/Fp12 and pairing tests;
+// the random tower elements are in tests/support/random.hpp.
 #pragma once
 
 #include <gmpxx.h>
@@ -10,14 +10,9 @@
 
 #include "ff/fp12.hpp"
 #include "ff/fr.hpp"
+#include "random.hpp"
 
 namespace cuzk::test {
-
-inline ff::fp_t random_fp(std::mt19937_64& g) { return ff::fp_t::random(g); }
-inline ff::fr_t random_fr(std::mt19937_64& g) { return ff::fr_t::random(g); }
-inline ff::fp2_t random_fp2(std::mt19937_64& g) { return {random_fp(g), random_fp(g)}; }
-inline ff::fp6_t random_fp6(std::mt19937_64& g) { return {random_fp2(g), random_fp2(g), random_fp2(g)}; }
-inline ff::fp12_t random_fp12(std::mt19937_64& g) { return {random_fp6(g), random_fp6(g)}; }
 
 inline const mpz_class& mpz_p() {
   static const mpz_class p(

@@ -6,14 +6,15 @@
 
 #include "poly/ntt.hpp"
 #include "poly/vector_ops.hpp"
-#include "random_fr.hpp"
+#include "random.hpp"
+#include "root_family_name.hpp"
 #include "seed.hpp"
 
 namespace cuzk::poly {
 namespace {
 
 using test::random_fr;
-using test::random_vector;
+using test::random_frs;
 
 /* NTT output at a few random indices i equals p(g ω^i) by Horner */
 void expect_spot_evaluations(const domain& d, const std::vector<fr_t>& coeffs, const std::vector<fr_t>& evals,
@@ -30,7 +31,7 @@ TEST(NttLarge, EvaluatesAtRandomIndicesAcrossBlockBoundaries) {
     SCOPED_TRACE("n = 2^" + std::to_string(k));
     for (root_family f : {root_family::bellman, root_family::snarkjs}) {
       domain d(k, f);
-      const auto a = random_vector(rng, d.size());
+      const auto a = random_frs(rng, d.size());
       auto e = a;
       ntt(d, e);
       expect_spot_evaluations(d, a, e, fr_t::one(), rng, k == 18 ? 3 : 6);
@@ -41,7 +42,7 @@ TEST(NttLarge, EvaluatesAtRandomIndicesAcrossBlockBoundaries) {
 TEST(NttLarge, CosetEvaluatesAtRandomIndices) {
   auto rng = test::rng(12);
   domain d(16, root_family::snarkjs);
-  const auto a = random_vector(rng, d.size());
+  const auto a = random_frs(rng, d.size());
   for (const fr_t& g : {d.odd_coset_shift(), domain::coset_generator(), random_fr(rng)}) {
     auto e = a;
     coset_ntt(d, e, g);
@@ -53,7 +54,7 @@ TEST(NttLarge, CosetNttIsNttOfPowerScaledCoefficients) {
   auto rng = test::rng(13);
   domain d(17);
   const fr_t g = random_fr(rng);
-  auto a = random_vector(rng, d.size());
+  auto a = random_frs(rng, d.size());
   auto scaled = a;
   fr_t gi = fr_t::one();
   for (auto& x : scaled) x *= gi, gi *= g;  // a_i g^i, sequentially
@@ -66,7 +67,7 @@ TEST(NttLarge, InverseUndoesForwardAt2To16And2To20) {
   auto rng = test::rng(14);
   for (unsigned k : {16u, 20u}) {
     domain d(k);
-    const auto a = random_vector(rng, d.size());
+    const auto a = random_frs(rng, d.size());
     auto b = a;
     ntt(d, b);
     intt(d, b);
@@ -77,7 +78,7 @@ TEST(NttLarge, InverseUndoesForwardAt2To16And2To20) {
 TEST(NttLarge, CosetInverseUndoesCosetForwardOnTheOddCoset) {
   auto rng = test::rng(15);
   domain d(16, root_family::snarkjs);
-  const auto a = random_vector(rng, d.size());
+  const auto a = random_frs(rng, d.size());
   auto b = a;
   coset_ntt(d, b, d.odd_coset_shift());
   coset_intt(d, b, d.odd_coset_shift());
@@ -88,7 +89,7 @@ TEST(NttLarge, PointwiseProductIsTheCyclicConvolution) {
   /* intt(ntt(a) ⊙ ntt(b))_k = Σ_j a_j b_((k - j) mod n): a b mod (x^n - 1) */
   auto rng = test::rng(16);
   domain d(15);
-  const auto a = random_vector(rng, d.size()), b = random_vector(rng, d.size());
+  const auto a = random_frs(rng, d.size()), b = random_frs(rng, d.size());
   auto ea = a, eb = b;
   ntt(d, ea);
   ntt(d, eb);

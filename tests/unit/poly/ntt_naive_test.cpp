@@ -5,14 +5,15 @@
 
 #include "poly/ntt.hpp"
 #include "poly/vector_ops.hpp"
-#include "random_fr.hpp"
+#include "random.hpp"
+#include "root_family_name.hpp"
 #include "seed.hpp"
 
 namespace cuzk::poly {
 namespace {
 
 using test::random_fr;
-using test::random_vector;
+using test::random_frs;
 
 /* A_i = Σ_j a_j (g ω^i)^j = p(g ω^i) */
 std::vector<fr_t> naive_dft(const domain& d, const std::vector<fr_t>& a, const fr_t& g) {
@@ -30,7 +31,7 @@ class NaiveDft : public ::testing::TestWithParam<root_family> {
     for (unsigned k = 1; k <= 8; ++k) {
       SCOPED_TRACE("n = 2^" + std::to_string(k));
       domain d(k, GetParam());
-      f(d, random_vector(g, d.size()), random_fr(g));
+      f(d, random_frs(g, d.size()), random_fr(g));
     }
   }
 };

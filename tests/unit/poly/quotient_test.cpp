@@ -7,14 +7,15 @@
 #include "poly/ntt.hpp"
 #include "poly/quotient.hpp"
 #include "poly/vector_ops.hpp"
-#include "random_fr.hpp"
+#include "random.hpp"
+#include "root_family_name.hpp"
 #include "seed.hpp"
 
 namespace cuzk::poly {
 namespace {
 
 using test::random_fr;
-using test::random_vector;
+using test::random_frs;
 
 std::vector<fr_t> evals_on_h(const domain& d, std::vector<fr_t> coeffs) {
   ntt(d, coeffs);
@@ -26,7 +27,7 @@ TEST(Quotient, BothConventionsMatchSchoolbookDivisionAt64) {
   for (root_family f : {root_family::bellman, root_family::snarkjs}) {
     domain d(6, f);
     const std::size_t n = d.size();
-    const auto a = random_vector(rng, n), b = random_vector(rng, n);
+    const auto a = random_frs(rng, n), b = random_frs(rng, n);
     /* P = A B (degree 2n - 2); P = Hq (x^n - 1) + R with deg R < n: Hq_i = Σ_{k >= 1} P_{i + kn} */
     std::vector<fr_t> p(2 * n - 1);
     for (std::size_t i = 0; i < n; ++i)
@@ -51,7 +52,7 @@ TEST(Quotient, ConventionsAgreeAndSatisfyTheQapIdentityAt2To16) {
   auto rng = test::rng(32);
   domain d(16, root_family::snarkjs);
   /* random A, B on H and C = A B there: AB - C vanishes on H */
-  const auto ea = random_vector(rng, d.size()), eb = random_vector(rng, d.size());
+  const auto ea = random_frs(rng, d.size()), eb = random_frs(rng, d.size());
   auto ec = ea;
   mul_assign(ec, eb);
 

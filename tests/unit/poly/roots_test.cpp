@@ -2,7 +2,8 @@
 
 #include "poly/domain.hpp"
 #include "poly/roots.hpp"
-#include "random_fr.hpp"
+#include "random.hpp"
+#include "root_family_name.hpp"
 
 namespace cuzk::poly {
 namespace {

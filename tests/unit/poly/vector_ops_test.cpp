@@ -3,14 +3,14 @@
 #include <vector>
 
 #include "poly/vector_ops.hpp"
-#include "random_fr.hpp"
+#include "random.hpp"
 #include "seed.hpp"
 
 namespace cuzk::poly {
 namespace {
 
 using test::random_fr;
-using test::random_vector;
+using test::random_frs;
 
 /* sizes straddling the parallel grain (2^13) */
 constexpr std::size_t sizes[] = {0, 1, 7, 8192, 8193, 20000};
@@ -18,7 +18,7 @@ constexpr std::size_t sizes[] = {0, 1, 7, 8192, 8193, 20000};
 TEST(VectorOps, ElementwiseOpsMatchScalarArithmetic) {
   auto rng = test::rng(21);
   for (std::size_t n : sizes) {
-    const auto a = random_vector(rng, n), b = random_vector(rng, n), c = random_vector(rng, n);
+    const auto a = random_frs(rng, n), b = random_frs(rng, n), c = random_frs(rng, n);
     const fr_t s = random_fr(rng);
     auto add = a, sub = a, mul = a, ms = a, sc = a;
     add_assign(add, b);
@@ -39,7 +39,7 @@ TEST(VectorOps, ElementwiseOpsMatchScalarArithmetic) {
 TEST(VectorOps, DistributePowersMultipliesByCTimesGToTheI) {
   auto rng = test::rng(22);
   for (std::size_t n : sizes) {
-    const auto a = random_vector(rng, n);
+    const auto a = random_frs(rng, n);
     const fr_t c = random_fr(rng), g = random_fr(rng);
     auto d = a;
     distribute_powers(d, c, g);
@@ -50,7 +50,7 @@ TEST(VectorOps, DistributePowersMultipliesByCTimesGToTheI) {
 
 TEST(VectorOps, EvaluateIsTheSumOfMonomials) {
   auto rng = test::rng(23);
-  const auto a = random_vector(rng, 50);
+  const auto a = random_frs(rng, 50);
   const fr_t x = random_fr(rng);
   fr_t sum, xi = fr_t::one();
   for (const fr_t& ai : a) sum += ai * xi, xi *= x;

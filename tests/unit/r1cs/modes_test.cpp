@@ -9,6 +9,7 @@
 #include "r1cs/proving_cs.hpp"
 #include "r1cs/recording_cs.hpp"
 #include "r1cs/replay.hpp"
+#include "random.hpp"
 #include "seed.hpp"
 #include "tampering_cs.hpp"
 
@@ -16,8 +17,6 @@ namespace cuzk::r1cs {
 namespace {
 
 fr_t f(std::uint64_t v) { return fr_t::from_u64(v); }
-
-fr_t random_fr(std::mt19937_64& g) { return fr_t::from_u64(g()) * fr_t::from_u64(g()) + fr_t::from_u64(g()); }
 
 /* out = x^3 + x + 5, with out public and x private; aux: x, x^2, x^3 */
 void cubic(constraint_system& cs, const fr_t& x) {
@@ -78,7 +77,7 @@ TEST(Modes, ProvingEqualsEvaluatingTheRecordedMatrices) {
   cubic(recorder, fr_t::zero());
   const matrices m = std::move(recorder).finish();
   for (int trial = 0; trial < 8; ++trial) {
-    const fr_t x = random_fr(g);
+    const fr_t x = test::random_fr(g);
     const counts n{3, 2, 3};
     slot s(n);
     proving_cs prover(s.buffers(n));
