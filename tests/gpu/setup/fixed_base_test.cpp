@@ -15,7 +15,7 @@
 #include "groth16/fixed_base_engine.hpp"
 #include "groth16/setup.hpp"
 #include "io/zkey.hpp"
-#include "support/seed.hpp"
+#include "seed.hpp"
 
 namespace {
 
