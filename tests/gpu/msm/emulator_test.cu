@@ -30,7 +30,7 @@ struct shape {
 
 template <class G>
 typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::span<const test::scalar_limbs_t> k,
-                          const shape& sh) {
+                          const shape& sh, unsigned* levels_seen = nullptr) {
   using A = typename G::aff_t;
   using F = typename group<A>::field;
   using X = xyzz<F>;
@@ -93,6 +93,7 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
       levels += first[next][nb] > 0;
       cur = next;
     }
+    if (levels_seen) *levels_seen = std::max(*levels_seen, levels);
     /* after the last level no bucket is left in pieces */
     for (std::uint32_t b = 0; b < nb; ++b) EXPECT_LE(chunks[cur][b], 1u) << "bucket " << b;
     /* reduction */
@@ -123,6 +124,7 @@ TYPED_TEST_SUITE(MsmEmulator, Groups);
 
 TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
   const auto bases = TypeParam::random_bases(this->rng, 600);
+  unsigned levels = 0;
   for (const shape sh : {shape{3, 4, 2, 2, 100}, shape{5, 16, 8, 16, 3}, shape{9, 8, 2, 4, 1}, shape{2, 2, 2, 1, 7}}) {
     for (std::size_t n : {1, 2, 3, 17, 600}) {
       SCOPED_TRACE("c = " + std::to_string(sh.c) + ", n = " + std::to_string(n));
@@ -131,10 +133,11 @@ TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
                 TypeParam::cpu(std::span(bases).first(n), k).to_affine());
       /* one value everywhere: a single bucket a window holds every point */
       std::fill(k.begin(), k.end(), n % 2 ? test::minus_one() : test::random_scalar(this->rng));
-      EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh).to_affine(),
+      EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh, &levels).to_affine(),
                 TypeParam::cpu(std::span(bases).first(n), k).to_affine());
     }
   }
+  EXPECT_GE(levels, 3u);  /* the crowded buckets went through several levels of pieces */
 }
 
 TYPED_TEST(MsmEmulator, SumOfBasesMatchesTheCpu) {
