@@ -3,6 +3,7 @@
 
 #include "circuits/registry.hpp"
 #include "commands.hpp"
+#include "engines/select.hpp"
 #include "groth16/evaluations.hpp"
 #include "groth16/native.hpp"
 #include "groth16/verifier.hpp"
@@ -49,19 +50,22 @@ int prove(const prove_args& a) {
     progress("synthesizing " + c->spec());
     groth16::synthesize_into(pk, *c, *in, buf);
   }
-  progress("proving (domain 2^" + std::to_string(pk.log_domain()) + ")");
+  std::string note;
+  auto engine = engines::make(a.backend, a.threads, &note);
+  if (!note.empty()) progress(note);
+  progress("proving on " + std::string(engine->name()) + " (domain 2^" + std::to_string(pk.log_domain()) + ")");
   groth16::prove_timings tm;
   std::optional<groth16::blinding> rs;
   if (!a.blinding.empty()) rs = parse_blinding(a.blinding);
   std::vector<ff::fr_t> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);
-  const auto p = groth16::prove(pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
+  const auto p = groth16::prove(*engine, pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
   if (!groth16::verify(pk.vk(), pub, p))
     throw std::invalid_argument("the witness does not satisfy the circuit: the proof does not verify");
   char line[256];
   std::snprintf(line, sizeof line,
-                "proved in %.3f s (split %.3f s, H/NTT %.3f s, MSMs %.3f s wall, of which G1 A %.3f / B %.3f / L %.3f "
-                "/ H %.3f s and G2 B %.3f s)",
-                tm.total, tm.split, tm.ntt, tm.msm, tm.msm_a, tm.msm_b_g1, tm.msm_l, tm.msm_h, tm.msm_b_g2);
+                "proved in %.3f s (split %.3f s, h2d %.3f s, H/NTT %.3f s, MSMs %.3f s wall, of which G1 A %.3f / B %.3f "
+                "/ L %.3f / H %.3f s and G2 B %.3f s)",
+                tm.total, tm.split, tm.h2d, tm.ntt, tm.msm, tm.msm_a, tm.msm_b_g1, tm.msm_l, tm.msm_h, tm.msm_b_g2);
   progress(line);
   io::write_json_file(a.proof, io::proof_to_json(p));
   io::write_json_file(a.public_path, io::public_to_json(pub));

@@ -9,6 +9,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>

@@ -6,6 +6,7 @@
 // 20). A circom circuit comes from CUZK_GPU_CIRCOM (a stem: STEM.r1cs and
 // STEM.wtns), made by scripts/gpu-pack.sh.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
