@@ -46,7 +46,7 @@ for t in "$bin"/cuzk-*-test; do
   [[ -x "$t" ]] || continue
   name=$(basename "$t")
   log "test $name"
-  "$t" --gtest_filter="${CUZK_GPU_TEST_FILTER:-*}" --gtest_output="json:$out/$name.json" >"$out/$name.log" 2>&1
+  timeout "${CUZK_GPU_TEST_TIMEOUT:-400}" "$t" --gtest_filter="${CUZK_GPU_TEST_FILTER:-*}" --gtest_output="json:$out/$name.json" >"$out/$name.log" 2>&1
   rc=$?
   ((rc == 0)) || status=1
   pass=$(grep -c '^\[       OK \]' "$out/$name.log")

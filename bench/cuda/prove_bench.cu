@@ -111,13 +111,13 @@ const workload& get(const std::string& circuit, unsigned log_n) {
   return *w;
 }
 
-void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_n, bool gpu) {
+void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_n, bool gpu, bool overlap) {
   if (gpu && cuda::device_count() == 0) {
     st.SkipWithError("no CUDA device");
     return;
   }
   const workload& w = get(circuit, log_n);
-  auto eng = gpu ? cuda::make_engine() : groth16::make_cpu_engine();
+  auto eng = gpu ? cuda::make_engine({.device = 0, .overlap_msms = overlap}) : groth16::make_cpu_engine();
   const groth16::blinding rs{fr_t::from_u64(1), fr_t::from_u64(2)};
   auto run = [&](groth16::prove_timings& tm) {
     return groth16::prove(*eng, w.pk, w.z->span(), w.a->span(), w.b->span(), w.c->span(), rs, &tm);
@@ -147,9 +147,11 @@ void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_
 void register_all() {
   for (const char* circuit : {"chain", "sha256"})
     for (unsigned log_n : {20u, 24u})
-      for (bool gpu : {true, false}) {
-        const std::string name = std::string("prove/") + circuit + "/" + std::to_string(log_n) + (gpu ? "/cuda" : "/cpu");
-        auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { prove_bench(st, circuit, log_n, gpu); });
+      for (const char* engine : {"cuda", "cuda-overlap", "cpu"}) {
+        const bool gpu = engine[0] == 'c' && engine[1] == 'u', overlap = std::string(engine) == "cuda-overlap";
+        const std::string name = std::string("prove/") + circuit + "/" + std::to_string(log_n) + "/" + engine;
+        auto* b = benchmark::RegisterBenchmark(name.c_str(),
+                                               [=](benchmark::State& st) { prove_bench(st, circuit, log_n, gpu, overlap); });
         b->UseManualTime()->Unit(benchmark::kMillisecond);
         if (!gpu || log_n >= 24) b->Iterations(gpu ? 5 : 1);
       }

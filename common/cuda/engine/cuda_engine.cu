@@ -53,7 +53,7 @@ std::optional<std::size_t> offset_in(std::span<const T> whole, std::span<const T
 
 class cuda_engine final : public groth16::engine {
  public:
-  explicit cuda_engine(const engine_options& opt) : device_(select(opt.device)) {}
+  explicit cuda_engine(const engine_options& opt) : device_(select(opt.device)), overlap_(opt.overlap_msms) {}
 
   std::string_view name() const override { return "cuda"; }
 
@@ -118,8 +118,9 @@ class cuda_engine final : public groth16::engine {
     /* five MSMs, each on its own stream and host thread, so independent ones overlap */
     const auto t0 = clock::now();
     double batch[4] = {0, 0, 0, 0};
+    const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
     auto g1_job = [&](int si, const msm::g1_bases& bases, const device_split& d, double& t_msm, double& t_batch) {
-      return std::async(std::launch::async, [&, si] {
+      return std::async(policy, [&, si] {
         CUZK_CUDA_OK(cudaSetDevice(device_));
         const auto t = clock::now();
         ec::g1_jacobian_t ones = msm::sum(bases, d.ones, d.first, d.n_ones, s_[si]);
@@ -132,7 +133,7 @@ class cuda_engine final : public groth16::engine {
     auto fa = g1_job(1, key_->a, z_dev, tm.msm_a, batch[0]);
     auto fb1 = g1_job(2, key_->b1, z_dev, tm.msm_b_g1, batch[1]);
     auto fl = g1_job(3, key_->c, c_dev, tm.msm_l, batch[2]);
-    auto fb2 = std::async(std::launch::async, [&] {
+    auto fb2 = std::async(policy, [&] {
       CUZK_CUDA_OK(cudaSetDevice(device_));
       const auto t = clock::now();
       ec::g2_jacobian_t ones = msm::sum(key_->b2, z_dev.ones, z_dev.first, z_dev.n_ones, s_[4]);
@@ -184,6 +185,7 @@ class cuda_engine final : public groth16::engine {
   }
 
   int device_;  // selected before the streams are made on it
+  bool overlap_;
   stream s_[5];
   std::optional<device_key> key_;
   device_buffer<fr_t> abc_, scratch_;

@@ -11,6 +11,9 @@ namespace cuzk::cuda {
 
 struct engine_options {
   int device = 0;
+  /* the five MSMs on five streams at once, or one after another on one
+     stream (each MSM alone already fills the GPU; docs/benchmarks.md) */
+  bool overlap_msms = false;
 };
 
 /* Throws cuda::error when the device cannot be used. */

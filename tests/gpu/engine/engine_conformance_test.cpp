@@ -19,6 +19,7 @@
 #include "circuits/registry.hpp"
 #include "cuda/device.hpp"
 #include "cuda/engine/engine.hpp"
+#include "cuda/setup/fixed_base_engine.hpp"
 #include "gpu_test.hpp"
 #include "groth16/engine.hpp"
 #include "groth16/evaluations.hpp"
@@ -54,13 +55,21 @@ struct instance {
   std::vector<fr_t> pub;
 };
 
+/* The keys' fixed-base multiplications on the GPU when there is one (the
+   setup's own test shows its keys are the CPU's byte for byte). */
+groth16::fixed_base_engine* setup_engine() {
+  static std::unique_ptr<groth16::fixed_base_engine> fb =
+      cuda::device_count() > 0 ? cuda::make_fixed_base_engine() : std::unique_ptr<groth16::fixed_base_engine>(new cpu_fixed_base_engine());
+  return fb.get();
+}
+
 /* Keys and witnesses are shared by the typed suites: setup dominates. */
 const instance& native_instance(const std::string& spec, h_form h) {
   static std::map<std::pair<std::string, int>, std::unique_ptr<instance>> cache;
   auto& slot = cache[{spec, int(h)}];
   if (!slot) {
     auto c = circuits::make_circuit(spec);
-    auto pk = setup_circuit(*c, toxic_waste::from_seed("conformance " + spec), h);
+    auto pk = setup_circuit(*c, toxic_waste::from_seed("conformance " + spec), h, {}, setup_engine());
     auto in = c->parse_inputs(c->random_inputs(test::seed()));
     slot.reset(new instance{std::move(pk), prover_buffers(proving_key{}), {}});
     slot->buf = prover_buffers(slot->pk);
@@ -77,7 +86,7 @@ const instance* circom_instance(h_form h) {
   auto& slot = cache[int(h)];
   if (!slot) {
     auto f = r1cs::read_r1cs_file(std::string(stem) + ".r1cs");
-    auto pk = setup(f.m, toxic_waste::from_seed("conformance circom"), h);
+    auto pk = setup(f.m, toxic_waste::from_seed("conformance circom"), h, {}, setup_engine());
     slot.reset(new instance{std::move(pk), prover_buffers(proving_key{}), {}});
     slot->buf = prover_buffers(slot->pk);
     slot->buf.z = r1cs::read_wtns_file(std::string(stem) + ".wtns");
