@@ -80,6 +80,9 @@ class engine {
  public:
   virtual ~engine() = default;
   virtual std::string_view name() const = 0;
+  /* true: the engine classifies z itself (on the device), so the
+     orchestrator hands it empty split views and spends nothing on them */
+  virtual bool splits_on_device() const { return false; }
   virtual msm_sums compute(const prove_input& in, prove_timings& tm) = 0;
 };
 

@@ -57,7 +57,7 @@ proof prove(engine& e, const proving_key& pk, std::span<const fr_t> z, std::span
 
   /* z's zeros, ones and the rest, once for A, B_G1, B_G2 and C */
   const auto ts = clock::now();
-  const msm::scalar_split split = msm::split_scalars(z);
+  const msm::scalar_split split = e.splits_on_device() ? msm::scalar_split{} : msm::split_scalars(z);
   tm.split = since(ts);
 
   const prove_input in{pk, z, a, b, c, plan, split_view::of(split), split_view::of(split, pk.n_public + 1)};

@@ -8,6 +8,7 @@
 
 #include "cuda/engine/bit_reverse.hpp"
 #include "cuda/engine/device_key.hpp"
+#include "cuda/engine/split.hpp"
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
 #include "cuda/memory.hpp"
@@ -43,19 +44,12 @@ struct device_split {
   std::uint32_t first;
 };
 
-/* offset of `part` inside `whole`, when it is a subspan of it */
-template <class T>
-std::optional<std::size_t> offset_in(std::span<const T> whole, std::span<const T> part) {
-  if (part.empty()) return 0;
-  if (part.data() < whole.data() || part.data() + part.size() > whole.data() + whole.size()) return std::nullopt;
-  return std::size_t(part.data() - whole.data());
-}
-
 class cuda_engine final : public groth16::engine {
  public:
   explicit cuda_engine(const engine_options& opt) : device_(select(opt.device)), overlap_(opt.overlap_msms) {}
 
   std::string_view name() const override { return "cuda"; }
+  bool splits_on_device() const override { return true; }
 
   groth16::msm_sums compute(const groth16::prove_input& in, groth16::prove_timings& tm) override {
     CUZK_CUDA_OK(cudaSetDevice(device_));
@@ -69,25 +63,21 @@ class cuda_engine final : public groth16::engine {
       s_[0].sync();
     }
 
-    /* a, b, c and the split of z to the device: a/b/c on stream 0 (the NTTs
-       follow there), the split on stream 1 */
+    /* a, b, c to the device on stream 0 (the NTTs follow there), z on stream 1 (its split follows there) */
     ensure(abc_, 3 * n, "a, b, c");
     ensure(scratch_, 2 * n, "NTT scratch");
     ensure(h_, n, "H scalars");
-    const auto& zs = in.z_split;
-    ensure(ones_, std::max<std::size_t>(zs.ones.size(), 1), "indices of the scalars equal to one");
-    ensure(others_, std::max<std::size_t>(zs.others.size(), 1), "indices of the other scalars");
-    ensure(k_, std::max<std::size_t>(zs.other_scalars.size(), 1), "the other scalars");
-    event e0, e1, e2;
+    ensure(z_, std::max<std::size_t>(in.z.size(), 1), "the witness");
+    event e0, e1, e2, e3, e4;
     e0.record(s_[0]);
     for (int v = 0; v < 3; ++v) {
       const std::span<const fr_t> src = v == 0 ? in.a : v == 1 ? in.b : in.c;
       CUZK_CUDA_OK(cudaMemcpyAsync(abc_.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[0]));
     }
     e1.record(s_[0]);
-    ones_.upload(zs.ones, s_[1]);
-    others_.upload(zs.others, s_[1]);
-    k_.upload(zs.other_scalars, s_[1]);
+    e3.record(s_[1]);
+    CUZK_CUDA_OK(cudaMemcpyAsync(z_.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[1]));
+    e4.record(s_[1]);
 
     ntt::h_params hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
     const ntt::order h_order =
@@ -98,9 +88,12 @@ class cuda_engine final : public groth16::engine {
       bit_reversed_indices(bitrev_.data(), n, plan.log_n, s_[0]);
       bitrev_log_ = plan.log_n;
     }
-    s_[1].sync();
+    /* the 0/1 split of z on the device, beside the NTTs */
+    const auto ts = clock::now();
+    const device_splitter::result zr = splitter_.split(z_.data(), in.z.size(), s_[1]);
+    tm.split = since(ts);
     s_[0].sync();
-    tm.h2d = event::ms(e0, e1) / 1e3;
+    tm.h2d = (event::ms(e0, e1) + event::ms(e3, e4)) / 1e3;
     tm.ntt = event::ms(e1, e2) / 1e3;
 
     groth16::msm_sums out;
@@ -112,10 +105,18 @@ class cuda_engine final : public groth16::engine {
       out.h_top = fr_t::from_canonical_unchecked(top);
     }
 
-    const device_split z_dev{ones_.data(), zs.ones.size(), others_.data(), k_.data(), zs.others.size(), zs.first};
-    const device_split c_dev = locate(in.z_split, in.c_split, z_dev);
+    /* the C query takes z[n_public + 1 ..]: a suffix of each increasing index list */
+    const std::uint32_t first = pk.n_public + 1;
+    std::size_t ones_before = 0, others_before = 0;
+    for (std::uint32_t i = 0; i < first && i < in.z.size(); ++i) {
+      ones_before += in.z[i].is_one();
+      others_before += !in.z[i].is_one() && !in.z[i].is_zero();
+    }
+    const device_split z_dev{zr.ones, zr.n_ones, zr.others, zr.k, zr.n_others, 0};
+    const device_split c_dev{zr.ones + ones_before, zr.n_ones - ones_before, zr.others + others_before,
+                             zr.k + others_before, zr.n_others - others_before, first};
 
-    /* five MSMs, each on its own stream and host thread, so independent ones overlap */
+    /* five MSMs: one after another, or (overlap_msms) each on its own stream and host thread */
     const auto t0 = clock::now();
     double batch[4] = {0, 0, 0, 0};
     const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
@@ -159,24 +160,6 @@ class cuda_engine final : public groth16::engine {
   }
 
  private:
-  /* The C query's split is the tail of z's (indices >= n_public + 1): point
-     into what is already on the device; upload it apart only if it is not. */
-  device_split locate(const groth16::split_view& z, const groth16::split_view& c, const device_split& zd) {
-    auto o1 = offset_in(z.ones, c.ones);
-    auto o2 = offset_in(z.others, c.others);
-    auto o3 = offset_in(z.other_scalars, c.other_scalars);
-    if (o1 && o2 && o3 && *o2 == *o3)
-      return {zd.ones + *o1, c.ones.size(), zd.others + *o2, zd.k + *o3, c.others.size(), c.first};
-    ensure(c_ones_, std::max<std::size_t>(c.ones.size(), 1), "indices of the C query's ones");
-    ensure(c_others_, std::max<std::size_t>(c.others.size(), 1), "indices of the C query's others");
-    ensure(c_k_, std::max<std::size_t>(c.other_scalars.size(), 1), "the C query's other scalars");
-    c_ones_.upload(c.ones, s_[3]);
-    c_others_.upload(c.others, s_[3]);
-    c_k_.upload(c.other_scalars, s_[3]);
-    s_[3].sync();
-    return {c_ones_.data(), c.ones.size(), c_others_.data(), c_k_.data(), c.others.size(), c.first};
-  }
-
   static int select(int device) {
     if (device < 0 || device_count() <= device)
       throw std::invalid_argument("cuda engine: no CUDA device " + std::to_string(device));
@@ -188,9 +171,10 @@ class cuda_engine final : public groth16::engine {
   bool overlap_;
   stream s_[5];
   std::optional<device_key> key_;
-  device_buffer<fr_t> abc_, scratch_;
-  device_buffer<scalar_t> h_, k_, c_k_;
-  device_buffer<std::uint32_t> ones_, others_, bitrev_, c_ones_, c_others_;
+  device_buffer<fr_t> abc_, scratch_, z_;
+  device_buffer<scalar_t> h_;
+  device_buffer<std::uint32_t> bitrev_;
+  device_splitter splitter_;
   unsigned bitrev_log_ = ~0u;
 };
 
