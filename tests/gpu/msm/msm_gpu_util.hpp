@@ -14,6 +14,7 @@
 #include "ec/scalar_mul.hpp"
 #include "ff/limbs.hpp"
 #include "msm/msm.hpp"
+#include "random.hpp"
 
 namespace cuzk::cuda::msm::test {
 
@@ -39,26 +40,10 @@ inline scalar_limbs_t minus_one() {
   return k;
 }
 
+/* tests/support's group (random points and bases) with the device bases type */
 template <class Curve, class Bases>
-struct group {
-  using curve_t = Curve;
-  using jac_t = ec::jacobian<Curve>;
-  using aff_t = typename jac_t::affine_t;
+struct group : cuzk::test::group<Curve> {
   using bases_t = Bases;
-
-  static jac_t random_point(std::mt19937_64& g) { return ec::mul(jac_t::generator(), random_scalar(g)); }
-
-  /* n distinct points P_0 + i Q for random P_0, Q, in one batch normalization */
-  static std::vector<aff_t> random_bases(std::mt19937_64& g, std::size_t n) {
-    std::vector<jac_t> jac(n);
-    jac_t p = random_point(g);
-    const aff_t q = random_point(g).to_affine();
-    for (auto& x : jac) {
-      x = p;
-      p += q;
-    }
-    return ec::batch_to_affine<Curve>(std::span<const jac_t>(jac));
-  }
 };
 
 struct g1 : group<ec::g1_curve, g1_bases> {
