@@ -1,5 +1,6 @@
 #include "shm/failpoint.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,6 +18,8 @@ struct armed_point {
   std::atomic<bool> armed{false};
   char name[64] = {};
   std::atomic<unsigned> remaining{0};
+  failpoint_action action = failpoint_action::kill;
+  int count_fd = -1;
 };
 
 armed_point& point() noexcept {
@@ -24,26 +27,36 @@ armed_point& point() noexcept {
   return p;
 }
 
-void arm(std::string_view name, unsigned hit) noexcept {
+void arm(std::string_view name, unsigned hit, failpoint_action action) noexcept {
   armed_point& p = point();
   p.armed.store(false, std::memory_order_relaxed);
   std::size_t n = name.size() < sizeof p.name - 1 ? name.size() : sizeof p.name - 1;
   std::memcpy(p.name, name.data(), n);
   p.name[n] = '\0';
   p.remaining.store(hit == 0 ? 1 : hit, std::memory_order_relaxed);
+  p.action = action;
   p.armed.store(true, std::memory_order_release);
 }
 
-/* CUZK_FAILPOINT=NAME or NAME:N, read once. */
+/* CUZK_FAILPOINT=NAME[:N[:kill|stall]] and CUZK_FAILPOINT_COUNT=FILE, read once. */
 const bool from_env = [] {
+  if (const char* file = std::getenv("CUZK_FAILPOINT_COUNT"); file && *file) {
+    point().count_fd = ::open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (point().count_fd >= 0) point().armed.store(true, std::memory_order_release);
+  }
   if (const char* env = std::getenv("CUZK_FAILPOINT")) {
     std::string_view v(env);
     unsigned hit = 1;
-    if (auto colon = v.rfind(':'); colon != std::string_view::npos) {
-      hit = static_cast<unsigned>(std::strtoul(env + colon + 1, nullptr, 10));
-      v = v.substr(0, colon);
+    auto action = failpoint_action::kill;
+    const auto first = v.find(':');
+    if (first != std::string_view::npos) {
+      std::string_view rest = v.substr(first + 1);
+      v = v.substr(0, first);
+      const auto second = rest.find(':');
+      hit = static_cast<unsigned>(std::strtoul(std::string(rest.substr(0, second)).c_str(), nullptr, 10));
+      if (second != std::string_view::npos && rest.substr(second + 1) == "stall") action = failpoint_action::stall;
     }
-    if (!v.empty()) arm(v, hit);
+    if (!v.empty()) arm(v, hit, action);
   }
   return true;
 }();
@@ -53,15 +66,27 @@ const bool from_env = [] {
 void failpoint(const char* name) noexcept {
   armed_point& p = point();
   if (!p.armed.load(std::memory_order_relaxed)) return;
-  if (std::strcmp(p.name, name) != 0) return;
+  if (p.count_fd >= 0) {
+    char line[80];
+    std::size_t n = std::strlen(name);
+    if (n > sizeof line - 2) n = sizeof line - 2;
+    std::memcpy(line, name, n);
+    line[n] = '\n';
+    (void)!::write(p.count_fd, line, n + 1);  // one write: lines from concurrent processes never interleave
+  }
+  if (p.name[0] == '\0' || std::strcmp(p.name, name) != 0) return;
   if (p.remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    ::kill(::getpid(), SIGKILL);
+    if (p.action == failpoint_action::kill) ::kill(::getpid(), SIGKILL);
     for (;;) ::pause();
   }
 }
 
-void arm_failpoint(std::string_view name, unsigned hit) noexcept { arm(name, hit); }
+void arm_failpoint(std::string_view name, unsigned hit, failpoint_action action) noexcept { arm(name, hit, action); }
 
-void disarm_failpoints() noexcept { point().armed.store(false, std::memory_order_relaxed); }
+void disarm_failpoints() noexcept {
+  armed_point& p = point();
+  p.name[0] = '\0';
+  if (p.count_fd < 0) p.armed.store(false, std::memory_order_relaxed);
+}
 
 }  // namespace cuzk::shm

@@ -5,6 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
 namespace cuzk::shm {
 namespace {
 
@@ -49,6 +53,51 @@ TEST(Failpoint, DisarmingStopsIt) {
     failpoint("test.point");
   });
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+TEST(Failpoint, AStallingFailpointBlocksTheThreadWithoutKillingIt) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    arm_failpoint("test.point", 1, failpoint_action::stall);
+    failpoint("test.point");
+    ::_exit(7);
+  }
+  ::usleep(200000);
+  int status = 0;
+  EXPECT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "the stalled process exited";
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+TEST(Failpoint, TheEnvironmentArmsACountAndAnAction) {
+  char dir[] = "/tmp/cuzk-fp-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string count = std::string(dir) + "/hits";
+  pid_t pid = ::fork();
+  if (pid == 0) {  // a fresh image reads the environment: exec ourselves with a filter that runs nothing
+    ::setenv("CUZK_FAILPOINT_COUNT", count.c_str(), 1);
+    ::setenv("CUZK_FAILPOINT", "none:1:stall", 1);
+    ::execl("/proc/self/exe", "/proc/self/exe", "--gtest_filter=Failpoint.CountedHitsChild", nullptr);
+    ::_exit(99);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  FILE* f = std::fopen(count.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  char buf[256] = {};
+  const auto n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  EXPECT_EQ(std::string(buf, n), "a.point\nb.point\na.point\n");
+  std::remove(count.c_str());
+  ::rmdir(dir);
+}
+
+TEST(Failpoint, CountedHitsChild) {  // run by the test above with CUZK_FAILPOINT_COUNT set; a no-op otherwise
+  failpoint("a.point");
+  failpoint("b.point");
+  failpoint("a.point");
 }
 
 }  // namespace
