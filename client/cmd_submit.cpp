@@ -3,6 +3,7 @@
 // here and sent inline as compact JSON.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -11,7 +12,9 @@
 #include "client/lib/connection.hpp"
 #include "client/lib/exit_codes.hpp"
 #include "commands.hpp"
+#include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
+#include "io/zkey.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
 
@@ -35,13 +38,43 @@ std::string random_job_id() {
 
 std::string absolute(const std::string& p) { return std::filesystem::absolute(p).lexically_normal().string(); }
 
+bool is_key_id(const std::string& s) {
+  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+/* The verifying key the proof must satisfy: --vk, else the client's own copy
+   of the key file it named; nullopt (with a warning) when it has neither. */
+std::optional<groth16::verifying_key> own_vk(const submit_args& a) {
+  if (!a.vk.empty()) return io::vk_from_json(io::read_json_file(a.vk));
+  std::error_code ec;
+  if (!is_key_id(a.zkey) && std::filesystem::is_regular_file(a.zkey, ec)) return io::read_zkey_file(a.zkey).vk();
+  std::fprintf(stderr, "[cuzk] warning: no local copy of the key %s and no --vk: the proof is not checked here\n",
+               a.zkey.c_str());
+  return std::nullopt;
+}
+
+/* Every partition written by wait verifies under vk. */
+bool proofs_verify(const groth16::verifying_key& vk, const std::string& proof, const std::string& pub) {
+  for (std::size_t i = 0;; ++i) {
+    const auto pp = partition_path(proof, i), pb = partition_path(pub, i);
+    if (i > 0 && !std::filesystem::exists(pp)) return true;
+    try {
+      const auto p = io::proof_from_json(io::read_json_file(pp));
+      const auto signals = io::public_from_json(io::read_json_file(pb));
+      if (signals.size() + 1 != vk.ic.size() || !groth16::verify(vk, signals, p)) return false;
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+}
+
 proto::submit request_from(const submit_args& a) {
   proto::submit s;
   s.job_id = a.job_id.empty() ? random_job_id() : a.job_id;
   if (const char* user = std::getenv("USER")) s.client = std::string(user).substr(0, 63);
   s.priority = *proto::priority_from_name(a.priority);
   s.partitions = a.partitions;
-  s.zkey = absolute(a.zkey);
+  s.zkey = is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);
   if (!a.circuit.empty()) {
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
     if (!a.r1cs.empty()) throw std::invalid_argument("--r1cs goes with --wtns");
@@ -69,6 +102,8 @@ int run_submit(const submit_args& a) {
   if (!a.wait && (!a.proof.empty() || !a.public_path.empty()))
     throw std::invalid_argument("--proof and --public go with --wait");
   const proto::submit s = request_from(a);
+  std::optional<groth16::verifying_key> vk;
+  if (a.wait) vk = own_vk(a);  // before submitting: a key file that does not parse is the caller's error
   const double timeout = a.timeout >= 0 ? a.timeout : a.wait ? 3600 : 10;
 
   int rc = client::with_exit_codes([&] {
@@ -86,7 +121,20 @@ int run_submit(const submit_args& a) {
     return client::exit_ok;
   });
   if (rc != client::exit_ok || !a.wait) return rc;
-  return run_wait({a.endpoint, s.job_id, a.proof, a.public_path, timeout});
+  rc = run_wait({a.endpoint, s.job_id, a.proof, a.public_path, timeout});
+  if (rc != client::exit_ok || !vk) return rc;
+  if (!proofs_verify(*vk, a.proof, a.public_path)) {
+    for (std::size_t i = 0; std::filesystem::exists(partition_path(a.proof, i)); ++i) {
+      std::filesystem::remove(partition_path(a.proof, i));
+      std::filesystem::remove(partition_path(a.public_path, i));
+    }
+    std::fprintf(stderr, "cuzk: the proof of job %s does not verify under the verification key of %s; "
+                 "files removed\n", s.job_id.c_str(), a.vk.empty() ? a.zkey.c_str() : a.vk.c_str());
+    return client::exit_job_failed;
+  }
+  std::fprintf(stderr, "[cuzk] %s: the proof verifies under %s\n", s.job_id.c_str(),
+               a.vk.empty() ? a.zkey.c_str() : a.vk.c_str());
+  return client::exit_ok;
 }
 
 }  // namespace cuzk::cli

@@ -14,8 +14,6 @@
 
 namespace cuzk::cli {
 
-namespace {
-
 std::string partition_path(const std::string& path, std::size_t i) {
   if (i == 0) return path;
   std::filesystem::path p(path);
@@ -24,6 +22,8 @@ std::string partition_path(const std::string& path, std::size_t i) {
   name += p.extension();
   return (p.parent_path() / name).string();
 }
+
+namespace {
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);

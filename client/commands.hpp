@@ -30,7 +30,7 @@ struct verify_args {
 /* The service commands (cmd_submit.cpp, cmd_wait.cpp, cmd_status.cpp); exit
    statuses in client/lib/exit_codes.hpp. */
 struct submit_args {
-  std::string endpoint, zkey, wtns, r1cs, circuit, inputs, job_id, priority = "normal", blinding;
+  std::string endpoint, zkey, wtns, r1cs, circuit, inputs, job_id, priority = "normal", blinding, vk;
   std::uint32_t partitions = 1;
   bool wait = false;
   std::string proof, public_path;  // with wait
@@ -44,6 +44,9 @@ struct status_args {
   std::string endpoint, job_id;
   bool json = false;
 };
+
+/* Where wait writes partition i's file: path itself for 0, NAME.i.EXT after. */
+std::string partition_path(const std::string& path, std::size_t i);
 
 int run_setup(const setup_args& a);
 int run_export_vk(const export_vk_args& a);

@@ -65,7 +65,10 @@ int main(int argc, char** argv) {
   submit_args sb;
   auto* submit = app.add_subcommand("submit", "submit a job to cuzk-gpu-server; prints the job id");
   submit->add_option("--endpoint", sb.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
-  submit->add_option("--zkey", sb.zkey, "proving key (a path on the server's host)")->required();
+  submit->add_option("--zkey", sb.zkey,
+                     "proving key: a path on the server's host (under its --keys-dir) or an installed key id")
+      ->required();
+  submit->add_option("--vk", sb.vk, "with --wait: verification key JSON to check the proof with (default: the --zkey file's)");
   auto* work = submit->add_option_group("work")->require_option(1);
   work->add_option("--wtns", sb.wtns, "circom witness (.wtns)");
   work->add_option("--circuit", sb.circuit, "native circuit, NAME:key=value,...");

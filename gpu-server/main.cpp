@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <exception>
+#include <filesystem>
 
 #include "server.hpp"
 
@@ -11,7 +12,15 @@ int main(int argc, char** argv) {
   cuzk::server::server_options o;
   app.add_option("--pool", o.pool, "pool region name (created by cuzk-shm create)")->required();
   app.add_option("--hugepages", o.hugepage_dir, "hugetlbfs directory the pool was created in");
-  app.add_option("--endpoint", o.endpoint, "ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")->required();
+  app.add_option("--endpoint", o.endpoint, "clients' ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")->required();
+  app.add_option("--worker-endpoint", o.worker_endpoint,
+                 "synthesis workers' endpoint (default: the client endpoint + \".worker\"); 0600, or 0660 with --worker-group");
+  app.add_option("--client-group", o.client_group, "group whose members may connect to --endpoint (socket 0660)");
+  app.add_option("--worker-group", o.worker_group, "service group whose members may connect to --worker-endpoint");
+  app.add_option("--keys-dir", o.keys_dirs, "directory of .zkey files clients may name by path (repeatable)")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--witness-dir", o.witness_dirs, "directory of .wtns/.r1cs files clients may name (repeatable)")
+      ->check(CLI::ExistingDirectory);
   app.add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_option("--threads", o.threads, "CPU backend threads (0: all cores)");
   app.add_option("--key", o.keys, "a .zkey to load into its SRS region and parse before serving (repeatable)")
@@ -19,7 +28,17 @@ int main(int argc, char** argv) {
   double hung_s = 60;
   app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
       ->check(CLI::PositiveNumber);
+  double retention_s = 24 * 3600;
+  app.add_option("--retention", retention_s, "seconds a finished job whose result was never fetched is kept")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have");
+  app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have");
+  app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions");
+  app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
   CLI11_PARSE(app, argc, argv);
+  for (auto& d : o.keys_dirs) d = std::filesystem::canonical(d);
+  for (auto& d : o.witness_dirs) d = std::filesystem::canonical(d);
+  o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
   spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [gpu-server] [%l] %v");
   try {

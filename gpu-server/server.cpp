@@ -1,9 +1,11 @@
 #include "server.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <zmq_addon.hpp>
@@ -26,10 +28,22 @@ std::string opened_or_throw(const char* what, std::string_view name, shm::error 
 server::server(server_options opt)
     : opt_(std::move(opt)),
       keys_(opt_.pool),
+      key_files_(opt_.keys_dirs, "key"),
+      witness_files_(opt_.witness_dirs, "witness"),
       zfd_(io_),
+      wzfd_(io_),
       signals_(io_, SIGTERM, SIGINT),
       tick_(io_),
-      router_(ctx_, zmq::socket_type::router) {
+      router_(ctx_, zmq::socket_type::router),
+      wrouter_(ctx_, zmq::socket_type::router),
+      prep_(std::max(1u, opt_.prepare_threads)) {
+  // The preparation threads yield to the loop: a key being hashed must not
+  // slow down a status reply (Linux: a thread's nice value is its own).
+  for (unsigned i = 0; i < std::max(1u, opt_.prepare_threads); ++i)
+    boost::asio::post(prep_, [] { ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10); });
+  if (opt_.worker_endpoint.empty()) opt_.worker_endpoint = opt_.endpoint + ".worker";
+  if (opt_.worker_endpoint == opt_.endpoint)
+    throw std::runtime_error("--worker-endpoint must differ from --endpoint: clients must not reach the workers' socket");
   std::string why;
   auto r = shm::region::open({opt_.pool, opt_.hugepage_dir}, &why);
   if (!r) throw std::runtime_error(opened_or_throw("cannot open the pool", opt_.pool, r.error(), why));
@@ -50,23 +64,44 @@ server::server(server_options opt)
   auto chunks = region_->payload_chunks(64ULL << 30);
   backend_->attach_pool(chunks);
 
-  net::configure_router(router_);  // mandatory, handover, heartbeats, message limit, linger 0
-  net::bind_endpoint(router_, opt_.endpoint, 0660);
-
   for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
     const auto t0 = std::chrono::steady_clock::now();
     const auto id = keys_.load(k);
     auto pk = keys_.get(id);
+    preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
+    ready_keys_[id] = pk;
     spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
+  // The keys of the jobs a previous server left, before serving (a restart
+  // should not make the first proofs wait for a parse on the pool).
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::active) return;
+    const std::string id(shm::field_text(rec.key_id));
+    if (ready_keys_.count(id)) return;
+    try {
+      ready_keys_[id] = keys_.get(id);
+    } catch (const std::exception& e) {
+      spdlog::warn("key {} of a queued job: {}", id, e.what());
+    }
+  });
+
+  net::configure_router(router_);  // mandatory, handover, heartbeats, message limit, linger 0
+  net::configure_router(wrouter_);
+  std::optional<gid_t> client_gid, worker_gid;
+  if (!opt_.client_group.empty()) client_gid = net::group_id(opt_.client_group);
+  if (!opt_.worker_group.empty()) worker_gid = net::group_id(opt_.worker_group);
+  net::bind_endpoint(wrouter_, opt_.worker_endpoint, worker_gid ? 0660 : 0600, worker_gid);
+  net::bind_endpoint(router_, opt_.endpoint, 0660, client_gid);
   rebuild_queues();
   prover_ = std::thread([this] { prover_loop(); });
-  spdlog::info("serving pool {} (epoch {}, {} slots) on {} with the {} backend", opt_.pool, lease_->epoch(),
-               slots_->size(), opt_.endpoint, backend_->name());
+  spdlog::info("serving pool {} (epoch {}, {} slots) on {} (workers on {}) with the {} backend", opt_.pool,
+               lease_->epoch(), slots_->size(), opt_.endpoint, opt_.worker_endpoint, backend_->name());
 }
 
 server::~server() {
+  prep_.stop();
+  prep_.join();
   {
     std::lock_guard lk(mu_);
     prover_exit_ = true;
@@ -82,7 +117,9 @@ int server::run() {
     stop_accepting();
   });
   zfd_.assign(::dup(router_.get(zmq::sockopt::fd)));
-  arm_socket();
+  wzfd_.assign(::dup(wrouter_.get(zmq::sockopt::fd)));
+  arm_socket(zfd_, router_, false);
+  arm_socket(wzfd_, wrouter_, true);
   arm_tick();
   boost::asio::post(io_, [this] {
     dispatch();
@@ -102,40 +139,54 @@ void server::stop_accepting() {
   if (!prover_busy_) io_.stop();
 }
 
-void server::arm_socket() {
-  zfd_.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
-    if (ec) return;
-    drain();
-    arm_socket();
-  });
+void server::arm_socket(boost::asio::posix::stream_descriptor& fd, zmq::socket_t& s, bool workers) {
+  fd.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                [this, &fd, &s, workers](const boost::system::error_code& ec) {
+                  if (ec) return;
+                  drain(s, workers);
+                  arm_socket(fd, s, workers);
+                });
+}
+
+void server::drain() {
+  drain(wrouter_, true);
+  drain(router_, false);
 }
 
 // ZMQ_FD is edge-triggered: it signals only a change of ZMQ_EVENTS, so every
 // wake-up (and every send, which can consume the edge) drains until no
 // message is left.
-void server::drain() {
+void server::drain(zmq::socket_t& s, bool workers) {
   for (int budget = 0; budget < 10000; ++budget) {
-    if (!(router_.get(zmq::sockopt::events) & ZMQ_POLLIN)) return;
+    if (!(s.get(zmq::sockopt::events) & ZMQ_POLLIN)) return;
     std::vector<zmq::message_t> parts;
-    auto n = zmq::recv_multipart(router_, std::back_inserter(parts), zmq::recv_flags::dontwait);
+    auto n = zmq::recv_multipart(s, std::back_inserter(parts), zmq::recv_flags::dontwait);
     if (!n) return;
     if (parts.size() != 2) {
       ++counters_.malformed;
       if (!parts.empty())
         reply_error(parts[0].to_string(), 0, proto::error_code::malformed,
-                    "expected one frame per message, got " + std::to_string(parts.size() - 1));
+                    "expected one frame per message, got " + std::to_string(parts.size() - 1), workers);
       continue;
     }
-    on_frame(parts[0].to_string(), parts[1]);
+    const auto cred = net::peer_of(parts[1]);
+    if (!cred) {  // only ipc peers have credentials; nothing else is served
+      ++counters_.refused;
+      reply_error(parts[0].to_string(), 0, proto::error_code::bad_request,
+                  "the server serves only local (ipc) peers whose credentials it can read", workers);
+      continue;
+    }
+    on_frame(peer{parts[0].to_string(), *cred, workers}, parts[1]);
   }
-  boost::asio::post(io_, [this] { drain(); });  // more queued: yield to timers first
+  boost::asio::post(io_, [this, &s, workers] { drain(s, workers); });  // more queued: yield to timers first
 }
 
-bool server::send(const std::string& identity, const proto::message& m) {
+bool server::send(const std::string& identity, const proto::message& m, bool workers) {
   const auto bytes = proto::encode(m);
+  auto& s = workers ? wrouter_ : router_;
   try {
-    if (!router_.send(zmq::buffer(identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
-    if (!router_.send(zmq::buffer(bytes), zmq::send_flags::dontwait)) return false;
+    if (!s.send(zmq::buffer(identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
+    if (!s.send(zmq::buffer(bytes), zmq::send_flags::dontwait)) return false;
   } catch (const zmq::error_t& e) {
     if (e.num() != EHOSTUNREACH) spdlog::warn("send failed: {}", e.what());
     return false;
@@ -144,33 +195,52 @@ bool server::send(const std::string& identity, const proto::message& m) {
 }
 
 void server::reply_error(const std::string& identity, std::uint64_t request_id, proto::error_code code,
-                         const std::string& text) {
-  send(identity, proto::message{request_id, proto::error_reply{code, text, request_id}});
+                         const std::string& text, bool workers) {
+  send(identity, proto::message{request_id, proto::error_reply{code, text, request_id}}, workers);
 }
 
-void server::on_frame(const std::string& id, zmq::message_t& frame) {
+bool server::is_operator(uid_t uid) const {
+  return uid == 0 || uid == ::geteuid() || std::find(opt_.operators.begin(), opt_.operators.end(), uid) != opt_.operators.end();
+}
+
+void server::on_frame(const peer& p, zmq::message_t& frame) {
   auto m = proto::decode({static_cast<const std::uint8_t*>(frame.data()), frame.size()});
   if (!m) {
     ++counters_.malformed;
-    send(id, proto::error_message(m.error()));
+    send(p.identity, proto::error_message(m.error()), p.worker_socket);
     return;
   }
   const std::uint64_t rq = m->request_id;
+  auto refuse = [&](const char* why) {
+    ++counters_.refused;
+    reply_error(p.identity, rq, proto::error_code::unknown_message, why, p.worker_socket);
+  };
   std::visit(
       [&](const auto& b) {
         using T = std::decay_t<decltype(b)>;
-        if constexpr (std::is_same_v<T, proto::submit>) on_submit(id, rq, b);
-        else if constexpr (std::is_same_v<T, proto::status_request>) on_status(id, rq, b);
-        else if constexpr (std::is_same_v<T, proto::fetch>) on_fetch(id, rq, b);
-        else if constexpr (std::is_same_v<T, proto::wait_request>) on_wait(id, rq, b);
-        else if constexpr (std::is_same_v<T, proto::ready>) on_ready(id, b);
-        else if constexpr (std::is_same_v<T, proto::filled>) on_filled(id, b);
-        else if constexpr (std::is_same_v<T, proto::synth_failed>) on_synth_failed(id, b);
-        else if constexpr (std::is_same_v<T, proto::heartbeat>) on_heartbeat(id, b);
-        else if constexpr (std::is_same_v<T, proto::bye>) on_bye(id, b);
+        constexpr bool client_msg = std::is_same_v<T, proto::submit> || std::is_same_v<T, proto::status_request> ||
+                                    std::is_same_v<T, proto::fetch> || std::is_same_v<T, proto::wait_request>;
+        constexpr bool worker_msg = std::is_same_v<T, proto::ready> || std::is_same_v<T, proto::filled> ||
+                                    std::is_same_v<T, proto::synth_failed> || std::is_same_v<T, proto::heartbeat> ||
+                                    std::is_same_v<T, proto::bye>;
+        if constexpr (client_msg) {
+          if (p.worker_socket) return refuse("client requests go to the client endpoint, not the workers'");
+        } else if constexpr (worker_msg) {
+          if (!p.worker_socket) return refuse("worker messages are accepted only on the worker endpoint");
+        }
+        if constexpr (std::is_same_v<T, proto::submit>) on_submit(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::status_request>) on_status(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::fetch>) on_fetch(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::wait_request>) on_wait(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::ready>) on_ready(p, b);
+        else if constexpr (std::is_same_v<T, proto::filled>) on_filled(p, b);
+        else if constexpr (std::is_same_v<T, proto::synth_failed>) on_synth_failed(p, b);
+        else if constexpr (std::is_same_v<T, proto::heartbeat>) on_heartbeat(p, b);
+        else if constexpr (std::is_same_v<T, proto::bye>) on_bye(p, b);
         else {
           ++counters_.malformed;
-          reply_error(id, rq, proto::error_code::unknown_message, "the server does not accept this message");
+          reply_error(p.identity, rq, proto::error_code::unknown_message, "the server does not accept this message",
+                      p.worker_socket);
         }
       },
       m->body);
@@ -196,14 +266,14 @@ void server::on_tick() {
     return true;
   });
   for (const auto& w : due) {
-    auto j = jobs_->find(w.job_id);
-    if (!j) {
-      reply_error(w.identity, w.request_id, proto::error_code::unknown_job, "no job " + w.job_id);
+    auto rec = jobs_->get(w.job);
+    if (!rec) {
+      reply_error(w.identity, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
       continue;
     }
-    auto rec = jobs_->get(*j);
-    if (rec) send(w.identity, proto::message{w.request_id, job_status_of(*j, **rec)});
+    send(w.identity, proto::message{w.request_id, job_status_of(w.job, **rec)});
   }
+  trim_ready_keys();
   dispatch();
   drain();
 }

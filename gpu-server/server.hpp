@@ -1,14 +1,19 @@
-// cuzk-gpu-server: one Boost.Asio io_context thread owns the ROUTER socket
-// (through ZMQ_FD), the signals and the timers, and is the only writer of
-// the job table; one prover thread runs the backend. The region is the
-// truth: queues are rebuilt from it at start, and a periodic scan finds
-// FILLED slots and dead workers whatever messages were lost.
+// cuzk-gpu-server: one Boost.Asio io_context thread owns the two ROUTER
+// sockets (clients, workers; through ZMQ_FD), the signals and the timers,
+// and is the only writer of the job table; it never reads files, hashes,
+// parses keys or counts circuits: a small bounded pool does (prepare.cpp)
+// and posts the results back. One prover thread runs the backend. The
+// region is the truth: queues are rebuilt from it at start, and a periodic
+// scan finds FILLED slots and dead workers whatever messages were lost.
 #pragma once
 
 #include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
 
 #include <boost/asio.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <chrono>
+#include <filesystem>
+#include <set>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -22,7 +27,10 @@
 #include <zmq.hpp>
 
 #include "backend/backend.hpp"
+#include "file_policy.hpp"
+#include "net/peer.hpp"
 #include "job/key_cache.hpp"
+#include "proto/limits.hpp"
 #include "proto/message.hpp"
 #include "scheduler.hpp"
 #include "shm/job_table.hpp"
@@ -32,20 +40,40 @@
 
 namespace cuzk::server {
 
+/* The jobs of a status reply stop at this many bytes (the rest are counted as omitted). */
+inline constexpr std::size_t status_job_bytes = proto::max_frame_bytes / 2;
+
 struct server_options {
   std::string pool;
   std::string hugepage_dir;
-  std::string endpoint;  // ipc:///run/cuzk/cuzk.sock
+  std::string endpoint;         // clients: ipc:///run/cuzk/cuzk.sock, 0660 in client_group
+  std::string worker_endpoint;  // workers: 0600, or 0660 in worker_group (default: endpoint + ".worker")
+  std::string client_group, worker_group;
+  std::vector<std::filesystem::path> keys_dirs;     // .zkey files clients may name by path
+  std::vector<std::filesystem::path> witness_dirs;  // .wtns/.r1cs files clients may name
   std::string backend = "auto";
   int threads = 0;
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
-  std::chrono::milliseconds hung_timeout{60000};
-  std::vector<std::string> keys;  // .zkey files loaded and parsed before serving  // a slot-holding worker silent this long is killed
+  std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
+  std::vector<std::string> keys;  // .zkey files loaded and parsed before serving; clients may name them
+  std::chrono::seconds retention{24 * 3600};  // an unfetched finished job is kept at least this long
+  std::uint32_t max_jobs_per_client = 256;    // unfinished jobs per uid
+  std::uint32_t max_waits_per_client = 64;    // pending Waits per uid
+  unsigned prepare_threads = 2;
+  std::uint32_t max_preparing = 32;  // Submits being prepared at once (beyond: busy)
+  std::vector<uid_t> operators;      // uids that see every job (root and the server's own uid always do)
 };
 
 /* A counter per kind of bad frame, for status and tests. */
 struct server_counters {
-  std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0;
+  std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0, refused = 0;
+};
+
+/* The connection a frame came on: identity, socket and credentials. */
+struct peer {
+  std::string identity;
+  net::peer_credentials cred;
+  bool worker_socket = false;
 };
 
 class server {
@@ -64,15 +92,25 @@ class server {
     std::string identity;
     std::string name;
     std::int32_t pid = 0;
+    uid_t uid = 0;
     std::uint64_t capacity = 0;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> busy;  // (slot, gen)
     std::chrono::steady_clock::time_point seen;
   };
   struct waiter {
     std::string identity;
+    uid_t uid;
     std::uint64_t request_id;
-    std::string job_id;
+    shm::job_ref job;
     std::chrono::steady_clock::time_point deadline;
+  };
+  /* What the pool made of a Submit: the key and the job description, or the error to answer. */
+  struct prepared {
+    std::string key_id;
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::string spec_json;
+    std::optional<proto::error_code> code;
+    std::string error;
   };
   struct proof_job {
     std::uint64_t slot, gen;
@@ -90,34 +128,54 @@ class server {
   };
 
   // server.cpp: sockets, loop, signals
-  void arm_socket();
+  void arm_socket(boost::asio::posix::stream_descriptor& fd, zmq::socket_t& s, bool workers);
   void drain();
-  void on_frame(const std::string& identity, zmq::message_t& frame);
-  bool send(const std::string& identity, const proto::message& m);
+  void drain(zmq::socket_t& s, bool workers);
+  void on_frame(const peer& from, zmq::message_t& frame);
+  bool send(const std::string& identity, const proto::message& m, bool workers = false);
   void reply_error(const std::string& identity, std::uint64_t request_id, proto::error_code code,
-                   const std::string& text);
+                   const std::string& text, bool workers = false);
+  bool is_operator(uid_t uid) const;
   void arm_tick();
   void on_tick();
   void stop_accepting();
 
   // server_jobs.cpp: client requests
-  void on_submit(const std::string& id, std::uint64_t rq, const proto::submit& s);
-  void on_status(const std::string& id, std::uint64_t rq, const proto::status_request& s);
-  void on_fetch(const std::string& id, std::uint64_t rq, const proto::fetch& f);
-  void on_wait(const std::string& id, std::uint64_t rq, const proto::wait_request& w);
+  void on_submit(const peer& p, std::uint64_t rq, const proto::submit& s);
+  void on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s, std::array<std::uint8_t, 16> digest,
+                   prepared r);
+  void on_status(const peer& p, std::uint64_t rq, const proto::status_request& s);
+  void on_fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
+  void on_wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
+  /* The job this client may see: its own (operators: anyone's). */
+  std::optional<shm::job_ref> find_job(const peer& p, const std::string& job_id) const;
   /* Replies with the proofs (done) or the status (failed); false while the job runs. */
   bool answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j);
   void notify_waiters(shm::job_ref j);
   void drop_unused_key(const std::string& key_id);
   proto::job_status job_status_of(shm::job_ref j, const shm::job_record& rec) const;
 
+  // prepare.cpp: the work a Submit needs that must not run on the loop
+  prepared prepare(const proto::submit& s, const net::peer_credentials& who);
+  std::shared_ptr<const groth16::proving_key> resolve_key(const std::string& zkey, const net::peer_credentials& who,
+                                                          std::string& key_id);
+  /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
+  std::shared_ptr<const groth16::proving_key> ready_key(const std::string& key_id);
+  void trim_ready_keys();
+
   // server_dispatch.cpp: workers, slots, proofs
   void rebuild_queues(bool log = true);
-  void on_ready(const std::string& id, const proto::ready& r);
-  void on_filled(const std::string& id, const proto::filled& f);
-  void on_synth_failed(const std::string& id, const proto::synth_failed& f);
-  void on_heartbeat(const std::string& id, const proto::heartbeat& h);
-  void on_bye(const std::string& id, const proto::bye& b);
+  /* The lease a worker message may speak for: held by a worker process whose pid is the sender's. */
+  bool lease_of_sender(const peer& p, std::uint32_t lease) const;
+  /* The lease registered for this connection by its Ready, if the sender still holds it. */
+  std::optional<std::uint32_t> sender_lease(const peer& p) const;
+  void on_ready(const peer& p, const proto::ready& r);
+  void on_filled(const peer& p, const proto::filled& f);
+  void on_synth_failed(const peer& p, const proto::synth_failed& f);
+  void on_heartbeat(const peer& p, const proto::heartbeat& h);
+  void on_bye(const peer& p, const proto::bye& b);
+  proto::assign assign_message(std::uint64_t slot, std::uint64_t gen, shm::job_ref j, std::uint32_t partition,
+                               const shm::job_record& rec) const;
   void reap_dead();
   void kill_hung();
   void dispatch();
@@ -133,14 +191,26 @@ class server {
   std::unique_ptr<shm::slot_table> slots_;
   std::unique_ptr<shm::job_table> jobs_;
   std::unique_ptr<prover_backend> backend_;
+
+  // the preparation pool's: key_cache is not thread-safe and loads can take seconds
+  std::mutex key_mu_;
   job::key_cache keys_;
+  file_policy key_files_, witness_files_;
+  std::map<std::string, std::string> preloaded_;  // --key path → key id (read-only after start)
+
+  // the loop's
+  std::map<std::string, std::shared_ptr<const groth16::proving_key>> ready_keys_;
+  std::set<std::string> loading_keys_;
+  std::map<uid_t, std::uint32_t> preparing_by_uid_;
+  std::uint32_t preparing_ = 0;
 
   boost::asio::io_context io_;
-  boost::asio::posix::stream_descriptor zfd_;
+  boost::asio::posix::stream_descriptor zfd_, wzfd_;
   boost::asio::signal_set signals_;
   boost::asio::steady_timer tick_;
   zmq::context_t ctx_;
-  zmq::socket_t router_;
+  zmq::socket_t router_, wrouter_;
+  boost::asio::thread_pool prep_;
 
   scheduler queue_;
   std::map<std::uint32_t, worker> workers_;  // by lease index

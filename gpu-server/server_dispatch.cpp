@@ -15,9 +15,7 @@ namespace cuzk::server {
 
 namespace {
 
-shm::job_state state_of(const shm::job_record& rec) {
-  return static_cast<shm::job_state>(rec.word.load(std::memory_order_acquire) & 0xf);
-}
+shm::job_state state_of(const shm::job_record& rec) { return shm::job_word_state(rec); }
 
 }  // namespace
 
@@ -39,28 +37,50 @@ void server::rebuild_queues(bool log) {
 }
 
 std::optional<std::uint32_t> server::class_for_job(const shm::job_record& rec) {
-  try {
-    auto pk = keys_.get(std::string(shm::field_text(rec.key_id)));
-    return slots_->class_for(pk->domain_size, pk->n_vars);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  auto pk = ready_key(std::string(shm::field_text(rec.key_id)));
+  if (!pk) return std::nullopt;
+  return slots_->class_for(pk->domain_size, pk->n_vars);
 }
 
-void server::on_ready(const std::string& id, const proto::ready& r) {
-  if (r.lease >= region_->header().lease_capacity || !shm::is_alive(*region_, r.lease)) {
-    reply_error(id, 0, proto::error_code::bad_request, "lease " + std::to_string(r.lease) + " is not held");
+proto::assign server::assign_message(std::uint64_t slot, std::uint64_t gen, shm::job_ref j, std::uint32_t partition,
+                                     const shm::job_record& rec) const {
+  return proto::assign{slot, gen, j.index, j.generation, partition, std::string(shm::field_text(rec.key_id)),
+                       std::string(rec.spec, std::min<std::size_t>(rec.spec_len, shm::spec_bytes))};
+}
+
+// A worker message speaks for a lease only when that lease is held, by a
+// worker, by the very process that sent it (SO_PEERCRED pid): nobody else
+// (a client, the server's own lease, a worker naming another's lease) can
+// claim slots or receive job inputs.
+bool server::lease_of_sender(const peer& p, std::uint32_t lease) const {
+  if (lease >= region_->header().lease_capacity || !shm::is_alive(*region_, lease)) return false;
+  const auto* e = shm::lease_entries(*region_) + lease;
+  return e->role == static_cast<std::uint32_t>(shm::role::worker) && e->pid == p.cred.pid;
+}
+
+std::optional<std::uint32_t> server::sender_lease(const peer& p) const {
+  for (const auto& [lease, w] : workers_)
+    if (w.identity == p.identity && lease_of_sender(p, lease)) return lease;
+  return std::nullopt;
+}
+
+void server::on_ready(const peer& p, const proto::ready& r) {
+  if (!lease_of_sender(p, r.lease)) {
+    ++counters_.refused;
+    reply_error(p.identity, 0, proto::error_code::bad_request,
+                "lease " + std::to_string(r.lease) + " is not a worker lease held by your process", true);
     return;
   }
   auto& w = workers_[r.lease];
   const bool is_new = w.identity.empty();
-  w.identity = id;
+  w.identity = p.identity;
   w.name = r.name;
-  w.pid = r.pid;
+  w.pid = p.cred.pid;
+  w.uid = p.cred.uid;
   w.capacity = r.capacity;
   w.busy.reset();
   w.seen = std::chrono::steady_clock::now();
-  if (is_new) spdlog::info("worker {} (lease {}, pid {}) ready", r.name, r.lease, r.pid);
+  if (is_new) spdlog::info("worker {} (lease {}, pid {}, uid {}) ready", r.name, r.lease, p.cred.pid, p.cred.uid);
   // A slot still ASSIGNED to an idle worker: its Assign was lost (a server
   // restart between the region write and the send). Send it again.
   for (std::uint64_t s = 0; s < slots_->size(); ++s) {
@@ -70,10 +90,7 @@ void server::on_ready(const std::string& id, const proto::ready& r) {
     shm::job_ref j{(*e)->job, (*e)->job_generation};
     auto rec = jobs_->get(j);
     if (!rec) continue;
-    proto::assign a{s, word->generation, j.index, j.generation, (*e)->partition,
-                    std::string(shm::field_text((*rec)->key_id)),
-                    std::string((*rec)->spec, (*rec)->spec_len)};
-    if (send(id, proto::message{0, a})) {
+    if (send(p.identity, proto::message{0, assign_message(s, word->generation, j, (*e)->partition, **rec)}, true)) {
       w.busy = std::pair(s, word->generation);
       break;
     }
@@ -81,7 +98,9 @@ void server::on_ready(const std::string& id, const proto::ready& r) {
   dispatch();
 }
 
-void server::on_filled(const std::string&, const proto::filled& f) {
+void server::on_filled(const peer& p, const proto::filled& f) {
+  const auto lease = sender_lease(p);
+  if (!lease) return (void)++counters_.refused;
   auto word = slots_->word(f.slot);
   if (!word || word->generation != f.generation) {
     ++counters_.stale;
@@ -92,7 +111,14 @@ void server::on_filled(const std::string&, const proto::filled& f) {
   dispatch();
 }
 
-void server::on_synth_failed(const std::string&, const proto::synth_failed& f) {
+void server::on_synth_failed(const peer& p, const proto::synth_failed& f) {
+  const auto sender = sender_lease(p);
+  if (!sender) return (void)++counters_.refused;
+  auto e0 = slots_->entry(f.slot);
+  // Only the worker that held the slot can report its failure (the slot is FREE again, its job FAILED).
+  if (!e0 || !workers_.count(*sender) || !workers_[*sender].busy || workers_[*sender].busy->first != f.slot ||
+      workers_[*sender].busy->second != f.generation)
+    return (void)++counters_.stale;
   for (auto& [lease, w] : workers_)
     if (w.busy && w.busy->first == f.slot && w.busy->second == f.generation) w.busy.reset();
   if (auto e = slots_->entry(f.slot)) {
@@ -105,18 +131,23 @@ void server::on_synth_failed(const std::string&, const proto::synth_failed& f) {
   dispatch();
 }
 
-void server::on_heartbeat(const std::string& id, const proto::heartbeat& h) {
+void server::on_heartbeat(const peer& p, const proto::heartbeat& h) {
+  if (!lease_of_sender(p, h.lease)) return (void)++counters_.refused;
   auto it = workers_.find(h.lease);
   if (it == workers_.end()) {  // a busy worker that has not re-announced since a restart
-    if (h.lease >= region_->header().lease_capacity || !shm::is_alive(*region_, h.lease)) return;
     it = workers_.emplace(h.lease, worker{}).first;
     it->second.busy = std::pair(h.slot, h.generation);
+    it->second.pid = p.cred.pid;
+    it->second.uid = p.cred.uid;
   }
-  it->second.identity = id;
+  it->second.identity = p.identity;
   it->second.seen = std::chrono::steady_clock::now();
 }
 
-void server::on_bye(const std::string&, const proto::bye& b) { workers_.erase(b.lease); }
+void server::on_bye(const peer& p, const proto::bye& b) {
+  if (!lease_of_sender(p, b.lease)) return (void)++counters_.refused;
+  workers_.erase(b.lease);
+}
 
 // A worker that holds a slot but has not heartbeaten for hung_timeout is
 // hung (stopped, deadlocked, swapping): it cannot be reclaimed while alive,
@@ -190,10 +221,8 @@ void server::assign_work() {
       queue_.push(*q);
       continue;
     }
-    proto::assign msg{*slot, word->generation, q->job.index, q->job.generation, q->partition,
-                      std::string(shm::field_text((*rec)->key_id)),
-                      std::string((*rec)->spec, (*rec)->spec_len)};
-    if (!send(w.identity, proto::message{0, msg})) {  // the worker went away: hand the slot back
+    if (!send(w.identity, proto::message{0, assign_message(*slot, word->generation, q->job, q->partition, **rec)},
+              true)) {  // the worker went away: hand the slot back
       (void)slots_->abandon(*slot, word->generation, lease);
       (void)jobs_->requeue(q->job, q->partition);
       queue_.push(*q);
@@ -230,8 +259,9 @@ void server::start_proofs() {
   shm::job_ref j{(*e)->job, (*e)->job_generation};
   auto rec = jobs_->get(j);
   proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::nullopt};
+  pj.pk = ready_key(std::string(shm::field_text((*rec)->key_id)));
+  if (!pj.pk) return;  // parsing on the pool; dispatch runs again when it is ready
   try {
-    pj.pk = keys_.get(std::string(shm::field_text((*rec)->key_id)));
     const auto bl = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
     if (bl) pj.rs = groth16::blinding::parse(*bl);
   } catch (const std::exception& ex) {

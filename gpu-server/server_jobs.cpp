@@ -2,7 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -14,54 +14,13 @@
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/wtns_file.hpp"
-#include "shm/srs_region.hpp"
+#include "request_digest.hpp"
 #include "server.hpp"
+#include "shm/failpoint.hpp"
 
 namespace cuzk::server {
 
 namespace {
-
-using nlohmann::json;
-
-/* circuit_error for unknown circuits and inputs that do not parse; job_error
-   when the circuit does not fit the key. */
-void check_native(const groth16::proving_key& pk, const proto::native_work& w, std::uint32_t partitions) {
-  auto c = circuits::make_circuit(w.circuit);
-  const auto n = c->count();
-  if (n.inputs + n.aux != pk.n_vars || n.inputs != pk.n_public + 1)
-    throw job::job_error("the key was made for another circuit (" + c->spec() + " has " +
-                         std::to_string(n.inputs + n.aux) + " wires, the key " + std::to_string(pk.n_vars) + ")");
-  json j = json::parse(w.inputs_json, nullptr, false);
-  if (j.is_discarded()) throw job::job_error("the inputs are not JSON");
-  if (j.is_array()) {
-    if (j.size() != partitions)
-      throw job::job_error("the inputs hold " + std::to_string(j.size()) + " partitions, the job has " +
-                           std::to_string(partitions));
-    for (const auto& e : j) c->parse_inputs(e);
-  } else {
-    c->parse_inputs(j);
-  }
-}
-
-void check_circom(const groth16::proving_key& pk, const proto::circom_work& w) {
-  // Mapped: the size check reads the headers only, not a witness of gigabytes.
-  std::unique_ptr<r1cs::mapped_file> f;
-  try {
-    f = std::make_unique<r1cs::mapped_file>(w.wtns, "wtns");
-  } catch (const r1cs::error&) {
-    throw job::job_error("cannot read the witness " + w.wtns);
-  }
-  std::uint64_t n = 0;
-  try {
-    n = r1cs::wtns_size(f->bytes());
-  } catch (const r1cs::error& e) {
-    throw job::job_error(w.wtns + ": " + e.what());
-  }
-  if (n != pk.n_vars)
-    throw job::job_error("the witness has " + std::to_string(n) + " values, the key expects " +
-                         std::to_string(pk.n_vars) + " (witness of another circuit?)");
-  if (w.r1cs && !std::ifstream(*w.r1cs)) throw job::job_error("cannot read the constraint system " + *w.r1cs);
-}
 
 proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
   switch (s) {
@@ -118,92 +77,122 @@ proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& r
   return st;
 }
 
-void server::on_submit(const std::string& id, std::uint64_t rq, const proto::submit& s) {
+// The loop does only what is cheap: the idempotency and conflict check
+// against the job table, the per-client and global limits; everything that
+// reads a file or counts a circuit runs on the preparation pool.
+void server::on_submit(const peer& p, std::uint64_t rq, const proto::submit& s) {
   ++counters_.submits;
-  if (!accepting_) return reply_error(id, rq, proto::error_code::unavailable, "the server is shutting down");
-  if (auto known = jobs_->find(s.job_id)) {  // idempotent: the same job, never proven twice
+  if (!accepting_) return reply_error(p.identity, rq, proto::error_code::unavailable, "the server is shutting down");
+  const auto digest = request_digest(s);
+  if (auto known = jobs_->find(s.job_id, p.cred.uid)) {  // idempotent: the same job, never proven twice
     auto rec = jobs_->get(*known);
     if (rec) {
-      send(id, proto::message{rq, proto::accepted{s.job_id, false, job_status_of(*known, **rec).state}});
+      if (std::memcmp((*rec)->digest, digest.data(), digest.size()) != 0)
+        return reply_error(p.identity, rq, proto::error_code::conflict,
+                           "job " + s.job_id + " was submitted before with a different request (key, circuit, "
+                           "inputs or witness); choose another job id");
+      send(p.identity, proto::message{rq, proto::accepted{s.job_id, false, job_status_of(*known, **rec).state}});
       return;
     }
   }
-  job::spec sp;
-  std::string key_id;
-  try {
-    key_id = keys_.load(s.zkey);
-    auto pk = keys_.get(key_id);
-    std::string unusable;
-    if (!slots_->class_for(pk->domain_size, pk->n_vars))
-      unusable = "no slot class of pool " + opt_.pool + " holds domain 2^" + std::to_string(pk->log_domain()) +
-                 " with " + std::to_string(pk->n_vars) + " witness values; create the pool with a larger --slots class";
-    else if (job::result_bytes_for(pk->n_public) > shm::result_bytes)
-      unusable = "the key has " + std::to_string(pk->n_public) + " public signals; a job's proof and public " +
-                 "signals must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
-                 std::to_string((shm::result_bytes - job::result_bytes_for(0)) / 32) + " public signals)";
-    if (!unusable.empty()) {
-      drop_unused_key(key_id);  // no job can use it: do not keep a copy in /dev/shm
-      return reply_error(id, rq, proto::error_code::bad_request, unusable);
-    }
-    sp.zkey = s.zkey;
-    if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
-      check_native(*pk, *n, s.partitions);
-      sp.circuit = n->circuit;
-      sp.inputs = n->inputs_json;
-    } else {
-      const auto& c = std::get<proto::circom_work>(s.work);
-      check_circom(*pk, c);
-      sp.wtns = c.wtns;
-      sp.r1cs = c.r1cs.value_or("");
-    }
-    if (s.blinding) {
-      sp.blinding = s.blinding->r + "," + s.blinding->s;
-      if (!groth16::blinding::parse(*sp.blinding))  // else the prover would silently draw random ones
-        return reply_error(id, rq, proto::error_code::bad_request, "the blinding values r and s must be below r");
-    }
-  } catch (const circuits::circuit_error& e) {
-    return reply_error(id, rq, proto::error_code::unknown_circuit, e.what());
-  } catch (const std::exception& e) {
-    return reply_error(id, rq, proto::error_code::bad_request, e.what());
-  }
-  const std::string spec_json = sp.to_json();
-  if (spec_json.size() > shm::spec_bytes)
-    return reply_error(id, rq, proto::error_code::too_large,
-                       "the job description is " + std::to_string(spec_json.size()) + " bytes, the job table holds " +
-                           std::to_string(shm::spec_bytes));
-  shm::job_request req{s.job_id, s.client, key_id, spec_json, static_cast<shm::priority>(s.priority), s.partitions};
+  std::uint32_t unfinished = preparing_by_uid_[p.cred.uid];
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (rec.owner_uid == p.cred.uid && shm::job_word_state(rec) == shm::job_state::active) ++unfinished;
+  });
+  if (unfinished >= opt_.max_jobs_per_client)
+    return reply_error(p.identity, rq, proto::error_code::busy,
+                       "you have " + std::to_string(unfinished) + " unfinished jobs, the limit per client is " +
+                           std::to_string(opt_.max_jobs_per_client) + "; wait for some to finish");
+  if (preparing_ >= opt_.max_preparing)
+    return reply_error(p.identity, rq, proto::error_code::busy,
+                       "the server is preparing " + std::to_string(preparing_) + " submissions; retry shortly");
+  ++preparing_;
+  ++preparing_by_uid_[p.cred.uid];
+  boost::asio::post(prep_, [this, p, rq, s, digest] {
+    prepared r = prepare(s, p.cred);
+    boost::asio::post(io_, [this, p, rq, s, digest, r = std::move(r)]() mutable {
+      --preparing_;
+      if (--preparing_by_uid_[p.cred.uid] == 0) preparing_by_uid_.erase(p.cred.uid);
+      on_prepared(p, rq, s, digest, std::move(r));
+    });
+  });
+}
+
+void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s, std::array<std::uint8_t, 16> digest,
+                         prepared r) {
+  if (r.code) return reply_error(p.identity, rq, *r.code, r.error);
+  if (!accepting_) return reply_error(p.identity, rq, proto::error_code::unavailable, "the server is shutting down");
+  ready_keys_[r.key_id] = r.pk;
+  shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, static_cast<shm::priority>(s.priority), s.partitions};
+  req.owner_uid = p.cred.uid;
+  req.digest = digest;
+  req.retention_ns = static_cast<std::uint64_t>(opt_.retention.count()) * 1000000000ULL;
   auto out = jobs_->submit(req);
   if (!out) {
-    auto code = out.error() == shm::error::job_table_full ? proto::error_code::table_full : proto::error_code::internal;
-    return reply_error(id, rq, code, std::string("cannot record the job: ") + std::string(to_string(out.error())));
+    if (out.error() == shm::error::job_table_full)
+      return reply_error(p.identity, rq, proto::error_code::busy,
+                         "the job table is full of unfinished or unfetched jobs; retry later");
+    return reply_error(p.identity, rq, proto::error_code::internal,
+                       std::string("cannot record the job: ") + std::string(to_string(out.error())));
   }
+  if (out->conflict)
+    return reply_error(p.identity, rq, proto::error_code::conflict,
+                       "job " + s.job_id + " was submitted before with a different request; choose another job id");
+  shm::failpoint("server.submit.recorded");
   auto rec = jobs_->get(out->job);
   if (out->created && rec)
-    for (std::uint32_t p = 0; p < s.partitions; ++p) queue_.push({static_cast<shm::priority>(s.priority), (*rec)->seq, out->job, p});
-  send(id, proto::message{rq, proto::accepted{s.job_id, out->created,
-                                              rec ? job_status_of(out->job, **rec).state : proto::job_state::queued}});
-  if (out->created) spdlog::info("job {} accepted ({} partition(s), priority {})", s.job_id, s.partitions, int(s.priority));
+    for (std::uint32_t i = 0; i < s.partitions; ++i)
+      queue_.push({static_cast<shm::priority>(s.priority), (*rec)->seq, out->job, i});
+  send(p.identity, proto::message{rq, proto::accepted{s.job_id, out->created,
+                                                     rec ? job_status_of(out->job, **rec).state : proto::job_state::queued}});
+  if (out->created)
+    spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", s.job_id, p.cred.uid, s.partitions,
+                 int(s.priority));
   dispatch();
 }
 
-void server::on_status(const std::string& id, std::uint64_t rq, const proto::status_request& s) {
+std::optional<shm::job_ref> server::find_job(const peer& p, const std::string& job_id) const {
+  if (auto j = jobs_->find(job_id, p.cred.uid)) return j;
+  if (is_operator(p.cred.uid)) return jobs_->find(job_id, std::nullopt);
+  return std::nullopt;
+}
+
+void server::on_status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+  const std::string& id = p.identity;
   if (s.job_id) {
-    auto j = jobs_->find(*s.job_id);
+    auto j = find_job(p, *s.job_id);
     auto rec = j ? jobs_->get(*j) : shm::result<const shm::job_record*>(shm::unexpected(shm::error::no_such_job));
     if (!rec) return reply_error(id, rq, proto::error_code::unknown_job, "no job " + *s.job_id);
     send(id, proto::message{rq, job_status_of(*j, **rec)});
     return;
   }
+  // A client sees its own jobs; operators see every job, the slots and the workers.
+  const bool all = is_operator(p.cred.uid);
   proto::status_reply st;
-  std::vector<std::pair<std::uint64_t, proto::job_status>> jobs;
+  std::vector<std::pair<std::uint64_t, shm::job_ref>> jobs;
   jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
-    if ((rec.word.load(std::memory_order_acquire) & 0xf) != static_cast<std::uint64_t>(shm::job_state::reserved))
-      jobs.emplace_back(rec.seq, job_status_of(j, rec));
+    if (shm::job_word_state(rec) != shm::job_state::reserved && (all || rec.owner_uid == p.cred.uid))
+      jobs.emplace_back(rec.seq, j);
   });
   std::sort(jobs.begin(), jobs.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  constexpr std::size_t max_jobs = 200;
-  for (std::size_t i = 0; i < jobs.size() && i < max_jobs; ++i) st.jobs.push_back(std::move(jobs[i].second));
-  st.jobs_omitted = jobs.size() > max_jobs ? static_cast<std::uint32_t>(jobs.size() - max_jobs) : 0;
+  // Bounded by bytes, not records: a job's status is at most its id, client,
+  // error text and partitions; the reply stays far below the frame limit.
+  std::size_t bytes = 0;
+  std::size_t i = 0;
+  for (; i < jobs.size(); ++i) {
+    auto rec = jobs_->get(jobs[i].second);
+    if (!rec) continue;
+    auto js = job_status_of(jobs[i].second, **rec);
+    const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 64 * js.partitions.size();
+    if (bytes + cost > status_job_bytes) break;
+    bytes += cost;
+    st.jobs.push_back(std::move(js));
+  }
+  st.jobs_omitted = static_cast<std::uint32_t>(jobs.size() - i);
+  if (!all) {
+    send(id, proto::message{rq, std::move(st)});
+    return;
+  }
   for (std::uint64_t i = 0; i < slots_->size(); ++i) {
     auto w = slots_->word(i);
     if (!w) continue;
@@ -216,28 +205,20 @@ void server::on_status(const std::string& id, std::uint64_t rq, const proto::sta
     const auto hb = e->heartbeat_ns.load(std::memory_order_relaxed);
     proto::worker_status ws{lease, w.name, w.pid, w.busy ? proto::worker_state::busy : proto::worker_state::idle,
                             hb && now > hb ? (now - hb) / 1000000 : 0};
-    if (shm::is_hung(*region_, lease, 30'000'000'000ULL)) ws.state = proto::worker_state::hung;
+    if (shm::is_hung(*region_, lease, static_cast<std::uint64_t>(opt_.hung_timeout.count()) * 1000000ULL))
+      ws.state = proto::worker_state::hung;
     st.workers.push_back(ws);
   }
   send(id, proto::message{rq, std::move(st)});
 }
 
-void server::drop_unused_key(const std::string& key_id) {
-  bool used = false;
-  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
-    used = used || shm::field_text(rec.key_id) == key_id;
-  });
-  if (used) return;
-  keys_.forget(key_id);
-  (void)shm::srs_region::destroy(opt_.pool, key_id);
-}
 
 bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j) {
   auto rec = jobs_->get(j);
   if (!rec) return false;
-  const auto state = static_cast<shm::job_state>((*rec)->word.load(std::memory_order_acquire) & 0xf);
+  const auto state = shm::job_word_state(**rec);
   if (state == shm::job_state::failed) {
-    send(id, proto::message{rq, job_status_of(j, **rec)});
+    if (send(id, proto::message{rq, job_status_of(j, **rec)})) jobs_->mark_fetched(j);
     return true;
   }
   if (state != shm::job_state::done) return false;
@@ -253,32 +234,35 @@ bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_r
       return true;
     }
   }
-  send(id, proto::message{rq, std::move(pr)});
+  if (send(id, proto::message{rq, std::move(pr)})) jobs_->mark_fetched(j);
   return true;
 }
 
-void server::on_fetch(const std::string& id, std::uint64_t rq, const proto::fetch& f) {
-  auto j = jobs_->find(f.job_id);
-  if (!j) return reply_error(id, rq, proto::error_code::unknown_job, "no job " + f.job_id);
-  if (answer_finished(id, rq, *j)) return;
+void server::on_fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
+  auto j = find_job(p, f.job_id);
+  if (!j) return reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + f.job_id);
+  if (answer_finished(p.identity, rq, *j)) return;
   auto rec = jobs_->get(*j);
-  if (rec) send(id, proto::message{rq, job_status_of(*j, **rec)});
+  if (rec) send(p.identity, proto::message{rq, job_status_of(*j, **rec)});
 }
 
-void server::on_wait(const std::string& id, std::uint64_t rq, const proto::wait_request& w) {
-  auto j = jobs_->find(w.job_id);
-  if (!j) return reply_error(id, rq, proto::error_code::unknown_job, "no job " + w.job_id);
-  if (answer_finished(id, rq, *j)) return;
-  waiters_.push_back({id, rq, w.job_id, std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms)});
+void server::on_wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
+  auto j = find_job(p, w.job_id);
+  if (!j) return reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + w.job_id);
+  if (answer_finished(p.identity, rq, *j)) return;
+  const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == p.cred.uid; });
+  if (static_cast<std::uint64_t>(pending) >= opt_.max_waits_per_client)
+    return reply_error(p.identity, rq, proto::error_code::busy,
+                       "you have " + std::to_string(pending) + " pending waits, the limit per client is " +
+                           std::to_string(opt_.max_waits_per_client));
+  waiters_.push_back(
+      {p.identity, p.cred.uid, rq, *j, std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms)});
 }
 
 void server::notify_waiters(shm::job_ref j) {
-  auto rec = jobs_->get(j);
-  if (!rec) return;
-  const std::string job_id = std::string(shm::field_text((*rec)->job_id));
   std::vector<waiter> ready;
   std::erase_if(waiters_, [&](const waiter& w) {
-    if (w.job_id != job_id) return false;
+    if (!(w.job == j)) return false;
     ready.push_back(w);
     return true;
   });

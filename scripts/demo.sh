@@ -80,7 +80,7 @@ demo_service() {
   cuzk_build cuzk cuzk-shm cuzk-gpu-server cuzk-synth-worker cuzk-bench
   local b="$CUZK_ROOT/$CUZK_BUILD_DIR" out="$CUZK_ROOT/$CUZK_BUILD_DIR/demo/service"
   local snarkjs="$CUZK_ROOT/tests/interop/node_modules/.bin/snarkjs"
-  local pool="cuzk-demo-$$" ep="ipc://$out/cuzk.sock" backend=cpu
+  local pool="cuzk-demo-$$" ep="ipc://$out/cuzk.sock" wep="ipc://$out/worker.sock" backend=cpu
   command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && backend=auto
   mkdir -p "$out"
   rm -f "$out"/*.log
@@ -97,11 +97,13 @@ demo_service() {
   cuzk_log "pool: cuzk-shm create --name $pool --slots 4x4096 --slots 2x32768"
   "$b/shm/tool/cuzk-shm" create --name "$pool" --slots 4x4096 --slots 2x32768
   cuzk_log "cuzk-gpu-server --backend $backend and two cuzk-synth-workers (logs: $CUZK_BUILD_DIR/demo/service)"
-  "$b/gpu-server/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend "$backend" > "$out/server.log" 2>&1 &
+  # Clients name keys and witnesses under $out only (--keys-dir); workers have their own socket.
+  "$b/gpu-server/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --worker-endpoint "$wep" --backend "$backend" \
+    --keys-dir "$out" > "$out/server.log" 2>&1 &
   pids+=($!)
   local i
   for i in 1 2; do
-    "$b/synth-worker/cuzk-synth-worker" --pool "$pool" --endpoint "$ep" --name "worker@$i" > "$out/worker$i.log" 2>&1 &
+    "$b/synth-worker/cuzk-synth-worker" --pool "$pool" --endpoint "$wep" --name "worker@$i" > "$out/worker$i.log" 2>&1 &
     pids+=($!)
   done
 

@@ -14,6 +14,12 @@ constexpr std::uint64_t gen_of(std::uint64_t w) noexcept { return w >> 4; }
 
 bool finished(job_state s) noexcept { return s == job_state::done || s == job_state::failed; }
 
+bool evictable(const job_record& r, std::uint64_t retention_ns) noexcept {
+  if (r.fetched.load(std::memory_order_acquire)) return true;
+  const std::uint64_t now = now_ns();
+  return r.finished_ns && now > r.finished_ns && now - r.finished_ns >= retention_ns;
+}
+
 
 void put(char* dst, std::size_t cap, std::string_view v) noexcept {
   std::memset(dst, 0, cap);
@@ -39,19 +45,23 @@ job_record* job_table::record(std::uint64_t i) const noexcept {
 
 std::uint64_t job_table::capacity() const noexcept { return r_->header().job_capacity; }
 
-std::optional<job_ref> job_table::find(std::string_view job_id) const noexcept {
+std::optional<job_ref> job_table::find(std::string_view job_id, std::optional<std::uint32_t> owner_uid) const noexcept {
   if (job_id.empty() || job_id.size() >= job_id_bytes) return std::nullopt;
   for (std::uint64_t i = 0; i < capacity(); ++i) {
     const job_record* rec = record(i);
     std::uint64_t w = rec->word.load(std::memory_order_acquire);
     job_state s = state_of(w);
     if (s == job_state::free || s == job_state::reserved) continue;
-    if (field_text(rec->job_id) != job_id) continue;
+    if (field_text(rec->job_id) != job_id || (owner_uid && rec->owner_uid != *owner_uid)) continue;
     // The id was read after the acquire load; a record evicted meanwhile has another word.
     if (rec->word.load(std::memory_order_acquire) != w) continue;
     return job_ref{i, gen_of(w)};
   }
   return std::nullopt;
+}
+
+void job_table::mark_fetched(job_ref j) noexcept {
+  if (auto rec = get(j)) record(j.index)->fetched.store(1, std::memory_order_release);
 }
 
 result<const job_record*> job_table::get(job_ref j) const noexcept {
@@ -76,7 +86,11 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
   if (req.job_id.size() >= job_id_bytes || req.client.size() >= client_bytes || req.key_id.size() >= 64 ||
       req.spec.size() > spec_bytes || req.partitions > max_partitions)
     return unexpected(error::too_large);
-  if (auto found = find(req.job_id)) return submit_outcome{*found, false};
+  if (auto found = find(req.job_id, req.owner_uid)) {
+    const job_record* known = record(found->index);
+    const bool same = std::memcmp(known->digest, req.digest.data(), sizeof known->digest) == 0;
+    return submit_outcome{*found, false, !same};
+  }
 
   // A free record, else the oldest finished one (evicted).
   std::uint64_t cap = capacity();
@@ -87,7 +101,8 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
     if (pass == 1) {
       for (std::uint64_t i = 0; i < cap; ++i) {
         std::uint64_t w = record(i)->word.load(std::memory_order_acquire);
-        if (finished(state_of(w)) && record(i)->seq < victim_seq) victim = i, victim_seq = record(i)->seq;
+        if (finished(state_of(w)) && evictable(*record(i), req.retention_ns) && record(i)->seq < victim_seq)
+          victim = i, victim_seq = record(i)->seq;
       }
       if (victim == cap) break;
     }
@@ -113,6 +128,9 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
   rec->error_len = 0;
   rec->submitted_ns = now_ns();
   rec->finished_ns = 0;
+  rec->owner_uid = req.owner_uid;
+  rec->fetched.store(0, std::memory_order_relaxed);
+  std::memcpy(rec->digest, req.digest.data(), sizeof rec->digest);
   put(rec->job_id, job_id_bytes, req.job_id);
   put(rec->client, client_bytes, req.client);
   put(rec->key_id, sizeof rec->key_id, req.key_id);

@@ -6,6 +6,7 @@
 // writes records; workers only count syntheses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,6 +26,11 @@ struct job_request {
   std::string_view spec;    // opaque to shm (the service stores its request JSON)
   priority prio = priority::normal;
   std::uint32_t partitions = 1;  // 1..max_partitions
+  std::uint32_t owner_uid = 0;
+  std::array<std::uint8_t, 16> digest{};
+  /* A finished job is evicted (its record reused) only once fetched or when
+     it finished longer ago than this. */
+  std::uint64_t retention_ns = 24ULL * 3600 * 1000000000ULL;
 };
 
 struct job_ref {
@@ -34,7 +40,8 @@ struct job_ref {
 
 struct submit_outcome {
   job_ref job;
-  bool created = false;  // false: the job id was already known (idempotent resubmit)
+  bool created = false;   // false: the job id was already known (idempotent resubmit)
+  bool conflict = false;  // the known job's request digest differs: nothing was written
 };
 
 struct part_word {
@@ -51,16 +58,25 @@ struct part_word {
   }
 };
 
+/* A record's state (its word's low 4 bits). */
+inline job_state job_word_state(const job_record& r) noexcept {
+  return static_cast<job_state>(r.word.load(std::memory_order_acquire) & 0xf);
+}
+
 class job_table {
  public:
   explicit job_table(const region& r) noexcept : r_(&r) {}
 
   std::uint64_t capacity() const noexcept;
-  /* Finds the live record with this job id, or reserves a free (or evicts the
-     oldest finished) record, writes the fields and publishes it ACTIVE with
-     every partition QUEUED. */
+  /* Finds the live record with this (owner, job id), or reserves a free (or
+     evicts the oldest finished record that was fetched or outlived its
+     retention) record, writes the fields and publishes it ACTIVE with every
+     partition QUEUED. job_table_full when nothing can be evicted. */
   result<submit_outcome> submit(const job_request& req) noexcept;
-  std::optional<job_ref> find(std::string_view job_id) const noexcept;
+  /* The live record with this job id and owner (any owner: nullopt). */
+  std::optional<job_ref> find(std::string_view job_id, std::optional<std::uint32_t> owner_uid) const noexcept;
+  /* Its result was delivered: it may be evicted. */
+  void mark_fetched(job_ref j) noexcept;
   /* The record when its generation still matches (no_such_job / stale_generation). */
   result<const job_record*> get(job_ref j) const noexcept;
   /* Every non-free record (for rebuilding queues and for status). */

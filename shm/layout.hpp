@@ -21,7 +21,7 @@
 namespace cuzk::shm {
 
 inline constexpr std::uint64_t region_magic = 0x4c4f4f504b5a5543ULL;  // "CUZKPOOL" little-endian
-inline constexpr std::uint32_t layout_version = 1;
+inline constexpr std::uint32_t layout_version = 2;  // 2: job records carry their owner uid, request digest and fetched flag
 inline constexpr std::uint64_t payload_alignment = 2ULL << 20;  // 2 MiB: huge-page and register friendly
 inline constexpr std::uint32_t max_slot_classes = 8;
 inline constexpr std::uint32_t max_partitions = 16;
@@ -148,7 +148,10 @@ struct job_record {
   std::uint16_t spec_len;
   std::uint32_t error_len;
   std::uint64_t submitted_ns, finished_ns;
-  char job_id[job_id_bytes];  // NUL-padded; the idempotency key
+  std::uint32_t owner_uid;               // the submitting client's uid: job ids are per uid
+  std::atomic<std::uint32_t> fetched;    // 1 once its proof or failure was delivered
+  std::uint8_t digest[16];               // of the request: a resubmitted id must match it
+  char job_id[job_id_bytes];  // NUL-padded; the idempotency key (per owner_uid)
   char client[client_bytes];
   char key_id[64];            // SRS region content hash (hex) the job proves with
   char spec[spec_bytes];

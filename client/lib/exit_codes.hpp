@@ -1,11 +1,12 @@
 // The exit statuses of the cuzk CLI's service commands (submit, wait,
 // status), and how a request's outcome maps onto them:
 //   0  ok
-//   1  the job failed (its error is printed), or the server failed (internal)
+//   1  the job failed (its error is printed), or the server failed (internal),
+//      or (submit --wait) the proof received does not verify under the key named
 //   2  usage or bad input: refused by the CLI, or by the server as malformed,
 //      bad_request, unknown_circuit, unknown_job, conflict, ...
 //   3  the server cannot be reached or cannot take the job now (no reply in
-//      time, unavailable, table_full), or the wait's --timeout passed first
+//      time, unavailable, busy), or the wait's --timeout passed first
 #pragma once
 
 #include <cstdio>
@@ -24,6 +25,7 @@ constexpr int exit_code(proto::error_code c) noexcept {
   switch (c) {
     case proto::error_code::internal: return exit_job_failed;
     case proto::error_code::unavailable:
+    case proto::error_code::busy:
     case proto::error_code::table_full: return exit_unreachable;
     default: return exit_bad_input;
   }

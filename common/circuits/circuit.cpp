@@ -11,6 +11,51 @@ r1cs::counts circuit::count() const {
   return cs.sizes();
 }
 
+namespace {
+
+struct outgrown {};
+
+/* counting_cs that throws outgrown once past its bounds. */
+class bounded_counting_cs final : public r1cs::constraint_system {
+ public:
+  bounded_counting_cs(std::uint64_t max_constraints, std::uint64_t max_wires)
+      : max_constraints_(max_constraints), max_wires_(max_wires) {}
+  r1cs::variable alloc_input(const fr_t&) override {
+    grow_wire();
+    return r1cs::variable::input(static_cast<std::uint32_t>(n_.inputs++));
+  }
+  r1cs::variable alloc_aux(const fr_t&) override {
+    grow_wire();
+    return r1cs::variable::aux(static_cast<std::uint32_t>(n_.aux++));
+  }
+  bool needs_values() const override { return false; }
+  r1cs::counts sizes() const override { return n_; }
+
+ protected:
+  void do_enforce(const r1cs::lc&, const r1cs::lc&, const r1cs::lc&, const char*) override {
+    if (++n_.constraints > max_constraints_) throw outgrown{};
+  }
+
+ private:
+  void grow_wire() {
+    if (n_.inputs + n_.aux + 1 > max_wires_) throw outgrown{};
+  }
+  std::uint64_t max_constraints_, max_wires_;
+  r1cs::counts n_;
+};
+
+}  // namespace
+
+std::optional<r1cs::counts> circuit::count_within(std::uint64_t max_constraints, std::uint64_t max_wires) const {
+  bounded_counting_cs cs(max_constraints, max_wires);
+  try {
+    synthesize(cs, nullptr);
+  } catch (const outgrown&) {
+    return std::nullopt;
+  }
+  return cs.sizes();
+}
+
 std::vector<fr_t> generate_witness(const circuit& c, const inputs& in) {
   r1cs::checking_cs cs;
   c.synthesize(cs, &in);

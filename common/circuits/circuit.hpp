@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ class circuit {
 
   /* Sizes from a counting run, to size a slot. */
   r1cs::counts count() const;
+  /* The same, but the run stops (nullopt) as soon as it exceeds either bound:
+     checking a hostile size against a key costs at most the key's size. */
+  std::optional<r1cs::counts> count_within(std::uint64_t max_constraints, std::uint64_t max_wires) const;
 };
 
 /* The inputs as the circuit's own type; circuit_error if they belong to another. */

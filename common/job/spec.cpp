@@ -13,7 +13,9 @@ std::string spec::to_json() const {
     j["inputs"] = inputs;
   } else {
     j["wtns"] = wtns;
+    if (!wtns_identity.empty()) j["wtns_identity"] = wtns_identity;
     if (!r1cs.empty()) j["r1cs"] = r1cs;
+    if (!r1cs_identity.empty()) j["r1cs_identity"] = r1cs_identity;
   }
   if (blinding) j["blinding"] = *blinding;
   return j.dump();
@@ -33,6 +35,8 @@ spec spec::from_json(std::string_view text) {
   s.inputs = str("inputs");
   s.wtns = str("wtns");
   s.r1cs = str("r1cs");
+  s.wtns_identity = str("wtns_identity");
+  s.r1cs_identity = str("r1cs_identity");
   if (j.contains("blinding")) s.blinding = str("blinding");
   if (s.is_native() == !s.wtns.empty())
     throw job_error("job spec needs exactly one of 'circuit' (native) and 'wtns' (circom)");

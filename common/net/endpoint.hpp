@@ -1,5 +1,6 @@
-// Endpoints: binding, and the ipc socket file's permissions (DESIGN §4: mode
-// 0660, group cuzk, so members of the group may connect and nobody else).
+// Endpoints: binding, and the ipc socket file's permissions (DESIGN §4/§9:
+// clients' socket 0660 in the client group, workers' 0600 or 0660 in the
+// service group).
 #pragma once
 
 #include <optional>
@@ -15,8 +16,19 @@ namespace cuzk::net {
    transports and for abstract sockets ("ipc://@name"), which have no file. */
 std::optional<std::string> ipc_path(std::string_view endpoint);
 
-/* Binds, then chmods an ipc endpoint's socket file to mode. Throws
-   zmq::error_t when the bind fails, std::system_error when the chmod does. */
-void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode = 0660);
+/* True when a process accepts connections on the ipc socket file at path. */
+bool ipc_answers(const std::string& path);
+
+/* Binds an endpoint. For ipc: refuses (std::runtime_error) when another live
+   process answers on the socket file (libzmq would silently unlink it and
+   take over), creates the file under a umask that gives it `mode` from the
+   start, so nobody can connect before its permissions are right, then sets
+   the group when given. Throws zmq::error_t when the bind fails,
+   std::system_error when the chown/chmod does. */
+void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode = 0660,
+                   std::optional<gid_t> group = std::nullopt);
+
+/* The gid of a group name or number; std::runtime_error naming it if none. */
+gid_t group_id(const std::string& name);
 
 }  // namespace cuzk::net

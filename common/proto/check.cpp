@@ -124,7 +124,7 @@ rule_result check_body(const status_reply& m) {
 }
 
 rule_result check_body(const error_reply& m) {
-  if (!in_range(m.code, error_code::malformed, error_code::unavailable)) return fail("Error.code", "unknown");
+  if (!in_range(m.code, error_code::malformed, error_code::busy)) return fail("Error.code", "unknown");
   return check_text("Error.message", m.message, max_error_bytes, true);
 }
 

@@ -172,7 +172,7 @@ struct converter {
     return m;
   }
   error_reply from(const wire::Error& w) {
-    return {enum_value<error_code>(w.code(), 1, 11), w.message(), w.request_id()};
+    return {enum_value<error_code>(w.code(), 1, 12), w.message(), w.request_id()};
   }
   ready from(const wire::Ready& w) { return {w.lease(), w.pid(), w.name(), w.capacity()}; }
   assign from(const wire::Assign& w) {

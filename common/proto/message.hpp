@@ -35,6 +35,7 @@ enum class error_code : std::uint8_t {
   conflict = 9,
   table_full = 10,
   unavailable = 11,
+  busy = 12,  // a limit was reached (job table, per-client jobs or waits, preparations): retry later
 };
 
 // ---- client → server ----

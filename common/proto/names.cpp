@@ -35,9 +35,10 @@ std::string_view name(worker_state s) noexcept {
   return pick(n, static_cast<unsigned>(s));
 }
 std::string_view name(error_code c) noexcept {
-  static constexpr std::array<std::string_view, 12> n{
+  static constexpr std::array<std::string_view, 13> n{
       "invalid",     "malformed",       "unsupported_version", "unknown_message", "too_large",  "unknown_job",
-      "bad_request", "unknown_circuit", "internal",            "conflict",        "table_full", "unavailable"};
+      "bad_request", "unknown_circuit", "internal",            "conflict",        "table_full", "unavailable",
+      "busy"};
   return pick(n, static_cast<unsigned>(c));
 }
 std::string_view name(const body& b) noexcept {

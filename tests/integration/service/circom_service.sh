@@ -33,6 +33,7 @@ cp -r "$fixture/chain_js" "$fixture/muladd_js" .
 
 pool=cuzk-circom-$$
 endpoint=ipc://$work/cuzk.sock
+worker_endpoint=ipc://$work/worker.sock
 server_pid="" worker_pids=()
 cleanup() {
   local rc=$?
@@ -87,10 +88,11 @@ done
 # ---- the service ---------------------------------------------------------
 step "pool and processes"
 "$cuzk_shm" create --name "$pool" --slots 4x1024 --jobs 64
-"$server_bin" --pool "$pool" --endpoint "$endpoint" --backend cpu > server.log 2>&1 &
+"$server_bin" --pool "$pool" --endpoint "$endpoint" --worker-endpoint "$worker_endpoint" --backend cpu \
+  --keys-dir "$work" --witness-dir "$work" > server.log 2>&1 &
 server_pid=$!
 for n in 1 2; do
-  "$worker_bin" --pool "$pool" --endpoint "$endpoint" --name "worker@$n" > "worker$n.log" 2>&1 &
+  "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$n" > "worker$n.log" 2>&1 &
   worker_pids+=($!)
 done
 for _ in $(seq 100); do
@@ -243,7 +245,7 @@ grep -q "job-m2-$seed  *done  *low" status.txt || fail "the table does not show 
 
 # ---- 24 mixed jobs: circom and native, all priorities, three workers ---------
 step "24 mixed jobs on three workers"
-"$worker_bin" --pool "$pool" --endpoint "$endpoint" --name worker@3 > worker3.log 2>&1 &
+"$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name worker@3 > worker3.log 2>&1 &
 worker_pids+=($!)
 for spec in chain:size=300 poseidon-merkle:depth=2; do
   n=${spec%%:*}

@@ -87,14 +87,16 @@ int process::terminate(std::chrono::seconds grace) {
   return WIFEXITED(*st) ? WEXITSTATUS(*st) : 128 + WTERMSIG(*st);
 }
 
-service::service(const std::vector<std::string>& slots) {
+service::service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args) {
   static int n = 0;
   pool_ = "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
   dir_ = fs::temp_directory_path() / pool_;
   fs::create_directories(dir_);
   endpoint_ = "ipc://" + (dir_ / "cuzk.sock").string();
+  worker_endpoint_ = "ipc://" + (dir_ / "worker.sock").string();
   std::string cmd = std::string(CUZK_SHM_BIN) + " create --name " + pool_;
   for (const auto& s : slots) cmd += " --slots " + s;
+  for (const auto& a : create_args) cmd += " " + a;
   cmd += " >> " + (dir_ / "cuzk-shm.log").string() + " 2>&1";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cuzk-shm create failed: " + cmd);
 }
@@ -108,7 +110,10 @@ service::~service() {
 
 std::unique_ptr<process> service::start_server(const std::map<std::string, std::string>& env,
                                                const std::vector<std::string>& extra_args) {
-  std::vector<std::string> args{"--pool", pool_, "--endpoint", endpoint_, "--backend", "cpu"};
+  // Test keys and witnesses live under the temporary directory, which the server may read for its clients.
+  std::vector<std::string> args{"--pool",      pool_, "--endpoint", endpoint_, "--worker-endpoint", worker_endpoint_,
+                                "--backend",   "cpu", "--keys-dir", fs::temp_directory_path().string(),
+                                "--witness-dir", fs::temp_directory_path().string()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   return std::make_unique<process>(CUZK_SERVER_BIN, args, dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
 }
@@ -116,7 +121,7 @@ std::unique_ptr<process> service::start_server(const std::map<std::string, std::
 std::unique_ptr<process> service::start_worker(const std::string& name, const std::map<std::string, std::string>& env) {
   return std::make_unique<process>(
       CUZK_WORKER_BIN,
-      std::vector<std::string>{"--pool", pool_, "--endpoint", endpoint_, "--name", name, "--checksum"},
+      std::vector<std::string>{"--pool", pool_, "--endpoint", worker_endpoint_, "--name", name, "--checksum"},
       dir_ / (name + "." + std::to_string(logs_++) + ".log"), env);
 }
 

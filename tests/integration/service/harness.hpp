@@ -46,12 +46,13 @@ class process {
 class service {
  public:
   /* slots: cuzk-shm --slots values, e.g. {"4x4096", "2x32768"}. */
-  explicit service(const std::vector<std::string>& slots);
+  explicit service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args = {});
   ~service();  // kills what runs, destroys the pool (and its SRS regions)
 
   const fs::path& dir() const { return dir_; }
   const std::string& pool() const { return pool_; }
   const std::string& endpoint() const { return endpoint_; }
+  const std::string& worker_endpoint() const { return worker_endpoint_; }
 
   std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {},
                                         const std::vector<std::string>& extra_args = {});
@@ -62,7 +63,7 @@ class service {
 
  private:
   fs::path dir_;
-  std::string pool_, endpoint_;
+  std::string pool_, endpoint_, worker_endpoint_;
   int logs_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // Every registered circuit, through every mode, on random inputs.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
@@ -72,6 +73,23 @@ TEST_P(EveryCircuit, AWrongWitnessValueIsCaughtAndNamed) {
     ASSERT_FALSE(checker.satisfied()) << c->spec() << " aux " << k;
     EXPECT_EQ(checker.first_failure()->name.rfind(c->name(), 0), 0u) << checker.first_failure()->name;
   }
+}
+
+TEST_P(EveryCircuit, ABoundedCountStopsAtItsBoundsAndEqualsTheCountWithinThem) {
+  const auto c = make_circuit(GetParam());
+  const auto n = c->count();
+  const std::uint64_t wires = n.inputs + n.aux;
+  EXPECT_EQ(c->count_within(n.constraints, wires), n);
+  EXPECT_EQ(c->count_within(n.constraints + 1000, wires + 1000), n);
+  EXPECT_EQ(c->count_within(n.constraints - 1, wires), std::nullopt);
+  EXPECT_EQ(c->count_within(n.constraints, wires - 1), std::nullopt);
+}
+
+TEST(BoundedCount, AHostileSizeCostsOnlyTheBound) {
+  const auto c = make_circuit("chain:size=2147483647");
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(c->count_within(1 << 12, 1 << 12), std::nullopt);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
 }
 
 TEST_P(EveryCircuit, ProvingIntoTooSmallBuffersIsRefused) {

@@ -118,7 +118,7 @@ const std::vector<broken>& cases() {
       {"StatusReplyWorkerOfStateFour", "StatusReply.workers[0].state",
        [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0}}; }},
       {"ErrorOfCodeZero", "Error.code", [] { return body{error_reply{error_code{}, "x", 0}}; }},
-      {"ErrorOfCodeTwelve", "Error.code", [] { return body{error_reply{static_cast<error_code>(12), "x", 0}}; }},
+      {"ErrorOfCodeThirteen", "Error.code", [] { return body{error_reply{static_cast<error_code>(13), "x", 0}}; }},
       {"ErrorMessageOver1024Bytes", "Error.message",
        [] { return body{error_reply{error_code::internal, std::string(1025, 'm'), 0}}; }},
       {"ReadyWithoutALease", "Ready.lease", with(valid_ready(), [](ready& r) { r.lease = no_owner; })},

@@ -136,7 +136,7 @@ class message_gen {
         m.jobs_omitted = static_cast<std::uint32_t>(below(1000));
         return m;
       }
-      case 8: return error_reply{pick<error_code>(1, 11), text(300, true), rng_()};
+      case 8: return error_reply{pick<error_code>(1, 12), text(300, true), rng_()};
       case 9:
         return ready{static_cast<std::uint32_t>(below(max_lease + 1)), 1 + static_cast<std::int32_t>(below(1 << 22)),
                      token(max_worker_name_bytes), std::uint64_t{1} << below(64)};

@@ -50,8 +50,8 @@ TEST_F(JobTable, SubmitPublishesAnActiveRecordWithEveryPartitionQueued) {
   EXPECT_NE(j.submitted_ns, 0u);
   for (std::uint32_t p = 0; p < 3; ++p) EXPECT_EQ(pstate(s->job, p), part_state::queued);
   EXPECT_EQ(t.part(s->job, 3).error(), error::no_such_job);
-  EXPECT_EQ(t.find("job-1"), s->job);
-  EXPECT_EQ(t.find("job-2"), std::nullopt);
+  EXPECT_EQ(t.find("job-1", std::nullopt), s->job);
+  EXPECT_EQ(t.find("job-2", std::nullopt), std::nullopt);
 }
 
 TEST_F(JobTable, ResubmittingAKnownIdReturnsTheSameJob) {
@@ -160,15 +160,60 @@ TEST_F(JobTable, AFullTableEvictsTheOldestFinishedJobAndNeverAnActiveOne) {
   EXPECT_EQ(full.error(), error::job_table_full);
   finish(c);
   finish(b);
+  EXPECT_EQ(t.submit({"e", "", "", "", priority::normal, 1}).error(), error::job_table_full);  // never fetched
+  t.mark_fetched(c);
+  t.mark_fetched(b);
   auto e = t.submit({"e", "", "", "", priority::normal, 1});
   ASSERT_TRUE(e);
   EXPECT_EQ(e->job.index, b.index);  // b was submitted before c
   EXPECT_EQ(e->job.generation, b.generation + 1);
   EXPECT_EQ(t.get(b).error(), error::stale_generation);
-  EXPECT_EQ(t.find("b"), std::nullopt);
-  EXPECT_EQ(t.find("c"), c);
+  EXPECT_EQ(t.find("b", std::nullopt), std::nullopt);
+  EXPECT_EQ(t.find("c", std::nullopt), c);
   EXPECT_TRUE(t.get(a) && t.get(d));
   EXPECT_EQ(t.mark_slotted(b, 0, 0).error(), error::stale_generation);
+}
+
+TEST_F(JobTable, AnUnfetchedFinishedJobIsEvictedOnlyAfterItsRetention) {
+  job_ref a = submit("a");
+  submit("b");
+  submit("c");
+  submit("d");
+  finish(a);
+  job_request late{"e", "", "", "", priority::normal, 1};
+  EXPECT_EQ(t.submit(late).error(), error::job_table_full);
+  late.retention_ns = 0;  // a retention that has passed
+  auto e = t.submit(late);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->job.index, a.index);
+}
+
+TEST_F(JobTable, JobIdsArePerOwnerAndAResubmissionMustCarryTheSameDigest) {
+  job_request r{"shared", "c", "key", "spec-1", priority::normal, 1};
+  r.owner_uid = 1000;
+  r.digest[0] = 1;
+  auto mine = t.submit(r);
+  ASSERT_TRUE(mine && mine->created);
+  job_request theirs = r;
+  theirs.owner_uid = 1001;
+  theirs.digest[0] = 2;
+  auto other = t.submit(theirs);
+  ASSERT_TRUE(other && other->created);  // another uid's "shared" is another job
+  EXPECT_NE(other->job.index, mine->job.index);
+  EXPECT_EQ(t.find("shared", 1000u), mine->job);
+  EXPECT_EQ(t.find("shared", 1001u), other->job);
+  EXPECT_EQ(t.find("shared", 1002u), std::nullopt);
+  EXPECT_EQ(rec(mine->job).owner_uid, 1000u);
+  auto same = t.submit(r);
+  ASSERT_TRUE(same);
+  EXPECT_FALSE(same->created);
+  EXPECT_FALSE(same->conflict);
+  r.digest[0] = 3;
+  auto changed = t.submit(r);
+  ASSERT_TRUE(changed);
+  EXPECT_FALSE(changed->created);
+  EXPECT_TRUE(changed->conflict);
+  EXPECT_EQ(rec(mine->job).digest[0], 1);  // nothing was overwritten
 }
 
 TEST_F(JobTable, ForEachVisitsLiveRecords) {

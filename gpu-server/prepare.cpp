@@ -1,0 +1,268 @@
+// A Submit's preparation, on the pool (never the loop): resolve the key
+// (installed by id, preloaded with --key, or a file under an allow-listed
+// keys directory that the client could read), size the work against it
+// (a counting run bounded by the key's domain), and check a circom witness's
+// header through a descriptor opened under the witness policy.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "circuits/registry.hpp"
+#include "groth16/prover.hpp"
+#include "job/file_identity.hpp"
+#include "job/result.hpp"
+#include "job/spec.hpp"
+#include "r1cs/error.hpp"
+#include "r1cs/wtns_file.hpp"
+#include "server.hpp"
+#include "shm/failpoint.hpp"
+#include "shm/srs_region.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+using nlohmann::json;
+
+bool is_key_id(std::string_view s) {
+  if (s.size() != 32) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+/* circuit_error for unknown circuits and inputs that do not parse; job_error
+   when the circuit does not fit the key. The count stops as soon as the
+   circuit outgrows the key, so a hostile size costs at most the key's domain. */
+void check_native(const groth16::proving_key& pk, const proto::native_work& w, std::uint32_t partitions) {
+  auto c = circuits::make_circuit(w.circuit);
+  const auto n = c->count_within(pk.domain_size, pk.n_vars);
+  if (!n)
+    throw job::job_error("the key was made for another circuit (" + c->spec() + " is larger than the key's domain of " +
+                         std::to_string(pk.domain_size) + " constraints)");
+  if (n->inputs + n->aux != pk.n_vars || n->inputs != pk.n_public + 1)
+    throw job::job_error("the key was made for another circuit (" + c->spec() + " has " +
+                         std::to_string(n->inputs + n->aux) + " wires, the key " + std::to_string(pk.n_vars) + ")");
+  json j = json::parse(w.inputs_json, nullptr, false);
+  if (j.is_discarded()) throw job::job_error("the inputs are not JSON");
+  if (j.is_array()) {
+    if (j.size() != partitions)
+      throw job::job_error("the inputs hold " + std::to_string(j.size()) + " partitions, the job has " +
+                           std::to_string(partitions));
+    for (const auto& e : j) c->parse_inputs(e);
+  } else {
+    c->parse_inputs(j);
+  }
+}
+
+/* The .wtns witness count from its sections (iden3 binfile: "wtns", version,
+   n sections of {u32 type, u64 size}; type 1 = {u32 n8, n8-byte prime, u32
+   count}, type 2 = count values of n8 bytes), read with pread through the
+   descriptor the policy opened: a few dozen bytes, never the whole file. */
+std::uint64_t witness_count(int fd, std::uint64_t size, const std::string& path) {
+  auto bad = [&](const char* why) { return job::job_error("the witness " + path + " is not a valid .wtns file (" + why + ")"); };
+  auto read = [&](std::uint64_t off, void* out, std::size_t n) {
+    if (off > size || size - off < n || ::pread(fd, out, n, static_cast<off_t>(off)) != static_cast<ssize_t>(n))
+      throw bad("truncated");
+  };
+  char magic[4];
+  std::uint32_t version = 0, sections = 0;
+  read(0, magic, 4);
+  read(4, &version, 4);
+  read(8, &sections, 4);
+  if (std::memcmp(magic, "wtns", 4) != 0) throw bad("bad magic");
+  if (sections > 64) throw bad("too many sections");
+  std::optional<std::uint32_t> count;
+  std::optional<std::uint64_t> values_bytes;
+  std::uint64_t off = 12;
+  for (std::uint32_t i = 0; i < sections; ++i) {
+    std::uint32_t type = 0;
+    std::uint64_t len = 0;
+    read(off, &type, 4);
+    read(off + 4, &len, 8);
+    off += 12;
+    if (len > size - std::min(off, size)) throw bad("a section runs past the end of the file");
+    if (type == 1) {
+      std::uint32_t n8 = 0, c = 0;
+      read(off, &n8, 4);
+      if (n8 != 32 || len != 4 + 32 + 4) throw bad("not a BLS12-381 witness");
+      read(off + 4 + 32, &c, 4);
+      count = c;
+    } else if (type == 2) {
+      values_bytes = len;
+    }
+    off += len;
+  }
+  if (!count || !values_bytes) throw bad("missing a section");
+  if (*values_bytes != std::uint64_t{*count} * 32) throw bad("the values section does not match the count");
+  return *count;
+}
+
+}  // namespace
+
+std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::string& zkey,
+                                                                const net::peer_credentials& who,
+                                                                std::string& key_id) {
+  std::unique_lock lk(key_mu_);
+  if (is_key_id(zkey)) {  // installed by the operator (cuzk-shm load-srs, --key)
+    key_id = zkey;
+    return keys_.get(zkey);
+  }
+  if (auto it = preloaded_.find(std::filesystem::path(zkey).lexically_normal().string()); it != preloaded_.end()) {
+    key_id = it->second;
+    return keys_.get(key_id);
+  }
+  auto f = key_files_.open(who, zkey);
+  if (!f) throw job::job_error(f.error());
+  lk.unlock();  // hashing and copying a large key must not hold up other submissions
+  std::string why;
+  auto srs = shm::srs_region::load(opt_.pool, "/proc/self/fd/" + std::to_string(f->fd()), &why);  // MERGE: fd overload
+  if (!srs) throw job::job_error("cannot load the key " + zkey + ": " + why);
+  key_id = srs->key_id();
+  shm::failpoint("server.key.loaded");
+  try {
+    std::lock_guard again(key_mu_);
+    return keys_.get(key_id);
+  } catch (const std::exception&) {
+    drop_unused_key(key_id);  // not a key: do not keep its copy in /dev/shm
+    throw;
+  }
+}
+
+// A key a client's path brought into /dev/shm that no job can use is removed
+// again, unless a job names it (pool threads; the job table is only read).
+void server::drop_unused_key(const std::string& key_id) {
+  bool used = false;
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) { used = used || shm::field_text(rec.key_id) == key_id; });
+  for (const auto& [path, id] : preloaded_) used = used || id == key_id;
+  if (used) return;
+  {
+    std::lock_guard lk(key_mu_);
+    keys_.forget(key_id);
+  }
+  (void)shm::srs_region::destroy(opt_.pool, key_id);
+}
+
+server::prepared server::prepare(const proto::submit& s, const net::peer_credentials& who) {
+  prepared r;
+  try {
+    r.pk = resolve_key(s.zkey, who, r.key_id);
+    const auto& pk = *r.pk;
+    const bool by_path = !is_key_id(s.zkey);
+    if (!slots_->class_for(pk.domain_size, pk.n_vars)) {
+      r.code = proto::error_code::bad_request;
+      r.error = "no slot class of pool " + opt_.pool + " holds domain 2^" + std::to_string(pk.log_domain()) + " with " +
+                std::to_string(pk.n_vars) + " witness values; create the pool with a larger --slots class";
+      if (by_path) drop_unused_key(r.key_id);
+      return r;
+    }
+    if (job::result_bytes_for(pk.n_public) > shm::result_bytes) {
+      r.code = proto::error_code::bad_request;
+      r.error = "the key has " + std::to_string(pk.n_public) + " public signals; a job's proof and public signals " +
+                "must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
+                std::to_string((shm::result_bytes - job::result_bytes_for(0)) / 32) + " public signals)";
+      if (by_path) drop_unused_key(r.key_id);
+      return r;
+    }
+    job::spec sp;
+    sp.zkey = s.zkey;
+    if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
+      check_native(pk, *n, s.partitions);
+      sp.circuit = n->circuit;
+      sp.inputs = n->inputs_json;
+    } else {
+      const auto& c = std::get<proto::circom_work>(s.work);
+      auto w = witness_files_.open(who, c.wtns);
+      if (!w) throw job::job_error(w.error());
+      const auto count = witness_count(w->fd(), w->size(), c.wtns);
+      if (count != pk.n_vars)
+        throw job::job_error("the witness has " + std::to_string(count) + " values, the key expects " +
+                             std::to_string(pk.n_vars) + " (witness of another circuit?)");
+      sp.wtns = c.wtns;
+      sp.wtns_identity = w->identity();
+      if (c.r1cs) {
+        auto f = witness_files_.open(who, *c.r1cs);
+        if (!f) throw job::job_error(f.error());
+        sp.r1cs = *c.r1cs;
+        sp.r1cs_identity = f->identity();
+      }
+    }
+    if (s.blinding) {
+      sp.blinding = s.blinding->r + "," + s.blinding->s;
+      if (!groth16::blinding::parse(*sp.blinding)) {  // else the prover would silently draw random ones
+        r.code = proto::error_code::bad_request;
+        r.error = "the blinding values r and s must be below r";
+        return r;
+      }
+    }
+    r.spec_json = sp.to_json();
+    if (r.spec_json.size() > shm::spec_bytes) {
+      r.code = proto::error_code::too_large;
+      r.error = "the job description is " + std::to_string(r.spec_json.size()) + " bytes, the job table holds " +
+                std::to_string(shm::spec_bytes);
+    }
+  } catch (const circuits::circuit_error& e) {
+    r.code = proto::error_code::unknown_circuit;
+    r.error = e.what();
+  } catch (const std::exception& e) {
+    r.code = proto::error_code::bad_request;
+    r.error = e.what();
+  }
+  return r;
+}
+
+std::shared_ptr<const groth16::proving_key> server::ready_key(const std::string& key_id) {
+  if (auto it = ready_keys_.find(key_id); it != ready_keys_.end()) return it->second;
+  if (!loading_keys_.insert(key_id).second) return nullptr;
+  boost::asio::post(prep_, [this, key_id] {
+    std::shared_ptr<const groth16::proving_key> pk;
+    std::string error;
+    try {
+      std::lock_guard lk(key_mu_);
+      pk = keys_.get(key_id);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    boost::asio::post(io_, [this, key_id, pk, error] {
+      loading_keys_.erase(key_id);
+      if (pk) {
+        ready_keys_[key_id] = pk;
+      } else {  // the key is gone or corrupt: its jobs cannot be proven
+        spdlog::warn("key {}: {}", key_id, error);
+        jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
+          if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
+          for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
+          queue_.drop(j);
+          notify_waiters(j);
+        });
+      }
+      dispatch();
+    });
+  });
+  return nullptr;
+}
+
+// Parsed keys stay while a job needs them or they were preloaded; a few
+// others are kept for the next Submit, the rest dropped.
+void server::trim_ready_keys() {
+  constexpr std::size_t keep_idle = 4;
+  if (ready_keys_.size() <= keep_idle) return;
+  std::set<std::string> used;
+  for (const auto& [path, id] : preloaded_) used.insert(id);
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) == shm::job_state::active) used.insert(std::string(shm::field_text(rec.key_id)));
+  });
+  std::size_t idle = 0;
+  for (auto it = ready_keys_.begin(); it != ready_keys_.end();) {
+    if (!used.count(it->first) && ++idle > keep_idle) it = ready_keys_.erase(it);
+    else ++it;
+  }
+}
+
+}  // namespace cuzk::server
