@@ -25,10 +25,10 @@ struct run_result {
   std::string out, err;
 };
 
-run_result cli(const std::string& args) {
+run_result cli(const std::string& args, const std::string& env = "") {
   const std::string err_path = std::filesystem::temp_directory_path() /
                                ("cuzk-shm-cli-" + std::to_string(::getpid()) + ".err");
-  std::string cmd = std::string(CUZK_SHM_BIN) + " " + args + " 2>" + err_path;
+  std::string cmd = env + std::string(CUZK_SHM_BIN) + " " + args + " 2>" + err_path;
   run_result r{-1, {}, {}};
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -172,6 +172,33 @@ TEST(CuzkShmCli, CreateGivesThePoolItsLockFileAndItsKeysOnlyToItsOwnerOrItsGroup
   EXPECT_NE(bad.rc, 0);
   EXPECT_EQ(lines(bad.err), 1) << bad.err;
   EXPECT_NE(bad.err.find("group 'cuzk-no-such-group' does not exist"), std::string::npos) << bad.err;
+}
+
+TEST(CuzkShmCli, ALoadSrsKilledMidCopyIsReclaimedByTheNextOne) {
+  pool_guard g("cli-srs-kill");
+  ASSERT_EQ(cli("create --name " + g.name + " --slots 1x64 --threads 1").rc, 0);
+  const std::string key_path = std::filesystem::temp_directory_path() / ("cuzk-cli-kkey-" + std::to_string(::getpid()));
+  {
+    std::ofstream f(key_path, std::ios::binary);
+    std::string chunk(1 << 20, '\0');
+    for (int i = 0; i < 3; ++i) {
+      for (std::size_t k = 0; k < chunk.size(); ++k) chunk[k] = static_cast<char>((k * 131 + i * 7) >> 3);
+      f << chunk;
+    }
+  }
+  auto killed = cli("load-srs --name " + g.name + " --zkey " + key_path, "CUZK_FAILPOINT=srs.load.copy:2 ");
+  EXPECT_TRUE(killed.rc == 128 + 9 || killed.rc == -1) << "rc " << killed.rc << ": " << killed.err;
+  ASSERT_EQ(list_srs(g.name).size(), 1u);
+  std::string why;
+  EXPECT_EQ(srs_region::open(g.name, list_srs(g.name)[0], &why).error(), error::srs_abandoned) << why;
+  auto again = cli("load-srs --name " + g.name + " --zkey " + key_path);
+  std::filesystem::remove(key_path);
+  ASSERT_EQ(again.rc, 0) << again.err;
+  EXPECT_EQ(again.out.substr(0, 32), list_srs(g.name).at(0));
+  auto s = srs_region::open(g.name, list_srs(g.name)[0], &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_TRUE(s->verify());
+  EXPECT_EQ(s->bytes().size(), 3u << 20);
 }
 
 TEST(CuzkShmCli, EveryErrorIsOneLineAndANonZeroExit) {
