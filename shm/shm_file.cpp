@@ -48,6 +48,12 @@ std::vector<gid_t> my_groups() {
   return g;
 }
 
+std::string group_list() {
+  std::string s;
+  for (gid_t g : my_groups()) s += (s.empty() ? "" : " ") + std::to_string(g);
+  return s;
+}
+
 }  // namespace
 
 result<file_access> access_for_group(const std::string& group, std::string* why) noexcept {
@@ -143,10 +149,9 @@ result<void> check_owner(const struct stat& st, const std::string& path, std::st
         if (g == st.st_gid) return {};
       if (also && (also->st_mode & 070) && also->st_gid == st.st_gid) return {};
     }
-    std::string groups;
-    for (gid_t g : my_groups()) groups += (groups.empty() ? "" : " ") + std::to_string(g);
-    say(why, head + " is " + owner_and_mode(st) + "; expected owner uid " + std::to_string(me) +
-                 " (this process) or root, or group access for one of this process's groups (" + groups + ")");
+    say(why, head + " is " + owner_and_mode(st) + "; expected owner " +
+                 (me == 0 ? std::string("root (this process)") : "uid " + std::to_string(me) + " (this process) or root") +
+                 ", or group access for one of this process's groups (" + group_list() + ")");
     return unexpected(error::access_denied);
   } catch (...) {
     say(why, "out of memory");
@@ -175,9 +180,10 @@ result<int> open_checked(const std::string& path, int flags, std::string_view wh
       }
       if ((err == EACCES || err == EPERM) && seen) {
         if (auto c = check_owner(ls, path, what, why, also); !c) return unexpected(c.error());
-        say(why, std::string(what) + " " + path + " (" + owner_and_mode(ls) + ") cannot be opened " +
-                     ((flags & O_ACCMODE) == O_RDONLY ? "for reading" : "for reading and writing") +
-                     " by this process: " + std::strerror(err));
+        say(why, std::string(what) + " " + path + " is " + owner_and_mode(ls) + " and this process (uid " +
+                     std::to_string(::geteuid()) + ", groups " + group_list() + ") may not open it " +
+                     ((flags & O_ACCMODE) == O_RDONLY ? "for reading" : "for reading and writing") + " (" +
+                     std::strerror(err) + "); expected its owner, or a member of its group with mode 0660");
         return unexpected(error::access_denied);
       }
       say(why, "cannot open " + std::string(what) + " " + path + ": " + std::strerror(err));
