@@ -32,6 +32,9 @@ enum class error : std::uint8_t {
   too_large,           // a payload, string or proof exceeds its field
   checksum_mismatch,   // a FILLED payload's checksum does not match its bytes
   srs_mismatch,        // SRS region: header, size or content hash differ
+  access_denied,       // a shm file is a link, not the service's, or open to others
+  not_regular_file,    // a key file is a FIFO, directory, device or link
+  srs_abandoned,       // SRS region left half-written by a loader that died
 };
 
 constexpr std::string_view to_string(error e) noexcept {
@@ -58,6 +61,9 @@ constexpr std::string_view to_string(error e) noexcept {
     case error::too_large: return "value too large for its field";
     case error::checksum_mismatch: return "slot payload checksum mismatch";
     case error::srs_mismatch: return "SRS region does not match";
+    case error::access_denied: return "the shared-memory file does not belong to the service";
+    case error::not_regular_file: return "not a regular file";
+    case error::srs_abandoned: return "the SRS region was left half-written by a loader that died";
   }
   return "unknown shm error";
 }

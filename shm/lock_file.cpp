@@ -21,13 +21,18 @@ struct flock range(short type, std::uint64_t byte, std::uint64_t len) noexcept {
 
 }  // namespace
 
-int open_lock_file(const std::string& path, bool create_excl) noexcept {
-  int flags = O_RDWR | O_CLOEXEC | (create_excl ? O_CREAT | O_EXCL : 0);
-  int fd;
-  do fd = ::open(path.c_str(), flags, 0660);
-  while (fd < 0 && errno == EINTR);
-  if (fd >= 0 && create_excl) ::fchmod(fd, 0660);  // umask must not narrow it
-  return fd;
+int open_lock_file(const std::string& path, std::string* why) noexcept {
+  auto fd = open_checked(path, O_RDWR, "lock file", why);
+  if (fd) return *fd;
+  errno = fd.error() == error::not_found ? ENOENT : fd.error() == error::access_denied ? EACCES : EIO;
+  return -1;
+}
+
+int create_lock_file(const std::string& path, const file_access& a, std::string* why) noexcept {
+  auto fd = create_file(path, a, "lock file", why);
+  if (fd) return *fd;
+  errno = fd.error() == error::already_exists ? EEXIST : fd.error() == error::access_denied ? EACCES : EIO;
+  return -1;
 }
 
 void close_fd(int& fd) noexcept {

@@ -9,11 +9,17 @@
 #include <cstdint>
 #include <string>
 
+#include "shm/shm_file.hpp"
+
 namespace cuzk::shm::detail {
 
-/* O_RDWR | O_CLOEXEC; with create_excl also O_CREAT | O_EXCL (mode 0660).
-   -1 with errno set on failure. */
-int open_lock_file(const std::string& path, bool create_excl = false) noexcept;
+/* O_RDWR | O_NOFOLLOW | O_CLOEXEC, refused unless it belongs to the service
+   (check_owner, shm_file.hpp): -1 with errno set (EACCES for a link or a file
+   that fails the check; `why` says which). */
+int open_lock_file(const std::string& path, std::string* why = nullptr) noexcept;
+/* O_CREAT | O_EXCL | O_NOFOLLOW with the pool's mode and group; -1 with errno
+   set (EEXIST when the name is taken). */
+int create_lock_file(const std::string& path, const file_access& a, std::string* why = nullptr) noexcept;
 void close_fd(int& fd) noexcept;
 
 /* Write lock on [byte, byte + len): true when taken, false when someone else

@@ -1,7 +1,7 @@
-// Region creation, validation and removal. Boost.Interprocess supplies the
-// shm_open/mmap wrappers (shared_memory_object, file_mapping, mapped_region:
-// boost.org/doc/libs/1_74_0/doc/html/interprocess/sharedmemorybetweenprocesses.html);
-// nothing of its managed segments or in-memory mutexes is used (DESIGN §3).
+// Region creation, validation and removal. The region is the file
+// /dev/shm/NAME (what shm_open names NAME) or a file on hugetlbfs, opened
+// directly so that O_NOFOLLOW and the owner checks of shm_file.hpp are
+// explicit, and mapped with mmap; no allocator or in-memory mutex (DESIGN §3).
 #include "shm/region.hpp"
 
 #include <fcntl.h>
@@ -11,9 +11,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include <boost/interprocess/file_mapping.hpp>
-#include <boost/interprocess/mapped_region.hpp>
-#include <boost/interprocess/shared_memory_object.hpp>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -25,11 +22,12 @@
 #include "shm/lease.hpp"
 #include "shm/lock_file.hpp"
 #include "shm/prefault.hpp"
+#include "shm/shm_file.hpp"
 
 namespace cuzk::shm {
 
-namespace bi = boost::interprocess;
 using detail::layout_plan;
+using detail::mapping;
 
 namespace {
 
@@ -73,29 +71,35 @@ std::string describe_classes(const slot_class* cs, std::uint32_t n) {
 }
 
 void remove_files(const region_location& loc) noexcept {
-  if (loc.hugepage_dir.empty())
-    bi::shared_memory_object::remove(loc.name.c_str());
-  else
-    ::unlink(file_path(loc).c_str());
+  ::unlink(file_path(loc).c_str());
   ::unlink(lock_file_path(loc).c_str());
 }
 
-/* Maps the region file read-write; not_found when it does not exist. */
-result<bi::mapped_region> map_file(const region_location& loc, std::string* why) noexcept {
+/* Maps the region file read-write after the owner checks; not_found when it
+   does not exist. */
+result<mapping> map_file(const region_location& loc, std::string* why) noexcept {
   try {
-    if (loc.hugepage_dir.empty()) {
-      bi::shared_memory_object shm(bi::open_only, loc.name.c_str(), bi::read_write);
-      return bi::mapped_region(shm, bi::read_write);
+    const std::string path = file_path(loc);
+    auto fd = detail::open_checked(path, O_RDWR, "pool region", why);
+    if (!fd) {
+      if (fd.error() == error::not_found) say(why, "no region '" + loc.name + "' (" + path + " does not exist)");
+      return unexpected(fd.error());
     }
-    bi::file_mapping fm(file_path(loc).c_str(), bi::read_write);
-    return bi::mapped_region(fm, bi::read_write);
-  } catch (const bi::interprocess_exception& e) {
-    if (e.get_error_code() == bi::not_found_error) {
-      say(why, "no region '" + loc.name + "' (" + file_path(loc) + " does not exist)");
-      return unexpected(error::not_found);
+    struct stat st {};
+    if (::fstat(*fd, &st) != 0) {
+      say(why, "cannot stat " + path + ": " + std::strerror(errno));
+      ::close(*fd);
+      return unexpected(error::os_error);
     }
-    say(why, "cannot map " + file_path(loc) + ": " + e.what());
-    return unexpected(error::os_error);
+    if (st.st_size < static_cast<off_t>(detail::header_bytes)) {
+      ::close(*fd);
+      say(why, "region '" + loc.name + "': the file holds " + std::to_string(st.st_size) +
+                   " bytes, less than its header (field 'total_bytes' unreadable)");
+      return unexpected(error::bad_size);
+    }
+    auto m = mapping::of(*fd, static_cast<std::size_t>(st.st_size), true, path, why);
+    ::close(*fd);
+    return m;
   } catch (...) {
     say(why, "cannot map " + file_path(loc));
     return unexpected(error::os_error);
@@ -172,7 +176,13 @@ void explain_existing(const region_location& loc, const layout_plan& want, std::
                " jobs; destroy it first";
       return;
     }
-    if (r.error() == error::not_found)
+    struct stat ls {};
+    if (r.error() == error::access_denied)
+      *why = "region '" + loc.name + "' already exists and is refused: " + inner;
+    else if (r.error() == error::not_found && ::lstat(lock_file_path(loc).c_str(), &ls) == 0 && !S_ISREG(ls.st_mode))
+      *why = "region '" + loc.name + "': " + lock_file_path(loc) + " already exists and is not a regular file " +
+             "(a symbolic link or other object someone else made); remove it and create the pool again";
+    else if (r.error() == error::not_found)
       *why = "region '" + loc.name + "': lock file " + lock_file_path(loc) +
              " already exists without a region (another create in progress, or one that was interrupted: "
              "cuzk-shm destroy --name " + loc.name + " --force removes it)";
@@ -218,7 +228,7 @@ result<slot_class_config> parse_slot_class(std::string_view text) noexcept {
 struct region::impl {
   region_location loc;
   std::string lock_path;
-  bi::mapped_region map;
+  mapping map;
   int lock_fd = -1;
   ~impl() { detail::close_fd(lock_fd); }
 };
@@ -235,9 +245,9 @@ region& region::operator=(region&& o) noexcept {
 }
 region::~region() { delete p_; }
 
-region_header& region::header() const noexcept { return *reinterpret_cast<region_header*>(p_->map.get_address()); }
-std::uint8_t* region::base() const noexcept { return static_cast<std::uint8_t*>(p_->map.get_address()); }
-std::uint64_t region::size() const noexcept { return p_->map.get_size(); }
+region_header& region::header() const noexcept { return *reinterpret_cast<region_header*>(p_->map.data()); }
+std::uint8_t* region::base() const noexcept { return static_cast<std::uint8_t*>(p_->map.data()); }
+std::uint64_t region::size() const noexcept { return p_->map.size(); }
 const region_location& region::location() const noexcept { return p_->loc; }
 const std::string& region::lock_path() const noexcept { return p_->lock_path; }
 int region::lock_fd() const noexcept { return p_->lock_fd; }
@@ -250,6 +260,8 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
     }
     auto plan = detail::plan_layout(cfg.classes, cfg.lease_capacity, cfg.job_capacity, why);
     if (!plan) return unexpected(plan.error());
+    auto access = detail::access_for_group(cfg.group, why);
+    if (!access) return unexpected(access.error());
     region_location loc{cfg.name, cfg.hugepage_dir};
     const std::string dir = cfg.hugepage_dir.empty() ? "/dev/shm" : cfg.hugepage_dir;
     std::uint64_t total = plan->end, page = 4096;
@@ -275,14 +287,13 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
     }
 
     const std::string lock_path = lock_file_path(loc);
-    int lfd = detail::open_lock_file(lock_path, true);
+    int lfd = detail::create_lock_file(lock_path, *access, why);
     if (lfd < 0) {
       if (errno == EEXIST) {
         explain_existing(loc, *plan, why);
         return unexpected(error::already_exists);
       }
-      say(why, "cannot create " + lock_path + ": " + std::strerror(errno));
-      return unexpected(error::os_error);
+      return unexpected(errno == EACCES ? error::access_denied : error::os_error);
     }
     detail::try_lock(lfd, lock_byte_create);
     auto fail = [&](error e, const std::string& msg, bool region_made) {
@@ -293,38 +304,20 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
       return unexpected(e);
     };
 
-    // O_CREAT | O_EXCL on the region itself: of two creators, one wins.
-    bi::mapped_region map;
-    int fd = -1;
-    std::unique_ptr<bi::shared_memory_object> shm;
-    std::unique_ptr<bi::file_mapping> fm;
-    try {
-      if (cfg.hugepage_dir.empty()) {
-        shm = std::make_unique<bi::shared_memory_object>(bi::create_only, cfg.name.c_str(), bi::read_write,
-                                                         bi::permissions(0660));
-        fd = shm->get_mapping_handle().handle;
-      } else {
-        fd = ::open(file_path(loc).c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
-        if (fd < 0 && errno == EEXIST) {
-          explain_existing(loc, *plan, why);
-          std::string keep = why ? *why : std::string();
-          return fail(error::already_exists, keep, false);
-        }
-        if (fd < 0) return fail(error::os_error, "cannot create " + file_path(loc) + ": " + std::strerror(errno), false);
-      }
-    } catch (const bi::interprocess_exception& e) {
-      if (e.get_error_code() == bi::already_exists_error) {
-        explain_existing(loc, *plan, why);
-        std::string keep = why ? *why : std::string();
-        return fail(error::already_exists, keep, false);
-      }
-      return fail(error::os_error, "cannot create shm object '" + cfg.name + "': " + e.what(), false);
+    // O_CREAT | O_EXCL | O_NOFOLLOW on the region itself: of two creators, one wins.
+    std::string inner;
+    auto created = detail::create_file(file_path(loc), *access, "pool region", &inner);
+    if (!created && created.error() == error::already_exists) {
+      explain_existing(loc, *plan, why);
+      std::string keep = why ? *why : std::string();
+      return fail(error::already_exists, keep, false);
     }
+    if (!created) return fail(created.error(), inner, false);
+    const int fd = *created;
     struct fd_closer {
       int fd;
-      bool own;
-      ~fd_closer() { if (own && fd >= 0) ::close(fd); }
-    } closer{fd, !cfg.hugepage_dir.empty()};
+      ~fd_closer() { ::close(fd); }
+    } closer{fd};
 
     if (::ftruncate(fd, static_cast<off_t>(total)) != 0)
       return fail(errno == ENOSPC || errno == EFBIG ? error::no_space : error::os_error,
@@ -334,16 +327,10 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
                   "cannot allocate " + std::to_string(total) + " bytes (" + gib(total) + ") for region '" + cfg.name +
                       "' in " + dir + ": " + std::strerror(rc),
                   true);
-    try {
-      if (shm) map = bi::mapped_region(*shm, bi::read_write);
-      else {
-        fm = std::make_unique<bi::file_mapping>(file_path(loc).c_str(), bi::read_write);
-        map = bi::mapped_region(*fm, bi::read_write);
-      }
-    } catch (const std::exception& e) {
-      return fail(error::os_error, std::string("cannot map the new region: ") + e.what(), true);
-    }
-    auto* base = static_cast<std::uint8_t*>(map.get_address());
+    auto mapped = mapping::of(fd, total, true, file_path(loc), &inner);
+    if (!mapped) return fail(error::os_error, inner, true);
+    mapping map = std::move(*mapped);
+    auto* base = static_cast<std::uint8_t*>(map.data());
     if (auto t = detail::prefault(base, total, cfg.touch_threads, page); !t)
       return fail(error::os_error, "pre-touching the region failed", true);
 
@@ -392,14 +379,9 @@ result<region> region::open(const region_location& where, std::string* why) noex
     }
     auto map = map_file(where, why);
     if (!map) return unexpected(map.error());
-    std::uint64_t size = map->get_size();
+    std::uint64_t size = map->size();
     const std::string lock_path = lock_file_path(where);
-    if (size < detail::header_bytes) {
-      say(why, "region '" + where.name + "': the file holds " + std::to_string(size) +
-                   " bytes, less than its header (field 'total_bytes' unreadable)");
-      return unexpected(error::bad_size);
-    }
-    auto& h = *static_cast<region_header*>(map->get_address());
+    auto& h = *static_cast<region_header*>(map->data());
     if (h.magic.load(std::memory_order_acquire) == 0) {
       int fd = detail::open_lock_file(lock_path);
       bool creating = fd >= 0 && detail::first_locked(fd, lock_byte_create) >= 0;
@@ -410,10 +392,12 @@ result<region> region::open(const region_location& where, std::string* why) noex
       return unexpected(error::being_created);
     }
     if (auto v = validate(h, size, where.name, why); !v) return unexpected(v.error());
-    int lfd = detail::open_lock_file(lock_path);
+    std::string inner;
+    int lfd = detail::open_lock_file(lock_path, &inner);
     if (lfd < 0) {
-      say(why, "region '" + where.name + "': cannot open its lock file " + lock_path + ": " + std::strerror(errno));
-      return unexpected(errno == ENOENT ? error::not_found : error::os_error);
+      const int err = errno;
+      say(why, "region '" + where.name + "': " + inner);
+      return unexpected(err == ENOENT ? error::not_found : err == EACCES ? error::access_denied : error::os_error);
     }
     return region(new impl{where, lock_path, std::move(*map), lfd});
   } catch (...) {

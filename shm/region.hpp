@@ -31,6 +31,7 @@ struct region_config {
   std::uint64_t job_capacity = 256;
   std::string hugepage_dir;             // non-empty: the region is hugepage_dir/name on hugetlbfs
   unsigned touch_threads = 0;           // pre-touch threads, 0 = all cores
+  std::string group;                    // non-empty: mode 0660 with this group, else 0600
 
   region_config& with_name(std::string n) { name = std::move(n); return *this; }
   region_config& with_slots(slot_class_config c) { classes.push_back(c); return *this; }
@@ -38,6 +39,7 @@ struct region_config {
   region_config& with_jobs(std::uint64_t n) { job_capacity = n; return *this; }
   region_config& with_hugepages(std::string dir) { hugepage_dir = std::move(dir); return *this; }
   region_config& with_touch_threads(unsigned n) { touch_threads = n; return *this; }
+  region_config& with_group(std::string g) { group = std::move(g); return *this; }
 };
 
 /* Where a region lives: its name, and the directory of its file when not in
@@ -50,11 +52,17 @@ struct region_location {
 class region {
  public:
   /* posix_fallocate (no_space on a full /dev/shm, never SIGBUS later), parallel
-     pre-touch, header published last. Fails with already_exists when the name
-     is taken, whatever its layout; `why` gets a sentence for the operator. */
+     pre-touch, header published last. The region and its lock file are made
+     with O_EXCL|O_NOFOLLOW, mode 0600 (0660 and cfg.group's gid with a group;
+     bad_config when no such group). Fails with already_exists when the name
+     is taken, whatever its layout (a symbolic link included); `why` gets a
+     sentence for the operator. */
   static result<region> create(const region_config& cfg, std::string* why = nullptr) noexcept;
-  /* Validates magic, version, size and layout hash; `why` names the field that
-     differs and both values. */
+  /* Refuses (access_denied) a region or lock file that is a symbolic link,
+     not a regular file, open to others, or neither this user's nor root's nor
+     group-accessible to one of this process's groups. Validates magic,
+     version, size and layout hash; `why` names the field that differs and
+     both values. */
   static result<region> open(const region_location& where, std::string* why = nullptr) noexcept;
   /* Unlinks region and lock file; refuses with live_leases while any lease is
      held by a live process, unless force. */

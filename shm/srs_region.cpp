@@ -2,31 +2,34 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/mman.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <boost/interprocess/mapped_region.hpp>
-#include <boost/interprocess/shared_memory_object.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include <xxhash.h>
 
+#include "shm/failpoint.hpp"
 #include "shm/lease.hpp"
+#include "shm/shm_file.hpp"
 
 namespace cuzk::shm {
 
-namespace bi = boost::interprocess;
+using detail::mapping;
 
 namespace {
 
 constexpr std::uint32_t srs_version = 1;
 constexpr std::uint64_t srs_header_bytes = 4096;
+constexpr std::size_t copy_chunk = 1 << 20;
 
 struct srs_header {
   std::atomic<std::uint64_t> magic;  // stored last (release)
@@ -53,22 +56,18 @@ std::string object_name(std::string_view pool, std::string_view key_id) {
   return std::string(pool) + ".srs." + std::string(key_id);
 }
 
-/* A read-only mapping of a whole file. */
-struct file_view {
-  void* p = MAP_FAILED;
-  std::size_t n = 0;
-  ~file_view() {
-    if (p != MAP_FAILED && n) ::munmap(p, n);
-  }
-  std::span<const std::uint8_t> bytes() const {
-    return {n ? static_cast<const std::uint8_t*>(p) : nullptr, n};
+std::string object_path(std::string_view pool, std::string_view key_id) {
+  return "/dev/shm/" + object_name(pool, key_id);
+}
+
+struct fd_guard {
+  int fd = -1;
+  ~fd_guard() {
+    if (fd >= 0) ::close(fd);
   }
 };
 
-}  // namespace
-
-std::string content_hash(std::span<const std::uint8_t> bytes) noexcept {
-  XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+std::string hex(XXH128_hash_t h) {
   XXH128_canonical_t c;
   XXH128_canonicalFromHash(&c, h);  // big-endian: high 64 bits first
   static constexpr char digits[] = "0123456789abcdef";
@@ -80,10 +79,52 @@ std::string content_hash(std::span<const std::uint8_t> bytes) noexcept {
   return s;
 }
 
+struct hasher {
+  std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)> s{XXH3_createState(), XXH3_freeState};
+  hasher() {
+    if (!s) throw std::bad_alloc();
+    XXH3_128bits_reset(s.get());
+  }
+  void add(const void* p, std::size_t n) { XXH3_128bits_update(s.get(), p, n); }
+  std::string digest() const { return hex(XXH3_128bits_digest(s.get())); }
+};
+
+/* Reads n bytes at off unless the file ends first: the bytes read, or -1. */
+std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off) {
+  std::size_t got = 0;
+  while (got < n) {
+    ssize_t r = ::pread(fd, static_cast<char*>(buf) + got, n - got, static_cast<off_t>(off + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return -1;
+    if (r == 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  return static_cast<std::int64_t>(got);
+}
+
+/* The pool's lock file's status when it exists and passes the checks: SRS
+   regions take its mode and group, and its owner and group are trusted for them. */
+std::optional<struct stat> pool_stat(std::string_view pool) {
+  auto fd = detail::open_checked("/dev/shm/" + std::string(pool) + ".lock", O_RDONLY, "lock file", nullptr);
+  if (!fd) return std::nullopt;
+  struct stat st {};
+  bool ok = ::fstat(*fd, &st) == 0;
+  ::close(*fd);
+  if (!ok) return std::nullopt;
+  return st;
+}
+
+}  // namespace
+
+std::string content_hash(std::span<const std::uint8_t> bytes) noexcept {
+  return hex(XXH3_128bits(bytes.data(), bytes.size()));
+}
+
 struct srs_region::impl {
   std::string key_id;
-  bi::mapped_region map;
+  mapping map;
   std::uint64_t content_bytes = 0;
+  bool verified = false;
 };
 
 srs_region::srs_region(impl* p) noexcept : p_(p) {}
@@ -100,44 +141,65 @@ srs_region::~srs_region() { delete p_; }
 
 const std::string& srs_region::key_id() const noexcept { return p_->key_id; }
 std::span<const std::uint8_t> srs_region::bytes() const noexcept {
-  return {static_cast<const std::uint8_t*>(p_->map.get_address()) + srs_header_bytes, p_->content_bytes};
+  return {static_cast<const std::uint8_t*>(p_->map.data()) + srs_header_bytes, p_->content_bytes};
 }
+bool srs_region::verified() const noexcept { return p_->verified; }
 
 result<void> srs_region::verify() const noexcept {
   if (content_hash(bytes()) != p_->key_id) return unexpected(error::srs_mismatch);
+  p_->verified = true;
   return {};
 }
 
 result<srs_region> srs_region::open(std::string_view pool, std::string_view key_id, std::string* why) noexcept {
+  return open_as(pool, key_id, false, why);
+}
+
+result<srs_region> srs_region::open_as(std::string_view pool, std::string_view key_id, bool reclaim,
+                                       std::string* why) noexcept {
   try {
     if (!valid_key_id(key_id)) {
       say(why, "key id '" + std::string(key_id) + "' is not 32 lowercase hex digits");
       return unexpected(error::not_found);
     }
-    const std::string name = object_name(pool, key_id);
-    bi::mapped_region map;
-    try {
-      bi::shared_memory_object shm(bi::open_only, name.c_str(), bi::read_only);
-      map = bi::mapped_region(shm, bi::read_only);
-    } catch (const bi::interprocess_exception& e) {
-      if (e.get_error_code() == bi::not_found_error) {
-        say(why, "no SRS region '" + name + "'");
-        return unexpected(error::not_found);
-      }
-      say(why, "cannot map SRS region '" + name + "': " + e.what());
+    const std::string name = object_name(pool, key_id), path = object_path(pool, key_id);
+    auto ps = pool_stat(pool);
+    auto fd = detail::open_checked(path, O_RDONLY, "SRS region", why, ps ? &*ps : nullptr);
+    if (!fd) {
+      if (fd.error() == error::not_found) say(why, "no SRS region '" + name + "'");
+      return unexpected(fd.error());
+    }
+    fd_guard guard{*fd};
+    struct stat st {};
+    if (::fstat(*fd, &st) != 0) {
+      say(why, "cannot stat SRS region '" + name + "': " + std::strerror(errno));
       return unexpected(error::os_error);
     }
-    std::uint64_t size = map.get_size();
+    const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size < srs_header_bytes) {
       say(why, "SRS region '" + name + "': the object holds " + std::to_string(size) + " bytes, less than its header");
       return unexpected(error::srs_mismatch);
     }
-    const auto& h = *static_cast<const srs_header*>(map.get_address());
+    auto map = mapping::of(*fd, size, false, path, why);
+    if (!map) return unexpected(map.error());
+    const auto& h = *static_cast<const srs_header*>(map->data());
     std::uint64_t magic = h.magic.load(std::memory_order_acquire);
     if (magic == 0) {
-      say(why, "SRS region '" + name + "' is still being loaded (field 'magic' not published; if no load is "
-                   "running, destroy it)");
-      return unexpected(error::being_created);
+      if (::flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        say(why, "SRS region '" + name + "' is still being loaded by a live loader (field 'magic' not yet published)");
+        return unexpected(error::being_created);
+      }
+      magic = h.magic.load(std::memory_order_acquire);  // its loader may have finished meanwhile
+      if (magic == 0) {
+        // Nobody holds the load lock: the loader died. While we hold it no one
+        // else can remove or replace this inode, so the name is checked once.
+        struct stat now {};
+        if (reclaim && ::lstat(path.c_str(), &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+          ::unlink(path.c_str());
+        say(why, "SRS region '" + name + "' was left half-written by a loader that died" +
+                     (reclaim ? std::string("; removed it to load again") : "; loading the key again reclaims it"));
+        return unexpected(error::srs_abandoned);
+      }
     }
     auto bad = [&](const std::string& field, const std::string& has, const std::string& want) {
       say(why, "SRS region '" + name + "': field '" + field + "' is " + has + ", expected " + want);
@@ -152,7 +214,8 @@ result<srs_region> srs_region::open(std::string_view pool, std::string_view key_
       return bad("content_bytes", std::to_string(h.content_bytes), "at most " + std::to_string(size - srs_header_bytes));
     std::string stored(h.key_id, strnlen(h.key_id, sizeof h.key_id));
     if (stored != key_id) return bad("key_id", "'" + stored + "'", "'" + std::string(key_id) + "'");
-    return srs_region(new impl{std::string(key_id), std::move(map), h.content_bytes});
+    const std::uint64_t content = h.content_bytes;
+    return srs_region(new impl{std::string(key_id), std::move(*map), content, false});
   } catch (...) {
     say(why, "out of memory");
     return unexpected(error::os_error);
@@ -161,78 +224,158 @@ result<srs_region> srs_region::open(std::string_view pool, std::string_view key_
 
 result<srs_region> srs_region::load(std::string_view pool, const std::filesystem::path& zkey, std::string* why) noexcept {
   try {
-    file_view f;
-    int fd = ::open(zkey.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd;
+    do fd = ::open(zkey.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
     if (fd < 0) {
-      say(why, "cannot open " + zkey.string() + ": " + std::strerror(errno));
-      return unexpected(error::not_found);
+      const int err = errno;
+      if (err == ELOOP) {
+        say(why, "key file " + zkey.string() + " is a symbolic link; key files are opened without following links");
+        return unexpected(error::not_regular_file);
+      }
+      say(why, "cannot open " + zkey.string() + ": " + std::strerror(err));
+      return unexpected(err == ENOENT ? error::not_found : err == EACCES ? error::access_denied : error::os_error);
     }
+    fd_guard guard{fd};
+    return load(pool, fd, zkey.string(), why);
+  } catch (...) {
+    say(why, "out of memory");
+    return unexpected(error::os_error);
+  }
+}
+
+result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_view display_name,
+                                    std::string* why) noexcept {
+  try {
+    const std::string file = "key file " + std::string(display_name);
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || st.st_size == 0) {
-      ::close(fd);
-      say(why, zkey.string() + " is empty or unreadable");
-      return unexpected(error::srs_mismatch);
-    }
-    f.n = static_cast<std::size_t>(st.st_size);
-    f.p = ::mmap(nullptr, f.n, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (f.p == MAP_FAILED) {
-      say(why, "cannot map " + zkey.string() + ": " + std::strerror(errno));
+    if (::fstat(fd, &st) != 0) {
+      say(why, "cannot stat " + file + ": " + std::strerror(errno));
       return unexpected(error::os_error);
     }
-    const std::string key = content_hash(f.bytes());
-    const std::string name = object_name(pool, key);
+    if (!S_ISREG(st.st_mode)) {
+      const char* kind = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                         : S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+      say(why, file + " is " + kind + ", not a regular file");
+      return unexpected(error::not_regular_file);
+    }
+    const auto n = static_cast<std::uint64_t>(st.st_size);
+    if (n == 0) {
+      say(why, file + " is empty");
+      return unexpected(error::srs_mismatch);
+    }
+    auto shrank = [&](std::int64_t got, std::uint64_t at) {
+      if (got < 0) {
+        say(why, "cannot read " + file + ": " + std::strerror(errno));
+        return unexpected(error::os_error);
+      }
+      say(why, file + " shrank while being read (it ended at byte " + std::to_string(at + static_cast<std::uint64_t>(got)) +
+                   " of the " + std::to_string(n) + " it had)");
+      return unexpected(error::srs_mismatch);
+    };
+    std::string key;
+    {
+      hasher hs;
+      std::vector<std::uint8_t> buf(static_cast<std::size_t>(std::min<std::uint64_t>(n, copy_chunk)));
+      for (std::uint64_t off = 0; off < n; off += buf.size()) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), n - off));
+        std::int64_t got = read_at(fd, buf.data(), want, off);
+        if (got != static_cast<std::int64_t>(want)) return shrank(got, off);
+        hs.add(buf.data(), want);
+      }
+      key = hs.digest();
+    }
+    const std::string name = object_name(pool, key), path = object_path(pool, key);
+    auto ps = pool_stat(pool);
+    const detail::file_access access = ps ? detail::access_of(*ps) : detail::file_access{};
 
     for (int attempt = 0;; ++attempt) {
-      auto existing = open(pool, key, why);
+      auto existing = open_as(pool, key, true, why);
       if (existing) {
-        if (existing->bytes().size() != f.n) {
+        if (existing->bytes().size() != n) {
           say(why, "SRS region '" + name + "': field 'content_bytes' is " + std::to_string(existing->bytes().size()) +
-                       ", the key file has " + std::to_string(f.n));
+                       ", the key file has " + std::to_string(n));
+          return unexpected(error::srs_mismatch);
+        }
+        if (!existing->verify()) {
+          say(why, "SRS region '" + name + "' does not hash to its key id (its content was changed after it was "
+                       "loaded); destroy it and load the key again");
           return unexpected(error::srs_mismatch);
         }
         return existing;
       }
+      if (existing.error() == error::srs_abandoned && attempt < 300) continue;  // reclaimed: load it ourselves
       if (existing.error() == error::being_created && attempt < 300) {  // another loader: wait up to 30 s
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
       }
       if (existing.error() != error::not_found) return unexpected(existing.error());
 
-      const std::uint64_t total = srs_header_bytes + (f.n + 4095) / 4096 * 4096;
+      const std::uint64_t total = srs_header_bytes + (n + 4095) / 4096 * 4096;
       struct statvfs sv {};
       if (::statvfs("/dev/shm", &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
         say(why, "SRS region '" + name + "' needs " + std::to_string(total) + " bytes but /dev/shm has " +
                      std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
         return unexpected(error::no_space);
       }
-      bi::mapped_region map;
-      try {
-        bi::shared_memory_object shm(bi::create_only, name.c_str(), bi::read_write, bi::permissions(0660));
-        shm.truncate(static_cast<bi::offset_t>(total));
-        if (int rc = ::posix_fallocate(shm.get_mapping_handle().handle, 0, static_cast<off_t>(total)); rc != 0) {
-          bi::shared_memory_object::remove(name.c_str());
-          say(why, "cannot allocate " + std::to_string(total) + " bytes for SRS region '" + name + "': " + std::strerror(rc));
-          return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
-        }
-        map = bi::mapped_region(shm, bi::read_write);
-      } catch (const bi::interprocess_exception& e) {
-        if (e.get_error_code() == bi::already_exists_error) continue;  // lost a race: open the winner's
-        bi::shared_memory_object::remove(name.c_str());
-        say(why, "cannot create SRS region '" + name + "': " + e.what());
+      // An unnamed file, locked and sized before linkat gives it its name
+      // (failing, like O_EXCL, when the name is taken): whoever sees the name
+      // sees either the load lock held or the header published.
+      fd_guard out;
+      do out.fd = ::open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+      while (out.fd < 0 && errno == EINTR);
+      if (out.fd < 0) {
+        say(why, "cannot create SRS region '" + name + "' in /dev/shm: " + std::strerror(errno));
         return unexpected(error::os_error);
       }
-      auto* base = static_cast<std::uint8_t*>(map.get_address());
-      std::memcpy(base + srs_header_bytes, f.p, f.n);
+      if (::flock(out.fd, LOCK_EX) != 0) {
+        say(why, "cannot lock the new SRS region '" + name + "': " + std::strerror(errno));
+        return unexpected(error::os_error);
+      }
+      if (auto a = detail::apply_access(out.fd, access, "SRS region", path, why); !a) return unexpected(a.error());
+      if (::ftruncate(out.fd, static_cast<off_t>(total)) != 0) {
+        say(why, "cannot size SRS region '" + name + "': " + std::strerror(errno));
+        return unexpected(errno == ENOSPC ? error::no_space : error::os_error);
+      }
+      if (int rc = ::posix_fallocate(out.fd, 0, static_cast<off_t>(total)); rc != 0) {
+        say(why, "cannot allocate " + std::to_string(total) + " bytes for SRS region '" + name + "': " + std::strerror(rc));
+        return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
+      }
+      auto map = mapping::of(out.fd, total, true, path, why);
+      if (!map) return unexpected(map.error());
+      const std::string self = "/proc/self/fd/" + std::to_string(out.fd);
+      if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+        if (errno == EEXIST) continue;  // lost a race: open the winner's
+        say(why, "cannot name SRS region '" + name + "': " + std::strerror(errno));
+        return unexpected(error::os_error);
+      }
+      auto* base = static_cast<std::uint8_t*>(map->data());
+      hasher hs;
+      for (std::uint64_t off = 0; off < n; off += copy_chunk) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(copy_chunk, n - off));
+        std::int64_t got = read_at(fd, base + srs_header_bytes + off, want, off);
+        if (got != static_cast<std::int64_t>(want)) {
+          auto e = shrank(got, off);
+          ::unlink(path.c_str());  // ours: no one removes or replaces it while we hold its lock
+          return e;
+        }
+        hs.add(base + srs_header_bytes + off, want);
+        failpoint("srs.load.copy");
+      }
+      if (hs.digest() != key) {
+        ::unlink(path.c_str());
+        say(why, file + " changed while being loaded (its bytes no longer hash to " + key + "); nothing was kept");
+        return unexpected(error::srs_mismatch);
+      }
       auto& h = *reinterpret_cast<srs_header*>(base);
       h.version = srs_version;
       h.header_bytes = srs_header_bytes;
       h.total_bytes = total;
-      h.content_bytes = f.n;
+      h.content_bytes = n;
       h.created_unix_ns = now_ns();
       std::memcpy(h.key_id, key.data(), key.size());
-      h.magic.store(srs_magic, std::memory_order_release);
-      return srs_region(new impl{key, std::move(map), f.n});
+      h.magic.store(srs_magic, std::memory_order_release);  // published last; closing out.fd drops the lock
+      return srs_region(new impl{key, std::move(*map), n, true});
     }
   } catch (...) {
     say(why, "out of memory");
@@ -243,7 +386,8 @@ result<srs_region> srs_region::load(std::string_view pool, const std::filesystem
 result<void> srs_region::destroy(std::string_view pool, std::string_view key_id) noexcept {
   try {
     if (!valid_key_id(key_id)) return unexpected(error::not_found);
-    if (!bi::shared_memory_object::remove(object_name(pool, key_id).c_str())) return unexpected(error::not_found);
+    if (::unlink(object_path(pool, key_id).c_str()) != 0)
+      return unexpected(errno == ENOENT ? error::not_found : error::os_error);
     return {};
   } catch (...) {
     return unexpected(error::os_error);

@@ -1,7 +1,11 @@
 // SRS regions: a proving key's .zkey bytes in their own shm object
-// ("POOL.srs.HASH"), loaded once and kept across server restarts. The header
-// carries magic, version, size and the XXH3-128 content hash (hex), which
-// is also the key id jobs name.
+// ("/dev/shm/POOL.srs.HASH"), loaded once and kept across server restarts.
+// The header carries magic, version, size and the XXH3-128 content hash
+// (hex), which is also the key id jobs name. A region has the pool's mode and
+// group (its lock file's), and is opened only after the checks of
+// shm_file.hpp. Its loader holds flock(LOCK_EX) on it until the header is
+// published; a region with no header whose lock is free was left by a loader
+// that died, and the next load removes it and loads again.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +23,23 @@ inline constexpr std::uint64_t srs_magic = 0x3153525350555a43ULL;  // "CZUPSRS1"
 
 class srs_region {
  public:
-  /* Hashes the file; opens POOL.srs.HASH when it exists and validates,
-     otherwise creates it (posix_fallocate, copy, header last). */
+  /* Opens zkey with O_RDONLY|O_NONBLOCK|O_NOFOLLOW|O_CLOEXEC and loads it
+     as below: not_found when absent, not_regular_file for a link. */
   static result<srs_region> load(std::string_view pool, const std::filesystem::path& zkey,
                                  std::string* why = nullptr) noexcept;
+  /* An already opened key file: fstat must show a regular file
+     (not_regular_file for a FIFO, directory or device, before anything is
+     read). Hashes it with pread; opens POOL.srs.HASH when it exists,
+     validates it and checks its content hash (srs_mismatch), otherwise
+     creates it (posix_fallocate, copy with pread, header last) and checks the
+     copied bytes' hash. A file that shrinks or changes while read is an
+     error, never a SIGBUS. Waits up to 30 s for another live loader
+     (being_created). `why` names the file by display_name, never its bytes. */
+  static result<srs_region> load(std::string_view pool, int fd, std::string_view display_name,
+                                 std::string* why = nullptr) noexcept;
+  /* Validates the header only (see verify). access_denied when the region
+     fails the owner checks; being_created while a live loader holds it;
+     srs_abandoned when its loader died (the next load reclaims it). */
   static result<srs_region> open(std::string_view pool, std::string_view key_id, std::string* why = nullptr) noexcept;
   static result<void> destroy(std::string_view pool, std::string_view key_id) noexcept;
 
@@ -35,10 +52,15 @@ class srs_region {
   /* Rehashes the content (srs_mismatch when it no longer matches the key id);
      open validates only the header, this reads every byte. */
   result<void> verify() const noexcept;
+  /* The content is known to hash to the key id: load checked it, or verify
+     succeeded. */
+  bool verified() const noexcept;
 
  private:
   struct impl;
   explicit srs_region(impl*) noexcept;
+  static result<srs_region> open_as(std::string_view pool, std::string_view key_id, bool reclaim,
+                                    std::string* why) noexcept;
   impl* p_ = nullptr;
 };
 

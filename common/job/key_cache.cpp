@@ -1,5 +1,8 @@
 #include "job/key_cache.hpp"
 
+#include <mutex>
+#include <set>
+
 #include "io/zkey.hpp"
 #include "job/spec.hpp"
 #include "shm/srs_region.hpp"
@@ -8,7 +11,23 @@ namespace cuzk::job {
 
 namespace {
 
+/* Key ids whose SRS region this process has seen hash to its id. */
+std::mutex verified_mu;
+std::set<std::string> verified_ids;
+
+/* A region's content must hash to its key id before it is parsed: a region
+   someone else wrote must never be used for a proof. */
+void check_content(const shm::srs_region& srs) {
+  std::lock_guard lk(verified_mu);
+  if (verified_ids.count(srs.key_id())) return;
+  if (!srs.verified() && !srs.verify())
+    throw job_error("SRS region " + srs.key_id() +
+                    " does not hash to its key id: its content is not the key it names; refusing it");
+  verified_ids.insert(srs.key_id());
+}
+
 std::shared_ptr<const groth16::proving_key> parse(const shm::srs_region& srs, const std::string& what) {
+  check_content(srs);
   try {
     return std::make_shared<const groth16::proving_key>(io::read_zkey(srs.bytes()));
   } catch (const std::exception& e) {
@@ -16,15 +35,26 @@ std::shared_ptr<const groth16::proving_key> parse(const shm::srs_region& srs, co
   }
 }
 
+std::string explain(shm::error e, const std::string& why) { return why.empty() ? std::string(to_string(e)) : why; }
+
 }  // namespace
 
 std::string key_cache::load(const std::filesystem::path& zkey) {
   std::string why;
   auto srs = shm::srs_region::load(pool_, zkey, &why);
-  if (!srs)
-    throw job_error("cannot load the key " + zkey.string() + ": " + (why.empty() ? std::string(to_string(srs.error())) : why));
+  if (!srs) throw job_error("cannot load the key " + zkey.string() + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
   if (!keys_.count(id)) insert(id, parse(*srs, zkey.string()));
+  used_[id] = ++clock_;
+  return id;
+}
+
+std::string key_cache::load(int fd, std::string_view display_name) {
+  std::string why;
+  auto srs = shm::srs_region::load(pool_, fd, display_name, &why);
+  if (!srs) throw job_error("cannot load the key " + std::string(display_name) + ": " + explain(srs.error(), why));
+  const std::string id = srs->key_id();
+  if (!keys_.count(id)) insert(id, parse(*srs, std::string(display_name)));
   used_[id] = ++clock_;
   return id;
 }
@@ -36,8 +66,9 @@ std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& ke
   }
   std::string why;
   auto srs = shm::srs_region::open(pool_, key_id, &why);
-  if (!srs)
-    throw job_error("the pool holds no key " + key_id + ": " + (why.empty() ? std::string(to_string(srs.error())) : why));
+  if (!srs && srs.error() == shm::error::not_found)
+    throw job_error("the pool holds no key " + key_id + ": " + explain(srs.error(), why));
+  if (!srs) throw job_error("cannot use the key " + key_id + ": " + explain(srs.error(), why));
   return insert(key_id, parse(*srs, "SRS region " + key_id));
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "groth16/keys.hpp"
 
@@ -18,9 +19,15 @@ class key_cache {
 
   /* Loads the file into its SRS region (unless one with the same content
      hash exists) and parses it; returns the key id. job_error when the file
-     is missing or not a valid .zkey. */
+     is missing, not a regular file (it is opened with O_NOFOLLOW|O_NONBLOCK)
+     or not a valid .zkey. */
   std::string load(const std::filesystem::path& zkey);
-  /* The key of an SRS region the pool already holds; job_error if none. */
+  /* The same for a key file the caller opened (after its own checks); the
+     caller keeps and closes fd. display_name names it in errors. */
+  std::string load(int fd, std::string_view display_name);
+  /* The key of an SRS region the pool already holds; job_error if none, if
+     the region does not belong to the service, or if its content does not
+     hash to its key id (checked once per key id per process, before parsing). */
   std::shared_ptr<const groth16::proving_key> get(const std::string& key_id);
   /* Drops the parsed key (its SRS region stays unless destroyed). */
   void forget(const std::string& key_id) {

@@ -35,6 +35,7 @@ int cmd_create(const create_args& in) {
       if (!a.leases && j.contains("leases")) a.leases = j["leases"].get<std::uint32_t>();
       if (a.hugepages.empty() && j.contains("hugepages")) a.hugepages = j["hugepages"].get<std::string>();
       if (!a.threads && j.contains("threads")) a.threads = j["threads"].get<unsigned>();
+      if (a.group.empty() && j.contains("group")) a.group = j["group"].get<std::string>();
     } catch (const std::exception& e) {
       return fail("config " + a.config + ": " + e.what());
     }
@@ -47,6 +48,7 @@ int cmd_create(const create_args& in) {
   if (a.jobs) cfg.with_jobs(a.jobs);
   if (a.leases) cfg.with_leases(a.leases);
   if (!a.hugepages.empty()) cfg.with_hugepages(a.hugepages);
+  if (!a.group.empty()) cfg.with_group(a.group);
   for (const std::string& s : a.slots) {
     auto c = parse_slot_class(s);
     if (!c) return fail("bad --slots '" + s + "': expected COUNTxMAX_CONSTRAINTS[:w=WITNESS], e.g. 4x65536 or 4x2^20");
@@ -62,10 +64,11 @@ int cmd_create(const create_args& in) {
   for (std::uint32_t i = 0; i < h.n_classes; ++i)
     classes += (i ? ", " : "") + std::to_string(h.classes[i].count) + "x" + std::to_string(h.classes[i].domain) +
                " (" + std::to_string(h.classes[i].slot_bytes >> 20) + " MiB each)";
-  std::printf("created pool '%s': %llu slots [%s], %u leases, %llu jobs, %.3f GiB%s, in %.2f s\n", a.name.c_str(),
+  const std::string access = a.group.empty() ? "mode 0600" : "mode 0660, group " + a.group;
+  std::printf("created pool '%s': %llu slots [%s], %u leases, %llu jobs, %.3f GiB%s, %s, in %.2f s\n", a.name.c_str(),
               static_cast<unsigned long long>(h.n_slots), classes.c_str(), h.lease_capacity,
               static_cast<unsigned long long>(h.job_capacity), static_cast<double>(h.total_bytes) / (1ULL << 30),
-              h.hugepages ? " on huge pages" : "", s);
+              h.hugepages ? " on huge pages" : "", access.c_str(), s);
   return 0;
 }
 

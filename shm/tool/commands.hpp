@@ -15,6 +15,7 @@ struct create_args {
   std::string hugepages;
   unsigned threads = 0;
   std::string config;
+  std::string group;               // non-empty: pool, lock file and SRS regions 0660 with this group
 };
 int cmd_create(const create_args& a);
 

@@ -26,7 +26,10 @@ int main(int argc, char** argv) {
   create->add_option("--leases", ca.leases, "process lease entries (default 64)");
   create->add_option("--hugepages", ca.hugepages, "hugetlbfs directory to back the region");
   create->add_option("--threads", ca.threads, "pre-touch threads (default: all cores)");
-  create->add_option("--config", ca.config, "JSON file with the same keys (name, slots, jobs, leases, hugepages, threads)")
+  create->add_option("--group", ca.group,
+                     "service group: the pool, its lock file and its SRS regions are mode 0660 with this group "
+                     "(default: 0600, only the creating user)");
+  create->add_option("--config", ca.config, "JSON file with the same keys (name, slots, jobs, leases, hugepages, threads, group)")
       ->check(CLI::ExistingFile);
 
   status_args sa;

@@ -1,6 +1,8 @@
 // The cuzk-shm tool, run as a program: create, status --json, destroy
 // refusing while a lease is live, --force, load-srs, errors on stderr.
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,10 +25,10 @@ struct run_result {
   std::string out, err;
 };
 
-run_result cli(const std::string& args) {
+run_result cli(const std::string& args, const std::string& env = "") {
   const std::string err_path = std::filesystem::temp_directory_path() /
                                ("cuzk-shm-cli-" + std::to_string(::getpid()) + ".err");
-  std::string cmd = std::string(CUZK_SHM_BIN) + " " + args + " 2>" + err_path;
+  std::string cmd = env + std::string(CUZK_SHM_BIN) + " " + args + " 2>" + err_path;
   run_result r{-1, {}, {}};
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -125,6 +127,78 @@ TEST(CuzkShmCli, CreateReadsAConfigFile) {
   EXPECT_EQ(r.header().job_capacity, 3u);
   EXPECT_EQ(r.header().lease_capacity, 5u);
   EXPECT_EQ(r.header().classes[1].witness, 700u);
+}
+
+TEST(CuzkShmCli, CreateGivesThePoolItsLockFileAndItsKeysOnlyToItsOwnerOrItsGroup) {
+  const std::string key_path = std::filesystem::temp_directory_path() / ("cuzk-cli-gkey-" + std::to_string(::getpid()));
+  std::ofstream(key_path) << "key bytes for a mode test";
+  auto modes = [&](const std::string& pool, const std::string& key) {
+    std::vector<std::pair<unsigned, gid_t>> out;
+    for (const std::string& p : {"/dev/shm/" + pool, "/dev/shm/" + pool + ".lock", "/dev/shm/" + pool + ".srs." + key}) {
+      struct stat st {};
+      EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
+      out.emplace_back(st.st_mode & 07777, st.st_gid);
+    }
+    return out;
+  };
+  {
+    pool_guard g("cli-0600");
+    auto c = cli("create --name " + g.name + " --slots 1x64 --threads 1");
+    ASSERT_EQ(c.rc, 0) << c.err;
+    EXPECT_NE(c.out.find("mode 0600"), std::string::npos) << c.out;
+    auto l = cli("load-srs --name " + g.name + " --zkey " + key_path);
+    ASSERT_EQ(l.rc, 0) << l.err;
+    for (auto [mode, gid] : modes(g.name, l.out.substr(0, 32))) EXPECT_EQ(mode, 0600u);
+  }
+  const struct group* grp = ::getgrnam("nogroup");
+  if (!grp) grp = ::getgrnam("daemon");
+  if (grp && ::geteuid() == 0) {
+    const std::string name = grp->gr_name;
+    const gid_t gid = grp->gr_gid;
+    pool_guard g("cli-0660");
+    auto c = cli("create --name " + g.name + " --slots 1x64 --threads 1 --group " + name);
+    ASSERT_EQ(c.rc, 0) << c.err;
+    EXPECT_NE(c.out.find("mode 0660, group " + name), std::string::npos) << c.out;
+    auto l = cli("load-srs --name " + g.name + " --zkey " + key_path);
+    ASSERT_EQ(l.rc, 0) << l.err;
+    for (auto [mode, file_gid] : modes(g.name, l.out.substr(0, 32))) {
+      EXPECT_EQ(mode, 0660u);
+      EXPECT_EQ(file_gid, gid);
+    }
+  }
+  std::filesystem::remove(key_path);
+  pool_guard g("cli-badgroup");
+  auto bad = cli("create --name " + g.name + " --slots 1x64 --group cuzk-no-such-group");
+  EXPECT_NE(bad.rc, 0);
+  EXPECT_EQ(lines(bad.err), 1) << bad.err;
+  EXPECT_NE(bad.err.find("group 'cuzk-no-such-group' does not exist"), std::string::npos) << bad.err;
+}
+
+TEST(CuzkShmCli, ALoadSrsKilledMidCopyIsReclaimedByTheNextOne) {
+  pool_guard g("cli-srs-kill");
+  ASSERT_EQ(cli("create --name " + g.name + " --slots 1x64 --threads 1").rc, 0);
+  const std::string key_path = std::filesystem::temp_directory_path() / ("cuzk-cli-kkey-" + std::to_string(::getpid()));
+  {
+    std::ofstream f(key_path, std::ios::binary);
+    std::string chunk(1 << 20, '\0');
+    for (int i = 0; i < 3; ++i) {
+      for (std::size_t k = 0; k < chunk.size(); ++k) chunk[k] = static_cast<char>((k * 131 + i * 7) >> 3);
+      f << chunk;
+    }
+  }
+  auto killed = cli("load-srs --name " + g.name + " --zkey " + key_path, "CUZK_FAILPOINT=srs.load.copy:2 ");
+  EXPECT_TRUE(killed.rc == 128 + 9 || killed.rc == -1) << "rc " << killed.rc << ": " << killed.err;
+  ASSERT_EQ(list_srs(g.name).size(), 1u);
+  std::string why;
+  EXPECT_EQ(srs_region::open(g.name, list_srs(g.name)[0], &why).error(), error::srs_abandoned) << why;
+  auto again = cli("load-srs --name " + g.name + " --zkey " + key_path);
+  std::filesystem::remove(key_path);
+  ASSERT_EQ(again.rc, 0) << again.err;
+  EXPECT_EQ(again.out.substr(0, 32), list_srs(g.name).at(0));
+  auto s = srs_region::open(g.name, list_srs(g.name)[0], &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_TRUE(s->verify());
+  EXPECT_EQ(s->bytes().size(), 3u << 20);
 }
 
 TEST(CuzkShmCli, EveryErrorIsOneLineAndANonZeroExit) {

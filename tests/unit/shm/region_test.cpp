@@ -1,7 +1,9 @@
 #include "shm/region.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -245,6 +247,70 @@ TEST(Region, PayloadChunksCoverEverySlotAndSplitAtSlotBoundaries) {
   std::uint64_t sum = 0;
   for (auto c : one) sum += c.size();
   EXPECT_EQ(sum, h.total_bytes - h.payload_offset);
+}
+
+struct stat_of {
+  struct stat st {};
+  explicit stat_of(const std::string& path) { EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path; }
+  unsigned mode() const { return st.st_mode & 07777; }
+};
+
+/* A group every system has, other than the test process's. */
+gid_t other_group(std::string* name) {
+  for (const char* n : {"nogroup", "daemon", "bin", "sys"})
+    if (const struct group* g = ::getgrnam(n); g && g->gr_gid != ::getegid()) {
+      *name = n;
+      return g->gr_gid;
+    }
+  return static_cast<gid_t>(-1);
+}
+
+struct umask_scope {
+  mode_t old;
+  explicit umask_scope(mode_t m) : old(::umask(m)) {}
+  ~umask_scope() { ::umask(old); }
+};
+
+TEST(RegionAccess, ThePoolAndItsLockFileAre0600WhateverTheUmask) {
+  for (mode_t mask : {mode_t{0}, mode_t{022}, mode_t{077}}) {
+    pool_guard g("mode");
+    umask_scope u(mask);
+    ASSERT_TRUE(region::create(g.small()));
+    stat_of pool("/dev/shm/" + g.name), lock("/dev/shm/" + g.name + ".lock");
+    EXPECT_EQ(pool.mode(), 0600u) << "umask " << mask;
+    EXPECT_EQ(lock.mode(), 0600u) << "umask " << mask;
+    EXPECT_EQ(pool.st.st_uid, ::geteuid());
+    EXPECT_TRUE(region::open(g.where()));
+  }
+}
+
+TEST(RegionAccess, WithAGroupThePoolAndItsLockFileAre0660InThatGroup) {
+  std::string name;
+  gid_t gid = other_group(&name);
+  if (gid == static_cast<gid_t>(-1)) GTEST_SKIP() << "no system group other than the process's";
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file a group the process is not in needs root";
+  pool_guard g("group");
+  umask_scope u(077);
+  std::string why;
+  ASSERT_TRUE(region::create(g.small().with_group(name), &why)) << why;
+  for (const std::string& path : {"/dev/shm/" + g.name, "/dev/shm/" + g.name + ".lock"}) {
+    stat_of s(path);
+    EXPECT_EQ(s.mode(), 0660u) << path;
+    EXPECT_EQ(s.st.st_gid, gid) << path;
+  }
+  EXPECT_TRUE(region::open(g.where()));
+}
+
+TEST(RegionAccess, AnUnknownGroupIsRefusedByName) {
+  pool_guard g("nogroup");
+  std::string why;
+  auto r = region::create(g.small().with_group("cuzk-no-such-group-" + std::to_string(::getpid())), &why);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), error::bad_config);
+  EXPECT_NE(why.find("group 'cuzk-no-such-group-"), std::string::npos) << why;
+  EXPECT_NE(why.find("does not exist"), std::string::npos) << why;
+  EXPECT_EQ(::access(("/dev/shm/" + g.name).c_str(), F_OK), -1);
+  EXPECT_EQ(::access(("/dev/shm/" + g.name + ".lock").c_str(), F_OK), -1);
 }
 
 TEST(Region, HugePageBackingWhenAHugetlbfsIsMounted) {

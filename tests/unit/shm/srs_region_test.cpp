@@ -1,15 +1,24 @@
 #include "shm/srs_region.hpp"
 
-#include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <thread>
 
 #include "pool_guard.hpp"
 #include "seed.hpp"
+#include "shm/failpoint.hpp"
+#include "shm/region.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -109,6 +118,166 @@ TEST(SrsRegion, MissingFilesAndBadKeyIdsAreErrors) {
   EXPECT_EQ(srs_region::load(g.name, "/nonexistent/key.zkey", &why).error(), error::not_found);
   EXPECT_EQ(srs_region::open(g.name, "not-a-key").error(), error::not_found);
   EXPECT_EQ(srs_region::open(g.name, std::string(32, 'a')).error(), error::not_found);
+}
+
+std::string object_path(const std::string& pool, const std::string& key) { return "/dev/shm/" + pool + ".srs." + key; }
+
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+/* Runs f in a forked child; its return value is the child's exit status. */
+pid_t spawn(const std::function<int()>& f) {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(f());
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  return st;
+}
+
+bool eventually(const std::function<bool()>& f) {
+  for (int i = 0; i < 500; ++i) {
+    if (f()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+TEST(SrsAccess, ARegionIs0600AndTakesThePoolsGroupAndMode) {
+  auto bytes = random_bytes(5000, 10);
+  temp_file f(bytes);
+  {
+    pool_guard g("srs-mode");  // no pool: the creator's group, 0600
+    auto s = srs_region::load(g.name, f.path);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(mode_of(object_path(g.name, s->key_id())), 0600u);
+  }
+  const struct group* grp = ::getgrnam("nogroup");
+  if (!grp) grp = ::getgrnam("daemon");
+  if (!grp || ::geteuid() != 0) GTEST_SKIP() << "needs root and a nogroup or daemon group";
+  pool_guard g("srs-group");
+  std::string why;
+  ASSERT_TRUE(region::create(g.small().with_group(grp->gr_name), &why)) << why;
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  struct stat st {};
+  ASSERT_EQ(::stat(object_path(g.name, s->key_id()).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0660u);
+  EXPECT_EQ(st.st_gid, grp->gr_gid);
+  EXPECT_TRUE(srs_region::open(g.name, s->key_id()));
+}
+
+TEST(SrsRegion, LoadsFromADescriptorTheCallerOpened) {
+  pool_guard g("srs-fd");
+  auto bytes = random_bytes(70'000, 11);
+  temp_file f(bytes);
+  int fd = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  std::string why;
+  auto s = srs_region::load(g.name, fd, "the client's key", &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_EQ(s->key_id(), content_hash(bytes));
+  EXPECT_TRUE(s->verified());
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), s->bytes().begin()));
+  EXPECT_EQ(::fcntl(fd, F_GETFD), FD_CLOEXEC);  // still the caller's
+  ::close(fd);
+  auto o = srs_region::open(g.name, s->key_id());
+  ASSERT_TRUE(o);
+  EXPECT_FALSE(o->verified());
+  EXPECT_TRUE(o->verify());
+  EXPECT_TRUE(o->verified());
+}
+
+TEST(SrsCrash, ALoaderKilledMidCopyLeavesARegionTheNextLoadReclaims) {
+  pool_guard g("srs-kill");
+  auto bytes = random_bytes(3 * (1 << 20) + 123, 12);  // four copy chunks
+  temp_file f(bytes);
+  const std::string key = content_hash(bytes);
+  pid_t pid = spawn([&] {
+    arm_failpoint("srs.load.copy", 2);
+    (void)srs_region::load(g.name, f.path);
+    return 0;
+  });
+  int st = wait_for(pid);
+  ASSERT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) << "the loader was not killed at srs.load.copy";
+  ASSERT_EQ(list_srs(g.name), std::vector<std::string>{key});
+  std::string why;
+  auto o = srs_region::open(g.name, key, &why);
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error(), error::srs_abandoned);
+  EXPECT_NE(why.find("loader that died"), std::string::npos) << why;
+
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_EQ(s->key_id(), key);
+  ASSERT_EQ(s->bytes().size(), bytes.size());
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), s->bytes().begin()));
+  auto again = srs_region::open(g.name, key);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->verify());
+  EXPECT_EQ(list_srs(g.name).size(), 1u);
+}
+
+TEST(SrsCrash, ALiveLoaderIsReportedAsLoadingAndReclaimedOnceKilled) {
+  pool_guard g("srs-stall");
+  auto bytes = random_bytes(2 * (1 << 20), 13);
+  temp_file f(bytes);
+  const std::string key = content_hash(bytes);
+  pid_t pid = spawn([&] {
+    arm_failpoint("srs.load.copy", 1, failpoint_action::stall);
+    (void)srs_region::load(g.name, f.path);
+    return 0;
+  });
+  ASSERT_TRUE(eventually([&] { return !list_srs(g.name).empty(); }));
+  std::string why;
+  auto o = srs_region::open(g.name, key, &why);
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error(), error::being_created) << why;  // the stalled loader still holds its lock
+  ::kill(pid, SIGKILL);
+  wait_for(pid);
+  o = srs_region::open(g.name, key, &why);
+  ASSERT_FALSE(o);
+  EXPECT_EQ(o.error(), error::srs_abandoned) << why;
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), s->bytes().begin()));
+}
+
+TEST(SrsCrash, ConcurrentLoadersOfOneKeyAllEndWithTheSameValidRegion) {
+  pool_guard g("srs-race");
+  auto bytes = random_bytes(6 * (1 << 20), 14);
+  temp_file f(bytes);
+  const std::string key = content_hash(bytes);
+  int go[2];
+  ASSERT_EQ(::pipe(go), 0);
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 3; ++i)
+    pids.push_back(spawn([&] {
+      char c;
+      ::close(go[1]);
+      if (::read(go[0], &c, 1) != 0) return 3;  // all start when the pipe closes
+      auto s = srs_region::load(g.name, f.path);
+      if (!s) return 1;
+      return s->key_id() == key && s->verify() && s->bytes().size() == bytes.size() ? 0 : 2;
+    }));
+  ::close(go[0]);
+  ::close(go[1]);
+  for (pid_t p : pids) {
+    int st = wait_for(p);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "a loader failed: status " << st;
+  }
+  EXPECT_EQ(list_srs(g.name), std::vector<std::string>{key});
+  auto o = srs_region::open(g.name, key);
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->verify());
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), o->bytes().begin()));
 }
 
 }  // namespace
