@@ -18,7 +18,7 @@ namespace {
 using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
-const std::map<std::string, std::string> stall{{"CUZK_FAILPOINT", "worker.synthesizing:1:stall"}};
+const std::map<std::string, std::string> stall{{"CUZK_FAILPOINT", "worker.synthesizing:2:stall"}};
 
 proto::submit job(const std::string& id) {
   proto::submit s;
@@ -64,7 +64,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 TEST(WorkerLiveness, AStalledSynthesisStopsTheHeartbeatsAndTheServerKillsTheWorker) {
   service svc({"2x1024"});
-  auto server = svc.start_server({}, {"--hung-timeout", "1"});
+  // 3 s: well above the old main-loop heartbeat period (1 s), so only a
+  // worker that stops heartbeating altogether is killed.
+  auto server = svc.start_server({}, {"--hung-timeout", "3"});
   auto w = svc.start_worker_with("stalled", {"--progress-grace", "0.5"}, stall);
   auto c = svc.connect();
   submit_to_the_only_worker(svc, c, "stalled");
