@@ -15,15 +15,16 @@ void on_segv(int, siginfo_t* info, void*) {
   const auto at = reinterpret_cast<std::uintptr_t>(info->si_addr);
   if (at >= fenced_lo.load() && at < fenced_hi.load())
     for (;;) ::pause();  // a fenced slot: this thread stops here
-  signal(SIGSEGV, SIG_DFL);  // anything else: the fault repeats and kills the process
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  ::sigaction(SIGSEGV, &dfl, nullptr);  // anything else: the fault repeats and kills the process
 }
 
 }  // namespace
 
 bool fence(std::span<std::uint8_t> bytes, std::size_t page) noexcept {
-  if (bytes.empty() || page == 0) return false;
-  const auto lo = reinterpret_cast<std::uintptr_t>(bytes.data()) / page * page;
-  const auto hi = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size() + page - 1) / page * page;
+  const auto lo = reinterpret_cast<std::uintptr_t>(bytes.data()), hi = lo + bytes.size();
+  if (bytes.empty() || page == 0 || lo % page != 0 || hi % page != 0) return false;
   fenced_lo.store(lo);
   fenced_hi.store(hi);
   struct sigaction sa {};

@@ -162,6 +162,7 @@ void worker::on_message(const proto::message& m) {
 }
 
 void worker::start_next() {
+  if (signals_received().load() > 0) return;  // stopping: no new work
   while (!current_ && !pending_.empty()) {
     proto::assign a = std::move(pending_.front());
     pending_.pop_front();
@@ -235,9 +236,10 @@ bool worker::give_back(const std::string& why) {
   progress_.park();
   const std::uint64_t slot = slot_.load();
   const auto p = slots_->payload(slot);
-  const std::size_t page = region_->header().hugepages ? shm::payload_alignment
-                                                       : static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  if (!p || !fence({p->a.data(), static_cast<std::size_t>(p->z.data() + p->z.size() - p->a.data())}, page)) {
+  const auto& h = region_->header();
+  const std::size_t page = h.hugepages ? shm::payload_alignment : static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint32_t cls = slots_->class_of(slot);  // the whole slot: payload_alignment-sized, page-aligned
+  if (!p || cls >= h.n_classes || !fence({p->a.data(), h.classes[cls].slot_bytes}, page)) {
     spdlog::warn("{}: the slot's memory cannot be fenced, so it is left to the server, which reclaims it once "
                  "this worker has exited",
                  why);
@@ -255,13 +257,25 @@ bool worker::give_back(const std::string& why) {
 void worker::watch() {
   liveness rule(ns(opt_.progress_grace));
   const auto period = std::clamp<std::chrono::milliseconds>(opt_.progress_grace / 4, 10ms, 250ms);
+  bool beating = true;
   while (!quit_watch_.load()) {
     const auto now = shm::boot_ns();
     const auto st = state_.load();
     std::optional<synthesis_view> s;
     if (st == synth_state::running || st == synth_state::finishing)
       s = synthesis_view{start_ns_.load(), progress_.count(), st == synth_state::finishing || progress_.in_opaque_phase()};
-    if (st != synth_state::given_back && rule.alive(now, loop_ns_.load(), s)) lease_->heartbeat();
+    const bool alive = st != synth_state::given_back && rule.alive(now, loop_ns_.load(), s);
+    if (alive) lease_->heartbeat();
+    if (alive != beating && st != synth_state::given_back) {
+      if (!alive)
+        spdlog::warn("{}: no progress for {} ms ({}): the lease heartbeat stops, so the server kills this worker "
+                     "after its --hung-timeout",
+                     opt_.name, opt_.progress_grace.count(),
+                     s ? "synthesis of slot " + std::to_string(slot_.load()) : std::string("main loop"));
+      else
+        spdlog::info("{}: progress again: the lease heartbeat resumes", opt_.name);
+      beating = alive;
+    }
     if (st == synth_state::running && now > deadline_ns_.load()) {
       const auto limit_ms = (deadline_ns_.load() - start_ns_.load()) / 1000000;
       if (give_back("slot " + std::to_string(slot_.load()) + ": the synthesis passed its deadline (" +

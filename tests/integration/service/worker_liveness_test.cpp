@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
@@ -58,6 +60,17 @@ void expect_proven_by_another_worker(service& svc, client::connection& c, const 
   EXPECT_EQ(st.partitions.at(0).attempts, 1u);
 }
 
+/* The log of the worker started under `name`. */
+std::string log_of(service& svc, const std::string& name) {
+  std::string text;
+  for (const auto& e : fs::directory_iterator(svc.dir()))
+    if (e.path().filename().string().rfind(name + ".", 0) == 0) {
+      std::ifstream f(e.path());
+      text += std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    }
+  return text;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -88,6 +101,8 @@ TEST(WorkerLiveness, ASynthesisPastItsDeadlineGivesTheSlotBackAndTheWorkerExits3
   ASSERT_TRUE(st.has_value()) << "the worker did not give up its stalled synthesis";
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 3) << "status " << *st;
   EXPECT_LT(seconds_since(t0), 10.0);
+  EXPECT_NE(log_of(svc, "late").find("slot given back (1 slot(s) freed, 1 partition(s) requeued)"), std::string::npos)
+      << log_of(svc, "late");
   // Given back by the worker itself: nothing left ASSIGNED, the partition queued again, the job not failed.
   EXPECT_EQ(slot_states(svc)["assigned"], 0);
   auto s = c.status("late");
@@ -111,6 +126,9 @@ TEST(WorkerLiveness, SigtermDuringAStalledSynthesisEndsTheWorkerWithinTheStopTim
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 0) << "status " << *st;
   EXPECT_GE(took, 0.9) << "it waited for the synthesis in hand";
   EXPECT_LT(took, 1.0 + 1.5) << "--stop-timeout 1 plus a margin";
+  EXPECT_NE(log_of(svc, "stopping").find("slot given back (1 slot(s) freed, 1 partition(s) requeued)"),
+            std::string::npos)
+      << log_of(svc, "stopping");
   EXPECT_EQ(slot_states(svc)["assigned"], 0);
   expect_proven_by_another_worker(svc, c, "stopping");
 }
