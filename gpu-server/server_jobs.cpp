@@ -199,7 +199,7 @@ void server::on_status(const peer& p, std::uint64_t rq, const proto::status_requ
     st.slots.push_back({i, slots_->class_of(i), static_cast<proto::slot_state>(static_cast<int>(w->state) + 1),
                         w->generation, w->owner});
   }
-  const auto now = shm::now_ns();
+  const auto now = shm::boot_ns();
   for (const auto& [lease, w] : workers_) {
     const auto* e = shm::lease_entries(*region_) + lease;
     const auto hb = e->heartbeat_ns.load(std::memory_order_relaxed);

@@ -21,11 +21,19 @@ lease_entry* entries(const region& r) noexcept { return lease_entries(r); }
 
 }  // namespace
 
-std::uint64_t now_ns() noexcept {
+namespace {
+
+std::uint64_t clock_ns(clockid_t id) noexcept {
   timespec ts{};
-  ::clock_gettime(CLOCK_REALTIME, &ts);
+  ::clock_gettime(id, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
 }
+
+}  // namespace
+
+std::uint64_t boot_ns() noexcept { return clock_ns(CLOCK_BOOTTIME); }
+std::uint64_t wall_ns() noexcept { return clock_ns(CLOCK_REALTIME); }
+std::uint64_t now_ns() noexcept { return wall_ns(); }
 
 std::uint64_t process_start_time(int pid) noexcept {
   char path[64];
@@ -84,7 +92,7 @@ result<lease> lease::take(const region& r, role who, std::string_view name) noex
     e.pid = static_cast<std::int32_t>(::getpid());
     e.start_time = process_start_time(e.pid);
     e.epoch = epoch;
-    e.heartbeat_ns.store(now_ns(), std::memory_order_relaxed);
+    e.heartbeat_ns.store(boot_ns(), std::memory_order_relaxed);
     std::memset(e.name, 0, sizeof e.name);
     std::memcpy(e.name, name.data(), std::min(name.size(), sizeof e.name - 1));
     failpoint("lease.take.fields");
@@ -128,7 +136,16 @@ lease::~lease() {
 }
 
 void lease::heartbeat() noexcept {
-  if (r_ && index_ != no_lease) entries(*r_)[index_].heartbeat_ns.store(now_ns(), std::memory_order_release);
+  if (r_ && index_ != no_lease) entries(*r_)[index_].heartbeat_ns.store(boot_ns(), std::memory_order_release);
+}
+
+std::uint64_t lease::last_heartbeat_ns() const noexcept {
+  return r_ && index_ != no_lease ? entries(*r_)[index_].heartbeat_ns.load(std::memory_order_acquire) : 0;
+}
+
+result<reclaim_report> lease::surrender() noexcept {
+  if (!r_ || index_ == no_lease) return unexpected(error::wrong_owner);
+  return detail::reclaim_entry(*r_, index_, false);
 }
 
 bool is_alive(const region& r, std::uint32_t index) noexcept {
@@ -140,7 +157,7 @@ lease_entry* lease_entries(const region& r) noexcept { return r.at<lease_entry>(
 
 bool is_hung(const region& r, std::uint32_t index, std::uint64_t timeout_ns) noexcept {
   if (!is_alive(r, index)) return false;
-  std::uint64_t hb = entries(r)[index].heartbeat_ns.load(std::memory_order_acquire), now = now_ns();
+  std::uint64_t hb = entries(r)[index].heartbeat_ns.load(std::memory_order_acquire), now = boot_ns();
   return now > hb && now - hb > timeout_ns;
 }
 

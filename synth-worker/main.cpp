@@ -1,4 +1,6 @@
-// cuzk-synth-worker --pool NAME --endpoint E [--name worker@N]
+// cuzk-synth-worker --pool NAME --endpoint E [--name worker@N] [--synth-deadline S] [--stop-timeout S]
+// Exit statuses: 0 stopped (SIGTERM/SIGINT), 1 cannot start, 3 a synthesis
+// passed its deadline (its slot was given back and its partition requeued).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
@@ -15,10 +17,25 @@ int main(int argc, char** argv) {
   app.add_option("--endpoint", o.endpoint, "the server's ZeroMQ endpoint")->required();
   app.add_option("--name", o.name, "name shown in status (e.g. worker@3)");
   app.add_flag("--checksum", o.checksum, "store an XXH3 checksum of every filled payload");
+  double deadline_s = 0, stop_s = 10, grace_s = 10;
+  app.add_option("--synth-deadline", deadline_s,
+                 "seconds a synthesis may take before the worker gives its slot back and exits 3 "
+                 "(0: 60 s + 20 us per element of the key's domain)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--stop-timeout", stop_s,
+                 "seconds to wait for the synthesis in hand after SIGTERM before giving its slot back")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--progress-grace", grace_s,
+                 "seconds a synthesis may go without progress before the worker stops heartbeating")
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
+  const auto ms = [](double s) { return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000)); };
+  o.synth_deadline = ms(deadline_s);
+  o.stop_timeout = ms(stop_s);
+  o.progress_grace = ms(grace_s);
   spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [" + o.name + "] [%l] %v");
   struct sigaction sa {};
-  sa.sa_handler = [](int) { cuzk::worker::worker::stop_flag().store(true); };
+  sa.sa_handler = [](int) { cuzk::worker::worker::on_signal(); };
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
   try {
@@ -26,6 +43,6 @@ int main(int argc, char** argv) {
     return w.run();
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
-    return 1;
+    return cuzk::worker::exit_error;
   }
 }

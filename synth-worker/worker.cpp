@@ -3,13 +3,15 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 
 #include "circuits/circuit.hpp"
+#include "fence.hpp"
 #include "job/slot_buffers.hpp"
 #include "job/spec.hpp"
-#include "job/synthesize.hpp"
+#include "liveness.hpp"
 #include "net/options.hpp"
 #include "proto/codec.hpp"
 #include "shm/failpoint.hpp"
@@ -19,13 +21,22 @@ namespace cuzk::worker {
 namespace {
 
 using clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+std::atomic<int>& signals_received() {
+  static std::atomic<int> n{0};
+  return n;
+}
+
+std::uint64_t ns(std::chrono::nanoseconds d) { return static_cast<std::uint64_t>(std::max<std::int64_t>(d.count(), 0)); }
 
 }  // namespace
 
-std::atomic<bool>& worker::stop_flag() {
-  static std::atomic<bool> stop{false};
-  return stop;
+std::chrono::nanoseconds default_synth_deadline(std::uint64_t domain) {
+  return 60s + std::chrono::microseconds(20) * static_cast<std::int64_t>(std::min<std::uint64_t>(domain, 1ULL << 40));
 }
+
+void worker::on_signal() noexcept { signals_received().fetch_add(1); }
 
 worker::worker(worker_options opt)
     : opt_(std::move(opt)), keys_(opt_.pool), sock_(ctx_, zmq::socket_type::dealer) {
@@ -49,10 +60,15 @@ worker::worker(worker_options opt)
   sock_.set(zmq::sockopt::reconnect_ivl_max, 1000);
   sock_.set(zmq::sockopt::linger, 1000);  // let Filled/Bye out at exit
   sock_.connect(opt_.endpoint);
+  loop_ns_.store(shm::boot_ns());
+  watcher_ = std::thread([this] { watch(); });
   spdlog::info("{}: lease {} on pool {}, server {}", opt_.name, lease_->index(), opt_.pool, opt_.endpoint);
 }
 
-worker::~worker() = default;
+worker::~worker() {
+  quit_watch_.store(true);
+  if (watcher_.joinable()) watcher_.join();
+}
 
 void worker::send(const proto::body& b) {
   const auto bytes = proto::encode(proto::message{0, b});
@@ -60,24 +76,51 @@ void worker::send(const proto::body& b) {
   (void)sock_.send(zmq::buffer(bytes), zmq::send_flags::dontwait);
 }
 
+void worker::quit(int status) {
+  spdlog::default_logger()->flush();
+  ::_exit(status);  // the synthesis thread may never return: no destructors
+}
+
 int worker::run() {
   auto last_announce = clock::now() - opt_.announce;
+  std::optional<std::uint64_t> stop_since;
   for (;;) {
+    loop_ns_.store(shm::boot_ns());
     if (running_.valid() && running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
       auto out = running_.get();
-      send(out.message);
+      if (out.message) send(*out.message);
+      auto finishing = synth_state::finishing;
+      state_.compare_exchange_strong(finishing, synth_state::idle);
       current_.reset();
       start_next();
       if (!current_) last_announce = clock::now() - opt_.announce;  // idle again: announce now
     }
-    if (stop_flag().load() && !current_) break;
+    if (const int sig = signals_received().load(); sig > 0) {
+      if (!stop_since) {
+        stop_since = shm::boot_ns();
+        pending_.clear();  // never started: given back below, with any slot still assigned to this worker
+        if (current_)
+          spdlog::info("{}: stopping: waiting up to {} ms for the synthesis of slot {}", opt_.name,
+                       opt_.stop_timeout.count(), current_->slot);
+      }
+      if (!current_) break;
+      if (sig > 1 || shm::boot_ns() - *stop_since >= ns(opt_.stop_timeout)) {
+        const auto why = "slot " + std::to_string(current_->slot) + ": job " + std::to_string(current_->job_index) +
+                         " partition " + std::to_string(current_->partition) + ": stopping " +
+                         (sig > 1 ? std::string("at once (second signal)")
+                                  : "after --stop-timeout " + std::to_string(opt_.stop_timeout.count()) + " ms");
+        if (give_back(why)) quit(exit_stopped);
+      }
+    }
     const auto now = clock::now();
     if (now - last_announce >= opt_.announce) {
-      lease_->heartbeat();
-      if (current_)
-        send(proto::heartbeat{lease_->index(), current_->slot, current_->generation});
-      else if (!stop_flag().load())
+      if (current_) {
+        // The lease heartbeat is the truth the server acts on; the message only says the same.
+        if (shm::boot_ns() - lease_->last_heartbeat_ns() < ns(opt_.announce))
+          send(proto::heartbeat{lease_->index(), current_->slot, current_->generation});
+      } else if (!stop_since) {
         send(proto::ready{lease_->index(), ::getpid(), opt_.name, capacity_});
+      }
       last_announce = now;
     }
     zmq::pollitem_t item{sock_.handle(), 0, ZMQ_POLLIN, 0};
@@ -85,7 +128,7 @@ int worker::run() {
       zmq::poll(&item, 1, std::chrono::milliseconds(current_ ? 20 : 100));
     } catch (const zmq::error_t& e) {
       if (e.num() != EINTR) throw;
-      continue;  // a signal: the loop checks stop_flag()
+      continue;  // a signal: checked at the top of the loop
     }
     while (item.revents & ZMQ_POLLIN) {
       zmq::message_t frame;
@@ -99,14 +142,17 @@ int worker::run() {
       on_message(*m);
     }
   }
+  // Slots assigned to this worker whose synthesis never started go back to the queue now.
+  if (auto rep = lease_->surrender(); rep && rep->assigned_freed)
+    spdlog::info("{}: gave back {} slot(s) assigned while stopping", opt_.name, rep->assigned_freed);
   send(proto::bye{lease_->index()});
   spdlog::info("{}: stopped", opt_.name);
-  return 0;
+  return exit_stopped;
 }
 
 void worker::on_message(const proto::message& m) {
   if (const auto* a = std::get_if<proto::assign>(&m.body)) {
-    if (stop_flag().load()) return;  // the slot stays ASSIGNED; reclaimed when this process exits
+    if (signals_received().load() > 0) return;  // stopping: the slot is given back at exit
     const bool dup = (current_ && current_->slot == a->slot && current_->generation == a->generation);
     if (!dup) pending_.push_back(*a);
     if (!current_) start_next();
@@ -116,6 +162,7 @@ void worker::on_message(const proto::message& m) {
 }
 
 void worker::start_next() {
+  if (signals_received().load() > 0) return;  // stopping: no new work
   while (!current_ && !pending_.empty()) {
     proto::assign a = std::move(pending_.front());
     pending_.pop_front();
@@ -124,8 +171,20 @@ void worker::start_next() {
         w->owner != lease_->index())
       continue;  // stale: the slot moved on
     current_ = a;
+    const auto now = shm::boot_ns();
+    const auto deadline = opt_.synth_deadline.count() ? std::chrono::nanoseconds(opt_.synth_deadline)
+                                                      : default_synth_deadline(slots_->payload(a.slot)->domain);
+    slot_.store(a.slot);
+    start_ns_.store(now);
+    deadline_ns_.store(now + ns(deadline));
+    state_.store(synth_state::running);
     running_ = std::async(std::launch::async, [this, a] { return synthesize(a); });
   }
+}
+
+bool worker::finish() {
+  auto running = synth_state::running;
+  return state_.compare_exchange_strong(running, synth_state::finishing);
 }
 
 synth_outcome worker::synthesize(const proto::assign& a) {
@@ -134,12 +193,22 @@ synth_outcome worker::synthesize(const proto::assign& a) {
   jobs_->count_synthesis(j, a.partition);
   std::string error;
   try {
-    auto pk = keys_.get(a.key_id);
+    progress_.opaque(true);  // parsing the key (first job of a key) reports nothing
+    std::shared_ptr<const groth16::proving_key> pk;
+    try {
+      pk = keys_.get(a.key_id);
+    } catch (...) {
+      progress_.opaque(false);
+      throw;
+    }
+    progress_.opaque(false);
+    if (opt_.synth_deadline.count() == 0) deadline_ns_.store(start_ns_.load() + ns(default_synth_deadline(pk->domain_size)));
     auto spec = job::spec::from_json(a.spec);
     auto payload = slots_->payload(a.slot);
     if (!payload) throw job::job_error("slot " + std::to_string(a.slot) + " has no payload");
-    auto st = job::synthesize(*pk, spec, a.partition, job::slot_buffers(*payload, *pk));
+    auto st = job::synthesize(*pk, spec, a.partition, job::slot_buffers(*payload, *pk), &progress_);
     shm::failpoint("worker.synthesized");
+    if (!finish()) return {};  // given back: this process is exiting
     const auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
     auto f = slots_->fill(a.slot, a.generation, lease_->index(),
                           shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum});
@@ -152,12 +221,69 @@ synth_outcome worker::synthesize(const proto::assign& a) {
   } catch (const std::exception& e) {
     error = e.what();
   }
+  if (state_.load() != synth_state::finishing && !finish()) return {};
   // The job cannot be synthesized (bad inputs, unsatisfied constraint): record
   // it in the job table first, then give the slot back.
   spdlog::warn("slot {}: job {} partition {}: {}", a.slot, a.job_index, a.partition, error);
   (void)jobs_->fail(j, a.partition, error);
   (void)slots_->abandon(a.slot, a.generation, lease_->index());
   return {proto::synth_failed{a.slot, a.generation, error}};
+}
+
+bool worker::give_back(const std::string& why) {
+  auto running = synth_state::running;
+  if (!state_.compare_exchange_strong(running, synth_state::given_back)) return false;
+  progress_.park();
+  const std::uint64_t slot = slot_.load();
+  const auto p = slots_->payload(slot);
+  const auto& h = region_->header();
+  const std::size_t page = h.hugepages ? shm::payload_alignment : static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint32_t cls = slots_->class_of(slot);  // the whole slot: payload_alignment-sized, page-aligned
+  if (!p || cls >= h.n_classes || !fence({p->a.data(), h.classes[cls].slot_bytes}, page)) {
+    spdlog::warn("{}: the slot's memory cannot be fenced, so it is left to the server, which reclaims it once "
+                 "this worker has exited",
+                 why);
+    return true;
+  }
+  if (auto rep = lease_->surrender())
+    spdlog::warn("{}: slot given back ({} slot(s) freed, {} partition(s) requeued)", why, rep->assigned_freed,
+                 rep->partitions_requeued);
+  else
+    spdlog::warn("{}: giving the slot back failed ({}); the server reclaims it once this worker has exited", why,
+                 to_string(rep.error()));
+  return true;
+}
+
+void worker::watch() {
+  liveness rule(ns(opt_.progress_grace));
+  const auto period = std::clamp<std::chrono::milliseconds>(opt_.progress_grace / 4, 10ms, 250ms);
+  bool beating = true;
+  while (!quit_watch_.load()) {
+    const auto now = shm::boot_ns();
+    const auto st = state_.load();
+    std::optional<synthesis_view> s;
+    if (st == synth_state::running || st == synth_state::finishing)
+      s = synthesis_view{start_ns_.load(), progress_.count(), st == synth_state::finishing || progress_.in_opaque_phase()};
+    const bool alive = st != synth_state::given_back && rule.alive(now, loop_ns_.load(), s);
+    if (alive) lease_->heartbeat();
+    if (alive != beating && st != synth_state::given_back) {
+      if (!alive)
+        spdlog::warn("{}: no progress for {} ms ({}): the lease heartbeat stops, so the server kills this worker "
+                     "after its --hung-timeout",
+                     opt_.name, opt_.progress_grace.count(),
+                     s ? "synthesis of slot " + std::to_string(slot_.load()) : std::string("main loop"));
+      else
+        spdlog::info("{}: progress again: the lease heartbeat resumes", opt_.name);
+      beating = alive;
+    }
+    if (st == synth_state::running && now > deadline_ns_.load()) {
+      const auto limit_ms = (deadline_ns_.load() - start_ns_.load()) / 1000000;
+      if (give_back("slot " + std::to_string(slot_.load()) + ": the synthesis passed its deadline (" +
+                    std::to_string(limit_ms) + " ms); exiting with status " + std::to_string(exit_deadline)))
+        quit(exit_deadline);
+    }
+    std::this_thread::sleep_for(period);
+  }
 }
 
 }  // namespace cuzk::worker

@@ -1,5 +1,7 @@
 #include "job/synthesize.hpp"
 
+#include <unistd.h>
+
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,10 +13,87 @@
 #include "r1cs/error.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
+#include "shm/failpoint.hpp"
 
 namespace cuzk::job {
 
+void progress::publish() noexcept {
+  count_.store(local_, std::memory_order_relaxed);
+  next_ = local_ + stride;
+  shm::failpoint("worker.synthesizing");
+  if (parked_.load(std::memory_order_relaxed))
+    for (;;) ::pause();
+}
+
+void progress::opaque(bool on) noexcept {
+  opaque_.store(on, std::memory_order_relaxed);
+  if (!on) publish();
+}
+
 namespace {
+
+/* A phase that cannot report progress (no-op without a progress). */
+class opaque_phase {
+ public:
+  explicit opaque_phase(progress* p) : p_(p) {
+    if (p_) p_->opaque(true);
+  }
+  ~opaque_phase() {
+    if (p_) p_->opaque(false);
+  }
+  opaque_phase(const opaque_phase&) = delete;
+  opaque_phase& operator=(const opaque_phase&) = delete;
+
+ private:
+  progress* p_;
+};
+
+/* Forwards to a constraint system and counts what the circuit writes. */
+class progress_cs final : public r1cs::constraint_system {
+ public:
+  progress_cs(r1cs::constraint_system& cs, progress& p) : cs_(cs), p_(p) {}
+  r1cs::variable alloc_input(const r1cs::fr_t& v) override {
+    p_.advance();
+    return cs_.alloc_input(v);
+  }
+  r1cs::variable alloc_aux(const r1cs::fr_t& v) override {
+    p_.advance();
+    return cs_.alloc_aux(v);
+  }
+  void push_namespace(std::string_view name, std::int64_t index) override { cs_.push_namespace(name, index); }
+  void pop_namespace() override { cs_.pop_namespace(); }
+  bool needs_values() const override { return cs_.needs_values(); }
+  r1cs::counts sizes() const override { return cs_.sizes(); }
+
+ protected:
+  void do_enforce(const r1cs::lc& a, const r1cs::lc& b, const r1cs::lc& c, const char* label) override {
+    cs_.enforce(a, b, c, label);
+    p_.advance();
+  }
+
+ private:
+  r1cs::constraint_system& cs_;
+  progress& p_;
+};
+
+/* The circuit, each of whose constraint systems reports to p. */
+class progress_circuit final : public circuits::circuit {
+ public:
+  progress_circuit(const circuits::circuit& c, progress& p) : c_(c), p_(p) {}
+  std::string name() const override { return c_.name(); }
+  std::string spec() const override { return c_.spec(); }
+  std::unique_ptr<circuits::inputs> parse_inputs(const nlohmann::json& j) const override { return c_.parse_inputs(j); }
+  nlohmann::json random_inputs(std::uint64_t seed) const override { return c_.random_inputs(seed); }
+  std::vector<circuits::fr_t> public_values(const circuits::inputs& in) const override { return c_.public_values(in); }
+  void synthesize(r1cs::constraint_system& cs, const circuits::inputs* in) const override {
+    progress_cs w(cs, p_);
+    c_.synthesize(w, in);
+  }
+
+ private:
+  const circuits::circuit& c_;
+  progress& p_;
+};
 
 /* Mapped, not copied: the witness is parsed from the page cache straight into the slot. */
 std::unique_ptr<r1cs::mapped_file> map_file(const std::string& path, const char* what) {
@@ -26,7 +105,7 @@ std::unique_ptr<r1cs::mapped_file> map_file(const std::string& path, const char*
 }
 
 synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
-                              groth16::buffer_view buf) {
+                              groth16::buffer_view buf, progress* p) {
   auto c = circuits::make_circuit(s.circuit);
   auto j = nlohmann::json::parse(s.inputs, nullptr, false);
   if (j.is_discarded()) throw job_error("the inputs are not JSON");
@@ -37,15 +116,22 @@ synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std
     j = j[partition];
   }
   auto in = c->parse_inputs(j);
-  groth16::synthesize_into(pk, *c, *in, buf);
+  if (!p) {
+    groth16::synthesize_into(pk, *c, *in, buf);
+    return {c->count().constraints, pk.n_vars};
+  }
+  p->publish();
+  groth16::synthesize_into(pk, progress_circuit(*c, *p), *in, buf);
+  p->publish();
   return {c->count().constraints, pk.n_vars};
 }
 
-synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, groth16::buffer_view buf) {
-  const auto file = map_file(s.wtns, "witness");
-  const auto wtns = file->bytes();
+synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, groth16::buffer_view buf, progress* p) {
   std::uint64_t n = 0;
   try {
+    opaque_phase phase(p);
+    const auto file = map_file(s.wtns, "witness");
+    const auto wtns = file->bytes();
     n = r1cs::wtns_size(wtns);
     if (n != pk.n_vars)
       throw job_error("the witness has " + std::to_string(n) + " values, the key expects " +
@@ -56,24 +142,31 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
   }
   if (!buf.z[0].is_one()) throw job_error("the witness does not start with the constant 1");
   if (s.r1cs.empty()) {
+    opaque_phase phase(p);
     groth16::evaluate_from_coefs(pk, buf.z, buf.a, buf.b, buf.c);
     return {pk.domain_size, n};
   }
   r1cs::r1cs_file f;
-  try {
-    f = r1cs::read_r1cs(map_file(s.r1cs, "constraint system")->bytes());
-  } catch (const r1cs::format_error& e) {
-    throw job_error(s.r1cs + ": " + e.what());
+  std::uint64_t rows = 0;
+  {
+    opaque_phase phase(p);
+    try {
+      f = r1cs::read_r1cs(map_file(s.r1cs, "constraint system")->bytes());
+    } catch (const r1cs::format_error& e) {
+      throw job_error(s.r1cs + ": " + e.what());
+    }
+    const auto& m = f.m;
+    rows = m.n_constraints();
+    if (m.n_wires != n || m.n_public != pk.n_public || rows + pk.n_public + 1 > pk.domain_size)
+      throw job_error("the .r1cs does not match the key and witness (wires, public signals or size)");
+    r1cs::evaluate(m, buf.z, buf.a.first(rows), buf.b.first(rows), buf.c.first(rows));
   }
-  const auto& m = f.m;
-  const std::uint64_t rows = m.n_constraints();
-  if (m.n_wires != n || m.n_public != pk.n_public || rows + pk.n_public + 1 > pk.domain_size)
-    throw job_error("the .r1cs does not match the key and witness (wires, public signals or size)");
-  r1cs::evaluate(m, buf.z, buf.a.first(rows), buf.b.first(rows), buf.c.first(rows));
-  for (std::uint64_t i = 0; i < rows; ++i)
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    if (p) p->advance();
     if (buf.a[i] * buf.b[i] != buf.c[i])
       throw circuits::circuit_error("the witness does not satisfy constraint " + std::to_string(i) + " of " +
                                     s.r1cs);
+  }
   groth16::fill_public_rows(rows, pk.n_public, buf.z, buf.a, buf.b, buf.c);
   return {rows, n};
 }
@@ -81,11 +174,11 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
 }  // namespace
 
 synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
-                       groth16::buffer_view buf) {
+                       groth16::buffer_view buf, progress* p) {
   if (buf.a.size() != pk.domain_size || buf.b.size() != pk.domain_size || buf.c.size() != pk.domain_size ||
       buf.z.size() != pk.n_vars)
     throw job_error("synthesis buffers do not match the key's domain and witness sizes");
-  return s.is_native() ? synthesize_native(pk, s, partition, buf) : synthesize_circom(pk, s, buf);
+  return s.is_native() ? synthesize_native(pk, s, partition, buf, p) : synthesize_circom(pk, s, buf, p);
 }
 
 std::vector<groth16::fr_t> public_signals(const groth16::proving_key& pk, groth16::buffer_view buf) {

@@ -4,6 +4,7 @@
 // A and B coefficients with c = a·b, as snarkjs does).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "groth16/keys.hpp"
@@ -17,11 +18,39 @@ struct synth_stats {
   std::uint64_t n_witness = 0;      // elements of z written
 };
 
+/* How far a synthesis got, for a watchdog on another thread: constraints
+   and witness values written so far, published every `stride` items (one
+   relaxed store, and one pass through failpoint "worker.synthesizing", where
+   tests stall a synthesis). Phases that cannot report (parsing the .wtns and
+   .r1cs, evaluating a, b, c from them or from the key) are marked opaque
+   while they run. Only the synthesizing thread calls advance/publish/opaque. */
+class progress {
+ public:
+  static constexpr std::uint64_t stride = 4096;
+  void advance(std::uint64_t n = 1) {
+    local_ += n;
+    if (local_ >= next_) publish();
+  }
+  void publish() noexcept;
+  void opaque(bool on) noexcept;
+  std::uint64_t count() const noexcept { return count_.load(std::memory_order_relaxed); }
+  bool in_opaque_phase() const noexcept { return opaque_.load(std::memory_order_relaxed); }
+  /* The synthesizing thread sleeps forever at its next publication (its
+     slot was given back and the process is exiting). */
+  void park() noexcept { parked_.store(true, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<bool> opaque_{false}, parked_{false};
+  std::uint64_t local_ = 0, next_ = stride;
+};
+
 /* buf: a, b, c of pk.domain_size and z of pk.n_vars elements. Throws
    circuits::circuit_error naming an unsatisfied constraint, job_error for
-   inputs, files or sizes that do not fit the key. */
+   inputs, files or sizes that do not fit the key. p (optional) is told of
+   every constraint and witness value written. */
 synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
-                       groth16::buffer_view buf);
+                       groth16::buffer_view buf, progress* p = nullptr);
 
 /* The public signals z[1..n_public] of a synthesized witness. */
 std::vector<groth16::fr_t> public_signals(const groth16::proving_key& pk, groth16::buffer_view buf);

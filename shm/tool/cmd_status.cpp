@@ -92,7 +92,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
   }
   j["leases"] = json::array();
   const lease_entry* le = lease_entries(r);
-  const std::uint64_t now = now_ns();
+  const std::uint64_t now = boot_ns();
   for (std::uint32_t i = 0; i < h.lease_capacity; ++i) {
     bool active = (le[i].word.load() & 0xf) != 0, alive = is_alive(r, i);
     if (!active && !alive) continue;

@@ -57,6 +57,9 @@ class service {
   std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {},
                                         const std::vector<std::string>& extra_args = {});
   std::unique_ptr<process> start_worker(const std::string& name, const std::map<std::string, std::string>& env = {});
+  /* A worker with more command-line arguments (--synth-deadline 1, ...). */
+  std::unique_ptr<process> start_worker_with(const std::string& name, const std::vector<std::string>& extra_args,
+                                             const std::map<std::string, std::string>& env = {});
   client::connection connect(std::chrono::milliseconds timeout = std::chrono::milliseconds(20000));
   /* cuzk-shm status --json, parsed. */
   std::string shm_status_json();

@@ -51,6 +51,41 @@ TEST(JobSynthesis, WrongInputsAndMissingPartitionsAreJobErrors) {
   EXPECT_THROW(synthesize(f.pk, w, 0, buf.view()), job_error);
 }
 
+TEST(JobSynthesis, ProgressCountsWhatANativeSynthesisWritesWithoutChangingIt) {
+  const std::string circuit = "chain:size=9000";  // more than progress::stride rows
+  auto c = circuits::make_circuit(circuit);
+  auto pk = groth16::setup_circuit(*c, groth16::toxic_waste::random());
+  spec s;
+  s.circuit = circuit;
+  s.inputs = c->random_inputs(test::seed()).dump();
+  groth16::prover_buffers plain(pk), watched(pk);
+  auto st = synthesize(pk, s, 0, plain.view());
+  progress p;
+  EXPECT_EQ(p.count(), 0u);
+  EXPECT_EQ(synthesize(pk, s, 0, watched.view(), &p).n_constraints, st.n_constraints);
+  EXPECT_EQ(watched.a, plain.a);
+  EXPECT_EQ(watched.b, plain.b);
+  EXPECT_EQ(watched.c, plain.c);
+  EXPECT_EQ(watched.z, plain.z);
+  // Every constraint and every allocated value, published at the end.
+  EXPECT_GE(p.count(), st.n_constraints + pk.n_vars - 1);
+  EXPECT_FALSE(p.in_opaque_phase());
+}
+
+TEST(JobSynthesis, ProgressMarksOpaquePhasesAndLeavesThemOnErrors) {
+  fixture f;
+  groth16::prover_buffers buf(f.pk);
+  spec w;
+  w.wtns = "/nonexistent/w.wtns";
+  progress p;
+  EXPECT_THROW(synthesize(f.pk, w, 0, buf.view(), &p), job_error);
+  EXPECT_FALSE(p.in_opaque_phase());
+  p.opaque(true);
+  EXPECT_TRUE(p.in_opaque_phase());
+  p.opaque(false);
+  EXPECT_FALSE(p.in_opaque_phase());
+}
+
 TEST(JobResult, TruncatedOrPaddedResultsAreRefused) {
   fixture f;
   groth16::prover_buffers buf(f.pk);

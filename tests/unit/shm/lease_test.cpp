@@ -4,9 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <cstring>
 
 #include "pool_guard.hpp"
+#include "shm/job_table.hpp"
+#include "shm/slot_table.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -112,11 +116,68 @@ TEST(Lease, ALiveLeaseWithAnOldHeartbeatIsHung) {
   ASSERT_TRUE(l);
   EXPECT_FALSE(is_hung(*r, 0, 60'000'000'000ULL));
   auto& e = r->at<lease_entry>(r->header().lease_offset)[0];
-  e.heartbeat_ns.store(now_ns() - 120'000'000'000ULL);
+  e.heartbeat_ns.store(boot_ns() - 120'000'000'000ULL);
   EXPECT_TRUE(is_hung(*r, 0, 60'000'000'000ULL));
   l->heartbeat();
   EXPECT_FALSE(is_hung(*r, 0, 60'000'000'000ULL));
   EXPECT_FALSE(is_hung(*r, 1, 0));  // dead is not hung
+}
+
+std::uint64_t clock_ns(clockid_t id) {
+  timespec ts{};
+  ::clock_gettime(id, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+TEST(Lease, HeartbeatsUseTheBootClockAndJobTimesTheWallClock) {
+  pool_guard g("clock");
+  auto r = region::create(g.small());
+  ASSERT_TRUE(r);
+  const std::uint64_t before = clock_ns(CLOCK_BOOTTIME);
+  auto l = lease::take(*r, role::worker, "w");
+  ASSERT_TRUE(l);
+  const auto& e = entry(*r, l->index());
+  EXPECT_GE(e.heartbeat_ns.load(), before);
+  l->heartbeat();
+  const std::uint64_t after = clock_ns(CLOCK_BOOTTIME);
+  EXPECT_GE(e.heartbeat_ns.load(), before);
+  EXPECT_LE(e.heartbeat_ns.load(), after) << "the heartbeat is not on CLOCK_BOOTTIME";
+  EXPECT_EQ(l->last_heartbeat_ns(), e.heartbeat_ns.load());
+  // A wall-clock heartbeat (or one from any clock another process may read
+  // differently) would make a fresh lease look decades old or in the future.
+  EXPECT_FALSE(is_hung(*r, l->index(), 1'000'000'000ULL));
+  const std::uint64_t b = boot_ns(), w = wall_ns();
+  EXPECT_LE(b, clock_ns(CLOCK_BOOTTIME));
+  EXPECT_GE(b, after);
+  const std::uint64_t wall_now = clock_ns(CLOCK_REALTIME);
+  EXPECT_LE(w, wall_now);
+  EXPECT_GT(w + 1'000'000'000ULL, wall_now);
+}
+
+TEST(Lease, SurrenderGivesBackTheLeasesAssignedSlotsAndRequeuesTheirPartitions) {
+  pool_guard g("surrender");
+  auto r = region::create(g.small());
+  ASSERT_TRUE(r);
+  auto server = lease::take(*r, role::server, "gpu-server");
+  auto w = lease::take(*r, role::worker, "w");
+  ASSERT_TRUE(server && w);
+  job_table jobs(*r);
+  slot_table slots(*r);
+  auto j = jobs.submit(job_request{"surrendered", "c", "k", "{}", priority::normal, 1});
+  ASSERT_TRUE(j);
+  ASSERT_TRUE(jobs.mark_slotted(j->job, 0, 0));
+  ASSERT_TRUE(slots.assign(0, 0, w->index(), j->job.index, j->job.generation, 0));
+  auto rep = w->surrender();
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->assigned_freed, 1u);
+  EXPECT_EQ(rep->partitions_requeued, 1u);
+  EXPECT_EQ(slots.word(0)->state, slot_state::free);
+  EXPECT_EQ(slots.word(0)->generation, 1u);
+  auto p = jobs.part(j->job, 0);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->state, part_state::queued);
+  EXPECT_EQ(p->attempts, 1u);
+  EXPECT_TRUE(is_alive(*r, w->index())) << "the lock stays held until the lease is destroyed";
 }
 
 TEST(Lease, DeathOfTheHolderIsSeenThroughTheLockNotThePid) {
