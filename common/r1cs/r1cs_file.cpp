@@ -37,8 +37,7 @@ r1cs_header read_header(std::span<const std::uint8_t> bytes) {
   const auto prime = r.take(field_bytes, "prime");
   const auto modulus = fr_modulus_le();
   if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
-    r.fail("prime is " + hex_le(prime) + ", not BLS12-381's r = " + hex_le(modulus) +
-           " (compile the circuit with circom --prime bls12381)");
+    r.fail("prime is not BLS12-381's scalar field r (compile the circuit with circom --prime bls12381)");
   r1cs_header h;
   h.n_wires = r.u32("nWires");
   h.n_pub_out = r.u32("nPubOut");
@@ -143,7 +142,8 @@ void check_wire_map(std::span<const std::uint8_t> bytes, const r1cs_header& h) {
 }  // namespace
 
 r1cs_file read_r1cs(std::span<const std::uint8_t> bytes) {
-  const binfile f = parse_binfile(bytes, "r1cs", 1, section_name);
+  const binfile f = parse_binfile(memory_source(bytes, "r1cs"), "r1cs", 1, section_name);
+  auto span_of = [&](const binfile_section& s) { return bytes.subspan(s.offset, s.size); };
   for (std::uint32_t t : {4u, 5u})
     if (f.unique(t, "r1cs", section_name(t)))
       throw format_error(ctx(t) + ": custom gates are PLONK-only and cannot be proven with Groth16");
@@ -152,10 +152,10 @@ r1cs_file read_r1cs(std::span<const std::uint8_t> bytes) {
   const auto cs = f.unique(constraints_section, "r1cs", section_name(constraints_section));
   if (!cs) throw format_error(ctx(constraints_section) + ": missing");
   r1cs_file out;
-  out.header = read_header(hs->bytes);
-  out.m = read_constraints(cs->bytes, out.header);
+  out.header = read_header(span_of(*hs));
+  out.m = read_constraints(span_of(*cs), out.header);
   if (const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section)))
-    check_wire_map(ws->bytes, out.header);
+    check_wire_map(span_of(*ws), out.header);
   return out;
 }
 

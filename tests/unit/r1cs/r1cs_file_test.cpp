@@ -76,7 +76,7 @@ TEST(R1csFile, RejectsShortFilesAndWrongMagicOrVersion) {
   EXPECT_NE(read_error({}).find("r1cs: file is 0 bytes, too short"), std::string::npos);
   auto b = rewritten_chain4();
   b[0] = 'w';
-  EXPECT_EQ(read_error(b), "r1cs: wrong magic \"w1cs\" (expected \"r1cs\")");
+  EXPECT_EQ(read_error(b), "r1cs: not a .r1cs file (bad magic)");
   b = rewritten_chain4();
   fixtures::put_u32(b, 4, 2);
   EXPECT_EQ(read_error(b), "r1cs: version 2 is not supported (expected 1)");
@@ -86,10 +86,9 @@ TEST(R1csFile, RejectsAnotherPrime) {
   auto b = rewritten_chain4();
   const auto bn = fixtures::bn254_prime_le();
   std::copy(bn.begin(), bn.end(), b.begin() + prime_at);
-  EXPECT_NE(read_error(b).find("r1cs: section 1 (header): prime is 0x30644e72e131a029b85045b68181585d2833e84879b97091"
-                               "43e1f593f0000001, not BLS12-381's r"),
-            std::string::npos)
-      << read_error(b);
+  EXPECT_EQ(read_error(b),
+            "r1cs: section 1 (header): prime is not BLS12-381's scalar field r (compile the circuit with circom --prime "
+            "bls12381)");
 }
 
 TEST(R1csFile, RejectsSectionSizesThatDoNotMatch) {
