@@ -88,6 +88,8 @@ std::vector<Point> points(const r1cs::byte_source& src, const r1cs::binfile& f, 
   if (s.size != count * Size)
     throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(count) +
                        " points of " + std::to_string(Size) + " bytes");
+  if (!r1cs::fits_in_memory(count * sizeof(Point)))
+    throw format_error(ctx(type) + ": " + std::to_string(count) + " points are too many to hold in memory");
   std::vector<Point> out(count);
   r1cs::for_each_chunk(src, s.offset, count, Size, [&](std::uint64_t first, std::span<const std::uint8_t> bytes) {
     const std::uint64_t n = bytes.size() / Size;
@@ -180,6 +182,8 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src) {
     byte_reader r = fixed(src, s, 4, scratch);
     const std::uint32_t n = r.u32("count");
     if (n * record != s.size - 4) r.fail("count " + std::to_string(n) + " does not match the section size");
+    if (!r1cs::fits_in_memory(n * sizeof(groth16::matrix_coef)))
+      r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
     pk.coefs.resize(n);
     r1cs::for_each_chunk(src, s.offset + 4, n, record, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
       byte_reader c(b, ctx(4));

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -53,18 +54,37 @@ std::span<const std::uint8_t> input_file::view(std::uint64_t offset, std::size_t
   return {scratch.data(), n};
 }
 
-std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std::string_view kind) {
-  const input_file f(path, kind);
-  std::vector<std::uint8_t> data(static_cast<std::size_t>(f.size()));
-  f.read(0, data);
+std::vector<std::uint8_t> input_file::read_all() const {
+  if (!fits_in_memory(size_))
+    throw format_error(what_ + "the file is " + std::to_string(size_) + " bytes, too large to read into memory");
+  std::vector<std::uint8_t> data(static_cast<std::size_t>(size_));
+  // a chunk at a time, so that a truncation during the read is seen, not
+  // hidden inside one long pread
+  constexpr std::size_t chunk = std::size_t{1} << 20;
+  for (std::size_t at = 0; at < data.size(); at += chunk)
+    read(at, {data.data() + at, std::min(chunk, data.size() - at)});
   return data;
+}
+
+bool fits_in_memory(std::uint64_t bytes) {
+  static const std::uint64_t limit =
+      std::uint64_t(::sysconf(_SC_PHYS_PAGES)) * std::uint64_t(::sysconf(_SC_PAGESIZE)) / 2;
+  return bytes <= limit;
+}
+
+std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std::string_view kind) {
+  return input_file(path, kind).read_all();
 }
 
 mapped_file::mapped_file(const std::filesystem::path& path, std::string_view kind, bool) {
   const input_file f(path, kind);
+  if (!fits_in_memory(f.size()))
+    throw format_error(std::string(kind) + ": cannot read " + path.string() + ": the file is " +
+                       std::to_string(f.size()) + " bytes, too large to read into memory");
   size_ = static_cast<std::size_t>(f.size());
   data_ = std::make_unique_for_overwrite<std::uint8_t[]>(size_);
-  f.read(0, {data_.get(), size_});
+  constexpr std::size_t chunk = std::size_t{1} << 20;
+  for (std::size_t at = 0; at < size_; at += chunk) f.read(at, {data_.get() + at, std::min(chunk, size_ - at)});
 }
 
 }  // namespace cuzk::r1cs

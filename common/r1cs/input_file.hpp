@@ -58,12 +58,19 @@ class input_file final : public byte_source {
                                      std::vector<std::uint8_t>& scratch) const override;
   /* Exactly out.size() bytes at offset, or format_error. */
   void read(std::uint64_t offset, std::span<std::uint8_t> out) const;
+  /* The whole file; format_error when it would take more than fits_in_memory allows. */
+  std::vector<std::uint8_t> read_all() const;
 
  private:
   int fd_ = -1;
   std::uint64_t size_ = 0;
   std::string what_;  // "<kind>: cannot read <path>: "
 };
+
+/* Whether a buffer of this many bytes is reasonable here: at most half the
+   machine's memory. A sparse file of a terabyte, or counts that claim one,
+   must not make a reader try. */
+bool fits_in_memory(std::uint64_t bytes);
 
 /* A whole file in memory. */
 std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std::string_view kind);

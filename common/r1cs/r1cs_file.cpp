@@ -153,13 +153,19 @@ r1cs_file read_r1cs(std::span<const std::uint8_t> bytes) {
   if (!cs) throw format_error(ctx(constraints_section) + ": missing");
   r1cs_file out;
   out.header = read_header(span_of(*hs));
+  // required: its 8 bytes per wire are what bound nWires by the file's size
+  const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section));
+  if (!ws) throw format_error(ctx(wire_map_section) + ": missing");
+  check_wire_map(span_of(*ws), out.header);
   out.m = read_constraints(span_of(*cs), out.header);
-  if (const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section)))
-    check_wire_map(span_of(*ws), out.header);
   return out;
 }
 
-r1cs_file read_r1cs_file(const std::filesystem::path& path) { return read_r1cs(read_whole_file(path, "r1cs")); }
+r1cs_file read_r1cs_file(const std::filesystem::path& path) {
+  const input_file f(path, "r1cs");
+  parse_binfile(f, "r1cs", 1, section_name);  // the container's shape first, before reading it all
+  return read_r1cs(f.read_all());
+}
 
 r1cs_header header_for(const matrices& m) {
   if (m.n_constraints() > 0xffffffffu) throw error("r1cs: more than 2^32 - 1 constraints do not fit the format");

@@ -85,7 +85,10 @@ std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::
 }
 
 std::vector<ff::fr_t> read_wtns(const byte_source& src) {
-  std::vector<ff::fr_t> z(wtns_size(src));
+  const std::uint64_t n = wtns_size(src);
+  if (!fits_in_memory(n * sizeof(ff::fr_t)))
+    throw format_error(ctx(values_section) + ": " + std::to_string(n) + " values are too many to hold in memory");
+  std::vector<ff::fr_t> z(n);
   z.resize(read_wtns_into(src, z));  // a file may change between the two reads
   return z;
 }
