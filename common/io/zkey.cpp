@@ -172,9 +172,13 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src) {
     if (s.size != n * ec::snarkjs::g1_size)
       throw format_error(ctx(3) + ": " + std::to_string(s.size) + " bytes, expected nPublic + 1 = " +
                          std::to_string(n) + " points of " + std::to_string(ec::snarkjs::g1_size) + " bytes");
-    byte_reader r(section_bytes(src, s, scratch), ctx(3));
+    if (!r1cs::fits_in_memory(n * sizeof(g1_affine_t)))
+      throw format_error(ctx(3) + ": " + std::to_string(n) + " points are too many to hold in memory");
     pk.ic.reserve(n);
-    for (std::uint64_t i = 0; i < n; ++i) pk.ic.push_back(g1(r, "IC[" + std::to_string(i) + "]"));
+    r1cs::for_each_chunk(src, s.offset, n, ec::snarkjs::g1_size, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+      byte_reader r(b, ctx(3));
+      for (std::uint64_t i = first; r.remaining(); ++i) pk.ic.push_back(g1(r, "IC[" + std::to_string(i) + "]"));
+    });
   }
   {
     constexpr std::uint64_t record = 12 + n8r;

@@ -24,8 +24,9 @@ sources=(tests/fuzz/file_fuzz.cpp common/r1cs/binfile.cpp common/r1cs/input_file
 build() {
   local stale=0
   [[ -x "$fuzzer" ]] || stale=1
-  if [[ $stale == 0 ]] && [[ -n "$(find "$root"/common/{r1cs,io,ec,ff,groth16,util} "$root/tests/fuzz/file_fuzz.cpp" \
-                                    -newer "$fuzzer" -name '*.[ch]pp' -print -quit)" ]]; then
+  if [[ $stale == 0 ]] && [[ -n "$(find "$root"/common/{r1cs,io,ec,ff,groth16,util} "$root"/tests/fuzz/file_fuzz.cpp \
+                                    "$root"/tests/fuzz/run_file_fuzz.sh -newer "$fuzzer" \( -name '*.[ch]pp' -o -name '*.sh' \) \
+                                    -print -quit)" ]]; then
     stale=1
   fi
   [[ $stale == 1 ]] || return 0
