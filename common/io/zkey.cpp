@@ -1,5 +1,7 @@
 #include "io/zkey.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <string>
 
@@ -46,10 +48,22 @@ std::array<std::uint8_t, N> modulus_le(const std::array<std::uint64_t, N / 8>& m
   return b;
 }
 
-std::span<const std::uint8_t> section(const r1cs::binfile& f, std::uint32_t type) {
+std::string ctx(std::uint32_t type) { return r1cs::section_context("zkey", type, section_name(type)); }
+
+r1cs::binfile_section section(const r1cs::binfile& f, std::uint32_t type) {
   auto s = f.unique(type, "zkey", section_name(type));
-  if (!s) throw format_error(r1cs::section_context("zkey", type, section_name(type)) + ": missing");
-  return s->bytes;
+  if (!s) throw format_error(ctx(type) + ": missing");
+  return *s;
+}
+
+/* A section of fixed layout: at most `expected` bytes are read, whatever it declares. */
+byte_reader fixed(const r1cs::byte_source& src, const r1cs::binfile_section& s, std::uint64_t expected,
+                  std::vector<std::uint8_t>& scratch) {
+  return byte_reader(src.view(s.offset, static_cast<std::size_t>(std::min(s.size, expected)), scratch), ctx(s.type));
+}
+
+void expect_end(const byte_reader& r, const r1cs::binfile_section& s, std::string_view after) {
+  if (r.position() != s.size) r.fail("unexpected bytes after " + std::string(after));
 }
 
 template <class Point, class Decode>
@@ -65,30 +79,36 @@ g2_affine_t g2(byte_reader& r, const std::string& what, ec::point_check check = 
   return decode_one<g2_affine_t>(r, ec::snarkjs::g2_size, ec::snarkjs::decode_g2_lem, check, what);
 }
 
-/* A whole section of `count` points, decoded in parallel (checked on the curve). */
+/* A whole section of `count` points, its size checked first, then decoded a
+   chunk at a time, each chunk in parallel (checked on the curve). */
 template <class Point, std::size_t Size, class Decode>
-std::vector<Point> points(const r1cs::binfile& f, std::uint32_t type, std::uint64_t count, Decode decode) {
-  auto bytes = section(f, type);
-  const std::string ctx = r1cs::section_context("zkey", type, section_name(type));
-  if (bytes.size() != count * Size)
-    throw format_error(ctx + ": " + std::to_string(bytes.size()) + " bytes, expected " + std::to_string(count) +
+std::vector<Point> points(const r1cs::byte_source& src, const r1cs::binfile& f, std::uint32_t type,
+                          std::uint64_t count, Decode decode) {
+  const auto s = section(f, type);
+  if (s.size != count * Size)
+    throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(count) +
                        " points of " + std::to_string(Size) + " bytes");
+  if (!r1cs::fits_in_memory(count * sizeof(Point)))
+    throw format_error(ctx(type) + ": " + std::to_string(count) + " points are too many to hold in memory");
   std::vector<Point> out(count);
-  std::atomic<std::uint64_t> bad{UINT64_MAX};
-  std::atomic<int> why{0};
-  tbb::parallel_for(std::uint64_t{0}, count, [&](std::uint64_t i) {
-    auto res = decode(bytes.subspan(i * Size, Size), ec::point_check::on_curve);
-    if (res) {
-      out[i] = *res;
-    } else {
-      std::uint64_t cur = bad.load();
-      while (i < cur && !bad.compare_exchange_weak(cur, i)) {}
-      if (i <= bad.load()) why = (int)res.error();
-    }
+  r1cs::for_each_chunk(src, s.offset, count, Size, [&](std::uint64_t first, std::span<const std::uint8_t> bytes) {
+    const std::uint64_t n = bytes.size() / Size;
+    std::atomic<std::uint64_t> bad{UINT64_MAX};
+    std::atomic<int> why{0};
+    tbb::parallel_for(std::uint64_t{0}, n, [&](std::uint64_t i) {
+      auto res = decode(bytes.subspan(i * Size, Size), ec::point_check::on_curve);
+      if (res) {
+        out[first + i] = *res;
+      } else {
+        std::uint64_t cur = bad.load();
+        while (i < cur && !bad.compare_exchange_weak(cur, i)) {}
+        if (i <= bad.load()) why = (int)res.error();
+      }
+    });
+    if (bad != UINT64_MAX)
+      throw format_error(ctx(type) + ": point " + std::to_string(first + bad.load()) + ": " +
+                         std::string(ec::to_string((ec::decode_error)why.load())));
   });
-  if (bad != UINT64_MAX)
-    throw format_error(ctx + ": point " + std::to_string(bad.load()) + ": " +
-                       std::string(ec::to_string((ec::decode_error)why.load())));
   return out;
 }
 
@@ -100,85 +120,110 @@ fr_t coef_from_disk(const fr_t& disk_as_canonical) {
 
 }  // namespace
 
-groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
-  auto f = r1cs::parse_binfile(bytes, "zkey", 1, section_name);
+groth16::proving_key read_zkey(const r1cs::byte_source& src) {
+  auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  std::vector<std::uint8_t> scratch;
   groth16::proving_key pk;
   {
-    byte_reader r(section(f, 1), r1cs::section_context("zkey", 1, section_name(1)));
+    const auto s = section(f, 1);
+    byte_reader r = fixed(src, s, 4, scratch);
     std::uint32_t protocol = r.u32("protocol");
     if (protocol != 1) r.fail("protocol " + std::to_string(protocol) + " is not Groth16 (1)");
-    if (r.remaining()) r.fail("unexpected bytes after the protocol");
+    expect_end(r, s, "the protocol");
   }
   {
-    byte_reader r(section(f, 2), r1cs::section_context("zkey", 2, section_name(2)));
+    constexpr std::uint64_t size = 4 + n8q + 4 + n8r + 3 * 4 + 3 * ec::snarkjs::g1_size + 3 * ec::snarkjs::g2_size;
+    const auto s = section(f, 2);
+    byte_reader r = fixed(src, s, size, scratch);
     if (r.u32("n8q") != n8q) r.fail("n8q is not 48: not a BLS12-381 key");
     auto q = r.take(n8q, "q");
     if (!std::equal(q.begin(), q.end(), modulus_le<n8q>(ff::fp_params::modulus).begin()))
-      r.fail("base field " + r1cs::hex_le(q) + " is not BLS12-381's p (curve bls12381 expected)");
+      r.fail("base field is not BLS12-381's p (curve bls12381 expected)");
     if (r.u32("n8r") != n8r) r.fail("n8r is not 32: not a BLS12-381 key");
     auto rr = r.take(n8r, "r");
     if (!std::equal(rr.begin(), rr.end(), r1cs::fr_modulus_le().begin()))
-      r.fail("scalar field " + r1cs::hex_le(rr) + " is not BLS12-381's r");
+      r.fail("scalar field is not BLS12-381's r");
     pk.n_vars = r.u32("nVars");
     pk.n_public = r.u32("nPublic");
     pk.domain_size = r.u32("domainSize");
-    if (pk.n_vars < pk.n_public + 1) r.fail("nVars is smaller than nPublic + 1");
+    const std::uint64_t n_public_1 = std::uint64_t(pk.n_public) + 1;
+    if (pk.n_vars < n_public_1) r.fail("nVars is smaller than nPublic + 1");
     if (pk.domain_size < 2 || (pk.domain_size & (pk.domain_size - 1)) || pk.domain_size > (1u << 28))
       r.fail("domainSize " + std::to_string(pk.domain_size) + " is not a power of two in [2, 2^28]");
-    if (pk.domain_size < pk.n_public + 1) r.fail("domainSize is smaller than nPublic + 1");
+    if (pk.domain_size < n_public_1) r.fail("domainSize is smaller than nPublic + 1");
     pk.alpha1 = g1(r, "alpha1");
     pk.beta1 = g1(r, "beta1");
     pk.beta2 = g2(r, "beta2");
     pk.gamma2 = g2(r, "gamma2");
     pk.delta1 = g1(r, "delta1");
     pk.delta2 = g2(r, "delta2");
-    if (r.remaining()) r.fail("unexpected bytes after delta2");
+    expect_end(r, s, "delta2");
   }
   if (auto info = f.unique(cuzk_info_section, "zkey", section_name(cuzk_info_section))) {
-    byte_reader r(info->bytes, r1cs::section_context("zkey", cuzk_info_section, "cuzk key info"));
+    byte_reader r = fixed(src, *info, 4, scratch);
     std::uint32_t h = r.u32("h_form");
     if (h > 1) r.fail("unknown H form " + std::to_string(h));
+    expect_end(r, *info, "the H form");
     pk.h = (groth16::h_form)h;
   }
   {
-    byte_reader r(section(f, 3), r1cs::section_context("zkey", 3, section_name(3)));
-    for (std::uint32_t i = 0; i <= pk.n_public; ++i) pk.ic.push_back(g1(r, "IC[" + std::to_string(i) + "]"));
-    if (r.remaining()) r.fail("more bytes than nPublic + 1 points");
+    const auto s = section(f, 3);
+    const std::uint64_t n = std::uint64_t(pk.n_public) + 1;
+    if (s.size != n * ec::snarkjs::g1_size)
+      throw format_error(ctx(3) + ": " + std::to_string(s.size) + " bytes, expected nPublic + 1 = " +
+                         std::to_string(n) + " points of " + std::to_string(ec::snarkjs::g1_size) + " bytes");
+    if (!r1cs::fits_in_memory(n * sizeof(g1_affine_t)))
+      throw format_error(ctx(3) + ": " + std::to_string(n) + " points are too many to hold in memory");
+    pk.ic.reserve(n);
+    r1cs::for_each_chunk(src, s.offset, n, ec::snarkjs::g1_size, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+      byte_reader r(b, ctx(3));
+      for (std::uint64_t i = first; r.remaining(); ++i) pk.ic.push_back(g1(r, "IC[" + std::to_string(i) + "]"));
+    });
   }
   {
-    byte_reader r(section(f, 4), r1cs::section_context("zkey", 4, section_name(4)));
-    std::uint32_t n = r.u32("count");
-    if ((std::uint64_t)n * (12 + n8r) != r.remaining())
-      r.fail("count " + std::to_string(n) + " does not match the section size");
+    constexpr std::uint64_t record = 12 + n8r;
+    const auto s = section(f, 4);
+    byte_reader r = fixed(src, s, 4, scratch);
+    const std::uint32_t n = r.u32("count");
+    if (n * record != s.size - 4) r.fail("count " + std::to_string(n) + " does not match the section size");
+    if (!r1cs::fits_in_memory(n * sizeof(groth16::matrix_coef)))
+      r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
     pk.coefs.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      auto& k = pk.coefs[i];
-      const std::string what = "coefficient " + std::to_string(i);
-      k.matrix = r.u32(what);
-      k.constraint = r.u32(what);
-      k.signal = r.u32(what);
-      k.value = coef_from_disk(r.fr(what + " value"));
-      if (k.matrix > 1) r.fail(what + ": matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)");
-      if (k.constraint >= pk.domain_size) r.fail(what + ": row beyond domainSize");
-      if (k.signal >= pk.n_vars) r.fail(what + ": signal beyond nVars");
-    }
+    r1cs::for_each_chunk(src, s.offset + 4, n, record, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+      byte_reader c(b, ctx(4));
+      for (std::uint64_t i = first; i < first + b.size() / record; ++i) {
+        auto& k = pk.coefs[i];
+        const std::string what = "coefficient " + std::to_string(i);
+        k.matrix = c.u32(what);
+        k.constraint = c.u32(what);
+        k.signal = c.u32(what);
+        k.value = coef_from_disk(c.fr(what + " value"));
+        if (k.matrix > 1) c.fail(what + ": matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)");
+        if (k.constraint >= pk.domain_size) c.fail(what + ": row beyond domainSize");
+        if (k.signal >= pk.n_vars) c.fail(what + ": signal beyond nVars");
+      }
+    });
   }
-  const std::uint64_t n_priv = pk.n_vars - pk.n_public - 1;
+  const std::uint64_t n_priv = std::uint64_t(pk.n_vars) - pk.n_public - 1;
   const std::uint64_t n_h = pk.h == groth16::h_form::odd_coset ? pk.domain_size : pk.domain_size - 1;
   constexpr auto G1 = ec::snarkjs::g1_size;
   constexpr auto G2 = ec::snarkjs::g2_size;
-  pk.a = points<g1_affine_t, G1>(f, 5, pk.n_vars, ec::snarkjs::decode_g1_lem);
-  pk.b1 = points<g1_affine_t, G1>(f, 6, pk.n_vars, ec::snarkjs::decode_g1_lem);
-  pk.b2 = points<g2_affine_t, G2>(f, 7, pk.n_vars, ec::snarkjs::decode_g2_lem);
-  pk.c = points<g1_affine_t, G1>(f, 8, n_priv, ec::snarkjs::decode_g1_lem);
-  pk.h_query = points<g1_affine_t, G1>(f, 9, n_h, ec::snarkjs::decode_g1_lem);
+  pk.a = points<g1_affine_t, G1>(src, f, 5, pk.n_vars, ec::snarkjs::decode_g1_lem);
+  pk.b1 = points<g1_affine_t, G1>(src, f, 6, pk.n_vars, ec::snarkjs::decode_g1_lem);
+  pk.b2 = points<g2_affine_t, G2>(src, f, 7, pk.n_vars, ec::snarkjs::decode_g2_lem);
+  pk.c = points<g1_affine_t, G1>(src, f, 8, n_priv, ec::snarkjs::decode_g1_lem);
+  pk.h_query = points<g1_affine_t, G1>(src, f, 9, n_h, ec::snarkjs::decode_g1_lem);
   return pk;
 }
 
+groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
+  return read_zkey(r1cs::memory_source(bytes, "zkey"));
+}
+
 groth16::proving_key read_zkey_file(const std::filesystem::path& path) {
-  /* mapped, not copied: keys run to gigabytes, and the parse reads each byte once */
-  const r1cs::mapped_file f(path, "zkey", /*populate=*/true);
-  return read_zkey(f.bytes());
+  /* read a chunk at a time, not mapped: keys run to gigabytes, and a mapping
+     would SIGBUS if the file were truncated under it (r1cs/input_file.hpp) */
+  return read_zkey(r1cs::input_file(path, "zkey"));
 }
 
 std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk) {

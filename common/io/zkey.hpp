@@ -19,13 +19,16 @@
 #include <vector>
 
 #include "groth16/keys.hpp"
+#include "r1cs/input_file.hpp"
 
 namespace cuzk::io {
 
 /* Validates every header field, size and point (on the curve; the
    verifying-key points also in the subgroup). format_error names the
    section on the first problem. */
+groth16::proving_key read_zkey(const r1cs::byte_source& src);
 groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
+/* Read a bounded chunk at a time (a regular file only; see r1cs/input_file.hpp). */
 groth16::proving_key read_zkey_file(const std::filesystem::path& path);
 
 std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk);

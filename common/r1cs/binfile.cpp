@@ -1,36 +1,10 @@
 #include "r1cs/binfile.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "r1cs/error.hpp"
 
 namespace cuzk::r1cs {
-
-namespace {
-
-std::string printable(std::span<const std::uint8_t> b) {
-  std::string s;
-  for (auto c : b) {
-    if (c >= 0x20 && c < 0x7f) {
-      s += static_cast<char>(c);
-    } else {
-      static const char* hex = "0123456789abcdef";
-      s += "\\x";
-      s += hex[c >> 4];
-      s += hex[c & 15];
-    }
-  }
-  return s;
-}
-
-}  // namespace
 
 void byte_reader::fail(std::string_view message) const {
   throw format_error(context_ + ": " + std::string(message));
@@ -66,16 +40,6 @@ std::array<std::uint8_t, 32> fr_modulus_le() {
   return b;
 }
 
-std::string hex_le(std::span<const std::uint8_t> le) {
-  static const char* digits = "0123456789abcdef";
-  std::string s = "0x";
-  for (std::size_t i = le.size(); i-- > 0;) {
-    s += digits[le[i] >> 4];
-    s += digits[le[i] & 15];
-  }
-  return s;
-}
-
 std::string section_context(std::string_view kind, std::uint32_t type, std::string_view name) {
   return std::string(kind) + ": section " + std::to_string(type) + " (" + std::string(name) + ")";
 }
@@ -91,67 +55,42 @@ std::optional<binfile_section> binfile::unique(std::uint32_t type, std::string_v
   return found;
 }
 
-binfile parse_binfile(std::span<const std::uint8_t> bytes, std::string_view kind, std::uint32_t expected_version,
+binfile parse_binfile(const byte_source& src, std::string_view kind, std::uint32_t expected_version,
                       section_namer name) {
-  byte_reader r(bytes, std::string(kind));
-  if (bytes.size() < 12)
-    r.fail("file is " + std::to_string(bytes.size()) + " bytes, too short for magic, version and section count");
-  auto magic = r.take(4, "magic");
-  if (std::memcmp(magic.data(), kind.data(), 4) != 0)
-    r.fail("wrong magic \"" + printable(magic) + "\" (expected \"" + std::string(kind) + "\")");
+  const std::uint64_t size = src.size();
+  auto fail = [&](const std::string& message) -> void { throw format_error(std::string(kind) + ": " + message); };
+  if (size < 12)
+    fail("file is " + std::to_string(size) + " bytes, too short for magic, version and section count");
+  std::vector<std::uint8_t> scratch;
+  const auto preamble = src.view(0, 12, scratch);
+  if (std::memcmp(preamble.data(), kind.data(), 4) != 0)
+    fail("not a ." + std::string(kind) + " file (bad magic)");
   binfile f;
-  f.version = r.u32("version");
+  f.version = le32(preamble.data() + 4);
   if (f.version != expected_version)
-    r.fail("version " + std::to_string(f.version) + " is not supported (expected " +
-           std::to_string(expected_version) + ")");
-  const std::uint32_t n = r.u32("section count");
+    fail("version " + std::to_string(f.version) + " is not supported (expected " + std::to_string(expected_version) +
+         ")");
+  const std::uint32_t n = le32(preamble.data() + 8);
+  if (n > max_sections)
+    fail("declares " + std::to_string(n) + " sections, more than the " + std::to_string(max_sections) + " allowed");
+  std::uint64_t pos = 12;
   for (std::uint32_t i = 0; i < n; ++i) {
-    const std::string entry = "section table entry " + std::to_string(i + 1) + " of " + std::to_string(n);
-    const std::uint32_t type = r.u32(entry);
-    const std::uint64_t size = r.u64(entry);
-    if (size > r.remaining())
-      throw format_error(section_context(kind, type, name(type)) + ": declares " + std::to_string(size) +
-                         " bytes at offset " + std::to_string(r.position()) + " but only " +
-                         std::to_string(r.remaining()) + " remain in the file");
-    f.sections.push_back({type, r.take(static_cast<std::size_t>(size), entry)});
+    if (size - pos < 12)
+      fail("section table entry " + std::to_string(i + 1) + " of " + std::to_string(n) + " needs 12 bytes at offset " +
+           std::to_string(pos) + " but only " + std::to_string(size - pos) + " remain");
+    const auto entry = src.view(pos, 12, scratch);
+    const std::uint32_t type = le32(entry.data());
+    const std::uint64_t bytes = le64(entry.data() + 4);
+    pos += 12;
+    if (bytes > size - pos)
+      throw format_error(section_context(kind, type, name(type)) + ": declares " + std::to_string(bytes) +
+                         " bytes at offset " + std::to_string(pos) + " but only " + std::to_string(size - pos) +
+                         " remain in the file");
+    f.sections.push_back({type, pos, bytes});
+    pos += bytes;
   }
-  if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " trailing bytes after the last section");
+  if (pos != size) fail(std::to_string(size - pos) + " trailing bytes after the last section");
   return f;
-}
-
-std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std::string_view kind) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw format_error(std::string(kind) + ": cannot read " + path.string() + ": " + std::strerror(errno));
-  std::vector<std::uint8_t> data;
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  if (size < 0) throw format_error(std::string(kind) + ": cannot read " + path.string() + ": not a regular file");
-  in.seekg(0);
-  data.resize(static_cast<std::size_t>(size));
-  if (!in.read(reinterpret_cast<char*>(data.data()), size))
-    throw format_error(std::string(kind) + ": cannot read " + path.string() + ": short read");
-  return data;
-}
-
-mapped_file::mapped_file(const std::filesystem::path& path, std::string_view kind, bool populate) {
-  const std::string what = std::string(kind) + ": cannot read " + path.string() + ": ";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw format_error(what + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw format_error(what + "not a regular file");
-  }
-  size_ = static_cast<std::size_t>(st.st_size);
-  void* map = size_ ? ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0) : nullptr;
-  ::close(fd);
-  if (map == MAP_FAILED)
-    throw format_error(std::string(kind) + ": cannot map " + path.string() + ": " + std::strerror(errno));
-  data_ = static_cast<const std::uint8_t*>(map);
-}
-
-mapped_file::~mapped_file() {
-  if (data_) ::munmap(const_cast<std::uint8_t*>(data_), size_);
 }
 
 binfile_writer::binfile_writer(std::string_view magic, std::uint32_t version, std::uint32_t n_sections) {

@@ -1,12 +1,17 @@
 // iden3's binary container, shared by .r1cs, .wtns and .zkey:
 //   magic[4] | version u32 | n_sections u32 | n x (type u32 | size u64 | bytes)
 // all little-endian (github.com/iden3/binfileutils). Every read is bounds
-// checked; failures throw format_error naming the file kind and section.
+// checked and every declared size checked against the file's before anything
+// is read or allocated; failures throw format_error naming the file kind and
+// section. Messages never quote the file's bytes (the server passes them to
+// clients, who may have named a file they cannot read): no magic, text, hex,
+// primes, field elements or points; after the magic matched they may quote
+// the counts and sizes the file declares, which describe its shape.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +19,7 @@
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "r1cs/input_file.hpp"
 
 namespace cuzk::r1cs {
 
@@ -46,7 +52,7 @@ class byte_reader {
 
 struct binfile_section {
   std::uint32_t type;
-  std::span<const std::uint8_t> bytes;
+  std::uint64_t offset, size;  // within the file; checked to lie inside it
 };
 
 struct binfile {
@@ -60,37 +66,37 @@ struct binfile {
 /* Names a section type for messages ("constraints"). */
 using section_namer = std::string_view (*)(std::uint32_t type);
 
+/* More sections than any of the three formats has, by far. */
+inline constexpr std::uint32_t max_sections = 64;
+
 /* Checks magic, version (== expected_version), the section table, and that
-   the sections cover the file exactly. kind is "r1cs", "wtns", "zkey". */
-binfile parse_binfile(std::span<const std::uint8_t> bytes, std::string_view kind, std::uint32_t expected_version,
+   the sections cover the file exactly, reading only the 12-byte preamble and
+   the 12-byte entries. kind is "r1cs", "wtns", "zkey". */
+binfile parse_binfile(const byte_source& src, std::string_view kind, std::uint32_t expected_version,
                       section_namer name);
+
+/* A whole section's bytes (a view of memory sources; read into scratch for files). */
+inline std::span<const std::uint8_t> section_bytes(const byte_source& src, const binfile_section& s,
+                                                   std::vector<std::uint8_t>& scratch) {
+  return src.view(s.offset, static_cast<std::size_t>(s.size), scratch);
+}
+
+/* f(first, bytes) for runs of whole records of `record` bytes covering
+   [offset, offset + count * record), at most about 4 MiB at a time. */
+template <class F>
+void for_each_chunk(const byte_source& src, std::uint64_t offset, std::uint64_t count, std::size_t record, F&& f) {
+  const std::uint64_t per = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / record);
+  std::vector<std::uint8_t> scratch;
+  for (std::uint64_t first = 0; first < count; first += per) {
+    const std::uint64_t n = std::min(per, count - first);
+    f(first, src.view(offset + first * record, static_cast<std::size_t>(n * record), scratch));
+  }
+}
 
 /* r as 32 little-endian bytes, the way the headers store the prime */
 std::array<std::uint8_t, 32> fr_modulus_le();
-/* "0x..." of a little-endian number */
-std::string hex_le(std::span<const std::uint8_t> le);
-
 /* "r1cs: section 2 (constraints)" */
 std::string section_context(std::string_view kind, std::uint32_t type, std::string_view name);
-
-/* A whole file in memory; format_error "<kind>: cannot read <path>: <reason>". */
-std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, std::string_view kind);
-
-/* A file mapped read-only, for files of gigabytes parsed once (keys,
-   witnesses): only the pages a parse touches are read; populate reads them
-   all up front. format_error "<kind>: cannot read|map <path>: <reason>". */
-class mapped_file {
- public:
-  mapped_file(const std::filesystem::path& path, std::string_view kind, bool populate = false);
-  ~mapped_file();
-  mapped_file(const mapped_file&) = delete;
-  mapped_file& operator=(const mapped_file&) = delete;
-  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
-
- private:
-  const std::uint8_t* data_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 /* Little-endian writers for the same container. */
 class binfile_writer {

@@ -37,8 +37,7 @@ r1cs_header read_header(std::span<const std::uint8_t> bytes) {
   const auto prime = r.take(field_bytes, "prime");
   const auto modulus = fr_modulus_le();
   if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
-    r.fail("prime is " + hex_le(prime) + ", not BLS12-381's r = " + hex_le(modulus) +
-           " (compile the circuit with circom --prime bls12381)");
+    r.fail("prime is not BLS12-381's scalar field r (compile the circuit with circom --prime bls12381)");
   r1cs_header h;
   h.n_wires = r.u32("nWires");
   h.n_pub_out = r.u32("nPubOut");
@@ -143,7 +142,8 @@ void check_wire_map(std::span<const std::uint8_t> bytes, const r1cs_header& h) {
 }  // namespace
 
 r1cs_file read_r1cs(std::span<const std::uint8_t> bytes) {
-  const binfile f = parse_binfile(bytes, "r1cs", 1, section_name);
+  const binfile f = parse_binfile(memory_source(bytes, "r1cs"), "r1cs", 1, section_name);
+  auto span_of = [&](const binfile_section& s) { return bytes.subspan(s.offset, s.size); };
   for (std::uint32_t t : {4u, 5u})
     if (f.unique(t, "r1cs", section_name(t)))
       throw format_error(ctx(t) + ": custom gates are PLONK-only and cannot be proven with Groth16");
@@ -152,14 +152,20 @@ r1cs_file read_r1cs(std::span<const std::uint8_t> bytes) {
   const auto cs = f.unique(constraints_section, "r1cs", section_name(constraints_section));
   if (!cs) throw format_error(ctx(constraints_section) + ": missing");
   r1cs_file out;
-  out.header = read_header(hs->bytes);
-  out.m = read_constraints(cs->bytes, out.header);
-  if (const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section)))
-    check_wire_map(ws->bytes, out.header);
+  out.header = read_header(span_of(*hs));
+  // required: its 8 bytes per wire are what bound nWires by the file's size
+  const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section));
+  if (!ws) throw format_error(ctx(wire_map_section) + ": missing");
+  check_wire_map(span_of(*ws), out.header);
+  out.m = read_constraints(span_of(*cs), out.header);
   return out;
 }
 
-r1cs_file read_r1cs_file(const std::filesystem::path& path) { return read_r1cs(read_whole_file(path, "r1cs")); }
+r1cs_file read_r1cs_file(const std::filesystem::path& path) {
+  const input_file f(path, "r1cs");
+  parse_binfile(f, "r1cs", 1, section_name);  // the container's shape first, before reading it all
+  return read_r1cs(f.read_all());
+}
 
 r1cs_header header_for(const matrices& m) {
   if (m.n_constraints() > 0xffffffffu) throw error("r1cs: more than 2^32 - 1 constraints do not fit the format");

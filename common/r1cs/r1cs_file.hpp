@@ -1,6 +1,7 @@
 // circom's binary constraint system, .r1cs version 1
 // (github.com/iden3/r1csfile, doc/r1cs_bin_format.md): section 1 header,
-// 2 constraints, 3 wire-to-label map, in any order. Sections 4 and 5 (custom
+// 2 constraints, 3 wire-to-label map, in any order, all three required (the
+// map, 8 bytes a wire, is what bounds nWires by the file's size). Sections 4 and 5 (custom
 // gates) exist only for PLONK and are refused; other types are skipped.
 // Wires: 0 = one, then n_pub_out outputs, n_pub_in public inputs, n_prv_in
 // private inputs, then internal signals. The field must be BLS12-381's Fr.

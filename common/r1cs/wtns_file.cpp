@@ -25,60 +25,77 @@ std::string ctx(std::uint32_t type) { return section_context("wtns", type, secti
 /* The values section after every check but the per-value range check. */
 struct layout {
   std::uint32_t count;
-  std::span<const std::uint8_t> values;
+  std::uint64_t values_offset;
 };
 
-layout parse(std::span<const std::uint8_t> bytes) {
-  const binfile f = parse_binfile(bytes, "wtns", 2, section_name);
+constexpr std::uint64_t header_size = 4 + field_bytes + 4;
+
+layout parse(const byte_source& src) {
+  const binfile f = parse_binfile(src, "wtns", 2, section_name);
   const auto hs = f.unique(header_section, "wtns", section_name(header_section));
   if (!hs) throw format_error(ctx(header_section) + ": missing");
   const auto vs = f.unique(values_section, "wtns", section_name(values_section));
   if (!vs) throw format_error(ctx(values_section) + ": missing");
 
-  byte_reader h(hs->bytes, ctx(header_section));
+  std::vector<std::uint8_t> scratch;
+  byte_reader h(src.view(hs->offset, static_cast<std::size_t>(std::min(hs->size, header_size)), scratch),
+                ctx(header_section));
   const std::uint32_t n8 = h.u32("n8");
   if (n8 != field_bytes)
     h.fail("n8 is " + std::to_string(n8) + " bytes; only BLS12-381's scalar field (32 bytes) is supported");
-  if (hs->bytes.size() != 4 + field_bytes + 4)
-    h.fail("is " + std::to_string(hs->bytes.size()) + " bytes, expected " + std::to_string(4 + field_bytes + 4));
+  if (hs->size != header_size)
+    h.fail("is " + std::to_string(hs->size) + " bytes, expected " + std::to_string(header_size));
   const auto prime = h.take(field_bytes, "prime");
   const auto modulus = fr_modulus_le();
   if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
-    h.fail("prime is " + hex_le(prime) + ", not BLS12-381's r = " + hex_le(modulus));
+    h.fail("prime is not BLS12-381's scalar field r (compute the witness of a circuit compiled with --prime bls12381)");
   const std::uint32_t count = h.u32("nWitness");
   if (count == 0) h.fail("nWitness is 0 (the constant one must be there)");
-  if (vs->bytes.size() != std::uint64_t(count) * field_bytes)
-    throw format_error(ctx(values_section) + ": is " + std::to_string(vs->bytes.size()) +
-                       " bytes, but the header declares " + std::to_string(count) + " values of 32 bytes");
-  return {count, vs->bytes};
+  if (vs->size != std::uint64_t(count) * field_bytes)
+    throw format_error(ctx(values_section) + ": is " + std::to_string(vs->size) + " bytes, but the header declares " +
+                       std::to_string(count) + " values of 32 bytes");
+  return {count, vs->offset};
 }
 
 }  // namespace
 
-std::uint64_t wtns_size(std::span<const std::uint8_t> bytes) { return parse(bytes).count; }
+std::uint64_t wtns_size(const byte_source& src) { return parse(src).count; }
 
-std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::fr_t> out) {
-  const layout l = parse(bytes);
+std::uint64_t wtns_size(std::span<const std::uint8_t> bytes) { return wtns_size(memory_source(bytes, "wtns")); }
+
+std::uint64_t read_wtns_into(const byte_source& src, std::span<ff::fr_t> out) {
+  const layout l = parse(src);
   if (out.size() < l.count)
     throw capacity_error("wtns: " + std::to_string(l.count) + " values do not fit a buffer of " +
                          std::to_string(out.size()));
-  for (std::uint32_t i = 0; i < l.count; ++i) {
-    const auto v = ff::fr_t::from_bytes_le(l.values.subspan(std::size_t(i) * field_bytes, field_bytes));
-    if (!v) throw format_error(ctx(values_section) + ": value " + std::to_string(i) + " is not below the field modulus r");
-    out[i] = *v;
-  }
+  for_each_chunk(src, l.values_offset, l.count, field_bytes, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+    for (std::size_t k = 0; k < b.size() / field_bytes; ++k) {
+      const auto v = ff::fr_t::from_bytes_le(b.subspan(k * field_bytes, field_bytes));
+      if (!v)
+        throw format_error(ctx(values_section) + ": value " + std::to_string(first + k) +
+                           " is not below the field modulus r");
+      out[first + k] = *v;
+    }
+  });
   return l.count;
 }
 
-std::vector<ff::fr_t> read_wtns(std::span<const std::uint8_t> bytes) {
-  std::vector<ff::fr_t> z(wtns_size(bytes));
-  read_wtns_into(bytes, z);
+std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::fr_t> out) {
+  return read_wtns_into(memory_source(bytes, "wtns"), out);
+}
+
+std::vector<ff::fr_t> read_wtns(const byte_source& src) {
+  const std::uint64_t n = wtns_size(src);
+  if (!fits_in_memory(n * sizeof(ff::fr_t)))
+    throw format_error(ctx(values_section) + ": " + std::to_string(n) + " values are too many to hold in memory");
+  std::vector<ff::fr_t> z(n);
+  z.resize(read_wtns_into(src, z));  // a file may change between the two reads
   return z;
 }
 
-std::vector<ff::fr_t> read_wtns_file(const std::filesystem::path& path) {
-  return read_wtns(read_whole_file(path, "wtns"));
-}
+std::vector<ff::fr_t> read_wtns(std::span<const std::uint8_t> bytes) { return read_wtns(memory_source(bytes, "wtns")); }
+
+std::vector<ff::fr_t> read_wtns_file(const std::filesystem::path& path) { return read_wtns(input_file(path, "wtns")); }
 
 std::vector<std::uint8_t> write_wtns(std::span<const ff::fr_t> z) {
   if (z.size() > 0xffffffffu) throw error("wtns: more than 2^32 - 1 values do not fit the format");

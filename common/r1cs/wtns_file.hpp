@@ -8,16 +8,22 @@
 #include <vector>
 
 #include "ff/fr.hpp"
+#include "r1cs/input_file.hpp"
 
 namespace cuzk::r1cs {
 
-/* The witness count the header declares, after validating the whole file. */
+/* The witness count the header declares, after validating the headers and
+   section sizes (not the values); reads only the headers of a file. */
+std::uint64_t wtns_size(const byte_source& src);
 std::uint64_t wtns_size(std::span<const std::uint8_t> bytes);
 
-/* Validates and decodes into caller memory (a slot); returns the count.
-   capacity_error when out is too short, format_error for a bad file. */
+/* Validates and decodes into caller memory (a slot), reading a file a
+   bounded chunk at a time; returns the count. capacity_error when out is too
+   short, format_error for a bad file. */
+std::uint64_t read_wtns_into(const byte_source& src, std::span<ff::fr_t> out);
 std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::fr_t> out);
 
+std::vector<ff::fr_t> read_wtns(const byte_source& src);
 std::vector<ff::fr_t> read_wtns(std::span<const std::uint8_t> bytes);
 std::vector<ff::fr_t> read_wtns_file(const std::filesystem::path& path);
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 
 #include "../groth16/random_circuit.hpp"
@@ -42,6 +43,10 @@ void expect_same(const groth16::proving_key& x, const groth16::proving_key& y) {
   EXPECT_EQ(x.b2, y.b2);
   EXPECT_EQ(x.c, y.c);
   EXPECT_EQ(x.h_query, y.h_query);
+}
+
+void put_u32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) b.at(at + i) = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
 std::string error_of(const std::vector<std::uint8_t>& bytes) {
@@ -96,6 +101,37 @@ TEST(ZkeyTest, AnotherCurveIsRefused) {
   // then n8q (4 bytes) and q: flip a byte of q
   bytes[28 + 12 + 4 + 5] ^= 1;
   EXPECT_NE(error_of(bytes).find("not BLS12-381"), std::string::npos) << error_of(bytes);
+}
+
+TEST(ZkeyTest, AnotherCurveIsNamedWithoutQuotingTheFile) {
+  auto bytes = write_zkey(small_key());
+  // q at 44 (48 bytes), r at 96 (32 bytes): the message names the field, not the bytes found there
+  for (std::size_t at : {std::size_t{44}, std::size_t{96}}) {
+    auto b = bytes;
+    std::memcpy(b.data() + at, "\xde\xad\xbe\xef\xca\xfe\xf0\x0d", 8);
+    const auto msg = error_of(b);
+    EXPECT_NE(msg.find("is not BLS12-381's"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("0x"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("efbe"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("beef"), std::string::npos) << msg;
+  }
+}
+
+// nPublic + 1 was computed in 32 bits: nPublic = 2^32 - 1 wrapped to 0 and
+// passed both header checks.
+TEST(ZkeyTest, NPublicAtTheTopOfItsRangeIsRefusedByTheHeader) {
+  auto bytes = write_zkey(small_key());
+  put_u32(bytes, 132, 0xffffffffu);  // nPublic, after nVars at 128
+  EXPECT_EQ(error_of(bytes), "zkey: section 2 (groth16 header): nVars is smaller than nPublic + 1");
+}
+
+// Bytes after the H form were ignored.
+TEST(ZkeyTest, ExtraBytesInTheKeyInfoSectionAreRefused) {
+  auto bytes = write_zkey(small_key(h_form::coefficient));
+  // section 100 is the last: 12-byte entry, then the 4-byte form
+  put_u32(bytes, bytes.size() - 4 - 8, 8);
+  bytes.insert(bytes.end(), 4, 0);
+  EXPECT_EQ(error_of(bytes), "zkey: section 100 (cuzk key info): unexpected bytes after the H form");
 }
 
 TEST(ZkeyTest, PointOffTheCurveIsRefusedWithItsIndex) {

@@ -49,14 +49,15 @@ TEST(WtnsFile, WriteThenReadGivesTheSameValues) {
 TEST(WtnsFile, RejectsWrongMagicVersionAndPrime) {
   auto b = fixtures::data_file("chain4.wtns");
   b[0] = 'r';
-  EXPECT_EQ(read_error(b), "wtns: wrong magic \"rtns\" (expected \"wtns\")");
+  EXPECT_EQ(read_error(b), "wtns: not a .wtns file (bad magic)");
   b = fixtures::data_file("chain4.wtns");
   fixtures::put_u32(b, 4, 1);
   EXPECT_EQ(read_error(b), "wtns: version 1 is not supported (expected 2)");
   b = fixtures::data_file("chain4.wtns");
   const auto bn = fixtures::bn254_prime_le();
   std::copy(bn.begin(), bn.end(), b.begin() + prime_at);
-  EXPECT_NE(read_error(b).find("wtns: section 1 (header): prime is 0x30644e72"), std::string::npos) << read_error(b);
+  EXPECT_NE(read_error(b).find("wtns: section 1 (header): prime is not BLS12-381's scalar field r"), std::string::npos)
+      << read_error(b);
   b = fixtures::data_file("chain4.wtns");
   fixtures::put_u32(b, n8_at, 48);
   EXPECT_NE(read_error(b).find("wtns: section 1 (header): n8 is 48 bytes"), std::string::npos);
