@@ -122,7 +122,7 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
   if (!f) throw job::job_error(f.error());
   lk.unlock();  // hashing and copying a large key must not hold up other submissions
   std::string why;
-  auto srs = shm::srs_region::load(opt_.pool, "/proc/self/fd/" + std::to_string(f->fd()), &why);  // MERGE: fd overload
+  auto srs = shm::srs_region::load(opt_.pool, f->fd(), zkey, &why);
   if (!srs) throw job::job_error("cannot load the key " + zkey + ": " + why);
   key_id = srs->key_id();
   shm::failpoint("server.key.loaded");

@@ -27,8 +27,7 @@ std::array<std::uint8_t, 16> request_digest(const proto::submit& s) {
   } else {
     const auto& c = std::get<proto::circom_work>(s.work);
     field(buf, "circom");
-    field(buf, c.wtns);
-    field(buf, c.r1cs.value_or(""));
+    field(buf, c.wtns);  // not the .r1cs: it only names a failing constraint, the proof is the same
   }
   field(buf, std::to_string(s.partitions));
   field(buf, s.blinding ? s.blinding->r + "," + s.blinding->s : "");

@@ -1,6 +1,7 @@
 // What makes two Submits the same request: a resubmitted job id must carry
-// the same key, work and partitions (the priority may change), else it is a
-// conflict rather than someone else's proof.
+// the same key, work, partitions and blinding (the priority and a circom
+// job's .r1cs, which only names a failing constraint, may change), else it
+// is a conflict rather than someone else's proof.
 #pragma once
 
 #include <array>

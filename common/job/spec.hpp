@@ -22,8 +22,8 @@ struct spec {
   std::string inputs;   // native: inputs JSON, an object or one object per partition
   std::string wtns;     // circom: absolute path of the witness
   std::string r1cs;     // circom, optional: absolute path; names an unsatisfied constraint
-  std::string wtns_identity, r1cs_identity;  // job::file_identity of the files the server checked
   std::optional<std::string> blinding;  // "R,S" in decimal: deterministic proofs
+  std::string wtns_identity = {}, r1cs_identity = {};  // job::file_identity of the files the server checked
 
   bool is_native() const { return !circuit.empty(); }
   std::string to_json() const;

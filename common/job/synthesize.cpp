@@ -11,6 +11,8 @@
 #include "groth16/evaluations.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
+#include "job/file_identity.hpp"
+#include "r1cs/input_file.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "shm/failpoint.hpp"
@@ -96,9 +98,13 @@ class progress_circuit final : public circuits::circuit {
 };
 
 /* Mapped, not copied: the witness is parsed from the page cache straight into the slot. */
-std::unique_ptr<r1cs::mapped_file> map_file(const std::string& path, const char* what) {
+/* The file the server checked for the client (same device, inode, size and
+   mtime; no symlink followed), read with pread: never a file swapped in since. */
+std::unique_ptr<r1cs::input_file> open_checked(const std::string& path, const std::string& identity, const char* what,
+                                               const char* kind) {
+  const int fd = open_identified(path, identity, what);
   try {
-    return std::make_unique<r1cs::mapped_file>(path, what);
+    return std::make_unique<r1cs::input_file>(fd, path, kind);
   } catch (const r1cs::format_error&) {
     throw job_error(std::string("cannot read the ") + what + " " + path);
   }
@@ -130,8 +136,8 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
   std::uint64_t n = 0;
   try {
     opaque_phase phase(p);
-    const auto file = map_file(s.wtns, "witness");
-    const auto wtns = file->bytes();
+    const auto file = open_checked(s.wtns, s.wtns_identity, "witness", "wtns");
+    const auto& wtns = *file;
     n = r1cs::wtns_size(wtns);
     if (n != pk.n_vars)
       throw job_error("the witness has " + std::to_string(n) + " values, the key expects " +
@@ -151,7 +157,7 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
   {
     opaque_phase phase(p);
     try {
-      f = r1cs::read_r1cs(map_file(s.r1cs, "constraint system")->bytes());
+      f = r1cs::read_r1cs(open_checked(s.r1cs, s.r1cs_identity, "constraint system", "r1cs")->read_all());
     } catch (const r1cs::format_error& e) {
       throw job_error(s.r1cs + ": " + e.what());
     }

@@ -32,6 +32,16 @@ input_file::input_file(const std::filesystem::path& path, std::string_view kind)
   size_ = static_cast<std::uint64_t>(st.st_size);
 }
 
+input_file::input_file(int fd, std::string_view display_name, std::string_view kind)
+    : fd_(fd), what_(std::string(kind) + ": cannot read " + std::string(display_name) + ": ") {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    throw format_error(what_ + "not a regular file");
+  }
+  size_ = static_cast<std::uint64_t>(st.st_size);
+}
+
 input_file::~input_file() { ::close(fd_); }
 
 void input_file::read(std::uint64_t offset, std::span<std::uint8_t> out) const {

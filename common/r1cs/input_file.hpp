@@ -48,6 +48,8 @@ class memory_source final : public byte_source {
 class input_file final : public byte_source {
  public:
   input_file(const std::filesystem::path& path, std::string_view kind);
+  /* Takes a descriptor someone else opened and checked (it is closed here). */
+  input_file(int fd, std::string_view display_name, std::string_view kind);
   ~input_file();
   input_file(const input_file&) = delete;
   input_file& operator=(const input_file&) = delete;

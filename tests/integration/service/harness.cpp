@@ -127,7 +127,7 @@ std::unique_ptr<process> service::start_worker(const std::string& name, const st
 
 std::unique_ptr<process> service::start_worker_with(const std::string& name, const std::vector<std::string>& extra_args,
                                                     const std::map<std::string, std::string>& env) {
-  std::vector<std::string> args{"--pool", pool_, "--endpoint", endpoint_, "--name", name, "--checksum"};
+  std::vector<std::string> args{"--pool", pool_, "--endpoint", worker_endpoint_, "--name", name, "--checksum"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   return std::make_unique<process>(CUZK_WORKER_BIN, args, dir_ / (name + "." + std::to_string(logs_++) + ".log"), env);
 }

@@ -11,11 +11,13 @@ TEST(JobSpec, NativeAndCircomSpecsRoundTripThroughJson) {
   EXPECT_EQ(n2.circuit, n.circuit);
   EXPECT_EQ(n2.inputs, n.inputs);
   EXPECT_EQ(n2.blinding, n.blinding);
-  spec c{"/k.zkey", "", "", "/w.wtns", "/c.r1cs", std::nullopt};
+  spec c{"/k.zkey", "", "", "/w.wtns", "/c.r1cs", std::nullopt, "1:2:3:4", "5:6:7:8"};
   auto c2 = spec::from_json(c.to_json());
   EXPECT_FALSE(c2.is_native());
   EXPECT_EQ(c2.wtns, c.wtns);
   EXPECT_EQ(c2.r1cs, c.r1cs);
+  EXPECT_EQ(c2.wtns_identity, c.wtns_identity);
+  EXPECT_EQ(c2.r1cs_identity, c.r1cs_identity);
   EXPECT_FALSE(c2.blinding);
 }
 
