@@ -137,6 +137,25 @@ TEST(Security, AClientSeesWaitsOnAndFetchesOnlyItsOwnJobs) {
     EXPECT_EQ(r.exit, 2) << r.output;
     EXPECT_NE(r.output.find("unknown_job"), std::string::npos) << r.output;
   }
+  // Fetch through the client library, in a child that became nobody.
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(::getgrnam("nogroup")->gr_gid) != 0 ||
+        ::setuid(::getpwnam("nobody")->pw_uid) != 0)
+      ::_exit(3);
+    try {
+      client::connection other(svc.endpoint());
+      (void)other.fetch("private-job");
+      ::_exit(1);  // another client's proof was handed over
+    } catch (const client::server_error& e) {
+      ::_exit(e.code() == proto::error_code::unknown_job ? 0 : 2);
+    } catch (...) {
+      ::_exit(4);
+    }
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(child, &st, 0), child);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "Fetch of another client's job: child status " << st;
   const auto all = cli(true, {"status", "--endpoint", svc.endpoint(), "--json"});
   EXPECT_EQ(all.exit, 0) << all.output;
   EXPECT_EQ(all.output.find("private-job"), std::string::npos) << "another client's job is listed:\n" << all.output;
