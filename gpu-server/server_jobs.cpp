@@ -14,6 +14,7 @@
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/wtns_file.hpp"
+#include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
 #include "server.hpp"
 
@@ -132,6 +133,7 @@ void server::on_submit(const std::string& id, std::uint64_t rq, const proto::sub
   std::string key_id;
   try {
     key_id = keys_.load(s.zkey);
+    shm::failpoint("server.key.loaded");
     auto pk = keys_.get(key_id);
     std::string unusable;
     if (!slots_->class_for(pk->domain_size, pk->n_vars))
@@ -180,6 +182,7 @@ void server::on_submit(const std::string& id, std::uint64_t rq, const proto::sub
   auto rec = jobs_->get(out->job);
   if (out->created && rec)
     for (std::uint32_t p = 0; p < s.partitions; ++p) queue_.push({static_cast<shm::priority>(s.priority), (*rec)->seq, out->job, p});
+  shm::failpoint("server.submit.accepted");
   send(id, proto::message{rq, proto::accepted{s.job_id, out->created,
                                               rec ? job_status_of(out->job, **rec).state : proto::job_state::queued}});
   if (out->created) spdlog::info("job {} accepted ({} partition(s), priority {})", s.job_id, s.partitions, int(s.priority));

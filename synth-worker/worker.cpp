@@ -66,6 +66,7 @@ int worker::run() {
     if (running_.valid() && running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
       auto out = running_.get();
       send(out.message);
+      shm::failpoint("worker.filled.sent");
       current_.reset();
       start_next();
       if (!current_) last_announce = clock::now() - opt_.announce;  // idle again: announce now
@@ -106,6 +107,7 @@ int worker::run() {
 
 void worker::on_message(const proto::message& m) {
   if (const auto* a = std::get_if<proto::assign>(&m.body)) {
+    shm::failpoint("worker.assign.received");
     if (stop_flag().load()) return;  // the slot stays ASSIGNED; reclaimed when this process exits
     const bool dup = (current_ && current_->slot == a->slot && current_->generation == a->generation);
     if (!dup) pending_.push_back(*a);

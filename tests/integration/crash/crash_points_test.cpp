@@ -1,0 +1,48 @@
+// Every failpoint in failpoints.hpp, on the real binaries: killed at a random
+// hit CUZK_CRASH_ITERATIONS times (default 200), the invariants checked after
+// every kill (crash_loop.hpp). One ctest test per point (label crash).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "crash_loop.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test::crash {
+namespace {
+
+int iterations() {
+  const char* v = std::getenv("CUZK_CRASH_ITERATIONS");
+  return v && *v ? std::max(1, std::atoi(v)) : 200;
+}
+
+class CrashPoint : public ::testing::TestWithParam<crash_point> {};
+
+TEST_P(CrashPoint, KilledAtARandomHitLosesNoJobProvesNoneTwiceLeaksNoSlot) {
+  const crash_point& p = GetParam();
+  const int n = iterations();
+  const std::uint64_t salt = std::hash<std::string_view>{}(p.name) ^ static_cast<std::uint64_t>(p.who);
+  crash_loop loop(seed() ^ salt);
+  const loop_stats st = loop.run(p, n);
+  std::printf("%s (%s): H = %llu hits per round; %d kills, %d rounds without one, %d helper kills; %d batches, %d jobs "
+              "checked; %.1f s, %.0f ms per kill (%.0f ms CPU)\n",
+              std::string(p.name).c_str(), p.who == kind::server ? "server" : "worker",
+              static_cast<unsigned long long>(st.hits), st.kills, st.misses, st.other_deaths, st.batches, st.jobs,
+              st.seconds, st.kills ? 1000 * st.seconds / st.kills : 0.0,
+              st.kills ? 1000 * st.cpu_seconds / st.kills : 0.0);
+  EXPECT_GE(st.kills, n);
+}
+
+std::string name_of(const ::testing::TestParamInfo<crash_point>& info) {
+  std::string s = std::string(info.param.who == kind::server ? "server_" : "worker_") + std::string(info.param.name);
+  for (auto& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Points, CrashPoint, ::testing::ValuesIn(crash_points), name_of);
+
+}  // namespace
+}  // namespace cuzk::test::crash
