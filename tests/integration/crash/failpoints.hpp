@@ -4,6 +4,7 @@
 // once per kind.
 #pragma once
 
+#include <ostream>
 #include <string_view>
 
 namespace cuzk::test::crash {
@@ -83,5 +84,9 @@ inline constexpr crash_point crash_points[] = {
     {"job.fail.job", kind::server, workload::bad_proof},
     {"slot.abandon.cas", kind::server, workload::bad_proof},
 };
+
+inline void PrintTo(const crash_point& p, std::ostream* os) {
+  *os << p.name << (p.who == kind::server ? " in the server" : " in a worker");
+}
 
 }  // namespace cuzk::test::crash
