@@ -22,7 +22,7 @@ namespace {
 using namespace std::chrono_literals;
 using clk = std::chrono::steady_clock;
 
-constexpr int good_per_batch = 4;
+constexpr int good_per_batch = 2;
 constexpr int bad_per_batch = 2;
 
 /* The failpoint that kills a helper process to set a workload up. */
@@ -157,13 +157,11 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
   } else {
     ++stats_.other_deaths;
   }
-  const bool rearm = point_->load == workload::flow || point_->load == workload::bad_witness ||
-                     point_->load == workload::bad_proof;
   p.reset();
   if (k == kind::server) {
-    // The target is armed again at once where a restart cannot hit the point
-    // by itself; a helper server's death brings the armed one.
-    arm next = target ? (rearm ? arm::kill : arm::none) : arm::kill;
+    // The killed target comes back unarmed (the invariants are checked before
+    // it is armed again); a helper server's death brings the armed one.
+    arm next = target ? arm::none : arm::kill;
     if (calibrating_ && next == arm::kill) next = arm::count;
     start_server(next);
     return;
@@ -172,9 +170,7 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
     if (!target && point_->who == kind::worker) start_worker(2, calibrating_ ? arm::count : arm::kill);
     return;
   }
-  arm next = target && rearm && index == 0 ? arm::kill : arm::none;
-  if (calibrating_ && next == arm::kill) next = arm::count;
-  start_worker(index, next);
+  start_worker(index, arm::none);
 }
 
 void crash_loop::supervise() {
