@@ -78,9 +78,12 @@ crash_loop::~crash_loop() {
 crash_loop::env crash_loop::env_for(arm a, kind k) {
   env e{{"CUZK_FAILPOINT", ""}, {"CUZK_FAILPOINT_COUNT", ""}};
   if (a == arm::count) e["CUZK_FAILPOINT_COUNT"] = count_file_;
-  if (a == arm::kill)
-    e["CUZK_FAILPOINT"] = std::string(point_->name) + ":" +
-                          std::to_string(std::uniform_int_distribution<std::uint64_t>(1, hits_)(rng_));
+  if (a == arm::kill || a == arm::kill_next) {
+    const std::uint64_t k = std::uniform_int_distribution<std::uint64_t>(1, hits_)(rng_);
+    const std::uint64_t skip = a == arm::kill_next ? hits_ - std::min(armed_k_, hits_) + 1 : 0;
+    armed_k_ = k;
+    e["CUZK_FAILPOINT"] = std::string(point_->name) + ":" + std::to_string(skip + k);
+  }
   if (a == arm::prelude) e["CUZK_FAILPOINT"] = std::string(prelude_point(point_->load)) + ":1";
   (void)k;
   return e;
@@ -91,7 +94,8 @@ crash_loop::env crash_loop::env_for(arm a, kind k) {
 void crash_loop::start_server(arm a) {
   server_ = svc_->start_server(env_for(a, kind::server), {"--threads", "1"});
   server_arm_ = a;
-  if (a == arm::kill) target_ = server_->pid();
+  if (a == arm::kill || a == arm::kill_next) target_ = server_->pid();
+  if (a == arm::kill_next) server_arm_ = arm::kill;
   wait_server_up();
   if (workers_[0] && server_->running()) refresh_workers();
 }
@@ -112,7 +116,8 @@ void crash_loop::wait_server_up() {
 void crash_loop::start_worker(std::size_t i, arm a) {
   workers_[i] = svc_->start_worker("w" + std::to_string(next_name_++), env_for(a, kind::worker));
   if (i == 0) worker_arm_ = a;
-  if (a == arm::kill) target_ = workers_[i]->pid();
+  if (a == arm::kill || a == arm::kill_next) target_ = workers_[i]->pid();
+  if (i == 0 && a == arm::kill_next) worker_arm_ = arm::kill;
 }
 
 // A restarted server learns of running workers only from their next Ready
@@ -153,16 +158,21 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
   if (k == kind::worker) ++worker_sigkills_;
   if (target) {
     ++stats_.kills;
+    stats_.most_kills_per_check = std::max(stats_.most_kills_per_check, ++unchecked_kills_);
     target_ = -1;
   } else {
     ++stats_.other_deaths;
   }
   p.reset();
+  // Where jobs flowing hit the point, the killed target comes back armed for
+  // a hit after the round it recovers (the invariants are checked first,
+  // unless its recovery hits more often than the rest of the round would have);
+  // elsewhere it comes back unarmed.
+  const bool flowing = point_->load == workload::flow || point_->load == workload::bad_witness ||
+                       point_->load == workload::bad_proof;
   if (k == kind::server) {
-    // The killed target comes back unarmed (the invariants are checked before
-    // it is armed again); a helper server's death brings the armed one.
-    arm next = target ? arm::none : arm::kill;
-    if (calibrating_ && next == arm::kill) next = arm::count;
+    arm next = target ? (flowing ? arm::kill_next : arm::none) : arm::kill;
+    if (calibrating_ && next != arm::none) next = arm::count;
     start_server(next);
     return;
   }
@@ -170,7 +180,7 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
     if (!target && point_->who == kind::worker) start_worker(2, calibrating_ ? arm::count : arm::kill);
     return;
   }
-  start_worker(index, arm::none);
+  start_worker(index, target && flowing && index == 0 ? arm::kill_next : arm::none);
 }
 
 void crash_loop::supervise() {
@@ -289,21 +299,19 @@ bool crash_loop::run_batch(std::vector<job>& batch, std::chrono::seconds limit) 
     submit(j);
   }
   // Polled in the job table (no request per poll), then fetched through the server.
-  shm::job_table jobs(*region_);
   const auto end = clk::now() + limit;
   while (!failed_) {
     supervise();
     bool all = true;
     for (auto& j : batch) {
       if (j.finished) continue;
-      auto ref = jobs.find(j.id);
-      auto rec = ref ? jobs.get(*ref) : shm::result<const shm::job_record*>(shm::unexpected(shm::error::no_such_job));
+      const auto* rec = record_of(j.id);
       if (!rec) {
         ADD_FAILURE() << "job " << j.id << " was accepted and is not in the job table";
         failed_ = true;
         return false;
       }
-      const auto st = static_cast<shm::job_state>((*rec)->word.load() & 0xf);
+      const auto st = static_cast<shm::job_state>(rec->word.load() & 0xf);
       if (st != shm::job_state::done && st != shm::job_state::failed) {
         all = false;
         continue;
@@ -328,6 +336,18 @@ bool crash_loop::run_batch(std::vector<job>& batch, std::chrono::seconds limit) 
     std::this_thread::sleep_for(2ms);
   }
   return false;
+}
+
+// The record of a job id, also where the server stores ids namespaced by
+// client ("uid/crash-7"): the ids of this loop are unique as suffixes.
+const shm::job_record* crash_loop::record_of(const std::string& id) const {
+  const shm::job_record* found = nullptr;
+  shm::job_table(*region_).for_each([&](shm::job_ref, const shm::job_record& rec) {
+    const auto t = shm::field_text(rec.job_id);
+    if (t == id || (t.size() > id.size() && t.ends_with(id) && !std::isalnum(static_cast<unsigned char>(t[t.size() - id.size() - 1]))))
+      found = &rec;
+  });
+  return found;
 }
 
 std::string crash_loop::unsettled() const {
@@ -392,16 +412,14 @@ bool crash_loop::check_quiescent(std::vector<job>& batch) {
                   << svc_->dir() << ")";
     return false;
   }
-  shm::job_table jobs(*region_);
   for (const auto& j : batch) {
     if (j.bad) continue;
-    auto ref = jobs.find(j.id);
-    auto rec = ref ? jobs.get(*ref) : shm::result<const shm::job_record*>(shm::unexpected(shm::error::no_such_job));
+    const auto* rec = record_of(j.id);
     if (!rec) {
       ADD_FAILURE() << j.id << " left the job table";
       return false;
     }
-    const auto syntheses = (*rec)->parts[0].syntheses.load();
+    const auto syntheses = rec->parts[0].syntheses.load();
     if (syntheses == 0) {
       ADD_FAILURE() << j.id << " is done but was never synthesized";
       return false;
@@ -413,6 +431,7 @@ bool crash_loop::check_quiescent(std::vector<job>& batch) {
     return false;
   }
   worker_sigkills_ = 0;
+  unchecked_kills_ = 0;
   stats_.jobs += static_cast<int>(batch.size());
   ++stats_.batches;
   previous_ = batch;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../service/harness.hpp"
+#include "shm/layout.hpp"
 #include "shm/region.hpp"
 #include "failpoints.hpp"
 
@@ -28,6 +29,7 @@ struct loop_stats {
   int misses = 0;              // rounds without a kill (the armed hit not reached yet, or a race lost)
   int batches = 0, jobs = 0;   // checked batches and jobs
   int other_deaths = 0;        // helper processes killed at their own failpoint
+  int most_kills_per_check = 0;  // 1 unless a restarted process died again before the check
   double seconds = 0;          // wall time of the kill rounds (calibration excluded)
   double cpu_seconds = 0;      // CPU time of the test and every process it started, same rounds
 };
@@ -43,7 +45,9 @@ class crash_loop {
 
  private:
   using env = std::map<std::string, std::string>;
-  enum class arm { none, count, kill, prelude };
+  /* kill: at a random hit in [1, H]; kill_next: the same, but counted from
+     the end of the round the process restarts in (its recovery's hits first). */
+  enum class arm { none, count, kill, kill_next, prelude };
 
   struct job {
     std::string id;
@@ -73,6 +77,7 @@ class crash_loop {
   bool check_quiescent(std::vector<job>& batch);
   /* From the pool itself: every slot FREE, no record ACTIVE or RESERVED ("" if so). */
   std::string unsettled() const;
+  const shm::job_record* record_of(const std::string& id) const;
   bool fetch(job& j);
   void helper_ready(std::size_t workers);
 
@@ -93,6 +98,8 @@ class crash_loop {
   std::uint64_t hits_ = 1;
   arm server_arm_ = arm::none, worker_arm_ = arm::none, helper_arm_ = arm::none;
   pid_t target_ = -1;
+  std::uint64_t armed_k_ = 1;
+  int unchecked_kills_ = 0;
   int worker_sigkills_ = 0;  // since the last check
   std::string count_file_;
   std::uint64_t next_job_ = 0, next_name_ = 0;
