@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
 #include <string>
 
 #include "crash_loop.hpp"
@@ -47,6 +51,24 @@ std::string name_of(const ::testing::TestParamInfo<crash_point>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Points, CrashPoint, ::testing::ValuesIn(crash_points), name_of);
+
+// A failpoint added to the sources without an entry above would never be killed at.
+TEST(CrashPointList, NamesEveryFailpointOfTheSources) {
+  namespace fs = std::filesystem;
+  const std::regex call(R"re(failpoint\("([^"]+)"\))re");
+  std::set<std::string> listed, found;
+  for (const auto& p : crash_points) listed.emplace(p.name);
+  for (const char* dir : {"shm", "gpu-server", "synth-worker"})
+    for (const auto& f : fs::recursive_directory_iterator(fs::path(CUZK_SOURCE_DIR) / dir)) {
+      if (f.path().extension() != ".cpp") continue;
+      std::ifstream in(f.path());
+      const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      for (std::sregex_iterator m(text.begin(), text.end(), call), end; m != end; ++m) found.insert((*m)[1]);
+    }
+  ASSERT_FALSE(found.empty());
+  for (const auto& name : found) EXPECT_TRUE(listed.count(name)) << name << " is missing from failpoints.hpp";
+  for (const auto& name : listed) EXPECT_TRUE(found.count(name)) << name << " is in no source file";
+}
 
 }  // namespace
 }  // namespace cuzk::test::crash
