@@ -80,7 +80,9 @@ crash_loop::env crash_loop::env_for(arm a, kind k) {
   if (a == arm::count) e["CUZK_FAILPOINT_COUNT"] = count_file_;
   if (a == arm::kill || a == arm::kill_next) {
     const std::uint64_t k = std::uniform_int_distribution<std::uint64_t>(1, hits_)(rng_);
-    const std::uint64_t skip = a == arm::kill_next ? hits_ - std::min(armed_k_, hits_) + 1 : 0;
+    const long rest = static_cast<long>(hits_ - std::min(armed_k_, hits_)) + 1 + skip_adjust_;
+    const std::uint64_t skip = a == arm::kill_next ? static_cast<std::uint64_t>(std::max(0L, rest)) : 0;
+    armed_next_ = a == arm::kill_next;
     armed_k_ = k;
     e["CUZK_FAILPOINT"] = std::string(point_->name) + ":" + std::to_string(skip + k);
   }
@@ -159,6 +161,8 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
   if (target) {
     ++stats_.kills;
     stats_.most_kills_per_check = std::max(stats_.most_kills_per_check, ++unchecked_kills_);
+    if (unchecked_kills_ > 1) ++skip_adjust_;  // it died again before the check: skip more next time
+    armed_next_ = false;
     target_ = -1;
   } else {
     ++stats_.other_deaths;
@@ -493,6 +497,7 @@ loop_stats crash_loop::run(const crash_point& p, int kills) {
 bool crash_loop::round() {
   const arm armed = calibrating_ ? arm::count : arm::kill;
   const int kills_before = stats_.kills;
+  const bool armed_next = armed_next_;
   int bad = 0;
   switch (point_->load) {
     case workload::flow:
@@ -538,6 +543,8 @@ bool crash_loop::round() {
     stop_worker(2);
   }
   if (!calibrating_ && stats_.kills == kills_before) ++stats_.misses;
+  if (!calibrating_ && stats_.kills == kills_before && armed_next && skip_adjust_ > -static_cast<long>(hits_))
+    --skip_adjust_;  // a whole round passed: skip less next time
   return check_quiescent(batch);
 }
 

@@ -99,6 +99,8 @@ class crash_loop {
   arm server_arm_ = arm::none, worker_arm_ = arm::none, helper_arm_ = arm::none;
   pid_t target_ = -1;
   std::uint64_t armed_k_ = 1;
+  long skip_adjust_ = 0;     // learnt: hits a recovery makes beyond the rest of its round
+  bool armed_next_ = false;  // the target runs armed with kill_next
   int unchecked_kills_ = 0;
   int worker_sigkills_ = 0;  // since the last check
   std::string count_file_;
