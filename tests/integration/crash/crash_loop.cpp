@@ -23,6 +23,8 @@ using namespace std::chrono_literals;
 using clk = std::chrono::steady_clock;
 
 constexpr int good_per_batch = 2;
+// A dead server is noticed quickly; requests are retried (all are idempotent).
+constexpr auto request_timeout = std::chrono::milliseconds(60);
 constexpr int bad_per_batch = 2;
 
 /* The failpoint that kills a helper process to set a workload up. */
@@ -59,11 +61,13 @@ crash_loop::crash_loop(std::uint64_t seed) : seed_(seed), rng_(seed) {
   auto r = shm::region::open({svc_->pool(), ""}, &why);
   if (!r) throw std::runtime_error("cannot open the test pool: " + why);
   region_ = std::make_unique<shm::region>(std::move(*r));
-  client::options o;
-  o.timeout = 150ms;  // a dead server is noticed quickly; requests are retried (all are idempotent)
-  o.attempts = 1;
-  conn_ = std::make_unique<client::connection>(svc_->endpoint(), o);
   workers_.resize(3);
+  {
+    client::options o;
+    o.timeout = request_timeout;
+    o.attempts = 1;
+    conn_ = std::make_unique<client::connection>(svc_->endpoint(), o);
+  }
   count_file_ = (svc_->dir() / "hits").string();
   (void)key_for(circuit_);
 }
@@ -94,25 +98,42 @@ crash_loop::env crash_loop::env_for(arm a, kind k) {
 // ---- processes ----
 
 void crash_loop::start_server(arm a) {
+  // A restarted server hears of running workers only at their next Ready (a
+  // second apart) and would hand work to one that is being replaced: the old
+  // worker goes first, a fresh one announces itself once the server is up.
+  if (workers_[0]) {
+    retire_worker();
+    worker_wanted_ = true;
+  }
   server_ = svc_->start_server(env_for(a, kind::server), {"--threads", "1"});
   server_arm_ = a;
   if (a == arm::kill || a == arm::kill_next) target_ = server_->pid();
   if (a == arm::kill_next) server_arm_ = arm::kill;
   wait_server_up();
-  if (workers_[0] && server_->running()) refresh_workers();
+  if (worker_wanted_ && server_->running()) {  // else the next server start brings it
+    start_worker(0, arm::none);
+    worker_wanted_ = false;
+  }
 }
 
-// Workers started before the server binds would announce into the void and
-// wait a second to announce again: the server answers a request first.
+// Each attempt on a fresh socket, which connects at once (a socket that found
+// no server waits out its reconnect interval, 100 ms).
 void crash_loop::wait_server_up() {
   const auto end = clk::now() + 20s;
   while (server_->running() && clk::now() < end) {
+    client::options o;
+    o.timeout = 25ms;
+    o.attempts = 1;
     try {
-      (void)conn_->status();
-      return;
+      (void)client::connection(svc_->endpoint(), o).status();
+      break;
     } catch (const std::exception&) {
     }
   }
+  client::options o;
+  o.timeout = request_timeout;
+  o.attempts = 1;
+  conn_ = std::make_unique<client::connection>(svc_->endpoint(), o);
 }
 
 void crash_loop::start_worker(std::size_t i, arm a) {
@@ -122,15 +143,12 @@ void crash_loop::start_worker(std::size_t i, arm a) {
   if (i == 0 && a == arm::kill_next) worker_arm_ = arm::kill;
 }
 
-// A restarted server learns of running workers only from their next Ready
-// (sent once a second): fresh workers announce at once, the old ones finish
-// what they hold and exit.
-void crash_loop::refresh_workers() {
+void crash_loop::retire_worker() {
   if (workers_[0] && workers_[0]->running()) {
-    ::kill(workers_[0]->pid(), SIGTERM);
+    ::kill(workers_[0]->pid(), SIGTERM);  // finishes what it holds, then exits (0)
     retiring_.push_back(std::move(workers_[0]));
   }
-  start_worker(0, arm::none);
+  workers_[0].reset();
 }
 
 void crash_loop::stop_server() {
@@ -302,7 +320,8 @@ bool crash_loop::run_batch(std::vector<job>& batch, std::chrono::seconds limit) 
     if (failed_) return false;
     submit(j);
   }
-  // Polled in the job table (no request per poll), then fetched through the server.
+  // Polled in the job table (no request per poll); fetched through the server
+  // once all are finished (fewer requests for a dying server to swallow).
   const auto end = clk::now() + limit;
   while (!failed_) {
     supervise();
@@ -316,18 +335,17 @@ bool crash_loop::run_batch(std::vector<job>& batch, std::chrono::seconds limit) 
         return false;
       }
       const auto st = static_cast<shm::job_state>(rec->word.load() & 0xf);
-      if (st != shm::job_state::done && st != shm::job_state::failed) {
-        all = false;
-        continue;
-      }
-      if (!fetch(j)) {
-        failed_ = true;
-        return false;
-      }
-      j.finished = true;
-      (void)st;
+      j.finished = st == shm::job_state::done || st == shm::job_state::failed;
+      all = all && j.finished;
     }
-    if (all) return true;
+    if (all) {
+      for (auto& j : batch)
+        if (!fetch(j)) {
+          failed_ = true;
+          return false;
+        }
+      return true;
+    }
     if (clk::now() > end) {
       std::string pending;
       for (const auto& j : batch)

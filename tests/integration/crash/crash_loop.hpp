@@ -63,7 +63,7 @@ class crash_loop {
   void start_server(arm a);
   void wait_server_up();
   void start_worker(std::size_t i, arm a);
-  void refresh_workers();
+  void retire_worker();
   void stop_server();
   void stop_worker(std::size_t i);
   void supervise();
@@ -108,6 +108,7 @@ class crash_loop {
   std::vector<job> previous_;
   loop_stats stats_;
   bool failed_ = false, calibrating_ = false;
+  bool worker_wanted_ = false;  // the regular worker was retired for a server start that has not come up yet
 };
 
 }  // namespace cuzk::test::crash
