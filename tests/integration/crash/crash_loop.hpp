@@ -1,5 +1,6 @@
 // The crash loop on the real binaries: one service (pool, cuzk-gpu-server,
-// two cuzk-synth-workers) kept alive across kills; batches of tiny jobs flow
+// a cuzk-synth-worker, a second one for the worker_died workload) kept alive
+// across kills, only the killed process restarted; batches of tiny jobs flow
 // through it while one process is armed (CUZK_FAILPOINT=NAME:K) at a random
 // hit K in [1, H], H counted first (CUZK_FAILPOINT_COUNT). A process that
 // dies is restarted at once; after every batch the invariants are checked:
@@ -92,7 +93,7 @@ class crash_loop {
   std::unique_ptr<shm::region> region_;  // read by the checks (no process per check)
   std::unique_ptr<client::connection> conn_;
   std::unique_ptr<process> server_;
-  std::vector<std::unique_ptr<process>> workers_;  // [0], [1] regular; [2] helper/target for worker_died
+  std::vector<std::unique_ptr<process>> workers_;  // [0] regular; [2] helper/target for worker_died
   std::vector<std::unique_ptr<process>> retiring_;  // SIGTERMed, reaped when they exit
   const crash_point* point_ = nullptr;
   std::uint64_t hits_ = 1;
