@@ -120,6 +120,16 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
   }
   auto f = key_files_.open(who, zkey);
   if (!f) throw job::job_error(f.error());
+  // The same file (device, inode, size, mtime) as an earlier Submit: its
+  // region exists, so the file need not be hashed again.
+  if (auto it = key_by_file_.find(f->identity()); it != key_by_file_.end()) {
+    key_id = it->second;
+    try {
+      return keys_.get(key_id);
+    } catch (const std::exception&) {
+      key_by_file_.erase(it);  // its region was destroyed: load it again
+    }
+  }
   lk.unlock();  // hashing and copying a large key must not hold up other submissions
   std::string why;
   auto srs = shm::srs_region::load(opt_.pool, f->fd(), zkey, &why);
@@ -128,7 +138,9 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
   shm::failpoint("server.key.loaded");
   try {
     std::lock_guard again(key_mu_);
-    return keys_.get(key_id);
+    auto pk = keys_.get(key_id);
+    key_by_file_[f->identity()] = key_id;
+    return pk;
   } catch (const std::exception&) {
     drop_unused_key(key_id);  // not a key: do not keep its copy in /dev/shm
     throw;

@@ -197,6 +197,7 @@ class server {
   job::key_cache keys_;
   file_policy key_files_, witness_files_;
   std::map<std::string, std::string> preloaded_;  // --key path → key id (read-only after start)
+  std::map<std::string, std::string> key_by_file_;  // job::file_identity of a key file → key id (under key_mu_)
 
   // the loop's
   std::map<std::string, std::shared_ptr<const groth16::proving_key>> ready_keys_;

@@ -108,6 +108,7 @@ void server::on_filled(const peer& p, const proto::filled& f) {
   }
   for (auto& [lease, w] : workers_)
     if (w.busy && w.busy->first == f.slot && w.busy->second == f.generation) w.busy.reset();
+  shm::failpoint("server.filled");
   dispatch();
 }
 
@@ -229,6 +230,7 @@ void server::assign_work() {
       w.identity.clear();
       continue;
     }
+    shm::failpoint("server.assign.sent");
     w.busy = std::pair(*slot, word->generation);
   }
 }
@@ -327,6 +329,7 @@ void server::on_proof_done(proof_done d) {
                                                   " bytes) do not fit the job table's " +
                                                   std::to_string(shm::result_bytes) + " bytes");
     }
+    shm::failpoint("server.proof.stored");
     ++counters_.proofs;
     spdlog::info("job {} partition {} proven in {:.3f} s (H {:.3f}, MSMs {:.3f}: G1 A {:.3f} B {:.3f} L {:.3f} H {:.3f}, "
                  "G2 B {:.3f})",

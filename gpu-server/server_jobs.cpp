@@ -138,7 +138,7 @@ void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s
   if (out->conflict)
     return reply_error(p.identity, rq, proto::error_code::conflict,
                        "job " + s.job_id + " was submitted before with a different request; choose another job id");
-  shm::failpoint("server.submit.recorded");
+  shm::failpoint("server.submit.accepted");
   auto rec = jobs_->get(out->job);
   if (out->created && rec)
     for (std::uint32_t i = 0; i < s.partitions; ++i)

@@ -59,13 +59,18 @@ struct pass {
         if (slots.reclaim_proving(s, w.generation, w.owner)) ++rep.proving_refilled;
         continue;
       }
+      // The job table first, the slot last: a reclaimer that dies in between
+      // leaves the slot ASSIGNED to a dead owner, so the next pass repeats
+      // this (a FREE slot would leave its partition SLOTTED, or its job
+      // ACTIVE, with nothing to finish them until a server restart).
       const slot_entry& e = **slots.entry(s);
       job_ref j{e.job, e.job_generation};
       std::uint32_t p = e.partition;
-      if (!slots.reclaim_assigned(s, w.generation, w.owner)) continue;
-      ++rep.assigned_freed;
       if (auto pw = jobs.part(j, p); pw && pw->state == part_state::slotted && pw->slot == s && jobs.requeue(j, p))
         ++rep.partitions_requeued;
+      else if (pw && (pw->state == part_state::done || pw->state == part_state::failed) && jobs.complete(j))
+        ++rep.jobs_completed;  // its worker failed it and died before the job was
+      if (slots.reclaim_assigned(s, w.generation, w.owner)) ++rep.assigned_freed;
     }
   }
 

@@ -1,5 +1,6 @@
 // Crash reclamation under the one exclusive cleaner lock (DESIGN §3): a dead
-// worker's ASSIGNED slot → FREE (gen + 1) and its partition back to QUEUED;
+// worker's ASSIGNED slot → FREE (gen + 1), after its partition went back to
+// QUEUED (or, already failed or done, its job was completed);
 // FILLED stays FILLED; a dead server's PROVING slot → FILLED. Then, when no
 // other server can be writing (none alive, or the caller is the server), the
 // job table is reconciled with the slot table, which the server writes in two

@@ -89,6 +89,7 @@ int worker::run() {
     if (running_.valid() && running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
       auto out = running_.get();
       if (out.message) send(*out.message);
+      shm::failpoint("worker.filled.sent");
       auto finishing = synth_state::finishing;
       state_.compare_exchange_strong(finishing, synth_state::idle);
       current_.reset();
@@ -152,6 +153,7 @@ int worker::run() {
 
 void worker::on_message(const proto::message& m) {
   if (const auto* a = std::get_if<proto::assign>(&m.body)) {
+    shm::failpoint("worker.assign.received");
     if (signals_received().load() > 0) return;  // stopping: the slot is given back at exit
     const bool dup = (current_ && current_->slot == a->slot && current_->generation == a->generation);
     if (!dup) pending_.push_back(*a);

@@ -1,8 +1,12 @@
 #include "shm/reclaim.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "pool_guard.hpp"
+#include "shm/failpoint.hpp"
 #include "shm/job_table.hpp"
 #include "shm/lease.hpp"
 #include "shm/slot_table.hpp"
@@ -33,6 +37,19 @@ class Reclaim : public ::testing::Test {
   slot_word word(std::uint64_t s) { return *slots.word(s); }
   part_word part(job_ref j, std::uint32_t p) { return *jobs.part(j, p); }
   job_state state(job_ref j) { return static_cast<job_state>((*jobs.get(j))->word.load() & 0xf); }
+  /* Runs f in a child armed to die (SIGKILL) at failpoint `name`; true if it did. */
+  template <class F>
+  bool dies_at(const char* name, F f) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      arm_failpoint(name);
+      f();
+      ::_exit(0);
+    }
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+  }
 };
 
 TEST_F(Reclaim, DeadWorkersAssignedSlotIsFreedAndItsPartitionRequeued) {
@@ -219,6 +236,35 @@ TEST_F(Reclaim, ReconcileWaitsWhileAnotherServerIsLive) {
   ASSERT_TRUE(own);
   EXPECT_TRUE(own->reconciled);
   EXPECT_EQ(part(j, 0).state, part_state::queued);
+}
+
+// The server's reaper and a worker taking a dead worker's lease entry reclaim
+// by owner, without the reconcile step: a reclaimer killed mid-way must leave
+// what the next such pass completes (the crash tests found a partition left
+// SLOTTED to a FREE slot, its job never finished until a server restart).
+TEST_F(Reclaim, AReclaimerKilledMidWayLeavesTheRestToTheNextOwnerPass) {
+  for (const char* point : {"slot.reclaim_assigned.cas", "job.requeue.cas"}) {
+    SCOPED_TRACE(point);
+    job_ref j = submit(std::string("a-") + point);
+    const auto slot = *slots.find_free(0);
+    dispatch(j, 0, slot, dead_worker);
+    ASSERT_TRUE(dies_at(point, [&] { (void)reclaim(r, dead_worker); }));
+    ASSERT_TRUE(reclaim(r, dead_worker));
+    EXPECT_EQ(word(slot).state, slot_state::free);
+    EXPECT_EQ(part(j, 0).state, part_state::queued);
+    EXPECT_EQ(part(j, 0).attempts, 1u);
+  }
+}
+
+TEST_F(Reclaim, ADeadWorkerThatFailedItsPartitionButNotItsJobLeavesTheJobFailed) {
+  job_ref j = submit("a");
+  dispatch(j, 0, 0, dead_worker);
+  ASSERT_TRUE(dies_at("job.fail.part", [&] { (void)jobs.fail(j, 0, "unsatisfied"); }));
+  ASSERT_EQ(part(j, 0).state, part_state::failed);
+  ASSERT_EQ(state(j), job_state::active);
+  ASSERT_TRUE(reclaim(r, dead_worker));
+  EXPECT_EQ(state(j), job_state::failed);
+  EXPECT_EQ(word(0).state, slot_state::free);
 }
 
 TEST_F(Reclaim, AStaleGenerationIsNotReclaimed) {
