@@ -120,6 +120,7 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
   }
   auto f = key_files_.open(who, zkey);
   if (!f) throw job::job_error(f.error());
+  shm::failpoint("server.key.loaded");  // crash tests: die while resolving a client's key
   // The same file (device, inode, size, mtime) as an earlier Submit: its
   // region exists, so the file need not be hashed again.
   if (auto it = key_by_file_.find(f->identity()); it != key_by_file_.end()) {
@@ -135,7 +136,6 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
   auto srs = shm::srs_region::load(opt_.pool, f->fd(), zkey, &why);
   if (!srs) throw job::job_error("cannot load the key " + zkey + ": " + why);
   key_id = srs->key_id();
-  shm::failpoint("server.key.loaded");
   try {
     std::lock_guard again(key_mu_);
     auto pk = keys_.get(key_id);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <stdexcept>
+#include <vector>
+#include <zmq_addon.hpp>
 
 #include "circuits/circuit.hpp"
 #include "fence.hpp"
@@ -39,7 +41,8 @@ std::chrono::nanoseconds default_synth_deadline(std::uint64_t domain) {
 void worker::on_signal() noexcept { signals_received().fetch_add(1); }
 
 worker::worker(worker_options opt)
-    : opt_(std::move(opt)), keys_(opt_.pool), sock_(ctx_, zmq::socket_type::dealer) {
+    : opt_(std::move(opt)), keys_(opt_.pool), sock_(ctx_, zmq::socket_type::dealer),
+      monitor_(ctx_, zmq::socket_type::pair) {
   std::string why;
   auto r = shm::region::open({opt_.pool, opt_.hugepage_dir}, &why);
   if (!r)
@@ -59,6 +62,9 @@ worker::worker(worker_options opt)
   sock_.set(zmq::sockopt::reconnect_ivl, 100);
   sock_.set(zmq::sockopt::reconnect_ivl_max, 1000);
   sock_.set(zmq::sockopt::linger, 1000);  // let Filled/Bye out at exit
+  // Connection events: a (re)connected server hears Ready at once, not a period later.
+  const std::string mon = "inproc://monitor-" + std::to_string(::getpid());
+  if (zmq_socket_monitor(sock_.handle(), mon.c_str(), ZMQ_EVENT_HANDSHAKE_SUCCEEDED) == 0) monitor_.connect(mon);
   sock_.connect(opt_.endpoint);
   loop_ns_.store(shm::boot_ns());
   watcher_ = std::thread([this] { watch(); });
@@ -70,10 +76,10 @@ worker::~worker() {
   if (watcher_.joinable()) watcher_.join();
 }
 
-void worker::send(const proto::body& b) {
+bool worker::send(const proto::body& b) {
   const auto bytes = proto::encode(proto::message{0, b});
   // A full queue (no server for a long time) drops the hint; the region keeps the truth.
-  (void)sock_.send(zmq::buffer(bytes), zmq::send_flags::dontwait);
+  return sock_.send(zmq::buffer(bytes), zmq::send_flags::dontwait).has_value();
 }
 
 void worker::quit(int status) {
@@ -115,21 +121,29 @@ int worker::run() {
     }
     const auto now = clock::now();
     if (now - last_announce >= opt_.announce) {
+      bool sent = true;
       if (current_) {
         // The lease heartbeat is the truth the server acts on; the message only says the same.
         if (shm::boot_ns() - lease_->last_heartbeat_ns() < ns(opt_.announce))
           send(proto::heartbeat{lease_->index(), current_->slot, current_->generation});
       } else if (!stop_since) {
-        send(proto::ready{lease_->index(), ::getpid(), opt_.name, capacity_});
+        // A Ready sent before the connection is up is dropped (ZMQ_IMMEDIATE): retried at the next poll.
+        sent = send(proto::ready{lease_->index(), ::getpid(), opt_.name, capacity_});
       }
-      last_announce = now;
+      if (sent) last_announce = now;
     }
-    zmq::pollitem_t item{sock_.handle(), 0, ZMQ_POLLIN, 0};
+    zmq::pollitem_t items[2] = {{sock_.handle(), 0, ZMQ_POLLIN, 0}, {monitor_.handle(), 0, ZMQ_POLLIN, 0}};
+    auto& item = items[0];
     try {
-      zmq::poll(&item, 1, std::chrono::milliseconds(current_ ? 20 : 100));
+      zmq::poll(items, 2, std::chrono::milliseconds(current_ || now - last_announce >= opt_.announce ? 20 : 100));
     } catch (const zmq::error_t& e) {
       if (e.num() != EINTR) throw;
       continue;  // a signal: checked at the top of the loop
+    }
+    if (items[1].revents & ZMQ_POLLIN) {  // (re)connected: announce now
+      std::vector<zmq::message_t> ev;
+      (void)zmq::recv_multipart(monitor_, std::back_inserter(ev), zmq::recv_flags::dontwait);
+      last_announce = clock::now() - opt_.announce;
     }
     while (item.revents & ZMQ_POLLIN) {
       zmq::message_t frame;

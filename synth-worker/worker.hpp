@@ -73,7 +73,7 @@ class worker {
  private:
   enum class synth_state : int { idle, running, finishing, given_back };
 
-  void send(const proto::body& b);
+  bool send(const proto::body& b);
   void on_message(const proto::message& m);
   void start_next();
   synth_outcome synthesize(const proto::assign& a);
@@ -95,6 +95,7 @@ class worker {
   job::key_cache keys_;
   zmq::context_t ctx_;
   zmq::socket_t sock_;
+  zmq::socket_t monitor_;  // connection events of sock_
   std::deque<proto::assign> pending_;
   std::optional<proto::assign> current_;
   std::future<synth_outcome> running_;
