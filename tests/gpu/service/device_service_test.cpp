@@ -106,8 +106,9 @@ TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte)
     EXPECT_EQ(server->terminate(), 0);
     const auto logs = server_logs(svc);
     EXPECT_NE(logs.find("backend=" + be), std::string::npos) << "the proofs were not made by the " << be << " backend";
-    if (be == "cuda" && extra.empty())
+    if (be == "cuda" && extra.empty()) {
       EXPECT_NE(logs.find("registered the pool's payload with CUDA"), std::string::npos);
+    }
     return proofs;
   };
   const auto cpu = run("cpu", {});
