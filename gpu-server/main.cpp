@@ -1,4 +1,5 @@
-// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto]
+// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--no-register]
+// Exit codes: 0 after SIGTERM, 1 on a startup error, 75 after a sticky device error (restart it).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
@@ -23,6 +24,9 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   app.add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   app.add_option("--threads", o.threads, "CPU backend threads (0: all cores)");
+  bool no_register = false;
+  app.add_flag("--no-register", no_register,
+               "do not register the pool with CUDA: copy a, b, c, z through heap memory first (the old, slow way)");
   app.add_option("--key", o.keys, "a .zkey to load into its SRS region and parse before serving (repeatable)")
       ->check(CLI::ExistingFile);
   double hung_s = 60;
@@ -38,6 +42,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   for (auto& d : o.keys_dirs) d = std::filesystem::canonical(d);
   for (auto& d : o.witness_dirs) d = std::filesystem::canonical(d);
+  o.register_pool = !no_register;
   o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
   spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [gpu-server] [%l] %v");

@@ -59,7 +59,11 @@ server::server(server_options opt)
   jobs_ = std::make_unique<shm::job_table>(*region_);
 
   std::string note;
-  backend_ = make_backend(opt_.backend, opt_.threads, &note);
+  backend_options bo;
+  bo.kind = opt_.backend;
+  bo.threads = opt_.threads;
+  bo.register_pool = opt_.register_pool;
+  backend_ = make_backend(bo, &note);
   if (!note.empty()) spdlog::info("{}", note);
   auto chunks = region_->payload_chunks(64ULL << 30);
   backend_->attach_pool(chunks);
@@ -130,7 +134,7 @@ int server::run() {
   sd_notify(0, "STOPPING=1");
   spdlog::info("stopped: {} proofs, {} failed, {} malformed frames", counters_.proofs, counters_.failed,
                counters_.malformed);
-  return 0;
+  return exit_code_;
 }
 
 void server::stop_accepting() {

@@ -53,6 +53,8 @@ struct server_options {
   std::vector<std::filesystem::path> witness_dirs;  // .wtns/.r1cs files clients may name
   std::string backend = "auto";
   int threads = 0;
+  bool register_pool = true;       // false (--no-register): a CUDA backend copies a, b, c, z through heap memory
+  unsigned device_attempts = 3;    // proofs of one slot that a transient device error may fail before its job fails
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
   std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
   std::vector<std::string> keys;  // .zkey files loaded and parsed before serving; clients may name them
@@ -84,7 +86,8 @@ class server {
   explicit server(server_options opt);
   ~server();
   /* Runs until SIGTERM/SIGINT: then stops accepting, finishes the proof in
-     flight, and returns 0. */
+     flight, and returns 0. After a sticky device error it returns
+     exit_device_lost (75) at once, the slot it was proving FILLED again. */
   int run();
 
  private:
@@ -125,6 +128,8 @@ class server {
     std::string error;
     std::uint64_t start_ns, end_ns;
     groth16::prove_timings timings;
+    double stage = 0;                 // heap staging (--no-register)
+    std::optional<bool> device_fault;  // a device error: false transient (retried), true sticky (the server exits)
   };
 
   // server.cpp: sockets, loop, signals
@@ -183,6 +188,8 @@ class server {
   void start_proofs();
   void prover_loop();
   void on_proof_done(proof_done d);
+  /* A device error: the slot goes back to FILLED; retried, failed after device_attempts, or (sticky) the server exits. */
+  void on_device_fault(const proof_done& d);
   std::optional<std::uint32_t> class_for_job(const shm::job_record& rec);
 
   server_options opt_;
@@ -219,6 +226,8 @@ class server {
   server_counters counters_;
   bool accepting_ = true;
   bool stopping_ = false;
+  int exit_code_ = 0;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, unsigned> device_failures_;  // (slot, gen) → transient faults
 
   // prover thread hand-off
   std::mutex mu_;

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include "backend/fault.hpp"
 #include "groth16/verifier.hpp"
 #include "job/result.hpp"
 #include "job/slot_buffers.hpp"
@@ -291,7 +292,7 @@ void server::prover_loop() {
       pj = std::move(to_prove_.front());
       to_prove_.pop_front();
     }
-    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}};
+    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}, 0, std::nullopt};
     try {
       const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);
@@ -305,6 +306,10 @@ void server::prover_loop() {
       d.result = job::encode_result({out.proof, pub});
       shm::failpoint("server.proved");  // crash tests: die with the proof computed but not stored
       d.timings = out.timings;
+      d.stage = out.stage;
+    } catch (const device_fault& e) {
+      d.error = e.what();
+      d.device_fault = e.sticky();
     } catch (const std::exception& e) {
       d.error = e.what();
     }
@@ -313,9 +318,53 @@ void server::prover_loop() {
   }
 }
 
+// A device error is not the job's fault: the slot goes back to FILLED (its
+// bytes are intact) and is proven again, up to device_attempts times. A
+// sticky one leaves this process's context unusable: the server exits with
+// exit_device_lost and the next server proves the FILLED slot, no new synthesis.
+void server::on_device_fault(const proof_done& d) {
+  const auto& w = d.what;
+  if (*d.device_fault) {
+    const bool filled = static_cast<bool>(slots_->reclaim_proving(w.slot, w.gen, lease_->index()));  // PROVING → FILLED
+    spdlog::critical("job {} partition {}: {}; the device is lost: slot {} is {} and the server exits with code {} "
+                     "so that it is restarted",
+                     w.job.index, w.partition, d.error, w.slot, filled ? "FILLED again" : "left to reclamation",
+                     exit_device_lost);
+    exit_code_ = exit_device_lost;
+    stopping_ = true;
+    io_.stop();
+    return;
+  }
+  const auto key = std::pair(w.slot, w.gen);
+  const unsigned failures = ++device_failures_[key];
+  if (failures < std::max(1u, opt_.device_attempts) && slots_->reclaim_proving(w.slot, w.gen, lease_->index())) {
+    spdlog::warn("job {} partition {}: {} (device attempt {} of {}); slot {} is FILLED again and will be retried",
+                 w.job.index, w.partition, d.error, failures, opt_.device_attempts, w.slot);
+    return;
+  }
+  device_failures_.erase(key);
+  ++counters_.failed;
+  spdlog::warn("job {} partition {} failed after {} device error(s): {}", w.job.index, w.partition, failures, d.error);
+  (void)jobs_->fail(w.job, w.partition, d.error);
+  (void)slots_->abandon(w.slot, w.gen, lease_->index());
+}
+
 void server::on_proof_done(proof_done d) {
   prover_busy_ = false;
   const auto& w = d.what;
+  if (d.device_fault) {
+    on_device_fault(d);
+    if (exit_code_) return;
+    notify_waiters(w.job);
+    if (stopping_) {
+      io_.stop();
+      return;
+    }
+    dispatch();
+    drain();
+    return;
+  }
+  device_failures_.erase(std::pair(w.slot, w.gen));
   if (auto e = slots_->entry(w.slot)) {
     const std::uint64_t synth_end = (*e)->filled_ns, synth_start = synth_end - std::min(synth_end, (*e)->synth_ns);
     jobs_->note_times(w.job, w.partition, synth_start, synth_end, d.start_ns, d.end_ns);
@@ -331,10 +380,13 @@ void server::on_proof_done(proof_done d) {
     }
     shm::failpoint("server.proof.stored");
     ++counters_.proofs;
-    spdlog::info("job {} partition {} proven in {:.3f} s (H {:.3f}, MSMs {:.3f}: G1 A {:.3f} B {:.3f} L {:.3f} H {:.3f}, "
-                 "G2 B {:.3f})",
-                 w.job.index, w.partition, d.timings.total, d.timings.ntt, d.timings.msm, d.timings.msm_a,
-                 d.timings.msm_b_g1, d.timings.msm_l, d.timings.msm_h, d.timings.msm_b_g2);
+    const auto& t = d.timings;
+    auto ms = [](double s) { return s * 1e3; };
+    spdlog::info("proven job={} partition={} backend={} total_ms={:.1f} stage_ms={:.1f} h2d_ms={:.1f} ntt_ms={:.1f} "
+                 "msm_a_ms={:.1f} msm_b_g1_ms={:.1f} msm_b_g2_ms={:.1f} msm_l_ms={:.1f} msm_h_ms={:.1f} "
+                 "batch_add_ms={:.1f} msm_ms={:.1f}",
+                 w.job.index, w.partition, backend_->name(), ms(t.total), ms(d.stage), ms(t.h2d), ms(t.ntt),
+                 ms(t.msm_a), ms(t.msm_b_g1), ms(t.msm_b_g2), ms(t.msm_l), ms(t.msm_h), ms(t.batch_add), ms(t.msm));
     (void)slots_->release(w.slot, w.gen, lease_->index());
   } else {
     ++counters_.failed;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The GPU run of issue 9, on a machine with a CUDA device: every `gpu` test,
+# The GPU run of issues 9 and 11, on a machine with a CUDA device: every `gpu`
+# test (the service with --backend cuda among them: cuzk-gpu-service-test),
 # `cuzk prove --backend cuda` against `--backend cpu` on prepared keys
-# (byte-identical proofs with fixed blinding), and the CUDA benchmarks. Full
+# (byte-identical proofs with fixed blinding), H2D from a registered pool slot
+# vs cudaHostAlloc vs pageable (cuzk-h2d-bench), and the CUDA benchmarks. Full
 # results go to OUT (default gpu-results/); a short table is printed last.
 #   scripts/gpu-check.sh [OUT]
 # Binaries come from .gpurun/ when scripts/gpu-pack.sh made it (build here,
@@ -27,19 +29,23 @@ else
   build="$root/build-gpu"
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-  ninja -C "$build" tests/gpu/all cuzk-cuda-bench cuzk >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  ninja -C "$build" tests/gpu/all cuzk-cuda-bench cuzk-h2d-bench cuzk cuzk-gpu-server cuzk-synth-worker cuzk-shm \
+    >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
   bin="$out/bin"
   mkdir -p "$bin"
   find "$build/tests/gpu" -maxdepth 2 -type f -executable -name 'cuzk-*' -exec cp {} "$bin/" \;
-  cp "$build/bench/cuda/cuzk-cuda-bench" "$build/client/cuzk" "$bin/"
+  cp "$build/bench/cuda/cuzk-cuda-bench" "$build/bench/cuda/cuzk-h2d-bench" "$build/client/cuzk" \
+    "$build/gpu-server/cuzk-gpu-server" "$build/synth-worker/cuzk-synth-worker" "$build/shm/tool/cuzk-shm" "$bin/"
 fi
 
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv >"$out/device.txt" 2>&1
 log "device: $(tail -1 "$out/device.txt")"
 summary=()
 
-# 1. the gpu tests (the engine conformance test up to 2^CUZK_GPU_MAX_LOG constraints)
+# 1. the gpu tests (the engine conformance test up to 2^CUZK_GPU_MAX_LOG constraints; the
+#    service test starts these server, worker and cuzk-shm binaries)
 export CUZK_GPU_MAX_LOG="${CUZK_GPU_MAX_LOG:-20}"
+export CUZK_SHM_BIN="$bin/cuzk-shm" CUZK_SERVER_BIN="$bin/cuzk-gpu-server" CUZK_WORKER_BIN="$bin/cuzk-synth-worker"
 [[ -f "$root/.gpurun/data/mix.r1cs" ]] && export CUZK_GPU_CIRCOM="$root/.gpurun/data/mix"
 status=0
 for t in "$bin"/cuzk-*-test; do
@@ -87,7 +93,14 @@ for c in "${cases[@]}"; do
 done
 tar -C "$out" -czf "$out/proofs.tar.gz" proofs && rm -rf "$out/proofs"
 
-# 3. the benchmarks
+# 3. H2D from a registered pool slot vs cudaHostAlloc vs pageable, and the pool's registration (s/GiB)
+if [[ -x "$bin/cuzk-h2d-bench" ]]; then
+  log "h2d bench"
+  "$bin/cuzk-h2d-bench" --log2 "${CUZK_GPU_H2D_LOG:-24}" >"$out/h2d.log" 2>&1 || status=1
+  while read -r line; do summary+=("$line"); done < <(grep -E '^(h2d|register) ' "$out/h2d.log")
+fi
+
+# 4. the benchmarks
 if [[ "${CUZK_GPU_BENCH:-1}" != 0 && -x "$bin/cuzk-cuda-bench" ]]; then
   log "benchmarks"
   "$bin/cuzk-cuda-bench" --benchmark_filter="${CUZK_GPU_BENCH_FILTER:-.}" --benchmark_out="$out/bench.json" \

@@ -28,23 +28,37 @@ struct prove_input {
 struct prove_output {
   groth16::proof proof;
   groth16::prove_timings timings;
+  double stage = 0;  // seconds copying a, b, c, z into heap memory first (--no-register)
 };
 
+/* A GPU backend throws device_fault (backend/fault.hpp) for a device error:
+   the server retries a transient one and exits on a sticky one. */
 class prover_backend {
  public:
   virtual ~prover_backend() = default;
   virtual std::string_view name() const = 0;
-  /* The pool's payload, split at slot boundaries: registered once (cudaHostRegister) by a GPU backend. */
+  /* The pool's payload, split at slot boundaries: registered once (cudaHostRegister) by a GPU backend,
+     which throws std::runtime_error with a sentence when it cannot. */
   virtual void attach_pool(std::span<const std::span<std::uint8_t>> chunks) { (void)chunks; }
   virtual prove_output prove(const prove_input& in) = 0;
+};
+
+struct backend_options {
+  std::string kind = "auto";  // cpu, cuda or auto
+  int threads = 0;            // CPU threads (the CPU engine; the orchestrator's assembly); 0: every core
+  int device = 0;             // CUDA device
+  /* false (--no-register): the pool is not registered and a, b, c, z go
+     through heap memory first, the old way, to compare the two */
+  bool register_pool = true;
 };
 
 /* threads = 0: every core. */
 std::unique_ptr<prover_backend> make_cpu_backend(int threads);
 
-/* "cpu", "cuda" or "auto" (cuda when built with CUDA and a device is present,
-   else cpu). std::invalid_argument for an unknown or unavailable kind; `note`
-   says what auto chose and why. */
-std::unique_ptr<prover_backend> make_backend(std::string_view kind, int threads, std::string* note = nullptr);
+/* cpu, cuda, or auto (cuda when built with CUDA and a device is present,
+   else cpu); CUZK_CUDA_FAULT arms fault injection (backend/fault.hpp).
+   std::invalid_argument for an unknown or unavailable kind; `note` says what
+   auto chose and why. */
+std::unique_ptr<prover_backend> make_backend(const backend_options& opt, std::string* note = nullptr);
 
 }  // namespace cuzk::server

@@ -87,6 +87,19 @@ int process::terminate(std::chrono::seconds grace) {
   return WIFEXITED(*st) ? WEXITSTATUS(*st) : 128 + WTERMSIG(*st);
 }
 
+namespace {
+
+std::string from_env(const char* name, const char* built) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : built;
+}
+
+}  // namespace
+
+std::string shm_bin() { return from_env("CUZK_SHM_BIN", CUZK_SHM_BIN); }
+std::string server_bin() { return from_env("CUZK_SERVER_BIN", CUZK_SERVER_BIN); }
+std::string worker_bin() { return from_env("CUZK_WORKER_BIN", CUZK_WORKER_BIN); }
+
 service::service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args) {
   static int n = 0;
   pool_ = "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
@@ -94,7 +107,7 @@ service::service(const std::vector<std::string>& slots, const std::vector<std::s
   fs::create_directories(dir_);
   endpoint_ = "ipc://" + (dir_ / "cuzk.sock").string();
   worker_endpoint_ = "ipc://" + (dir_ / "worker.sock").string();
-  std::string cmd = std::string(CUZK_SHM_BIN) + " create --name " + pool_;
+  std::string cmd = shm_bin() + " create --name " + pool_;
   for (const auto& s : slots) cmd += " --slots " + s;
   for (const auto& a : create_args) cmd += " " + a;
   cmd += " >> " + (dir_ / "cuzk-shm.log").string() + " 2>&1";
@@ -102,7 +115,7 @@ service::service(const std::vector<std::string>& slots, const std::vector<std::s
 }
 
 service::~service() {
-  std::string cmd = std::string(CUZK_SHM_BIN) + " destroy --force --name " + pool_ + " >> " +
+  std::string cmd = shm_bin() + " destroy --force --name " + pool_ + " >> " +
                     (dir_ / "cuzk-shm.log").string() + " 2>&1";
   if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "warning: %s failed\n", cmd.c_str());
   if (!std::getenv("CUZK_KEEP_TEST_DIRS")) fs::remove_all(dir_);
@@ -112,15 +125,15 @@ std::unique_ptr<process> service::start_server(const std::map<std::string, std::
                                                const std::vector<std::string>& extra_args) {
   // Test keys and witnesses live under the temporary directory, which the server may read for its clients.
   std::vector<std::string> args{"--pool",      pool_, "--endpoint", endpoint_, "--worker-endpoint", worker_endpoint_,
-                                "--backend",   "cpu", "--keys-dir", fs::temp_directory_path().string(),
+                                "--backend",   backend, "--keys-dir", fs::temp_directory_path().string(),
                                 "--witness-dir", fs::temp_directory_path().string()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  return std::make_unique<process>(CUZK_SERVER_BIN, args, dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
+  return std::make_unique<process>(server_bin(), args, dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
 }
 
 std::unique_ptr<process> service::start_worker(const std::string& name, const std::map<std::string, std::string>& env) {
   return std::make_unique<process>(
-      CUZK_WORKER_BIN,
+      worker_bin(),
       std::vector<std::string>{"--pool", pool_, "--endpoint", worker_endpoint_, "--name", name, "--checksum"},
       dir_ / (name + "." + std::to_string(logs_++) + ".log"), env);
 }
@@ -129,7 +142,7 @@ std::unique_ptr<process> service::start_worker_with(const std::string& name, con
                                                     const std::map<std::string, std::string>& env) {
   std::vector<std::string> args{"--pool", pool_, "--endpoint", worker_endpoint_, "--name", name, "--checksum"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  return std::make_unique<process>(CUZK_WORKER_BIN, args, dir_ / (name + "." + std::to_string(logs_++) + ".log"), env);
+  return std::make_unique<process>(worker_bin(), args, dir_ / (name + "." + std::to_string(logs_++) + ".log"), env);
 }
 
 client::connection service::connect(std::chrono::milliseconds timeout) {
@@ -141,7 +154,7 @@ client::connection service::connect(std::chrono::milliseconds timeout) {
 
 std::string service::shm_status_json() {
   const auto out = dir_ / "status.json";
-  std::string cmd = std::string(CUZK_SHM_BIN) + " status --json --name " + pool_ + " > " + out.string();
+  std::string cmd = shm_bin() + " status --json --name " + pool_ + " > " + out.string();
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cuzk-shm status failed");
   std::ifstream f(out);
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};

@@ -53,6 +53,8 @@ class service {
   const std::string& pool() const { return pool_; }
   const std::string& endpoint() const { return endpoint_; }
   const std::string& worker_endpoint() const { return worker_endpoint_; }
+  /* --backend of start_server (the GPU service tests: cuda). */
+  std::string backend = "cpu";
 
   std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {},
                                         const std::vector<std::string>& extra_args = {});
@@ -69,6 +71,13 @@ class service {
   std::string pool_, endpoint_, worker_endpoint_;
   int logs_ = 0;
 };
+
+/* The service's binaries: CUZK_SHM_BIN, CUZK_SERVER_BIN or CUZK_WORKER_BIN from
+   the environment when set (a GPU machine runs binaries packed elsewhere),
+   else the ones this build made. */
+std::string shm_bin();
+std::string server_bin();
+std::string worker_bin();
 
 /* A dev key for a native circuit, made once per test binary (cached by spec). */
 struct test_key {

@@ -1,0 +1,193 @@
+// The service with a device backend (issue 11), real processes on a real pool:
+// built twice, as cuzk-gpu-service-test (label gpu: --backend cuda, skipped
+// without a device) and as service_device_fault_test (label service: --backend
+// cpu, the same fault injection, so the server's recovery is tested in CI).
+//   CUZK_CUDA_FAULT=transient:N[:COUNT] | sticky:N  (gpu-server/backend/fault.hpp)
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "harness.hpp"
+#include "seed.hpp"
+#ifdef CUZK_TEST_CUDA
+#include "gpu_test.hpp"
+#define REQUIRE_DEVICE() CUZK_REQUIRE_GPU()
+constexpr const char* backend = "cuda";
+#else
+#define REQUIRE_DEVICE() \
+  do {                   \
+  } while (0)
+constexpr const char* backend = "cpu";
+#endif
+
+namespace cuzk::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int exit_device_lost = 75;  // gpu-server/backend/fault.hpp
+
+proto::submit job(const std::string& id, const std::string& circuit, std::uint64_t seed, bool fixed_blinding = false) {
+  proto::submit s;
+  s.job_id = id;
+  s.client = "device_service_test";
+  s.zkey = key_for(circuit).path;
+  s.work = proto::native_work{circuit, inputs_for(circuit, seed)};
+  if (fixed_blinding) s.blinding = proto::blinding{"12345", "67890"};
+  return s;
+}
+
+/* The proofs (JSON text, one per partition), each verified under the key. */
+std::vector<std::string> proven(client::connection& c, const std::string& id, const std::string& circuit) {
+  auto out = c.wait(id, 180s);
+  const auto* pr = std::get_if<proto::proof_reply>(&out);
+  if (!pr) {
+    ADD_FAILURE() << id << " did not finish: "
+                  << (std::holds_alternative<proto::job_status>(out) ? std::get<proto::job_status>(out).error : "");
+    return {};
+  }
+  std::vector<std::string> proofs;
+  for (const auto& p : pr->partitions) {
+    EXPECT_TRUE(verifies(*key_for(circuit).pk, p.proof_json, p.public_json)) << id;
+    proofs.push_back(p.proof_json);
+  }
+  return proofs;
+}
+
+std::uint32_t syntheses(client::connection& c, const std::string& id) {
+  std::uint32_t n = 0;
+  for (const auto& p : c.status(id).partitions) n += p.syntheses;
+  return n;
+}
+
+/* Every server log of the service, concatenated. */
+std::string server_logs(const service& svc) {
+  std::string all;
+  for (const auto& e : fs::directory_iterator(svc.dir()))
+    if (e.path().filename().string().rfind("server.", 0) == 0) {
+      std::ifstream f(e.path());
+      all.append(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    }
+  return all;
+}
+
+std::map<std::string, int> slot_states(service& svc) {
+  auto j = nlohmann::json::parse(svc.shm_status_json());
+  std::map<std::string, int> n;
+  for (const auto& s : j["slots"]) n[s["state"].get<std::string>()]++;
+  return n;
+}
+
+#ifdef CUZK_TEST_CUDA
+/* Mixed native circuits, both H conventions' keys (the dev setup's default),
+   fixed blinding: every proof verifies and is byte-identical to the CPU
+   backend's; the same again with --no-register. */
+TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte) {
+  REQUIRE_DEVICE();
+  const std::vector<std::string> circuits = {"chain:size=1500", "poseidon-merkle:depth=2", "sha256:bytes=3",
+                                             "chain:size=20000"};
+  for (const auto& c : circuits) key_for(c);
+  const auto seed = test::seed();
+  auto run = [&](const std::string& be, const std::vector<std::string>& extra) {
+    service svc({"4x4096", "2x32768"});
+    svc.backend = be;
+    auto server = svc.start_server({}, extra);
+    std::vector<std::unique_ptr<process>> workers;
+    for (int i = 0; i < 2; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+    auto c = svc.connect();
+    for (std::size_t i = 0; i < 8; ++i)
+      c.submit(job("mixed-" + std::to_string(i), circuits[i % circuits.size()], seed + i, true));
+    std::vector<std::string> proofs;
+    for (std::size_t i = 0; i < 8; ++i)
+      for (auto& p : proven(c, "mixed-" + std::to_string(i), circuits[i % circuits.size()])) proofs.push_back(p);
+    EXPECT_EQ(server->terminate(), 0);
+    const auto logs = server_logs(svc);
+    EXPECT_NE(logs.find("backend=" + be), std::string::npos) << "the proofs were not made by the " << be << " backend";
+    if (be == "cuda" && extra.empty()) {
+      EXPECT_NE(logs.find("registered the pool's payload with CUDA"), std::string::npos);
+    }
+    return proofs;
+  };
+  const auto cpu = run("cpu", {});
+  const auto gpu = run("cuda", {});
+  const auto unregistered = run("cuda", {"--no-register"});
+  ASSERT_EQ(cpu.size(), 8u);
+  EXPECT_EQ(gpu, cpu) << "the CUDA backend's proofs differ from the CPU backend's (fixed blinding)";
+  EXPECT_EQ(unregistered, cpu) << "--no-register changed the proofs";
+}
+#endif
+
+TEST(DeviceService, ATransientDeviceErrorRetriesTheFilledSlotWithoutANewSynthesis) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=1500";
+  service svc({"2x4096"});
+  svc.backend = backend;
+  auto server = svc.start_server({{"CUZK_CUDA_FAULT", "transient:1"}});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  c.submit(job("transient", circuit, test::seed()));
+  EXPECT_EQ(proven(c, "transient", circuit).size(), 1u);
+  EXPECT_EQ(syntheses(c, "transient"), 1u) << "the slot was synthesized again";
+  EXPECT_EQ(c.status("transient").partitions.at(0).attempts, 0u) << "the partition was requeued, not retried in its slot";
+  EXPECT_NE(server_logs(svc).find("will be retried"), std::string::npos);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST(DeviceService, RepeatedDeviceErrorsFailOnlyThatJobAfterTheAttempts) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=1500";
+  service svc({"2x4096"});
+  svc.backend = backend;
+  auto server = svc.start_server({{"CUZK_CUDA_FAULT", "transient:1:3"}});  // every attempt of the first job
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  c.submit(job("doomed", circuit, test::seed()));
+  auto out = c.wait("doomed", 120s);
+  const auto* st = std::get_if<proto::job_status>(&out);
+  ASSERT_NE(st, nullptr) << "a job whose every proof attempt failed was proven";
+  EXPECT_EQ(st->state, proto::job_state::failed);
+  EXPECT_NE(st->error.find("CUZK_CUDA_FAULT"), std::string::npos) << st->error;
+  EXPECT_EQ(syntheses(c, "doomed"), 1u);
+  c.submit(job("after", circuit, test::seed() + 1));  // the server keeps proving
+  EXPECT_EQ(proven(c, "after", circuit).size(), 1u);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST(DeviceService, AStickyDeviceErrorExitsWithCode75AndTheNextServerProvesTheFilledSlot) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=1500";
+  service svc({"2x4096"});
+  svc.backend = backend;
+  auto server = svc.start_server({{"CUZK_CUDA_FAULT", "sticky:1"}});
+  auto worker = svc.start_worker("worker@1");
+  {
+    auto c = svc.connect();
+    c.submit(job("sticky", circuit, test::seed()));
+  }
+  auto st = server->wait_exit(120s);
+  ASSERT_TRUE(st.has_value()) << "the server did not exit after a sticky device error";
+  ASSERT_TRUE(WIFEXITED(*st)) << "the server died of a signal";
+  EXPECT_EQ(WEXITSTATUS(*st), exit_device_lost);
+  EXPECT_EQ(slot_states(svc)["filled"], 1) << "the slot being proven is not FILLED again";
+  auto restarted = svc.start_server();
+  auto c = svc.connect();
+  EXPECT_EQ(proven(c, "sticky", circuit).size(), 1u);
+  EXPECT_EQ(syntheses(c, "sticky"), 1u) << "the restarted server had the slot synthesized again";
+  EXPECT_EQ(restarted->terminate(), 0);
+}
+
+TEST(DeviceService, AMalformedFaultSpecStopsTheServerWithAClearError) {
+  service svc({"2x4096"});
+  svc.backend = backend;
+  auto server = svc.start_server({{"CUZK_CUDA_FAULT", "sometimes"}});
+  auto st = server->wait_exit(30s);
+  ASSERT_TRUE(st.has_value());
+  EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 1);
+  EXPECT_NE(server_logs(svc).find("CUZK_CUDA_FAULT must be"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cuzk::test
