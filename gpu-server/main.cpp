@@ -5,6 +5,7 @@
 
 #include <exception>
 #include <filesystem>
+#include <vector>
 
 #include "server.hpp"
 
@@ -40,8 +41,16 @@ int main(int argc, char** argv) {
   app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions");
   app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
   CLI11_PARSE(app, argc, argv);
-  for (auto& d : o.keys_dirs) d = std::filesystem::canonical(d);
-  for (auto& d : o.witness_dirs) d = std::filesystem::canonical(d);
+  // Each allowed directory as given (absolute) and as resolved: a client names
+  // files by either path when a directory above it is a symlink (/tmp → ...).
+  for (auto* dirs : {&o.keys_dirs, &o.witness_dirs}) {
+    std::vector<std::filesystem::path> both;
+    for (const auto& d : *dirs) {
+      both.push_back(std::filesystem::canonical(d));
+      if (auto a = std::filesystem::absolute(d).lexically_normal(); a != both.back()) both.push_back(a);
+    }
+    *dirs = std::move(both);
+  }
   o.register_pool = !no_register;
   o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
