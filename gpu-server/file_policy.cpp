@@ -48,7 +48,6 @@ opened_file& opened_file::operator=(opened_file&& o) noexcept {
   if (this != &o) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(o.fd_, -1);
-    size_ = o.size_;
     identity_ = std::move(o.identity_);
   }
   return *this;
@@ -86,7 +85,7 @@ util::expected<opened_file, std::string> file_policy::open(const net::peer_crede
       return unexpected("permission denied: you (uid " + std::to_string(who.uid) + ") cannot read the " + what_ +
                         " " + path + " yourself");
     }
-    return opened_file(fd, static_cast<std::uint64_t>(st.st_size), job::file_identity(st));
+    return opened_file(fd, job::file_identity(st));
   }
   if (dirs_.empty())
     return unexpected("the server reads no " + what_ + " files named by clients (it was started without a " + what_ +

@@ -17,18 +17,16 @@ namespace cuzk::server {
 class opened_file {
  public:
   opened_file() = default;
-  opened_file(int fd, std::uint64_t size, std::string identity) : fd_(fd), size_(size), identity_(std::move(identity)) {}
+  opened_file(int fd, std::string identity) : fd_(fd), identity_(std::move(identity)) {}
   opened_file(opened_file&& o) noexcept { *this = std::move(o); }
   opened_file& operator=(opened_file&& o) noexcept;
   ~opened_file();
   int fd() const noexcept { return fd_; }
-  std::uint64_t size() const noexcept { return size_; }
   /* job::file_identity: a worker that opens the path again checks it still names this file. */
   const std::string& identity() const noexcept { return identity_; }
 
  private:
   int fd_ = -1;
-  std::uint64_t size_ = 0;
   std::string identity_;
 };
 

@@ -9,9 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "circuits/registry.hpp"
 #include "groth16/prover.hpp"
@@ -19,6 +17,7 @@
 #include "job/result.hpp"
 #include "job/spec.hpp"
 #include "r1cs/error.hpp"
+#include "r1cs/input_file.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "server.hpp"
 #include "shm/failpoint.hpp"
@@ -29,13 +28,6 @@ namespace cuzk::server {
 namespace {
 
 using nlohmann::json;
-
-bool is_key_id(std::string_view s) {
-  if (s.size() != 32) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
 
 /* circuit_error for unknown circuits and inputs that do not parse; job_error
    when the circuit does not fit the key. The count stops as soon as the
@@ -61,47 +53,17 @@ void check_native(const groth16::proving_key& pk, const proto::native_work& w, s
   }
 }
 
-/* The .wtns witness count from its sections (iden3 binfile: "wtns", version,
-   n sections of {u32 type, u64 size}; type 1 = {u32 n8, n8-byte prime, u32
-   count}, type 2 = count values of n8 bytes), read with pread through the
-   descriptor the policy opened: a few dozen bytes, never the whole file. */
-std::uint64_t witness_count(int fd, std::uint64_t size, const std::string& path) {
-  auto bad = [&](const char* why) { return job::job_error("the witness " + path + " is not a valid .wtns file (" + why + ")"); };
-  auto read = [&](std::uint64_t off, void* out, std::size_t n) {
-    if (off > size || size - off < n || ::pread(fd, out, n, static_cast<off_t>(off)) != static_cast<ssize_t>(n))
-      throw bad("truncated");
-  };
-  char magic[4];
-  std::uint32_t version = 0, sections = 0;
-  read(0, magic, 4);
-  read(4, &version, 4);
-  read(8, &sections, 4);
-  if (std::memcmp(magic, "wtns", 4) != 0) throw bad("bad magic");
-  if (sections > 64) throw bad("too many sections");
-  std::optional<std::uint32_t> count;
-  std::optional<std::uint64_t> values_bytes;
-  std::uint64_t off = 12;
-  for (std::uint32_t i = 0; i < sections; ++i) {
-    std::uint32_t type = 0;
-    std::uint64_t len = 0;
-    read(off, &type, 4);
-    read(off + 4, &len, 8);
-    off += 12;
-    if (len > size - std::min(off, size)) throw bad("a section runs past the end of the file");
-    if (type == 1) {
-      std::uint32_t n8 = 0, c = 0;
-      read(off, &n8, 4);
-      if (n8 != 32 || len != 4 + 32 + 4) throw bad("not a BLS12-381 witness");
-      read(off + 4 + 32, &c, 4);
-      count = c;
-    } else if (type == 2) {
-      values_bytes = len;
-    }
-    off += len;
+/* The .wtns witness count from its header sections, read with pread through
+   the descriptor the policy opened (a dup: input_file closes its own): a few
+   dozen bytes, never the whole file. */
+std::uint64_t witness_count(int fd, const std::string& path) {
+  const int own = ::dup(fd);
+  if (own < 0) throw job::job_error("cannot read the witness " + path);
+  try {
+    return r1cs::wtns_size(r1cs::input_file(own, path, "wtns"));
+  } catch (const r1cs::format_error& e) {
+    throw job::job_error("the witness " + path + " is not a valid .wtns file (" + e.what() + ")");
   }
-  if (!count || !values_bytes) throw bad("missing a section");
-  if (*values_bytes != std::uint64_t{*count} * 32) throw bad("the values section does not match the count");
-  return *count;
 }
 
 }  // namespace
@@ -110,7 +72,7 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
                                                                 const net::peer_credentials& who,
                                                                 std::string& key_id) {
   std::unique_lock lk(key_mu_);
-  if (is_key_id(zkey)) {  // installed by the operator (cuzk-shm load-srs, --key)
+  if (shm::is_key_id(zkey)) {  // installed by the operator (cuzk-shm load-srs, --key)
     key_id = zkey;
     return keys_.get(zkey);
   }
@@ -166,7 +128,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
   try {
     r.pk = resolve_key(s.zkey, who, r.key_id);
     const auto& pk = *r.pk;
-    const bool by_path = !is_key_id(s.zkey);
+    const bool by_path = !shm::is_key_id(s.zkey);
     if (!slots_->class_for(pk.domain_size, pk.n_vars)) {
       r.code = proto::error_code::bad_request;
       r.error = "no slot class of pool " + opt_.pool + " holds domain 2^" + std::to_string(pk.log_domain()) + " with " +
@@ -192,7 +154,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
       const auto& c = std::get<proto::circom_work>(s.work);
       auto w = witness_files_.open(who, c.wtns);
       if (!w) throw job::job_error(w.error());
-      const auto count = witness_count(w->fd(), w->size(), c.wtns);
+      const auto count = witness_count(w->fd(), c.wtns);
       if (count != pk.n_vars)
         throw job::job_error("the witness has " + std::to_string(count) + " values, the key expects " +
                              std::to_string(pk.n_vars) + " (witness of another circuit?)");
