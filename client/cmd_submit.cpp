@@ -17,6 +17,7 @@
 #include "io/zkey.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
+#include "shm/srs_region.hpp"
 
 namespace cuzk::cli {
 
@@ -38,16 +39,12 @@ std::string random_job_id() {
 
 std::string absolute(const std::string& p) { return std::filesystem::absolute(p).lexically_normal().string(); }
 
-bool is_key_id(const std::string& s) {
-  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
-
 /* The verifying key the proof must satisfy: --vk, else the client's own copy
    of the key file it named; nullopt (with a warning) when it has neither. */
 std::optional<groth16::verifying_key> own_vk(const submit_args& a) {
   if (!a.vk.empty()) return io::vk_from_json(io::read_json_file(a.vk));
   std::error_code ec;
-  if (!is_key_id(a.zkey) && std::filesystem::is_regular_file(a.zkey, ec)) return io::read_zkey_file(a.zkey).vk();
+  if (!shm::is_key_id(a.zkey) && std::filesystem::is_regular_file(a.zkey, ec)) return io::read_zkey_file(a.zkey).vk();
   std::fprintf(stderr, "[cuzk] warning: no local copy of the key %s and no --vk: the proof is not checked here\n",
                a.zkey.c_str());
   return std::nullopt;
@@ -74,7 +71,7 @@ proto::submit request_from(const submit_args& a) {
   if (const char* user = std::getenv("USER")) s.client = std::string(user).substr(0, 63);
   s.priority = *proto::priority_from_name(a.priority);
   s.partitions = a.partitions;
-  s.zkey = is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);
+  s.zkey = shm::is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);
   if (!a.circuit.empty()) {
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
     if (!a.r1cs.empty()) throw std::invalid_argument("--r1cs goes with --wtns");

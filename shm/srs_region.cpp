@@ -45,12 +45,6 @@ void say(std::string* why, const std::string& s) {
   if (why) *why = s;
 }
 
-bool valid_key_id(std::string_view k) {
-  if (k.size() != 32) return false;
-  for (char c : k)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
 
 std::string object_name(std::string_view pool, std::string_view key_id) {
   return std::string(pool) + ".srs." + std::string(key_id);
@@ -116,6 +110,13 @@ std::optional<struct stat> pool_stat(std::string_view pool) {
 
 }  // namespace
 
+bool is_key_id(std::string_view k) noexcept {
+  if (k.size() != 32) return false;
+  for (char c : k)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 std::string content_hash(std::span<const std::uint8_t> bytes) noexcept {
   return hex(XXH3_128bits(bytes.data(), bytes.size()));
 }
@@ -158,7 +159,7 @@ result<srs_region> srs_region::open(std::string_view pool, std::string_view key_
 result<srs_region> srs_region::open_as(std::string_view pool, std::string_view key_id, bool reclaim,
                                        std::string* why) noexcept {
   try {
-    if (!valid_key_id(key_id)) {
+    if (!is_key_id(key_id)) {
       say(why, "key id '" + std::string(key_id) + "' is not 32 lowercase hex digits");
       return unexpected(error::not_found);
     }
@@ -385,7 +386,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
 
 result<void> srs_region::destroy(std::string_view pool, std::string_view key_id) noexcept {
   try {
-    if (!valid_key_id(key_id)) return unexpected(error::not_found);
+    if (!is_key_id(key_id)) return unexpected(error::not_found);
     if (::unlink(object_path(pool, key_id).c_str()) != 0)
       return unexpected(errno == ENOENT ? error::not_found : error::os_error);
     return {};
@@ -402,7 +403,7 @@ std::vector<std::string> list_srs(std::string_view pool) noexcept {
       while (dirent* e = ::readdir(d)) {
         std::string_view n(e->d_name);
         if (n.size() == prefix.size() + 32 && n.substr(0, prefix.size()) == prefix &&
-            valid_key_id(n.substr(prefix.size())))
+            is_key_id(n.substr(prefix.size())))
           out.emplace_back(n.substr(prefix.size()));
       }
       ::closedir(d);

@@ -67,6 +67,9 @@ class srs_region {
 /* Key ids of the pool's SRS regions (/dev/shm/POOL.srs.*). */
 std::vector<std::string> list_srs(std::string_view pool) noexcept;
 
+/* A key id: 32 lowercase hex digits (what content_hash gives). */
+bool is_key_id(std::string_view s) noexcept;
+
 /* XXH3-128 of bytes as 32 lowercase hex digits. */
 std::string content_hash(std::span<const std::uint8_t> bytes) noexcept;
 
