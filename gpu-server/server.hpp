@@ -188,6 +188,7 @@ class server {
   void start_proofs();
   void prover_loop();
   void on_proof_done(proof_done d);
+  void on_proof_result(const proof_done& d);
   /* A device error: the slot goes back to FILLED; retried, failed after device_attempts, or (sticky) the server exits. */
   void on_device_fault(const proof_done& d);
   std::optional<std::uint32_t> class_for_job(const shm::job_record& rec);

@@ -355,15 +355,22 @@ void server::on_proof_done(proof_done d) {
   if (d.device_fault) {
     on_device_fault(d);
     if (exit_code_) return;
-    notify_waiters(w.job);
-    if (stopping_) {
-      io_.stop();
-      return;
-    }
-    dispatch();
-    drain();
+  } else {
+    on_proof_result(d);
+  }
+  notify_waiters(w.job);
+  if (stopping_) {
+    io_.stop();
     return;
   }
+  dispatch();
+  drain();
+}
+
+// A proof (or a proving error that is not the device's) for its slot: stored
+// and the slot released, or the job failed and the slot abandoned.
+void server::on_proof_result(const proof_done& d) {
+  const auto& w = d.what;
   device_failures_.erase(std::pair(w.slot, w.gen));
   if (auto e = slots_->entry(w.slot)) {
     const std::uint64_t synth_end = (*e)->filled_ns, synth_start = synth_end - std::min(synth_end, (*e)->synth_ns);
@@ -394,13 +401,6 @@ void server::on_proof_done(proof_done d) {
     (void)jobs_->fail(w.job, w.partition, d.error);
     (void)slots_->abandon(w.slot, w.gen, lease_->index());
   }
-  notify_waiters(w.job);
-  if (stopping_) {
-    io_.stop();
-    return;
-  }
-  dispatch();
-  drain();
 }
 
 }  // namespace cuzk::server
