@@ -21,6 +21,7 @@
 #include "harness.hpp"
 #include "io/snarkjs_json.hpp"
 #include "proto/codec.hpp"
+#include "run.hpp"
 #include "seed.hpp"
 #include "shm/srs_region.hpp"
 
@@ -43,28 +44,18 @@ std::string quote(const std::string& s) {
   return q + "'";
 }
 
-/* The cuzk CLI, as root or (as_nobody) as uid nobody with only group nogroup,
+/* The cuzk CLI, as root or (nobody) as uid nobody with only group nogroup,
    killed after `limit` seconds. */
-cli_result cli(bool as_nobody, const std::vector<std::string>& args, int limit = 60) {
-  std::string cmd = "timeout " + std::to_string(limit) + " ";
-  cmd += as_nobody ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : "";
-  cmd += quote(CUZK_CLI_BIN);
+cli_result cli(bool nobody, const std::vector<std::string>& args, int limit = 60) {
+  std::string cmd = quote(CUZK_CLI_BIN);
   for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " 2>&1";
-  cli_result r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
-  const int st = ::pclose(p);
-  r.exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  cmd = "timeout " + std::to_string(limit) + " " + (nobody ? as_nobody(cmd) : cmd);
+  const auto r = run(cmd);
+  return {r.rc, r.out + r.err};
 }
 
-bool can_switch_uid() { return ::geteuid() == 0 && ::getpwnam("nobody") && ::getgrnam("nogroup"); }
-
-#define REQUIRE_SECOND_UID()                                                                             \
-  if (!can_switch_uid()) GTEST_SKIP() << "needs root and the users nobody/nogroup to act as a second uid"
+#define REQUIRE_SECOND_UID()                                         \
+  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
 
 void write_file(const fs::path& p, const std::string& text, mode_t mode = 0644) {
   std::ofstream(p) << text;

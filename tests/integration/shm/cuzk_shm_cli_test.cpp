@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pool_guard.hpp"
+#include "run.hpp"
 #include "shm/lease.hpp"
 #include "shm/srs_region.hpp"
 
@@ -20,27 +21,10 @@ namespace {
 
 using test::pool_guard;
 
-struct run_result {
-  int rc;
-  std::string out, err;
-};
+using test::run_result;
 
 run_result cli(const std::string& args, const std::string& env = "") {
-  const std::string err_path = std::filesystem::temp_directory_path() /
-                               ("cuzk-shm-cli-" + std::to_string(::getpid()) + ".err");
-  std::string cmd = env + std::string(CUZK_SHM_BIN) + " " + args + " 2>" + err_path;
-  run_result r{-1, {}, {}};
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = ::pclose(p);
-  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  std::ifstream e(err_path);
-  r.err.assign(std::istreambuf_iterator<char>(e), {});
-  std::filesystem::remove(err_path);
-  return r;
+  return test::run(env + std::string(CUZK_SHM_BIN) + " " + args);
 }
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
