@@ -120,6 +120,7 @@ class server {
     shm::job_ref job;
     std::uint32_t partition;
     std::shared_ptr<const groth16::proving_key> pk;  // resolved on the io thread (key_cache is not shared)
+    std::string key_id;
     std::optional<groth16::blinding> rs;
   };
   struct proof_done {

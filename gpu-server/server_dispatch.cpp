@@ -261,8 +261,8 @@ void server::start_proofs() {
   auto e = slots_->entry(s);
   shm::job_ref j{(*e)->job, (*e)->job_generation};
   auto rec = jobs_->get(j);
-  proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::nullopt};
-  pj.pk = ready_key(std::string(shm::field_text((*rec)->key_id)));
+  proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::string(shm::field_text((*rec)->key_id)), std::nullopt};
+  pj.pk = ready_key(pj.key_id);
   if (!pj.pk) return;  // parsing on the pool; dispatch runs again when it is ready
   try {
     const auto bl = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
@@ -298,7 +298,7 @@ void server::prover_loop() {
       auto payload = slots_->payload(pj.slot);
       if (!payload) throw std::runtime_error("slot payload unavailable");
       const auto buf = job::slot_buffers(*payload, pk);
-      prove_input in{pk, buf.a, buf.b, buf.c, buf.z, pj.rs};
+      prove_input in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, pj.rs};
       auto out = backend_->prove(in);
       std::vector<fr_t> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
       if (!groth16::verify(pk.vk(), pub, out.proof))

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
@@ -20,6 +21,7 @@ using groth16::fr_t;
 
 struct prove_input {
   const groth16::proving_key& pk;
+  std::string_view key_id;        // the SRS region's content hash: names the key on a device
   std::span<const fr_t> a, b, c;  // domain_size each
   std::span<const fr_t> z;        // n_vars
   std::optional<groth16::blinding> rs;
@@ -29,6 +31,20 @@ struct prove_output {
   groth16::proof proof;
   groth16::prove_timings timings;
   double stage = 0;  // seconds copying a, b, c, z into heap memory first (--no-register)
+  int gpu = -1;      // the device that proved it (index into gpus()), -1 on the CPU
+};
+
+/* One GPU as status reports it. */
+struct gpu_status {
+  int device = 0;          // CUDA ordinal
+  std::string name;        // "NVIDIA H200"
+  unsigned workers = 0;    // proving workers on it
+  double busy_ratio = 0;   // time with at least one kernel running / wall time, over the last minute
+  std::uint64_t mem_total = 0, mem_free = 0;  // bytes, cudaMemGetInfo
+  std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
+  std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first
+  std::uint64_t resident_bytes = 0;
+  std::uint64_t proofs = 0, faults = 0;
 };
 
 /* A GPU backend throws device_fault (backend/fault.hpp) for a device error:
@@ -41,6 +57,9 @@ class prover_backend {
      which throws std::runtime_error with a sentence when it cannot. */
   virtual void attach_pool(std::span<const std::span<std::uint8_t>> chunks) { (void)chunks; }
   virtual prove_output prove(const prove_input& in) = 0;
+  /* How many prove() calls may run at once (from different threads). */
+  virtual unsigned concurrency() const { return 1; }
+  virtual std::vector<gpu_status> gpus() const { return {}; }
 };
 
 struct backend_options {
