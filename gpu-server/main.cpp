@@ -1,4 +1,4 @@
-// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--no-register]
+// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--gpus LIST] [--no-register]
 // Exit codes: 0 after SIGTERM, 1 on a startup error, 75 after a sticky device error (restart it).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -28,6 +28,17 @@ int main(int argc, char** argv) {
   bool no_register = false;
   app.add_flag("--no-register", no_register,
                "do not register the pool with CUDA: copy a, b, c, z through heap memory first (the old, slow way)");
+  app.add_option("--gpus", o.gpus, "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
+                 "default: every visible device")->delimiter(',')->check(CLI::NonNegativeNumber);
+  app.add_option("--workers-per-gpu", o.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
+      ->check(CLI::Range(1u, 8u));
+  double reserve_gib = 2, budget_gib = 0;
+  app.add_option("--device-reserve", reserve_gib, "GiB of device memory left unused on each GPU")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--device-budget", budget_gib,
+                 "GiB of device memory per GPU for resident keys and proof buffers (0: all but the reserve); "
+                 "a key that does not fit is streamed for each proof")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--key", o.keys, "a .zkey to load into its SRS region and parse before serving (repeatable)")
       ->check(CLI::ExistingFile);
   double hung_s = 60;
@@ -52,6 +63,8 @@ int main(int argc, char** argv) {
     *dirs = std::move(both);
   }
   o.register_pool = !no_register;
+  o.device_reserve = static_cast<std::size_t>(reserve_gib * double(1ULL << 30));
+  o.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));
   o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
   spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [gpu-server] [%l] %v");

@@ -63,6 +63,10 @@ server::server(server_options opt)
   bo.kind = opt_.backend;
   bo.threads = opt_.threads;
   bo.register_pool = opt_.register_pool;
+  bo.gpus = opt_.gpus;
+  bo.workers_per_gpu = opt_.workers_per_gpu;
+  bo.device_reserve = opt_.device_reserve;
+  bo.device_budget = opt_.device_budget;
   backend_ = make_backend(bo, &note);
   if (!note.empty()) spdlog::info("{}", note);
   auto chunks = region_->payload_chunks(64ULL << 30);
@@ -74,6 +78,7 @@ server::server(server_options opt)
     auto pk = keys_.get(id);
     preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
     ready_keys_[id] = pk;
+    backend_->attach_key(id, *pk);
     spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -85,6 +90,7 @@ server::server(server_options opt)
     if (ready_keys_.count(id)) return;
     try {
       ready_keys_[id] = keys_.get(id);
+      backend_->attach_key(id, *ready_keys_[id]);
     } catch (const std::exception& e) {
       spdlog::warn("key {} of a queued job: {}", id, e.what());
     }
@@ -98,7 +104,8 @@ server::server(server_options opt)
   net::bind_endpoint(wrouter_, opt_.worker_endpoint, worker_gid ? 0660 : 0600, worker_gid);
   net::bind_endpoint(router_, opt_.endpoint, 0660, client_gid);
   rebuild_queues();
-  prover_ = std::thread([this] { prover_loop(); });
+  for (unsigned i = 0; i < std::max(1u, backend_->concurrency()); ++i)
+    provers_.emplace_back([this] { prover_loop(); });
   spdlog::info("serving pool {} (epoch {}, {} slots) on {} (workers on {}) with the {} backend", opt_.pool,
                lease_->epoch(), slots_->size(), opt_.endpoint, opt_.worker_endpoint, backend_->name());
 }
@@ -111,7 +118,8 @@ server::~server() {
     prover_exit_ = true;
   }
   cv_.notify_all();
-  if (prover_.joinable()) prover_.join();
+  for (auto& t : provers_)
+    if (t.joinable()) t.join();
 }
 
 int server::run() {
@@ -140,7 +148,7 @@ int server::run() {
 void server::stop_accepting() {
   accepting_ = false;
   stopping_ = true;
-  if (!prover_busy_) io_.stop();
+  if (!proving_) io_.stop();
 }
 
 void server::arm_socket(boost::asio::posix::stream_descriptor& fd, zmq::socket_t& s, bool workers) {

@@ -2,7 +2,8 @@
 // sockets (clients, workers; through ZMQ_FD), the signals and the timers,
 // and is the only writer of the job table; it never reads files, hashes,
 // parses keys or counts circuits: a small bounded pool does (prepare.cpp)
-// and posts the results back. One prover thread runs the backend. The
+// and posts the results back. Prover threads, as many as the backend has
+// workers (two per GPU), run the backend. The
 // region is the truth: queues are rebuilt from it at start, and a periodic
 // scan finds FILLED slots and dead workers whatever messages were lost.
 #pragma once
@@ -53,6 +54,10 @@ struct server_options {
   std::vector<std::filesystem::path> witness_dirs;  // .wtns/.r1cs files clients may name
   std::string backend = "auto";
   int threads = 0;
+  std::vector<int> gpus;           // CUDA devices, one logical GPU each (0,0: two on device 0); empty: all
+  unsigned workers_per_gpu = 2;
+  std::size_t device_reserve = std::size_t(2) << 30;
+  std::size_t device_budget = 0;   // per GPU, for resident keys and buffers; 0: its memory minus the reserve
   bool register_pool = true;       // false (--no-register): a CUDA backend copies a, b, c, z through heap memory
   unsigned device_attempts = 3;    // proofs of one slot that a transient device error may fail before its job fails
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
@@ -131,6 +136,8 @@ class server {
     groth16::prove_timings timings;
     double stage = 0;                 // heap staging (--no-register)
     std::optional<bool> device_fault;  // a device error: false transient (retried), true sticky (the server exits)
+    int gpu = -1;                      // the GPU that proved it, -1: the CPU
+    bool streamed = false;             // its key's bases were streamed to the GPU
   };
 
   // server.cpp: sockets, loop, signals
@@ -186,6 +193,8 @@ class server {
   void kill_hung();
   void dispatch();
   void assign_work();
+  std::optional<std::uint64_t> next_filled();
+  std::optional<proof_job> proof_of(std::uint64_t slot);
   void start_proofs();
   void prover_loop();
   void on_proof_done(proof_done d);
@@ -235,9 +244,9 @@ class server {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<proof_job> to_prove_;
-  bool prover_busy_ = false;  // io thread only
+  unsigned proving_ = 0;  // proofs handed to the provers and not done (io thread only)
   bool prover_exit_ = false;
-  std::thread prover_;
+  std::vector<std::thread> provers_;  // backend_->concurrency() of them
 };
 
 }  // namespace cuzk::server

@@ -236,13 +236,15 @@ void server::assign_work() {
   }
 }
 
-void server::start_proofs() {
-  if (prover_busy_ || stopping_) return;
+/* The FILLED slot to prove next: the highest priority, then the oldest
+   job. Slots whose partition no longer waits for them are discarded. */
+std::optional<std::uint64_t> server::next_filled() {
   std::optional<std::tuple<int, std::uint64_t, std::uint64_t>> best;  // (priority, seq, slot)
   for (std::uint64_t s = 0; s < slots_->size(); ++s) {
     auto w = slots_->word(s);
     if (!w || w->state != shm::slot_state::filled) continue;
     auto e = slots_->entry(s);
+    if (!e) continue;
     auto rec = jobs_->get({(*e)->job, (*e)->job_generation});
     const auto pw = rec && (*e)->partition < (*rec)->n_partitions
                         ? std::optional(shm::part_word::unpack((*rec)->parts[(*e)->partition].word.load()))
@@ -255,15 +257,22 @@ void server::start_proofs() {
     std::tuple<int, std::uint64_t, std::uint64_t> k{(*rec)->priority, (*rec)->seq, s};
     if (!best || k < *best) best = k;
   }
-  if (!best) return;
-  const std::uint64_t s = std::get<2>(*best);
+  if (!best) return std::nullopt;
+  return std::get<2>(*best);
+}
+
+/* The proof of one FILLED slot, its key parsed and its blinding read; nullopt when it cannot start now. */
+std::optional<server::proof_job> server::proof_of(std::uint64_t s) {
   auto w = slots_->word(s);
   auto e = slots_->entry(s);
-  shm::job_ref j{(*e)->job, (*e)->job_generation};
+  if (!w || !e) return std::nullopt;
+  const shm::job_ref j{(*e)->job, (*e)->job_generation};
   auto rec = jobs_->get(j);
-  proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::string(shm::field_text((*rec)->key_id)), std::nullopt};
+  if (!rec) return std::nullopt;
+  proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::string(shm::field_text((*rec)->key_id)),
+               std::nullopt};
   pj.pk = ready_key(pj.key_id);
-  if (!pj.pk) return;  // parsing on the pool; dispatch runs again when it is ready
+  if (!pj.pk) return std::nullopt;  // parsing on the pool; dispatch runs again when it is ready
   try {
     const auto bl = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
     if (bl) pj.rs = groth16::blinding::parse(*bl);
@@ -271,15 +280,26 @@ void server::start_proofs() {
     (void)jobs_->fail(j, pj.partition, ex.what());
     (void)slots_->discard(s, w->generation);
     notify_waiters(j);
-    return;
+    return std::nullopt;
   }
-  if (!slots_->start_proving(s, w->generation, lease_->index())) return;
-  prover_busy_ = true;
-  {
-    std::lock_guard lk(mu_);
-    to_prove_.push_back(std::move(pj));
+  return pj;
+}
+
+/* As many proofs in flight as the backend has workers (DESIGN §5: two per GPU). */
+void server::start_proofs() {
+  while (!stopping_ && proving_ < provers_.size()) {
+    const auto s = next_filled();
+    if (!s) return;
+    auto pj = proof_of(*s);
+    if (!pj) return;
+    if (!slots_->start_proving(pj->slot, pj->gen, lease_->index())) return;
+    ++proving_;
+    {
+      std::lock_guard lk(mu_);
+      to_prove_.push_back(std::move(*pj));
+    }
+    cv_.notify_one();
   }
-  cv_.notify_one();
 }
 
 void server::prover_loop() {
@@ -292,7 +312,7 @@ void server::prover_loop() {
       pj = std::move(to_prove_.front());
       to_prove_.pop_front();
     }
-    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}, 0, std::nullopt};
+    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}, 0, std::nullopt, -1, false};
     try {
       const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);
@@ -307,6 +327,8 @@ void server::prover_loop() {
       shm::failpoint("server.proved");  // crash tests: die with the proof computed but not stored
       d.timings = out.timings;
       d.stage = out.stage;
+      d.gpu = out.gpu;
+      d.streamed = out.streamed;
     } catch (const device_fault& e) {
       d.error = e.what();
       d.device_fault = e.sticky();
@@ -350,7 +372,7 @@ void server::on_device_fault(const proof_done& d) {
 }
 
 void server::on_proof_done(proof_done d) {
-  prover_busy_ = false;
+  --proving_;
   const auto& w = d.what;
   if (d.device_fault) {
     on_device_fault(d);
@@ -360,7 +382,7 @@ void server::on_proof_done(proof_done d) {
   }
   notify_waiters(w.job);
   if (stopping_) {
-    io_.stop();
+    if (!proving_) io_.stop();
     return;
   }
   dispatch();
@@ -389,10 +411,10 @@ void server::on_proof_result(const proof_done& d) {
     ++counters_.proofs;
     const auto& t = d.timings;
     auto ms = [](double s) { return s * 1e3; };
-    spdlog::info("proven job={} partition={} backend={} total_ms={:.1f} stage_ms={:.1f} h2d_ms={:.1f} ntt_ms={:.1f} "
+    spdlog::info("proven job={} partition={} backend={} gpu={} streamed={} total_ms={:.1f} stage_ms={:.1f} h2d_ms={:.1f} ntt_ms={:.1f} "
                  "msm_a_ms={:.1f} msm_b_g1_ms={:.1f} msm_b_g2_ms={:.1f} msm_l_ms={:.1f} msm_h_ms={:.1f} "
                  "batch_add_ms={:.1f} msm_ms={:.1f}",
-                 w.job.index, w.partition, backend_->name(), ms(t.total), ms(d.stage), ms(t.h2d), ms(t.ntt),
+                 w.job.index, w.partition, backend_->name(), d.gpu, d.streamed, ms(t.total), ms(d.stage), ms(t.h2d), ms(t.ntt),
                  ms(t.msm_a), ms(t.msm_b_g1), ms(t.msm_b_g2), ms(t.msm_l), ms(t.msm_h), ms(t.batch_add), ms(t.msm));
     (void)slots_->release(w.slot, w.gen, lease_->index());
   } else {

@@ -9,7 +9,8 @@ namespace cuzk::cuda {
 void budget::check(std::size_t bytes, std::string_view what) const {
   std::size_t free = 0, total = 0;
   CUZK_CUDA_OK(cudaMemGetInfo(&free, &total));
-  if (bytes > free || free - bytes < reserve_) throw out_of_memory(what, bytes, free, reserve_);
+  const std::size_t reserve = reserve_.load();
+  if (bytes > free || free - bytes < reserve) throw out_of_memory(what, bytes, free, reserve);
 }
 
 budget& default_budget() {

@@ -3,6 +3,7 @@
 // fails with out_of_memory naming what needed how much, never with a crash.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <span>
 #include <stdexcept>
@@ -23,10 +24,11 @@ class budget {
   explicit budget(std::size_t reserve_bytes = std::size_t(512) << 20) : reserve_(reserve_bytes) {}
   /* Throws out_of_memory: "<what> needs 1234.5 MiB of device memory; 567.8 MiB free (512.0 MiB kept in reserve)" */
   void check(std::size_t bytes, std::string_view what) const;
-  std::size_t reserve() const { return reserve_; }
+  std::size_t reserve() const { return reserve_.load(); }
+  void set_reserve(std::size_t bytes) { reserve_.store(bytes); }
 
  private:
-  std::size_t reserve_;
+  std::atomic<std::size_t> reserve_;
 };
 
 /* Process-wide, for the current device. */

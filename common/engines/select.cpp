@@ -23,7 +23,7 @@ std::unique_ptr<groth16::engine> make(std::string_view kind, int threads, std::s
 #ifdef CUZK_CUDA_ENGINE
     if (cuda_devices() > 0) {
       if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
-      return cuda::make_engine({});
+      return cuda::make_engine(cuda::engine_options{});
     }
     if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
     if (note) *note = "backend auto: no CUDA device present, proving on the CPU";

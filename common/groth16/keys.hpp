@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "ec/affine.hpp"
@@ -18,6 +20,15 @@ using ff::fr_t;
 enum class h_form : std::uint8_t {
   odd_coset = 0,    // snarkjs: evaluations on ω_2n·<ω>, H_i = L^{2n}_{2i+1}(τ)/δ · G1, n points
   coefficient = 1,  // bellman: coefficients of h, H_i = τ^i Z(τ)/δ · G1, n − 1 points
+};
+
+/* The bases' bytes as a .zkey holds them (section 5 to 9: Montgomery
+   little-endian x ‖ y, the point at infinity all zero, which is also the
+   layout the CUDA kernels read), where the key was read from memory that
+   `owner` keeps mapped (an SRS region): a GPU uploads straight from there. */
+struct mapped_bases {
+  std::shared_ptr<const void> owner;  // null: not mapped; upload from the parsed points
+  std::span<const std::uint8_t> a, b1, b2, c, h;
 };
 
 /* One nonzero entry of the A or B matrix (snarkjs .zkey section 4). */
@@ -47,6 +58,7 @@ struct proving_key {
   std::vector<g2_affine_t> b2;          // n_vars: v_i(τ)
   std::vector<g1_affine_t> c;           // n_vars − n_public − 1: (β u_i + α v_i + w_i)(τ)/δ
   std::vector<g1_affine_t> h_query;     // see h_form
+  mapped_bases mapped;
 
   verifying_key vk() const { return {alpha1, beta2, gamma2, delta2, ic}; }
   std::uint32_t log_domain() const { return (std::uint32_t)__builtin_ctz(domain_size); }

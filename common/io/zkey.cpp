@@ -220,6 +220,18 @@ groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
   return read_zkey(r1cs::memory_source(bytes, "zkey"));
 }
 
+groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner) {
+  const r1cs::memory_source src(bytes, "zkey");
+  groth16::proving_key pk = read_zkey(src);
+  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  auto view = [&](std::uint32_t type) {
+    const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey
+    return bytes.subspan(s.offset, s.size);
+  };
+  pk.mapped = {std::move(owner), view(5), view(6), view(7), view(8), view(9)};
+  return pk;
+}
+
 groth16::proving_key read_zkey_file(const std::filesystem::path& path) {
   /* read a chunk at a time, not mapped: keys run to gigabytes, and a mapping
      would SIGBUS if the file were truncated under it (r1cs/input_file.hpp) */

@@ -28,6 +28,8 @@ namespace cuzk::io {
    section on the first problem. */
 groth16::proving_key read_zkey(const r1cs::byte_source& src);
 groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
+/* The same, and pk.mapped points into `bytes`, which `owner` keeps mapped. */
+groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner);
 /* Read a bounded chunk at a time (a regular file only; see r1cs/input_file.hpp). */
 groth16::proving_key read_zkey_file(const std::filesystem::path& path);
 

@@ -31,7 +31,8 @@ struct prove_output {
   groth16::proof proof;
   groth16::prove_timings timings;
   double stage = 0;  // seconds copying a, b, c, z into heap memory first (--no-register)
-  int gpu = -1;      // the device that proved it (index into gpus()), -1 on the CPU
+  int gpu = -1;      // the GPU that proved it (index into gpus()), -1 on the CPU
+  bool streamed = false;  // its key's bases were streamed, not resident
 };
 
 /* One GPU as status reports it. */
@@ -56,6 +57,9 @@ class prover_backend {
   /* The pool's payload, split at slot boundaries: registered once (cudaHostRegister) by a GPU backend,
      which throws std::runtime_error with a sentence when it cannot. */
   virtual void attach_pool(std::span<const std::span<std::uint8_t>> chunks) { (void)chunks; }
+  /* A key the server will prove with (preloaded, or a queued job's): a GPU
+     backend registers its SRS region and makes it resident where it fits. */
+  virtual void attach_key(std::string_view key_id, const groth16::proving_key& pk) { (void)key_id, (void)pk; }
   virtual prove_output prove(const prove_input& in) = 0;
   /* How many prove() calls may run at once (from different threads). */
   virtual unsigned concurrency() const { return 1; }
@@ -65,7 +69,11 @@ class prover_backend {
 struct backend_options {
   std::string kind = "auto";  // cpu, cuda or auto
   int threads = 0;            // CPU threads (the CPU engine; the orchestrator's assembly); 0: every core
-  int device = 0;             // CUDA device
+  /* CUDA devices, one logical GPU each (--gpus 0,0: two on device 0); empty: every visible device */
+  std::vector<int> gpus;
+  unsigned workers_per_gpu = 2;  // proving workers per GPU: one copies and prepares while the other computes
+  std::size_t device_reserve = std::size_t(2) << 30;  // device memory no allocation may use
+  std::size_t device_budget = 0;  // what resident keys and buffers may use per GPU; 0: the rest
   /* false (--no-register): the pool is not registered and a, b, c, z go
      through heap memory first, the old way, to compare the two */
   bool register_pool = true;

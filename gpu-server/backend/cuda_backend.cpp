@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "cuda/device.hpp"
 #include "cuda/engine/engine.hpp"
 #include "cuda/error.hpp"
+#include "cuda/host_register.hpp"
 #include "poly/threads.hpp"
 
 namespace cuzk::server {
@@ -21,44 +24,66 @@ using clock = std::chrono::steady_clock;
 double since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
 double gib(std::size_t bytes) { return double(bytes) / double(1ULL << 30); }
 
-/* groth16::prove on the CUDA engine, which keeps the key's bases resident
-   (by proving-key pointer) and copies a, b, c and z from the slot: from the
-   registered pool at pinned speed, or (--no-register) through heap memory. */
+/* groth16::prove on CUDA engines: per GPU (a device_context: resident keys
+   under a budget, busy time) workers_per_gpu engines, each with its own
+   streams and buffers, so that one copies its slot's a, b, c and z (from
+   the registered pool, at pinned speed) while another's kernels run. A
+   prove() call takes a free worker, any GPU; the server calls it from
+   concurrency() threads. */
 class cuda_backend final : public prover_backend {
  public:
   cuda_backend(const backend_options& opt, fault_plan faults)
-      : threads_(opt.threads), device_(opt.device), register_(opt.register_pool), faults_(faults) {
-    try {
-      cuda::engine_options eo;
-      eo.device = device_;
-      engine_ = cuda::make_engine(eo);
-      const auto d = cuda::info(device_);
-      spdlog::info("CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}", device_, d.name,
-                   d.sms, gib(d.total_mem), gib(d.free_mem), d.cc_major, d.cc_minor);
-    } catch (const cuda::error& e) {
-      throw std::runtime_error("cannot use CUDA device " + std::to_string(device_) + ": " + e.what());
+      : threads_(opt.threads), register_(opt.register_pool), faults_(faults),
+        registry_(std::make_shared<cuda::host_registry>()) {
+    std::vector<int> gpus = opt.gpus;
+    if (gpus.empty())
+      for (int d = 0; d < cuda::device_count(); ++d) gpus.push_back(d);
+    for (int d : gpus) {
+      try {
+        cuda::context_options co;
+        co.device = d;
+        co.reserve = opt.device_reserve;
+        co.budget = opt.device_budget;
+        co.workers = std::max(1u, opt.workers_per_gpu);
+        auto ctx = std::make_shared<cuda::device_context>(co, registry_);
+        const auto i = cuda::info(d);
+        spdlog::info("GPU {}: CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}; "
+                     "{} workers, budget {:.1f} GiB, reserve {:.1f} GiB",
+                     gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor,
+                     co.workers, gib(ctx->budget()), gib(co.reserve));
+        for (unsigned w = 0; w < co.workers; ++w) workers_.push_back({cuda::make_engine(ctx), int(gpus_.size())});
+        gpus_.push_back({ctx});
+      } catch (const std::exception& e) {
+        throw std::runtime_error("cannot use CUDA device " + std::to_string(d) + ": " + e.what());
+      }
     }
+    if (workers_.empty()) throw std::runtime_error("no CUDA device to prove on");
   }
 
   ~cuda_backend() override {
     if (lost_) {  // the context is unusable: every call would fail; the process's end frees it all
-      (void)engine_.release();
+      for (auto& w : workers_) (void)w.engine.release();
+      for (auto& g : gpus_) (void)new std::shared_ptr<cuda::device_context>(std::move(g.ctx));
+      (void)new std::shared_ptr<cuda::host_registry>(std::move(registry_));
       return;
     }
-    engine_.reset();
+    workers_.clear();
+    gpus_.clear();
+    registry_.reset();
     for (void* p : registered_)
       if (const cudaError_t e = cudaHostUnregister(p); e != cudaSuccess)
         spdlog::warn("cudaHostUnregister of a pool chunk: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
   }
 
   std::string_view name() const override { return "cuda"; }
+  unsigned concurrency() const override { return unsigned(workers_.size()); }
 
   void attach_pool(std::span<const std::span<std::uint8_t>> chunks) override {
     if (!register_) {
       spdlog::info("--no-register: the pool is not registered with CUDA; a, b, c and z go through heap memory");
       return;
     }
-    CUZK_CUDA_OK(cudaSetDevice(device_));
+    CUZK_CUDA_OK(cudaSetDevice(gpus_.front().ctx->device()));
     std::size_t total = 0;
     const auto t0 = clock::now();
     for (std::size_t i = 0; i < chunks.size(); ++i) {
@@ -80,10 +105,47 @@ class cuda_backend final : public prover_backend {
                  registered_.size(), gib(total), s, total ? s / gib(total) : 0.0);
   }
 
+  void attach_key(std::string_view key_id, const groth16::proving_key& pk) override {
+    const auto& m = pk.mapped;
+    const std::size_t region = m.a.size() + m.b1.size() + m.b2.size() + m.c.size() + m.h.size();
+    for (std::size_t g = 0; g < gpus_.size(); ++g) {
+      auto& ctx = *gpus_[g].ctx;
+      try {
+        CUZK_CUDA_OK(cudaSetDevice(ctx.device()));
+        const auto t0 = clock::now();
+        const bool registered = g == 0 && ctx.register_mapped(pk);
+        if (registered)
+          spdlog::info("key {}: registered its SRS region's bases with CUDA, {:.2f} GiB in {:.3f} s ({:.3f} s/GiB)",
+                       key_id, gib(region), since(t0), region ? since(t0) / gib(region) : 0.0);
+        const auto t1 = clock::now();
+        cuda::stream s;
+        if (ctx.resident(key_id, pk, s))
+          spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases) in {:.3f} s", key_id, g,
+                       gib(cuda::device_key::bases_bytes(pk)), since(t1));
+        else
+          spdlog::info("key {}: too large to stay resident on GPU {} within its {:.1f} GiB budget; its bases will be "
+                       "streamed for each proof", key_id, g, gib(ctx.budget()));
+      } catch (const cuda::error& e) {
+        spdlog::warn("key {}: not made resident on GPU {}: {}", key_id, g, e.what());
+        if (e.sticky()) throw device_fault("CUDA device " + std::to_string(ctx.device()) + ": " + e.what(), true);
+      }
+    }
+  }
+
   prove_output prove(const prove_input& in) override {
+    worker_lease w(*this);
+    auto& wk = workers_[w.index];
+    auto& gpu = gpus_[wk.gpu];
+    const int device = gpu.ctx->device();
     prove_output out;
+    out.gpu = wk.gpu;
     try {
-      switch (faults_.next()) {
+      fault_plan::kind f;
+      {
+        std::lock_guard lk(mu_);
+        f = faults_.next();
+      }
+      switch (f) {
         case fault_plan::kind::transient:
           throw cuda::error(cudaErrorLaunchOutOfResources, "injected transient CUDA error (CUZK_CUDA_FAULT)");
         case fault_plan::kind::sticky:
@@ -94,41 +156,114 @@ class cuda_backend final : public prover_backend {
       if (!register_) {  // the old way: the bytes are in pageable heap memory when the engine copies them
         const auto t = clock::now();
         const std::size_t n = in.a.size();
-        heap_.resize(3 * n + in.z.size());
-        std::memcpy(heap_.data(), in.a.data(), in.a.size_bytes());
-        std::memcpy(heap_.data() + n, in.b.data(), in.b.size_bytes());
-        std::memcpy(heap_.data() + 2 * n, in.c.data(), in.c.size_bytes());
-        std::memcpy(heap_.data() + 3 * n, in.z.data(), in.z.size_bytes());
-        a = {heap_.data(), n};
-        b = {heap_.data() + n, n};
-        c = {heap_.data() + 2 * n, n};
-        z = {heap_.data() + 3 * n, in.z.size()};
+        auto& heap = wk.heap;
+        heap.resize(3 * n + in.z.size());
+        std::memcpy(heap.data(), in.a.data(), in.a.size_bytes());
+        std::memcpy(heap.data() + n, in.b.data(), in.b.size_bytes());
+        std::memcpy(heap.data() + 2 * n, in.c.data(), in.c.size_bytes());
+        std::memcpy(heap.data() + 3 * n, in.z.data(), in.z.size_bytes());
+        a = {heap.data(), n};
+        b = {heap.data() + n, n};
+        c = {heap.data() + 2 * n, n};
+        z = {heap.data() + 3 * n, in.z.size()};
         out.stage = since(t);
       }
+      wk.engine->use_key(std::string(in.key_id));
       out.proof = poly::with_threads(threads_, [&] {
-        return groth16::prove(*engine_, in.pk, z, a, b, c, in.rs, &out.timings);
+        return groth16::prove(*wk.engine, in.pk, z, a, b, c, in.rs, &out.timings);
       });
+      out.streamed = wk.engine->streamed();
+      ++gpu.proofs;
+    } catch (const cuda::out_of_memory& e) {  // not the device's fault, and a retry would not fit either
+      ++gpu.faults;
+      throw std::runtime_error("GPU " + std::to_string(wk.gpu) + " (CUDA device " + std::to_string(device) +
+                               "): the proof does not fit its memory: " + e.what());
     } catch (const cuda::error& e) {
+      ++gpu.faults;
       bool sticky = e.sticky();
       if (!sticky) {  // the device idle again before the retry, and no sticky error hiding behind this one
         const cudaError_t s = cudaDeviceSynchronize();
         sticky = s != cudaSuccess && cuda::error::is_sticky(s);
         if (!sticky) (void)cudaGetLastError();
       }
-      lost_ = lost_ || sticky;
-      throw device_fault("CUDA device " + std::to_string(device_) + ": " + e.what(), sticky);
+      if (sticky) lost_ = true;
+      throw device_fault("GPU " + std::to_string(wk.gpu) + " (CUDA device " + std::to_string(device) + "): " + e.what(),
+                         sticky);
     }
     return out;
   }
 
+  std::vector<gpu_status> gpus() const override {
+    std::vector<gpu_status> v;
+    for (const auto& g : gpus_) {
+      const auto st = g.ctx->status();
+      gpu_status s;
+      s.device = st.device;
+      s.name = st.name;
+      s.workers = st.workers;
+      s.busy_ratio = st.busy_ratio;
+      s.mem_total = st.mem_total;
+      s.mem_free = st.mem_free;
+      s.budget = st.budget;
+      s.resident_keys = st.resident_keys;
+      s.resident_bytes = st.resident_bytes;
+      s.proofs = g.proofs.load();
+      s.faults = g.faults.load();
+      v.push_back(std::move(s));
+    }
+    return v;
+  }
+
  private:
-  int threads_, device_;
+  struct gpu {
+    std::shared_ptr<cuda::device_context> ctx;
+    std::atomic<std::uint64_t> proofs{0}, faults{0};
+    gpu(std::shared_ptr<cuda::device_context> c) : ctx(std::move(c)) {}
+    gpu(gpu&& o) noexcept : ctx(std::move(o.ctx)), proofs(o.proofs.load()), faults(o.faults.load()) {}
+  };
+  struct worker {
+    std::unique_ptr<cuda::engine> engine;
+    int gpu;
+    bool busy = false;
+    std::vector<fr_t> heap;  // --no-register staging
+  };
+  /* A free worker for one proof: the least busy GPU's first free worker. */
+  struct worker_lease {
+    cuda_backend& b;
+    std::size_t index;
+    explicit worker_lease(cuda_backend& be) : b(be) {
+      std::unique_lock lk(b.mu_);
+      b.cv_.wait(lk, [&] {
+        return std::any_of(b.workers_.begin(), b.workers_.end(), [](const worker& w) { return !w.busy; });
+      });
+      std::vector<unsigned> in_use(b.gpus_.size(), 0);
+      for (const auto& w : b.workers_) in_use[w.gpu] += w.busy;
+      std::size_t best = b.workers_.size();
+      for (std::size_t i = 0; i < b.workers_.size(); ++i)
+        if (!b.workers_[i].busy && (best == b.workers_.size() || in_use[b.workers_[i].gpu] < in_use[b.workers_[best].gpu]))
+          best = i;
+      index = best;
+      b.workers_[index].busy = true;
+    }
+    ~worker_lease() {
+      {
+        std::lock_guard lk(b.mu_);
+        b.workers_[index].busy = false;
+      }
+      b.cv_.notify_one();
+    }
+  };
+
+  int threads_;
   bool register_;
   fault_plan faults_;
-  bool lost_ = false;
-  std::unique_ptr<groth16::engine> engine_;
+  std::atomic<bool> lost_{false};
+  std::shared_ptr<cuda::host_registry> registry_;
+  std::vector<gpu> gpus_;
+  std::vector<worker> workers_;
   std::vector<void*> registered_;
-  std::vector<fr_t> heap_;
+  std::mutex mu_;
+  std::condition_variable cv_;
 };
 
 }  // namespace

@@ -14,11 +14,16 @@ std::unique_ptr<prover_backend> make_backend(const backend_options& opt, std::st
   const std::string_view kind = opt.kind;
   if (kind == "cuda" || kind == "auto") {
 #ifdef CUZK_CUDA_BACKEND
-    if (cuda_device_count() > opt.device) {
-      if (note && kind == "auto") *note = "backend auto: CUDA device " + std::to_string(opt.device);
+    const int present = cuda_device_count();
+    for (int d : opt.gpus)
+      if (d < 0 || d >= present)
+        throw std::invalid_argument("--gpus: no CUDA device " + std::to_string(d) + " (" + std::to_string(present) +
+                                    " present)");
+    if (present > 0) {
+      if (note && kind == "auto") *note = "backend auto: " + std::to_string(present) + " CUDA device(s)";
       return make_cuda_backend(opt, faults);
     }
-    if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device " + std::to_string(opt.device) + " is present");
+    if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
     if (note) *note = "backend auto: no CUDA device present, proving on the CPU";
 #else
     if (kind == "cuda") throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");

@@ -44,12 +44,15 @@ struct device_split {
   std::uint32_t first;
 };
 
-class cuda_engine final : public groth16::engine {
+class cuda_engine final : public engine {
  public:
-  explicit cuda_engine(const engine_options& opt) : device_(select(opt.device)), overlap_(opt.overlap_msms) {}
+  cuda_engine(std::shared_ptr<device_context> ctx, bool overlap)
+      : ctx_(std::move(ctx)), device_(select(ctx_->device())), overlap_(overlap) {}
 
   std::string_view name() const override { return "cuda"; }
   bool splits_on_device() const override { return true; }
+  void use_key(std::string key_id) override { key_id_ = std::move(key_id); }
+  bool streamed() const override { return streamed_; }
 
   groth16::msm_sums compute(const groth16::prove_input& in, groth16::prove_timings& tm) override {
     CUZK_CUDA_OK(cudaSetDevice(device_));
@@ -57,11 +60,11 @@ class cuda_engine final : public groth16::engine {
     const std::size_t n = pk.domain_size;
     const auto& plan = in.plan;
 
-    if (!key_ || !key_->holds(pk)) {
-      key_.reset();
-      key_.emplace(pk, s_[0]);
-      s_[0].sync();
-    }
+    /* the key's bases: resident (shared with this device's other workers) or streamed below */
+    ctx_->register_mapped(pk);
+    const std::shared_ptr<const device_key> key = ctx_->resident(key_id_, pk, s_[5]);
+    streamed_ = !key;
+    if (streamed_) ctx_->note_streamed();
 
     /* a, b, c to the device on stream 0 (the NTTs follow there), z on stream 1 (its split follows there) */
     ensure(abc_, 3 * n, "a, b, c");
@@ -115,47 +118,20 @@ class cuda_engine final : public groth16::engine {
     const device_split z_dev{zr.ones, zr.n_ones, zr.others, zr.k, zr.n_others, 0};
     const device_split c_dev{zr.ones + ones_before, zr.n_ones - ones_before, zr.others + others_before,
                              zr.k + others_before, zr.n_others - others_before, first};
+    const std::uint32_t* h_idx = h_order == ntt::order::bit_reversed ? bitrev_.data() : nullptr;
 
-    /* five MSMs: one after another, or (overlap_msms) each on its own stream and host thread */
     const auto t0 = clock::now();
-    double batch[4] = {0, 0, 0, 0};
-    const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
-    auto g1_job = [&](int si, const msm::g1_bases& bases, const device_split& d, double& t_msm, double& t_batch) {
-      return std::async(policy, [&, si] {
-        CUZK_CUDA_OK(cudaSetDevice(device_));
-        const auto t = clock::now();
-        ec::g1_jacobian_t ones = msm::sum(bases, d.ones, d.first, d.n_ones, s_[si]);
-        t_batch = since(t);
-        ec::g1_jacobian_t rest = msm::pippenger(bases, msm::scalars{d.k, d.others, d.first, d.n_others}, s_[si]);
-        t_msm = since(t);
-        return ones + rest;
-      });
-    };
-    auto fa = g1_job(1, key_->a, z_dev, tm.msm_a, batch[0]);
-    auto fb1 = g1_job(2, key_->b1, z_dev, tm.msm_b_g1, batch[1]);
-    auto fl = g1_job(3, key_->c, c_dev, tm.msm_l, batch[2]);
-    auto fb2 = std::async(policy, [&] {
-      CUZK_CUDA_OK(cudaSetDevice(device_));
-      const auto t = clock::now();
-      ec::g2_jacobian_t ones = msm::sum(key_->b2, z_dev.ones, z_dev.first, z_dev.n_ones, s_[4]);
-      batch[3] = since(t);
-      ec::g2_jacobian_t rest =
-          msm::pippenger(key_->b2, msm::scalars{z_dev.k, z_dev.others, z_dev.first, z_dev.n_others}, s_[4]);
-      tm.msm_b_g2 = since(t);
-      return ones + rest;
-    });
-    {
-      const auto t = clock::now();
-      const std::uint32_t* idx = h_order == ntt::order::bit_reversed ? bitrev_.data() : nullptr;
-      out.h = msm::pippenger(key_->h, msm::scalars{h_.data(), idx, 0, plan.h_len}, s_[0]);
-      tm.msm_h = since(t);
-    }
-    out.a = fa.get();
-    out.b1 = fb1.get();
-    out.c = fl.get();
-    out.b2 = fb2.get();
+    if (key)
+      resident_msms(*key, z_dev, c_dev, h_idx, plan.h_len, out, tm);
+    else
+      streamed_msms(pk, z_dev, c_dev, h_idx, plan.h_len, out, tm);
     tm.msm = since(t0);
-    tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
+
+    /* the proof's kernels ran from the NTTs' start to the last MSM's end (each MSM blocks until done) */
+    event end;
+    end.record(s_[0]);
+    end.sync();
+    ctx_->note_busy(e1, end);
     return out;
   }
 
@@ -167,10 +143,88 @@ class cuda_engine final : public groth16::engine {
     return device;
   }
 
+  template <class Bases>
+  static auto split_msm(const Bases& b, const device_split& d, cudaStream_t st, double& t_msm, double& t_batch) {
+    const auto t = clock::now();
+    auto ones = msm::sum(b, d.ones, d.first, d.n_ones, st);
+    t_batch = since(t);
+    auto rest = msm::pippenger(b, msm::scalars{d.k, d.others, d.first, d.n_others}, st);
+    t_msm = since(t);
+    return ones + rest;
+  }
+
+  /* five MSMs over resident bases: one after another, or (overlap_msms) each on its own stream and host thread */
+  void resident_msms(const device_key& key, const device_split& z_dev, const device_split& c_dev,
+                     const std::uint32_t* h_idx, std::size_t h_len, groth16::msm_sums& out,
+                     groth16::prove_timings& tm) {
+    double batch[4] = {0, 0, 0, 0};
+    const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
+    auto job = [&](int si, const auto& bases, const device_split& d, double& t_msm, double& t_batch) {
+      return std::async(policy, [&, si] {
+        CUZK_CUDA_OK(cudaSetDevice(device_));
+        return split_msm(bases, d, s_[si], t_msm, t_batch);
+      });
+    };
+    auto fa = job(1, key.a, z_dev, tm.msm_a, batch[0]);
+    auto fb1 = job(2, key.b1, z_dev, tm.msm_b_g1, batch[1]);
+    auto fl = job(3, key.c, c_dev, tm.msm_l, batch[2]);
+    auto fb2 = job(4, key.b2, z_dev, tm.msm_b_g2, batch[3]);
+    {
+      const auto t = clock::now();
+      out.h = msm::pippenger(key.h, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
+      tm.msm_h = since(t);
+    }
+    out.a = fa.get();
+    out.b1 = fb1.get();
+    out.c = fl.get();
+    out.b2 = fb2.get();
+    tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
+  }
+
+  /* A key too large to stay resident: its queries one at a time, double
+     buffered: the next query's bases copy (stream 5) while this one's MSM
+     runs, so at most two queries' bases are on the device. */
+  void streamed_msms(const groth16::proving_key& pk, const device_split& z_dev, const device_split& c_dev,
+                     const std::uint32_t* h_idx, std::size_t h_len, groth16::msm_sums& out,
+                     groth16::prove_timings& tm) {
+    const auto& m = pk.mapped;
+    double batch[4] = {0, 0, 0, 0};
+    std::optional<msm::g1_bases> cur, next;
+    std::optional<msm::g2_bases> b2;
+    auto advance = [&] {
+      s_[5].sync();
+      cur = std::move(next);
+      next.reset();
+    };
+    next.emplace(upload_g1(m.h, pk.h_query, s_[5]));
+    advance();
+    next.emplace(upload_g1(m.a, pk.a, s_[5]));
+    {
+      const auto t = clock::now();
+      out.h = msm::pippenger(*cur, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
+      tm.msm_h = since(t);
+    }
+    advance();
+    next.emplace(upload_g1(m.b1, pk.b1, s_[5]));
+    out.a = split_msm(*cur, z_dev, s_[0], tm.msm_a, batch[0]);
+    advance();
+    next.emplace(upload_g1(m.c, pk.c, s_[5]));
+    out.b1 = split_msm(*cur, z_dev, s_[0], tm.msm_b_g1, batch[1]);
+    advance();
+    b2.emplace(upload_g2(m.b2, pk.b2, s_[5]));
+    out.c = split_msm(*cur, c_dev, s_[0], tm.msm_l, batch[2]);
+    cur.reset();
+    s_[5].sync();
+    out.b2 = split_msm(*b2, z_dev, s_[0], tm.msm_b_g2, batch[3]);
+    tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
+  }
+
+  std::shared_ptr<device_context> ctx_;
   int device_;  // selected before the streams are made on it
   bool overlap_;
-  stream s_[5];
-  std::optional<device_key> key_;
+  std::string key_id_;
+  bool streamed_ = false;
+  stream s_[6];  // 0: a, b, c, NTTs, H; 1: z, its split, A; 2: B1; 3: C; 4: B2; 5: key uploads
   device_buffer<fr_t> abc_, scratch_, z_;
   device_buffer<scalar_t> h_;
   device_buffer<std::uint32_t> bitrev_;
@@ -180,6 +234,15 @@ class cuda_engine final : public groth16::engine {
 
 }  // namespace
 
-std::unique_ptr<groth16::engine> make_engine(const engine_options& opt) { return std::make_unique<cuda_engine>(opt); }
+std::unique_ptr<engine> make_engine(const engine_options& opt) {
+  context_options co;
+  co.device = opt.device;
+  co.workers = 1;
+  return make_engine(std::make_shared<device_context>(co, std::make_shared<host_registry>()), opt.overlap_msms);
+}
+
+std::unique_ptr<engine> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms) {
+  return std::make_unique<cuda_engine>(std::move(ctx), overlap_msms);
+}
 
 }  // namespace cuzk::cuda

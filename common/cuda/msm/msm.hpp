@@ -26,6 +26,10 @@ template <class Affine>
 class device_bases {
  public:
   explicit device_bases(std::span<const Affine> host, cudaStream_t s = 0);
+  /* Bytes already in the device layout (a .zkey's points section,
+     groth16::mapped_bases): one copy queued on s, which the caller
+     synchronises before the bases are used. */
+  static device_bases from_device_layout(std::span<const std::uint8_t> bytes, cudaStream_t s);
   device_bases(device_bases&&) noexcept;
   device_bases& operator=(device_bases&&) noexcept;
   ~device_bases();
@@ -38,6 +42,7 @@ class device_bases {
   std::mutex& lock() const { return *mutex_; }
 
  private:
+  device_bases() = default;
   std::size_t n_ = 0;
   device_buffer<std::byte> points_;
   std::unique_ptr<workspace> ws_;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuda/error.hpp"
@@ -72,6 +73,22 @@ device_bases<Affine>::device_bases(std::span<const Affine> host, cudaStream_t s)
     CUZK_CUDA_OK(cudaMemcpyAsync(points_.data() + lo * bytes, packed.data(), m * bytes, cudaMemcpyHostToDevice, s));
     CUZK_CUDA_OK(cudaStreamSynchronize(s));
   }
+}
+
+template <class Affine>
+device_bases<Affine> device_bases<Affine>::from_device_layout(std::span<const std::uint8_t> bytes, cudaStream_t s) {
+  constexpr std::size_t point = group<Affine>::point_bytes;
+  if (bytes.size() % point) throw std::invalid_argument("msm: " + std::to_string(bytes.size()) +
+                                                        " bytes are not a whole number of points");
+  device_bases b;
+  b.n_ = bytes.size() / point;
+  if (b.n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
+  b.points_ = device_buffer<std::byte>(std::max<std::size_t>(b.n_, 1) * point, "MSM bases");
+  b.ws_ = std::make_unique<workspace>();
+  b.mutex_ = std::make_unique<std::mutex>();
+  if (!bytes.empty())
+    CUZK_CUDA_OK(cudaMemcpyAsync(b.points_.data(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice, s));
+  return b;
 }
 
 template <class Affine>

@@ -1,0 +1,168 @@
+#include "cuda/engine/device_context.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "cuda/device.hpp"
+#include "cuda/error.hpp"
+
+namespace cuzk::cuda {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+}  // namespace
+
+device_context::device_context(const context_options& opt, std::shared_ptr<host_registry> registry)
+    : opt_(opt), registry_(std::move(registry)) {
+  if (opt_.device < 0 || opt_.device >= device_count())
+    throw std::invalid_argument("no CUDA device " + std::to_string(opt_.device));
+  CUZK_CUDA_OK(cudaSetDevice(opt_.device));
+  const device_info d = info(opt_.device);
+  name_ = d.name;
+  budget& b = default_budget();
+  b.set_reserve(std::max(b.reserve(), opt_.reserve));
+  const std::size_t usable = d.total_mem > opt_.reserve ? d.total_mem - opt_.reserve : 0;
+  budget_ = opt_.budget ? std::min(opt_.budget, usable) : usable;
+  stream s;
+  ref_.record(s);
+  s.sync();
+  ref_host_ = clock::now();
+}
+
+std::string device_context::id_of(std::string_view key_id, const groth16::proving_key& pk) const {
+  if (!key_id.empty()) return std::string(key_id);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "@%p", static_cast<const void*>(&pk));
+  return buf;
+}
+
+bool device_context::register_mapped(const groth16::proving_key& pk) {
+  const auto& m = pk.mapped;
+  if (!m.owner || !registry_) return false;
+  /* the five sections lie in one mapping: register from the first to the end of the last */
+  const std::uint8_t* lo = nullptr;
+  const std::uint8_t* hi = nullptr;
+  for (auto sec : {m.a, m.b1, m.b2, m.c, m.h}) {
+    if (sec.empty()) continue;
+    lo = lo ? std::min(lo, sec.data()) : sec.data();
+    hi = hi ? std::max(hi, sec.data() + sec.size()) : sec.data() + sec.size();
+  }
+  if (!lo) return false;
+  try {
+    (void)registry_->add({lo, std::size_t(hi - lo)}, m.owner, true);
+  } catch (const error& e) {  // uploads still work, from pageable memory
+    std::lock_guard lk(mu_);
+    if (register_error_.empty()) register_error_ = e.what();
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const device_key> device_context::resident(std::string_view key_id, const groth16::proving_key& pk,
+                                                           cudaStream_t s) {
+  const std::string id = id_of(key_id, pk);
+  std::lock_guard lk(mu_);
+  for (auto it = keys_.begin(); it != keys_.end(); ++it) {
+    if (it->id != id) continue;
+    if (!key_id.empty() || it->key->holds(pk)) {
+      keys_.splice(keys_.begin(), keys_, it);
+      return it->key;
+    }
+    if (it->key.use_count() > 1) return nullptr;  // another key at the same address, still in use: stream
+    resident_bytes_ -= it->key->footprint_bytes();  // the old key at this address is gone
+    keys_.erase(it);
+    break;
+  }
+  const std::size_t need = device_key::footprint(pk) + std::size_t(opt_.workers) * working_bytes(pk);
+  if (need > budget_) return nullptr;
+  /* least recently used first out, among the keys no proof holds */
+  while (resident_bytes_ + need > budget_) {
+    auto victim = keys_.end();
+    for (auto it = keys_.begin(); it != keys_.end(); ++it)
+      if (it->key.use_count() == 1) victim = it;
+    if (victim == keys_.end()) return nullptr;
+    resident_bytes_ -= victim->key->footprint_bytes();
+    keys_.erase(victim);
+    ++evictions_;
+  }
+  CUZK_CUDA_OK(cudaSetDevice(opt_.device));
+  register_mapped(pk);
+  auto key = std::make_shared<const device_key>(pk, s);
+  CUZK_CUDA_OK(cudaStreamSynchronize(s));
+  resident_bytes_ += key->footprint_bytes();
+  keys_.push_front({id, key});
+  ++uploads_;
+  return key;
+}
+
+void device_context::note_streamed() {
+  std::lock_guard lk(mu_);
+  ++streamed_;
+}
+
+double device_context::now_s() const { return std::chrono::duration<double>(clock::now() - ref_host_).count(); }
+
+void device_context::trim_intervals(double now) {
+  while (!busy_.empty() && busy_.front().second < now - 600) busy_.pop_front();
+}
+
+void device_context::note_busy(const event& a, const event& b) {
+  const double from = event::ms(ref_, a) / 1e3, to = event::ms(ref_, b) / 1e3;
+  std::lock_guard lk(busy_mu_);
+  busy_.emplace_back(from, std::max(from, to));
+  trim_intervals(now_s());
+}
+
+double device_context::busy_ratio(std::chrono::seconds window) const {
+  const double now = now_s();
+  const double w0 = std::max(0.0, now - double(window.count()));
+  if (now <= w0) return 0;
+  std::vector<std::pair<double, double>> v;
+  {
+    std::lock_guard lk(busy_mu_);
+    v.assign(busy_.begin(), busy_.end());
+  }
+  std::sort(v.begin(), v.end());
+  /* the union of the intervals, clipped to [w0, now] */
+  double busy = 0, end = w0;
+  for (auto [a, b] : v) {
+    a = std::max(a, end);
+    b = std::min(b, now);
+    if (b > a) {
+      busy += b - a;
+      end = b;
+    }
+  }
+  return std::min(1.0, busy / (now - w0));
+}
+
+context_status device_context::status() const {
+  context_status st;
+  st.device = opt_.device;
+  st.name = name_;
+  st.workers = opt_.workers;
+  st.busy_ratio = busy_ratio();
+  st.budget = budget_;
+  if (cudaSetDevice(opt_.device) == cudaSuccess) {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
+      st.mem_free = free;
+      st.mem_total = total;
+    } else {
+      (void)cudaGetLastError();
+    }
+  }
+  std::lock_guard lk(mu_);
+  st.resident_bytes = resident_bytes_;
+  for (const auto& e : keys_) st.resident_keys.push_back(e.id);
+  st.uploads = uploads_;
+  st.evictions = evictions_;
+  st.streamed = streamed_;
+  st.register_error = register_error_;
+  return st;
+}
+
+}  // namespace cuzk::cuda
