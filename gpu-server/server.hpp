@@ -131,6 +131,8 @@ class server {
     groth16::prove_timings timings;
     double stage = 0;                 // heap staging (--no-register)
     std::optional<bool> device_fault;  // a device error: false transient (retried), true sticky (the server exits)
+    double verify = 0;                 // seconds of the self-verification
+    int gpu = -1;                      // the device that proved it (prove_output::gpu), -1 on the CPU
   };
 
   // server.cpp: sockets, loop, signals

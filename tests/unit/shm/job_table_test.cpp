@@ -24,7 +24,7 @@ class JobTable : public ::testing::Test {
     return s ? s->job : job_ref{};
   }
   const job_record& rec(job_ref j) { return **t.get(j); }
-  job_state state(job_ref j) { return static_cast<job_state>(rec(j).word.load() & 0xf); }
+  job_state state(job_ref j) { return job_word_state(rec(j)); }
   part_state pstate(job_ref j, std::uint32_t p) { return t.part(j, p)->state; }
   void finish(job_ref j) {
     for (std::uint32_t p = 0; p < rec(j).n_partitions; ++p) {
