@@ -21,6 +21,15 @@ using json = nlohmann::json;
 
 std::string str(std::string_view s) { return std::string(s); }
 
+/* Seconds, from the job record's microseconds. */
+json to_json(const proto::partition_timings& t) {
+  auto s = [](std::uint64_t us) { return static_cast<double>(us) / 1e6; };
+  return {{"h2d", s(t.h2d_us)},           {"ntt", s(t.ntt_us)},           {"msm_h", s(t.msm_h_us)},
+          {"msm_l", s(t.msm_l_us)},       {"msm_a", s(t.msm_a_us)},       {"msm_b_g1", s(t.msm_b_g1_us)},
+          {"msm_b_g2", s(t.msm_b_g2_us)}, {"batch_add", s(t.batch_add_us)}, {"cpu_prep", s(t.cpu_prep_us)},
+          {"verify", s(t.verify_us)},     {"total", s(t.total_us)}};
+}
+
 json to_json(const proto::job_status& j) {
   json parts = json::array();
   for (const auto& p : j.partitions)
@@ -30,7 +39,9 @@ json to_json(const proto::job_status& j) {
                      {"prove_start_ns", p.prove_start_ns},
                      {"prove_end_ns", p.prove_end_ns},
                      {"syntheses", p.syntheses},
-                     {"attempts", p.attempts}});
+                     {"attempts", p.attempts},
+                     {"timings", p.timings ? to_json(*p.timings) : json(nullptr)},
+                     {"gpu", p.gpu}});
   return {{"job_id", j.job_id},     {"state", str(proto::name(j.state))},
           {"error", j.error},       {"submitted_ns", j.submitted_ns},
           {"finished_ns", j.finished_ns}, {"priority", str(proto::name(j.priority))},
@@ -52,7 +63,21 @@ json to_json(const proto::status_reply& r) {
                        {"pid", w.pid},
                        {"state", str(proto::name(w.state))},
                        {"heartbeat_age_ms", w.heartbeat_age_ms}});
-  return {{"jobs", jobs}, {"jobs_omitted", r.jobs_omitted}, {"slots", slots}, {"workers", workers}};
+  json gpus = json::array();
+  for (const auto& g : r.gpus)
+    gpus.push_back({{"device", g.device},
+                    {"name", g.name},
+                    {"workers", g.workers},
+                    {"busy_ratio", g.busy_ratio},
+                    {"mem_total", g.mem_total},
+                    {"mem_free", g.mem_free},
+                    {"budget", g.budget},
+                    {"resident_keys", g.resident_keys},
+                    {"resident_bytes", g.resident_bytes},
+                    {"proofs", g.proofs},
+                    {"faults", g.faults}});
+  return {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted}, {"slots", slots},
+          {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}};
 }
 
 std::string when(std::uint64_t ns) {
@@ -84,12 +109,14 @@ void print_job(const proto::job_status& j) {
   if (!j.client.empty()) std::printf(" by %s", j.client.c_str());
   std::printf("\n");
   if (!j.error.empty()) std::printf("error: %s\n", j.error.c_str());
-  std::printf("%-5s %-13s %9s %9s %9s %8s\n", "PART", "STATE", "SYNTH_S", "PROVE_S", "SYNTHS", "REQUEUED");
+  std::printf("%-5s %-13s %9s %9s %9s %8s %9s %4s\n", "PART", "STATE", "SYNTH_S", "PROVE_S", "SYNTHS", "REQUEUED",
+              "PROOF_S", "GPU");
   for (std::size_t i = 0; i < j.partitions.size(); ++i) {
     const auto& p = j.partitions[i];
-    std::printf("%-5zu %-13s %9s %9s %9u %8u\n", i, str(proto::name(p.state)).c_str(),
+    std::printf("%-5zu %-13s %9s %9s %9u %8u %9s %4s\n", i, str(proto::name(p.state)).c_str(),
                 seconds(p.synth_start_ns, p.synth_end_ns).c_str(), seconds(p.prove_start_ns, p.prove_end_ns).c_str(),
-                p.syntheses, p.attempts);
+                p.syntheses, p.attempts, p.timings ? seconds(1, 1 + p.timings->total_us * 1000).c_str() : "-",
+                !p.timings ? "-" : p.gpu < 0 ? "cpu" : std::to_string(p.gpu).c_str());
   }
 }
 
@@ -107,11 +134,21 @@ void print_service(const proto::status_reply& r) {
     std::printf("  %-6llu %-5u %-9s %-10llu %s\n", (unsigned long long)s.index, s.class_index,
                 str(proto::name(s.state)).c_str(), (unsigned long long)s.generation,
                 s.owner == proto::no_owner ? "-" : std::to_string(s.owner).c_str());
-  std::printf("WORKERS (%zu)\n", r.workers.size());
+  std::printf("WORKERS (%zu; hung after %.0f s without a heartbeat)\n", r.workers.size(),
+              static_cast<double>(r.hung_timeout_ms) / 1000);
   std::printf("  %-5s %-23s %-8s %-5s %s\n", "LEASE", "NAME", "PID", "STATE", "HEARTBEAT");
   for (const auto& w : r.workers)
     std::printf("  %-5u %-23s %-8d %-5s %.1f s ago\n", w.lease, w.name.c_str(), w.pid,
                 str(proto::name(w.state)).c_str(), static_cast<double>(w.heartbeat_age_ms) / 1000);
+  if (r.gpus.empty()) return;
+  std::printf("GPUS (%zu)\n", r.gpus.size());
+  std::printf("  %-3s %-20s %-7s %-5s %-19s %-10s %-7s %s\n", "DEV", "NAME", "WORKERS", "BUSY", "MEM FREE/TOTAL GiB",
+              "KEYS GiB", "PROOFS", "FAULTS");
+  auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ULL << 30); };
+  for (const auto& g : r.gpus)
+    std::printf("  %-3d %-20s %-7u %4.0f%% %8.1f/%-10.1f %-10.1f %-7llu %llu\n", g.device, g.name.c_str(), g.workers,
+                g.busy_ratio * 100, gib(g.mem_free), gib(g.mem_total), gib(g.resident_bytes),
+                (unsigned long long)g.proofs, (unsigned long long)g.faults);
 }
 
 }  // namespace

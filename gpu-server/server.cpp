@@ -57,6 +57,8 @@ server::server(server_options opt)
   lease_ = std::make_unique<shm::lease>(std::move(*l));
   slots_ = std::make_unique<shm::slot_table>(*region_);
   jobs_ = std::make_unique<shm::job_table>(*region_);
+  const auto hung_ms = std::min<std::int64_t>(opt_.hung_timeout.count(), UINT32_MAX);  // for cuzk-shm status
+  region_->header().hung_timeout_ms.store(static_cast<std::uint32_t>(hung_ms), std::memory_order_relaxed);
 
   std::string note;
   backend_options bo;

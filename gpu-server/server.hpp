@@ -136,7 +136,8 @@ class server {
     groth16::prove_timings timings;
     double stage = 0;                 // heap staging (--no-register)
     std::optional<bool> device_fault;  // a device error: false transient (retried), true sticky (the server exits)
-    int gpu = -1;                      // the GPU that proved it, -1: the CPU
+    double verify = 0;                 // seconds of the self-verification
+    int gpu = -1;                      // the device that proved it (prove_output::gpu), -1 on the CPU
     bool streamed = false;             // its key's bases were streamed to the GPU
   };
 

@@ -8,6 +8,7 @@
 #include "job/result.hpp"
 #include "job/slot_buffers.hpp"
 #include "job/spec.hpp"
+#include "proof_timings.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/reclaim.hpp"
 #include "server.hpp"
@@ -312,7 +313,7 @@ void server::prover_loop() {
       pj = std::move(to_prove_.front());
       to_prove_.pop_front();
     }
-    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}, 0, std::nullopt, -1, false};
+    proof_done d{pj, {}, {}, shm::now_ns(), 0, {}, 0, std::nullopt};
     try {
       const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);
@@ -321,13 +322,15 @@ void server::prover_loop() {
       prove_input in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, pj.rs};
       auto out = backend_->prove(in);
       std::vector<fr_t> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
+      const auto verify_start = std::chrono::steady_clock::now();
       if (!groth16::verify(pk.vk(), pub, out.proof))
         throw std::runtime_error("the witness does not satisfy the circuit: the proof does not verify");
+      d.verify = std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count();
       d.result = job::encode_result({out.proof, pub});
       shm::failpoint("server.proved");  // crash tests: die with the proof computed but not stored
       d.timings = out.timings;
-      d.stage = out.stage;
       d.gpu = out.gpu;
+      d.stage = out.stage;
       d.streamed = out.streamed;
     } catch (const device_fault& e) {
       d.error = e.what();
@@ -399,7 +402,8 @@ void server::on_proof_result(const proof_done& d) {
     jobs_->note_times(w.job, w.partition, synth_start, synth_end, d.start_ns, d.end_ns);
   }
   if (d.error.empty()) {
-    if (auto r = jobs_->store_result(w.job, w.partition, w.gen, d.result); !r) {
+    if (auto r = jobs_->store_result(w.job, w.partition, w.gen, d.result, partition_timings_of(d.timings, d.verify, d.gpu));
+        !r) {
       spdlog::warn("job {} partition {}: storing the proof: {}", w.job.index, w.partition, to_string(r.error()));
       // A result that can never be stored fails the job rather than leaving it running forever.
       if (r.error() == shm::error::too_large)
@@ -409,13 +413,8 @@ void server::on_proof_result(const proof_done& d) {
     }
     shm::failpoint("server.proof.stored");
     ++counters_.proofs;
-    const auto& t = d.timings;
-    auto ms = [](double s) { return s * 1e3; };
-    spdlog::info("proven job={} partition={} backend={} gpu={} streamed={} total_ms={:.1f} stage_ms={:.1f} h2d_ms={:.1f} ntt_ms={:.1f} "
-                 "msm_a_ms={:.1f} msm_b_g1_ms={:.1f} msm_b_g2_ms={:.1f} msm_l_ms={:.1f} msm_h_ms={:.1f} "
-                 "batch_add_ms={:.1f} msm_ms={:.1f}",
-                 w.job.index, w.partition, backend_->name(), d.gpu, d.streamed, ms(t.total), ms(d.stage), ms(t.h2d), ms(t.ntt),
-                 ms(t.msm_a), ms(t.msm_b_g1), ms(t.msm_b_g2), ms(t.msm_l), ms(t.msm_h), ms(t.batch_add), ms(t.msm));
+    spdlog::info("proven job={} partition={} backend={} gpu={} streamed={} {}", w.job.index, w.partition,
+                 backend_->name(), d.gpu, d.streamed, timings_log_fields(d.timings, d.verify, d.stage));
     (void)slots_->release(w.slot, w.gen, lease_->index());
   } else {
     ++counters_.failed;

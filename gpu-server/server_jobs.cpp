@@ -14,6 +14,8 @@
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/wtns_file.hpp"
+#include "gpu_report.hpp"
+#include "proof_timings.hpp"
 #include "request_digest.hpp"
 #include "server.hpp"
 #include "shm/failpoint.hpp"
@@ -40,9 +42,8 @@ proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
 proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& rec) const {
   (void)j;
   proto::job_status st;
-  const auto w = rec.word.load(std::memory_order_acquire);
   st.job_id = std::string(shm::field_text(rec.job_id));
-  st.state = job_state_of(rec, static_cast<shm::job_state>(w & 0xf));
+  st.state = job_state_of(rec, shm::job_word_state(rec));
   st.error = std::string(rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error));
   st.submitted_ns = rec.submitted_ns;
   st.finished_ns = rec.finished_ns;
@@ -72,6 +73,10 @@ proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& r
     ps.prove_end_ns = part.prove_end_ns;
     ps.syntheses = part.syntheses.load(std::memory_order_relaxed);
     ps.attempts = pw.attempts;
+    if (pw.state == shm::part_state::done) {
+      ps.timings = to_proto(part.timings);
+      ps.gpu = part.timings.gpu;
+    }
     st.partitions.push_back(ps);
   }
   return st;
@@ -183,12 +188,17 @@ void server::on_status(const peer& p, std::uint64_t rq, const proto::status_requ
     auto rec = jobs_->get(jobs[i].second);
     if (!rec) continue;
     auto js = job_status_of(jobs[i].second, **rec);
-    const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 64 * js.partitions.size();
+    const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 160 * js.partitions.size();
     if (bytes + cost > status_job_bytes) break;
     bytes += cost;
     st.jobs.push_back(std::move(js));
   }
   st.jobs_omitted = static_cast<std::uint32_t>(jobs.size() - i);
+  st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(opt_.hung_timeout.count(), UINT32_MAX));
+  // Every client sees the GPUs (load and memory help it plan); only operators
+  // their resident key ids: a key id is the hash of a key file, so a client
+  // holding a file could tell which circuits other users are proving.
+  st.gpus = gpu_report(backend_->gpus(), all);
   if (!all) {
     send(id, proto::message{rq, std::move(st)});
     return;

@@ -8,9 +8,6 @@
 namespace cuzk::shm {
 namespace {
 
-constexpr std::uint64_t pack_job(job_state s, std::uint64_t gen) noexcept { return static_cast<std::uint64_t>(s) | (gen << 4); }
-constexpr job_state state_of(std::uint64_t w) noexcept { return static_cast<job_state>(w & 0xf); }
-constexpr std::uint64_t gen_of(std::uint64_t w) noexcept { return w >> 4; }
 
 bool finished(job_state s) noexcept { return s == job_state::done || s == job_state::failed; }
 
@@ -50,12 +47,12 @@ std::optional<job_ref> job_table::find(std::string_view job_id, std::optional<st
   for (std::uint64_t i = 0; i < capacity(); ++i) {
     const job_record* rec = record(i);
     std::uint64_t w = rec->word.load(std::memory_order_acquire);
-    job_state s = state_of(w);
+    job_state s = job_word::unpack(w).state;
     if (s == job_state::free || s == job_state::reserved) continue;
     if (field_text(rec->job_id) != job_id || (owner_uid && rec->owner_uid != *owner_uid)) continue;
     // The id was read after the acquire load; a record evicted meanwhile has another word.
     if (rec->word.load(std::memory_order_acquire) != w) continue;
-    return job_ref{i, gen_of(w)};
+    return job_ref{i, job_word::unpack(w).generation};
   }
   return std::nullopt;
 }
@@ -67,10 +64,10 @@ void job_table::mark_fetched(job_ref j) noexcept {
 result<const job_record*> job_table::get(job_ref j) const noexcept {
   if (j.index >= capacity()) return unexpected(error::no_such_job);
   const job_record* rec = record(j.index);
-  std::uint64_t w = rec->word.load(std::memory_order_acquire);
-  if (state_of(w) == job_state::free || state_of(w) == job_state::reserved)
-    return unexpected(gen_of(w) == j.generation ? error::no_such_job : error::stale_generation);
-  if (gen_of(w) != j.generation) return unexpected(error::stale_generation);
+  const job_word w = job_word_of(*rec);
+  if (w.state == job_state::free || w.state == job_state::reserved)
+    return unexpected(w.generation == j.generation ? error::no_such_job : error::stale_generation);
+  if (w.generation != j.generation) return unexpected(error::stale_generation);
   return rec;
 }
 
@@ -101,7 +98,8 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
     if (pass == 1) {
       for (std::uint64_t i = 0; i < cap; ++i) {
         std::uint64_t w = record(i)->word.load(std::memory_order_acquire);
-        if (finished(state_of(w)) && evictable(*record(i), req.retention_ns) && record(i)->seq < victim_seq)
+        if (finished(job_word::unpack(w).state) && evictable(*record(i), req.retention_ns) &&
+            record(i)->seq < victim_seq)
           victim = i, victim_seq = record(i)->seq;
       }
       if (victim == cap) break;
@@ -109,11 +107,12 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
     for (std::uint64_t i = pass == 0 ? 0 : victim; i < (pass == 0 ? cap : victim + 1); ++i) {
       job_record* r = record(i);
       std::uint64_t w = r->word.load(std::memory_order_acquire);
-      job_state s = state_of(w);
+      job_state s = job_word::unpack(w).state;
       if (pass == 0 ? s != job_state::free : !finished(s)) continue;
-      if (r->word.compare_exchange_strong(w, pack_job(job_state::reserved, gen_of(w) + 1), std::memory_order_acq_rel)) {
+      if (r->word.compare_exchange_strong(w, job_word{job_state::reserved, job_word::unpack(w).generation + 1}.pack(),
+                                          std::memory_order_acq_rel)) {
         rec = r;
-        gen = gen_of(w) + 1;
+        gen = job_word::unpack(w).generation + 1;
         break;
       }
     }
@@ -144,10 +143,11 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
     pr.result_len = 0;
     pr.synth_start_ns = pr.synth_end_ns = pr.prove_start_ns = pr.prove_end_ns = 0;
     pr.proof_generation = 0;
+    pr.timings = cpu_timings;
   }
   failpoint("job.submit.fields");
   std::uint64_t index = static_cast<std::uint64_t>(rec - record(0));
-  rec->word.store(pack_job(job_state::active, gen), std::memory_order_release);
+  rec->word.store(job_word{job_state::active, gen}.pack(), std::memory_order_release);
   failpoint("job.submit.publish");
   return submit_outcome{job_ref{index, gen}, true};
 }
@@ -155,7 +155,7 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
 result<void> job_table::mark_slotted(job_ref j, std::uint32_t p, std::uint32_t slot) noexcept {
   auto rec = get(j);
   if (!rec) return unexpected(rec.error());
-  if (state_of((*rec)->word.load(std::memory_order_acquire)) != job_state::active) return unexpected(error::wrong_state);
+  if (job_word_state(**rec) != job_state::active) return unexpected(error::wrong_state);
   if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
   if (slot >= r_->header().n_slots) return unexpected(error::no_such_slot);
   auto r = part_cas(record(j.index)->parts[p], part_state::queued,
@@ -193,7 +193,7 @@ void job_table::note_times(job_ref j, std::uint32_t p, std::uint64_t synth_start
 }
 
 result<void> job_table::store_result(job_ref j, std::uint32_t p, std::uint64_t slot_gen,
-                                     std::span<const std::uint8_t> bytes) noexcept {
+                                     std::span<const std::uint8_t> bytes, const partition_timings& timings) noexcept {
   auto rec = get(j);
   if (!rec) return unexpected(rec.error());
   if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
@@ -205,11 +205,12 @@ result<void> job_table::store_result(job_ref j, std::uint32_t p, std::uint64_t s
     if (pr.proof_generation == slot_gen) return {};  // the same proof again: dedup
     return unexpected(error::wrong_state);
   }
-  if (w.state != part_state::slotted || state_of(r.word.load(std::memory_order_acquire)) != job_state::active)
+  if (w.state != part_state::slotted || job_word_state(r) != job_state::active)
     return unexpected(error::wrong_state);
   std::memcpy(pr.result, bytes.data(), bytes.size());
   pr.result_len = static_cast<std::uint32_t>(bytes.size());
   pr.proof_generation = slot_gen;
+  pr.timings = timings;
   failpoint("job.store_result.bytes");
   auto done = part_cas(pr, part_state::slotted, [](part_word x) { return part_word{part_state::done, x.slot, x.attempts}; });
   if (!done) return done;
@@ -228,9 +229,9 @@ result<void> job_table::complete(job_ref j) noexcept {
     if (s == part_state::queued || s == part_state::slotted) return unexpected(error::wrong_state);
     failed |= s == part_state::failed;
   }
-  std::uint64_t w = pack_job(job_state::active, j.generation);
+  std::uint64_t w = job_word{job_state::active, j.generation}.pack();
   r.finished_ns = now_ns();
-  if (!r.word.compare_exchange_strong(w, pack_job(failed ? job_state::failed : job_state::done, j.generation),
+  if (!r.word.compare_exchange_strong(w, job_word{failed ? job_state::failed : job_state::done, j.generation}.pack(),
                                       std::memory_order_acq_rel))
     return unexpected(error::wrong_state);
   failpoint("job.complete.cas");
@@ -242,7 +243,7 @@ result<void> job_table::fail(job_ref j, std::uint32_t p, std::string_view text) 
   if (!rec) return unexpected(rec.error());
   if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
   job_record& r = *record(j.index);
-  if (state_of(r.word.load(std::memory_order_acquire)) != job_state::active) return unexpected(error::wrong_state);
+  if (job_word_state(r) != job_state::active) return unexpected(error::wrong_state);
   if (part_state s = part_word::unpack(r.parts[p].word.load(std::memory_order_acquire)).state;
       s == part_state::done || s == part_state::failed)
     return unexpected(error::wrong_state);
@@ -260,9 +261,9 @@ result<void> job_table::fail(job_ref j, std::uint32_t p, std::string_view text) 
       break;
   }
   failpoint("job.fail.part");
-  std::uint64_t w = pack_job(job_state::active, j.generation);
+  std::uint64_t w = job_word{job_state::active, j.generation}.pack();
   r.finished_ns = now_ns();
-  r.word.compare_exchange_strong(w, pack_job(job_state::failed, j.generation), std::memory_order_acq_rel);
+  r.word.compare_exchange_strong(w, job_word{job_state::failed, j.generation}.pack(), std::memory_order_acq_rel);
   failpoint("job.fail.job");
   return {};
 }
@@ -271,8 +272,9 @@ result<void> job_table::release_reserved(std::uint64_t index) noexcept {
   if (index >= capacity()) return unexpected(error::no_such_job);
   job_record& r = *record(index);
   std::uint64_t w = r.word.load(std::memory_order_acquire);
-  if (state_of(w) != job_state::reserved) return unexpected(error::wrong_state);
-  if (!r.word.compare_exchange_strong(w, pack_job(job_state::free, gen_of(w)), std::memory_order_acq_rel))
+  if (job_word::unpack(w).state != job_state::reserved) return unexpected(error::wrong_state);
+  if (!r.word.compare_exchange_strong(w, job_word{job_state::free, job_word::unpack(w).generation}.pack(),
+                                      std::memory_order_acq_rel))
     return unexpected(error::wrong_state);
   failpoint("job.release_reserved.cas");
   return {};

@@ -33,6 +33,9 @@ struct job_request {
   std::uint64_t retention_ns = 24ULL * 3600 * 1000000000ULL;
 };
 
+/* No phase measured, proven on the CPU. */
+inline constexpr partition_timings cpu_timings{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0};
+
 struct job_ref {
   std::uint64_t index = 0, generation = 0;
   friend bool operator==(const job_ref&, const job_ref&) = default;
@@ -58,10 +61,11 @@ struct part_word {
   }
 };
 
-/* A record's state (its word's low 4 bits). */
-inline job_state job_word_state(const job_record& r) noexcept {
-  return static_cast<job_state>(r.word.load(std::memory_order_acquire) & 0xf);
+/* A record's word (acquire), decoded; its state alone. */
+inline job_word job_word_of(const job_record& r) noexcept {
+  return job_word::unpack(r.word.load(std::memory_order_acquire));
 }
+inline job_state job_word_state(const job_record& r) noexcept { return job_word_of(r).state; }
 
 class job_table {
  public:
@@ -84,8 +88,8 @@ class job_table {
   void for_each(F&& f) const noexcept {
     for (std::uint64_t i = 0; i < capacity(); ++i) {
       const job_record* rec = record(i);
-      std::uint64_t w = rec->word.load(std::memory_order_acquire);
-      if ((w & 0xf) != 0) f(job_ref{i, w >> 4}, *rec);
+      const job_word w = job_word_of(*rec);
+      if (w.state != job_state::free) f(job_ref{i, w.generation}, *rec);
     }
   }
 
@@ -97,11 +101,11 @@ class job_table {
   void count_synthesis(job_ref j, std::uint32_t part) noexcept;  // syntheses + 1 (workers)
   void note_times(job_ref j, std::uint32_t part, std::uint64_t synth_start, std::uint64_t synth_end,
                   std::uint64_t prove_start, std::uint64_t prove_end) noexcept;
-  /* SLOTTED → DONE with the result bytes; a second store for the same
-     slot generation is a no-op (dedup by (job, partition, generation)). The
-     job becomes DONE when every partition is. */
-  result<void> store_result(job_ref j, std::uint32_t part, std::uint64_t slot_gen,
-                            std::span<const std::uint8_t> bytes) noexcept;
+  /* SLOTTED → DONE with the result bytes and the proof's timings; a second
+     store for the same slot generation is a no-op (dedup by (job, partition,
+     generation)). The job becomes DONE when every partition is. */
+  result<void> store_result(job_ref j, std::uint32_t part, std::uint64_t slot_gen, std::span<const std::uint8_t> bytes,
+                            const partition_timings& timings = cpu_timings) noexcept;
   /* Partition and job → FAILED with the error text (truncated to fit). */
   result<void> fail(job_ref j, std::uint32_t part, std::string_view error) noexcept;
   /* ACTIVE → DONE (FAILED when a partition failed) once no partition is

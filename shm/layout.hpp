@@ -21,7 +21,9 @@
 namespace cuzk::shm {
 
 inline constexpr std::uint64_t region_magic = 0x4c4f4f504b5a5543ULL;  // "CUZKPOOL" little-endian
-inline constexpr std::uint32_t layout_version = 2;  // 2: job records carry their owner uid, request digest and fetched flag
+// 2: job records carry their owner uid, request digest and fetched flag; 3: partitions carry their proof's
+// phase timings and GPU, the header the server's hung timeout
+inline constexpr std::uint32_t layout_version = 3;
 inline constexpr std::uint64_t payload_alignment = 2ULL << 20;  // 2 MiB: huge-page and register friendly
 inline constexpr std::uint32_t max_slot_classes = 8;
 inline constexpr std::uint32_t max_partitions = 16;
@@ -61,12 +63,20 @@ struct region_header {
   std::uint64_t job_capacity;
   std::uint64_t lease_offset, slot_offset, job_offset, payload_offset;
   std::uint32_t hugepages;  // 1 when backed by a hugetlbfs file
-  std::uint32_t reserved0;
+  std::atomic<std::uint32_t> hung_timeout_ms;  // the running server's --hung-timeout (0: none has said)
   std::atomic<std::uint64_t> job_seq;  // next job-record generation / submission order
   slot_class classes[max_slot_classes];
 };
 
 /* lease word: state (bits 0..3: 0 free, 1 active) | incarnation (bits 4..63). */
+struct lease_word {
+  bool active;
+  std::uint64_t incarnation;
+
+  static constexpr lease_word unpack(std::uint64_t w) noexcept { return {(w & 0xf) != 0, w >> 4}; }
+  constexpr std::uint64_t pack() const noexcept { return (active ? 1 : 0) | (incarnation << 4); }
+};
+
 struct alignas(64) lease_entry {
   std::atomic<std::uint64_t> word;
   std::uint32_t role;
@@ -122,6 +132,15 @@ static_assert(sizeof(slot_entry) == 128);
 /* Job record word: state (bits 0..3) | generation (bits 4..63). Partition
    word: state (bits 0..3) | slot index (bits 4..31) | attempts (bits 32..63). */
 enum class job_state : std::uint8_t { free = 0, reserved = 1, active = 2, done = 3, failed = 4 };
+
+struct job_word {
+  job_state state;
+  std::uint64_t generation;
+
+  static constexpr job_word unpack(std::uint64_t w) noexcept { return {static_cast<job_state>(w & 0xf), w >> 4}; }
+  constexpr std::uint64_t pack() const noexcept { return static_cast<std::uint64_t>(state) | (generation << 4); }
+  friend constexpr bool operator==(const job_word&, const job_word&) = default;
+};
 enum class part_state : std::uint8_t { queued = 0, slotted = 1, done = 2, failed = 3 };
 enum class priority : std::uint8_t { high = 0, normal = 1, low = 2 };
 
@@ -131,12 +150,24 @@ inline constexpr std::size_t spec_bytes = 2048;   // the request (JSON), opaque 
 inline constexpr std::size_t result_bytes = 2048; // proof + public signals per partition
 inline constexpr std::size_t error_bytes = 512;
 
+/* The phases of the stored proof, in microseconds (0: the phase did not run
+   or was not measured). cpu_prep is the host work around the kernels
+   (splitting the witness, assembling the proof); verify the self-check. */
+struct partition_timings {
+  std::uint64_t h2d_us, ntt_us, msm_h_us, msm_l_us, msm_a_us, msm_b_g1_us, msm_b_g2_us, batch_add_us;
+  std::uint64_t cpu_prep_us, verify_us, total_us;
+  std::int32_t gpu;  // the device index that proved it, -1 = the CPU
+  std::uint32_t reserved;
+};
+static_assert(std::is_trivially_copyable_v<partition_timings> && sizeof(partition_timings) == 96);
+
 struct partition_record {
   std::atomic<std::uint64_t> word;
   std::atomic<std::uint32_t> syntheses;  // synthesis starts (crash tests count these)
   std::uint32_t result_len;
   std::uint64_t synth_start_ns, synth_end_ns, prove_start_ns, prove_end_ns;
   std::uint64_t proof_generation;  // slot generation the stored proof came from (dedup)
+  partition_timings timings;       // of the stored proof, written with it
   std::uint8_t result[result_bytes];
 };
 

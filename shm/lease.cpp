@@ -96,8 +96,8 @@ result<lease> lease::take(const region& r, role who, std::string_view name) noex
     std::memset(e.name, 0, sizeof e.name);
     std::memcpy(e.name, name.data(), std::min(name.size(), sizeof e.name - 1));
     failpoint("lease.take.fields");
-    std::uint64_t old = e.word.load(std::memory_order_relaxed);
-    e.word.store((((old >> 4) + 1) << 4) | 1, std::memory_order_release);
+    const auto old = lease_word::unpack(e.word.load(std::memory_order_relaxed));
+    e.word.store(lease_word{true, old.incarnation + 1}.pack(), std::memory_order_release);
     failpoint("lease.take.publish");
     return lease(&r, i, fd, server_fd, epoch);
   }
@@ -127,8 +127,8 @@ lease& lease::operator=(lease&& o) noexcept {
 lease::~lease() {
   if (r_ && index_ != no_lease) {
     lease_entry& e = entries(*r_)[index_];
-    std::uint64_t w = e.word.load(std::memory_order_relaxed);
-    e.word.store(w & ~std::uint64_t{0xf}, std::memory_order_release);
+    const auto w = lease_word::unpack(e.word.load(std::memory_order_relaxed));
+    e.word.store(lease_word{false, w.incarnation}.pack(), std::memory_order_release);
   }
   detail::close_fd(fd_);  // drops the entry's lock
   detail::close_fd(server_fd_);

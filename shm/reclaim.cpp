@@ -41,8 +41,9 @@ struct pass {
     for (std::uint32_t i = 0; i < r.header().lease_capacity; ++i) {
       if (only && *only != i) continue;
       std::uint64_t w = e[i].word.load(std::memory_order_acquire);
-      if ((w & 0xf) == 0 || !dead(i)) continue;
-      if (e[i].word.compare_exchange_strong(w, w & ~std::uint64_t{0xf}, std::memory_order_acq_rel)) {
+      const auto lw = lease_word::unpack(w);
+      if (!lw.active || !dead(i)) continue;
+      if (e[i].word.compare_exchange_strong(w, lease_word{false, lw.incarnation}.pack(), std::memory_order_acq_rel)) {
         ++rep.leases_cleared;
         failpoint("reclaim.lease.cas");
       }
@@ -86,9 +87,9 @@ struct pass {
     // SLOTTED partitions whose slot does not hold them → QUEUED.
     for (std::uint64_t i = 0; i < jobs.capacity(); ++i) {
       const job_record* rec = r.at<job_record>(r.header().job_offset) + i;
-      std::uint64_t jw = rec->word.load(std::memory_order_acquire);
-      if (static_cast<job_state>(jw & 0xf) != job_state::active) continue;
-      job_ref j{i, jw >> 4};
+      const job_word jw = job_word_of(*rec);
+      if (jw.state != job_state::active) continue;
+      job_ref j{i, jw.generation};
       for (std::uint32_t p = 0; p < rec->n_partitions && p < max_partitions; ++p) {
         auto pw = jobs.part(j, p);
         if (pw && pw->state == part_state::slotted && !bound_to(pw->slot, j, p) && jobs.requeue(j, p))
@@ -104,7 +105,7 @@ struct pass {
       job_ref j{e.job, e.job_generation};
       std::uint32_t p = e.partition;
       auto rec = jobs.get(j);
-      bool active = rec && static_cast<job_state>((*rec)->word.load(std::memory_order_acquire) & 0xf) == job_state::active;
+      bool active = rec && job_word_state(**rec) == job_state::active;
       auto pw = jobs.part(j, p);
       if (active && pw && pw->state == part_state::queued &&
           jobs.mark_slotted(j, p, static_cast<std::uint32_t>(s))) {
@@ -119,10 +120,9 @@ struct pass {
     // Jobs whose every partition finished; records a dead writer left RESERVED.
     for (std::uint64_t i = 0; i < jobs.capacity(); ++i) {
       const job_record* rec = r.at<job_record>(r.header().job_offset) + i;
-      std::uint64_t jw = rec->word.load(std::memory_order_acquire);
-      job_state st = static_cast<job_state>(jw & 0xf);
-      if (st == job_state::active && jobs.complete(job_ref{i, jw >> 4})) ++rep.jobs_completed;
-      if (st == job_state::reserved && jobs.release_reserved(i)) ++rep.records_released;
+      const job_word jw = job_word_of(*rec);
+      if (jw.state == job_state::active && jobs.complete(job_ref{i, jw.generation})) ++rep.jobs_completed;
+      if (jw.state == job_state::reserved && jobs.release_reserved(i)) ++rep.records_released;
     }
   }
 };

@@ -84,9 +84,28 @@ rule_result check_job_status(const std::string& f, const job_status& m) {
   if (!in_range(m.priority, priority::high, priority::low)) return fail(f + ".priority", "unknown");
   CUZK_RULE(check_text(f + ".client", m.client, max_client_bytes));
   CUZK_RULE(check_partition_count(f + ".partitions", m.partitions.size()));
-  for (std::size_t i = 0; i < m.partitions.size(); ++i)
-    if (!in_range(m.partitions[i].state, partition_state::queued, partition_state::failed))
+  for (std::size_t i = 0; i < m.partitions.size(); ++i) {
+    const auto& p = m.partitions[i];
+    if (!in_range(p.state, partition_state::queued, partition_state::failed))
       return fail(at(f + ".partitions", i) + ".state", "unknown");
+    if (p.gpu < -1 || p.gpu >= static_cast<std::int32_t>(max_gpus))
+      return fail(at(f + ".partitions", i) + ".gpu",
+                  std::to_string(p.gpu) + ", expected -1.." + std::to_string(max_gpus - 1));
+  }
+  return std::nullopt;
+}
+
+rule_result check_gpu(const std::string& f, const gpu_status& g) {
+  if (g.device < 0 || g.device >= static_cast<std::int32_t>(max_gpus))
+    return fail(f + ".device", std::to_string(g.device) + ", expected 0.." + std::to_string(max_gpus - 1));
+  CUZK_RULE(check_text(f + ".name", g.name, max_gpu_name_bytes));
+  if (!(g.busy_ratio >= 0 && g.busy_ratio <= 1)) return fail(f + ".busy_ratio", "not in 0..1");
+  if (g.mem_free > g.mem_total) return fail(f + ".mem_free", "more than mem_total");
+  if (g.resident_keys.size() > max_resident_keys)
+    return fail(f + ".resident_keys", std::to_string(g.resident_keys.size()) + " keys, at most " +
+                                          std::to_string(max_resident_keys));
+  for (std::size_t i = 0; i < g.resident_keys.size(); ++i)
+    CUZK_RULE(check_token(at(f + ".resident_keys", i), g.resident_keys[i], max_key_id_bytes));
   return std::nullopt;
 }
 rule_result check_body(const job_status& m) { return check_job_status("JobStatus", m); }
@@ -120,6 +139,9 @@ rule_result check_body(const status_reply& m) {
     CUZK_RULE(check_text(f + ".name", w.name, max_worker_name_bytes));
     if (!in_range(w.state, worker_state::idle, worker_state::hung)) return fail(f + ".state", "unknown");
   }
+  if (m.gpus.size() > max_gpus)
+    return fail("StatusReply.gpus", std::to_string(m.gpus.size()) + " GPUs, at most " + std::to_string(max_gpus));
+  for (std::size_t i = 0; i < m.gpus.size(); ++i) CUZK_RULE(check_gpu(at("StatusReply.gpus", i), m.gpus[i]));
   return std::nullopt;
 }
 

@@ -147,11 +147,25 @@ struct converter {
     m.priority = prio(w.priority());
     m.client = w.client();
     m.partitions.reserve(static_cast<std::size_t>(w.partitions_size()));
-    for (const auto& p : w.partitions())
-      m.partitions.push_back({enum_value<partition_state>(p.state(), 1, 6),
-                              p.synth_start_ns(), p.synth_end_ns(), p.prove_start_ns(), p.prove_end_ns(),
-                              p.syntheses(), p.attempts()});
+    for (const auto& p : w.partitions()) {
+      partition_status ps{enum_value<partition_state>(p.state(), 1, 6),
+                          p.synth_start_ns(), p.synth_end_ns(), p.prove_start_ns(), p.prove_end_ns(),
+                          p.syntheses(), p.attempts(), std::nullopt, p.gpu()};
+      if (p.has_timings()) {
+        const auto& t = p.timings();
+        ps.timings = partition_timings{t.h2d_us(),      t.ntt_us(),          t.msm_h_us(),    t.msm_l_us(),
+                                       t.msm_a_us(),    t.msm_b_g1_us(),     t.msm_b_g2_us(), t.batch_add_us(),
+                                       t.cpu_prep_us(), t.verify_us(),       t.total_us()};
+      }
+      m.partitions.push_back(std::move(ps));
+    }
     return m;
+  }
+  gpu_status from(const wire::GpuStatus& w) {
+    gpu_status g{w.device(), w.name(), w.workers(), w.busy_ratio(), w.mem_total(), w.mem_free(), w.budget(), {},
+                 w.resident_bytes(), w.proofs(), w.faults()};
+    g.resident_keys.assign(w.resident_keys().begin(), w.resident_keys().end());
+    return g;
   }
   proof_reply from(const wire::ProofReply& w) {
     proof_reply m;
@@ -169,6 +183,8 @@ struct converter {
       m.workers.push_back({k.lease(), k.name(), k.pid(),
                            enum_value<worker_state>(k.state(), 1, 3), k.heartbeat_age_ms()});
     m.jobs_omitted = w.jobs_omitted();
+    for (const auto& g : w.gpus()) m.gpus.push_back(from(g));
+    m.hung_timeout_ms = w.hung_timeout_ms();
     return m;
   }
   error_reply from(const wire::Error& w) {

@@ -43,7 +43,37 @@ void put(wire::JobStatus& w, const job_status& s) {
     wp->set_prove_end_ns(p.prove_end_ns);
     wp->set_syntheses(p.syntheses);
     wp->set_attempts(p.attempts);
+    wp->set_gpu(p.gpu);
+    if (p.timings) {
+      const auto& t = *p.timings;
+      auto* wt = wp->mutable_timings();
+      wt->set_h2d_us(t.h2d_us);
+      wt->set_ntt_us(t.ntt_us);
+      wt->set_msm_h_us(t.msm_h_us);
+      wt->set_msm_l_us(t.msm_l_us);
+      wt->set_msm_a_us(t.msm_a_us);
+      wt->set_msm_b_g1_us(t.msm_b_g1_us);
+      wt->set_msm_b_g2_us(t.msm_b_g2_us);
+      wt->set_batch_add_us(t.batch_add_us);
+      wt->set_cpu_prep_us(t.cpu_prep_us);
+      wt->set_verify_us(t.verify_us);
+      wt->set_total_us(t.total_us);
+    }
   }
+}
+
+void put(wire::GpuStatus& w, const gpu_status& g) {
+  w.set_device(g.device);
+  w.set_name(g.name);
+  w.set_workers(g.workers);
+  w.set_busy_ratio(g.busy_ratio);
+  w.set_mem_total(g.mem_total);
+  w.set_mem_free(g.mem_free);
+  w.set_budget(g.budget);
+  for (const auto& k : g.resident_keys) w.add_resident_keys(k);
+  w.set_resident_bytes(g.resident_bytes);
+  w.set_proofs(g.proofs);
+  w.set_faults(g.faults);
 }
 
 void put(wire::Envelope& e, const body& b) {
@@ -113,6 +143,8 @@ void put(wire::Envelope& e, const body& b) {
                      wk->set_heartbeat_age_ms(k.heartbeat_age_ms);
                    }
                    w->set_jobs_omitted(m.jobs_omitted);
+                   for (const auto& g : m.gpus) put(*w->add_gpus(), g);
+                   w->set_hung_timeout_ms(m.hung_timeout_ms);
                  },
                  [&](const error_reply& m) {
                    auto* w = e.mutable_error();

@@ -87,10 +87,17 @@ struct accepted {
   job_state state = job_state::queued;
   friend bool operator==(const accepted&, const accepted&) = default;
 };
+struct partition_timings {  // microseconds
+  std::uint64_t h2d_us = 0, ntt_us = 0, msm_h_us = 0, msm_l_us = 0, msm_a_us = 0, msm_b_g1_us = 0, msm_b_g2_us = 0,
+                batch_add_us = 0, cpu_prep_us = 0, verify_us = 0, total_us = 0;
+  friend bool operator==(const partition_timings&, const partition_timings&) = default;
+};
 struct partition_status {
   partition_state state = partition_state::queued;
   std::uint64_t synth_start_ns = 0, synth_end_ns = 0, prove_start_ns = 0, prove_end_ns = 0;
   std::uint32_t syntheses = 0, attempts = 0;
+  std::optional<partition_timings> timings;  // of the stored proof (DONE)
+  std::int32_t gpu = -1;                     // -1: the CPU, or not proven
   friend bool operator==(const partition_status&, const partition_status&) = default;
 };
 struct job_status {
@@ -128,11 +135,23 @@ struct worker_status {
   std::uint64_t heartbeat_age_ms = 0;
   friend bool operator==(const worker_status&, const worker_status&) = default;
 };
+struct gpu_status {
+  std::int32_t device = 0;
+  std::string name;
+  std::uint32_t workers = 0;
+  double busy_ratio = 0;  // 0..1
+  std::uint64_t mem_total = 0, mem_free = 0, budget = 0;
+  std::vector<std::string> resident_keys;  // operators only
+  std::uint64_t resident_bytes = 0, proofs = 0, faults = 0;
+  friend bool operator==(const gpu_status&, const gpu_status&) = default;
+};
 struct status_reply {
   std::vector<job_status> jobs;  // newest first
   std::vector<slot_status> slots;
   std::vector<worker_status> workers;
   std::uint32_t jobs_omitted = 0;
+  std::vector<gpu_status> gpus;
+  std::uint32_t hung_timeout_ms = 0;
   friend bool operator==(const status_reply&, const status_reply&) = default;
 };
 struct error_reply {

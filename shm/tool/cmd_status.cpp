@@ -66,6 +66,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(h.layout_hash));
   j["layout_hash"] = hash;
   j["server_alive"] = server_alive(r);
+  j["hung_after_s"] = hung_after_s;
   j["classes"] = json::array();
   for (std::uint32_t c = 0; c < h.n_classes; ++c)
     j["classes"].push_back({{"index", c},
@@ -94,7 +95,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
   const lease_entry* le = lease_entries(r);
   const std::uint64_t now = boot_ns();
   for (std::uint32_t i = 0; i < h.lease_capacity; ++i) {
-    bool active = (le[i].word.load() & 0xf) != 0, alive = is_alive(r, i);
+    bool active = lease_word::unpack(le[i].word.load()).active, alive = is_alive(r, i);
     if (!active && !alive) continue;
     std::uint64_t hb = le[i].heartbeat_ns.load();
     double age = now > hb ? static_cast<double>(now - hb) / 1e9 : 0.0;
@@ -115,6 +116,11 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
       part_word pw = part_word::unpack(rec.parts[p].word.load());
       json o = {{"state", name_of(pw.state)}, {"attempts", pw.attempts}, {"syntheses", rec.parts[p].syntheses.load()}};
       if (pw.state == part_state::slotted) o["slot"] = pw.slot;
+      if (pw.state == part_state::done) {
+        const auto& t = rec.parts[p].timings;
+        o["total_us"] = t.total_us;
+        o["gpu"] = t.gpu;
+      }
       parts.push_back(o);
     }
     json o = {{"index", ref.index},
@@ -122,7 +128,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
               {"id", std::string(field_text(rec.job_id))},
               {"client", std::string(field_text(rec.client))},
               {"key_id", std::string(field_text(rec.key_id))},
-              {"state", name_of(static_cast<job_state>(rec.word.load() & 0xf))},
+              {"state", name_of(job_word_state(rec))},
               {"priority", rec.priority},
               {"partitions", parts}};
     if (rec.error_len) o["error"] = std::string(field_text(rec.error));
@@ -175,7 +181,12 @@ int cmd_status(const status_args& a) {
   std::string why;
   auto r = region::open(region_location{a.name, a.hugepages}, &why);
   if (!r) return fail(why.empty() ? std::string(to_string(r.error())) : why);
-  nlohmann::json j = snapshot(*r, a.hung_after_s);
+  double hung_after_s = a.hung_after_s;
+  if (hung_after_s <= 0) {
+    const auto ms = r->header().hung_timeout_ms.load(std::memory_order_relaxed);
+    hung_after_s = ms ? ms / 1e3 : 60;
+  }
+  nlohmann::json j = snapshot(*r, hung_after_s);
   if (a.json) std::printf("%s\n", j.dump(2).c_str());
   else print_table(j);
   return 0;

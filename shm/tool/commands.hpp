@@ -23,7 +23,7 @@ struct status_args {
   std::string name;
   std::string hugepages;
   bool json = false;
-  double hung_after_s = 30;
+  double hung_after_s = 0;  // 0: the serving (or last) gpu-server's --hung-timeout, 60 s when none has run
 };
 int cmd_status(const status_args& a);
 

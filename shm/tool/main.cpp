@@ -37,7 +37,9 @@ int main(int argc, char** argv) {
   status->add_option("--name", sa.name)->required();
   status->add_option("--hugepages", sa.hugepages, "hugetlbfs directory the region lives in");
   status->add_flag("--json", sa.json, "machine-readable output");
-  status->add_option("--hung-after", sa.hung_after_s, "seconds without heartbeat before a live lease counts as hung");
+  status->add_option("--hung-after", sa.hung_after_s,
+                     "seconds without heartbeat before a live lease counts as hung (default: the gpu-server's "
+                     "--hung-timeout, recorded in the pool; 60 when no server has run)");
 
   destroy_args da;
   auto* destroy = app.add_subcommand("destroy", "remove the pool region, its lock file and its SRS regions");

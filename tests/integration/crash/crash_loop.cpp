@@ -334,7 +334,7 @@ bool crash_loop::run_batch(std::vector<job>& batch, std::chrono::seconds limit) 
         failed_ = true;
         return false;
       }
-      const auto st = static_cast<shm::job_state>(rec->word.load() & 0xf);
+      const auto st = shm::job_word_state(*rec);
       j.finished = st == shm::job_state::done || st == shm::job_state::failed;
       all = all && j.finished;
     }
@@ -379,7 +379,7 @@ std::string crash_loop::unsettled() const {
       return "slot " + std::to_string(s) + " is " + std::to_string(static_cast<int>(w->state)) + " (0 free)";
   std::string out;
   shm::job_table(*region_).for_each([&](shm::job_ref, const shm::job_record& rec) {
-    const auto st = static_cast<shm::job_state>(rec.word.load() & 0xf);
+    const auto st = shm::job_word_state(rec);
     if (out.empty() && st != shm::job_state::done && st != shm::job_state::failed)
       out = "job " + std::string(shm::field_text(rec.job_id)) + " is " + std::to_string(static_cast<int>(st));
   });

@@ -99,6 +99,7 @@ std::string from_env(const char* name, const char* built) {
 std::string shm_bin() { return from_env("CUZK_SHM_BIN", CUZK_SHM_BIN); }
 std::string server_bin() { return from_env("CUZK_SERVER_BIN", CUZK_SERVER_BIN); }
 std::string worker_bin() { return from_env("CUZK_WORKER_BIN", CUZK_WORKER_BIN); }
+std::string cli_bin() { return from_env("CUZK_CLI_BIN", CUZK_CLI_BIN); }
 
 service::service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args) {
   static int n = 0;
@@ -156,6 +157,16 @@ std::string service::shm_status_json() {
   const auto out = dir_ / "status.json";
   std::string cmd = shm_bin() + " status --json --name " + pool_ + " > " + out.string();
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cuzk-shm status failed");
+  std::ifstream f(out);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+std::string service::cli_status_json(const std::string& job_id) {
+  const auto out = dir_ / "cli-status.json";
+  std::string cmd = cli_bin() + " status --json --endpoint " + endpoint_;
+  if (!job_id.empty()) cmd += " --job-id " + job_id;
+  cmd += " > " + out.string() + " 2>> " + (dir_ / "cli.log").string();
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cuzk status failed: " + cmd);
   std::ifstream f(out);
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }

@@ -65,6 +65,8 @@ class service {
   client::connection connect(std::chrono::milliseconds timeout = std::chrono::milliseconds(20000));
   /* cuzk-shm status --json, parsed. */
   std::string shm_status_json();
+  /* cuzk status --json [--job-id ID] against this service, its output. */
+  std::string cli_status_json(const std::string& job_id = "");
 
  private:
   fs::path dir_;
@@ -78,6 +80,7 @@ class service {
 std::string shm_bin();
 std::string server_bin();
 std::string worker_bin();
+std::string cli_bin();  // CUZK_CLI_BIN: the cuzk client
 
 /* A dev key for a native circuit, made once per test binary (cached by spec). */
 struct test_key {

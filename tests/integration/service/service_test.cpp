@@ -89,6 +89,65 @@ TEST(Service, ResubmittingAJobIdReturnsTheSameJobAndNeverProvesTwice) {
   EXPECT_EQ(syntheses(c, "same-id"), 1u);
 }
 
+// Each proven partition keeps its proof's phases in the job record: cuzk
+// status --json shows them (seconds) with the GPU (-1 on the CPU), cuzk-shm
+// status shows the record's; the server's --hung-timeout reaches both.
+TEST(Service, StatusShowsEachProvenPartitionsPhaseTimingsAndTheServersHungTimeout) {
+  service svc({"2x4096"});
+  auto server = svc.start_server({}, {"--hung-timeout", "45"});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  auto rng = test::rng(5);
+  auto s = native_job("timed", "chain:size=1500", rng());
+  s.partitions = 2;
+  const std::string inputs = "[" + inputs_for("chain:size=1500", rng()) + "," + inputs_for("chain:size=1500", rng()) + "]";
+  s.work = proto::native_work{"chain:size=1500", inputs};
+  ASSERT_TRUE(c.submit(s).created);
+  expect_proven(c, "timed", "chain:size=1500");
+  const bool on_cpu = svc.backend == "cpu";
+
+  const auto job = nlohmann::json::parse(svc.cli_status_json("timed"));
+  ASSERT_EQ(job["partitions"].size(), 2u) << job.dump(1);
+  for (const auto& p : job["partitions"]) {
+    ASSERT_EQ(p["state"], "done") << p.dump(1);
+    ASSERT_TRUE(p["timings"].is_object()) << p.dump(1);
+    const auto& t = p["timings"];
+    const double total = t["total"].get<double>();
+    EXPECT_GT(total, 0) << t.dump(1);
+    for (const char* part : {"msm_a", "msm_b_g1", "msm_b_g2", "msm_l", "msm_h", "ntt", "h2d", "batch_add"}) {
+      EXPECT_GE(t[part].get<double>(), 0) << part;
+      EXPECT_LE(t[part].get<double>(), total) << part << " longer than the whole proof: " << t.dump(1);
+    }
+    EXPECT_GT(t["msm_a"].get<double>() + t["msm_l"].get<double>() + t["msm_h"].get<double>(), 0) << t.dump(1);
+    EXPECT_GT(t["verify"].get<double>(), 0) << t.dump(1);
+    EXPECT_GT(t["cpu_prep"].get<double>(), 0) << t.dump(1);
+    EXPECT_EQ(p["gpu"].get<int>() >= 0, !on_cpu) << "gpu -1 on the CPU, a device index on a GPU: " << p.dump(1);
+  }
+  // The same through the library, in microseconds.
+  const auto st = c.status("timed");
+  ASSERT_TRUE(st.partitions[0].timings);
+  EXPECT_NEAR(static_cast<double>(st.partitions[0].timings->total_us) / 1e6,
+              job["partitions"][0]["timings"]["total"].get<double>(), 1e-6);
+
+  const auto all = nlohmann::json::parse(svc.cli_status_json());
+  EXPECT_EQ(all["hung_timeout_ms"], 45000) << "the server's --hung-timeout";
+  ASSERT_TRUE(all["gpus"].is_array());
+  EXPECT_EQ(all["gpus"].empty(), on_cpu) << "GPUs only on a GPU backend: " << all["gpus"].dump(1);
+
+  const auto shm = nlohmann::json::parse(svc.shm_status_json());
+  EXPECT_EQ(shm["hung_after_s"].get<double>(), 45) << "cuzk-shm status takes the server's hung timeout";
+  bool found = false;
+  for (const auto& j : shm["jobs"])
+    if (j["id"] == "timed")
+      for (const auto& p : j["partitions"]) {
+        found = true;
+        EXPECT_GT(p["total_us"].get<std::uint64_t>(), 0u) << p.dump();
+        EXPECT_EQ(p["gpu"].get<int>() >= 0, !on_cpu) << p.dump();
+      }
+  EXPECT_TRUE(found) << shm.dump(1);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
 TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   service svc({"2x4096"});
   auto server = svc.start_server();

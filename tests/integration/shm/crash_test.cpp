@@ -123,7 +123,7 @@ class Crash : public ::testing::TestWithParam<crash_case> {
     }
     std::set<std::string> present;
     jobs.for_each([&](job_ref j, const job_record& rec) {
-      auto st = static_cast<job_state>(rec.word.load() & 0xf);
+      auto st = job_word_state(rec);
       std::string id = job_id(rec);
       check(st != job_state::reserved, "job record " + std::to_string(j.index) + " left RESERVED" + at);
       present.insert(id);
@@ -157,7 +157,7 @@ class Crash : public ::testing::TestWithParam<crash_case> {
       check(finished || present.count(id), "job " + id + " lost before it finished" + at);
     const lease_entry* le = r.at<lease_entry>(r.header().lease_offset);
     for (std::uint32_t i = 0; i < r.header().lease_capacity; ++i)
-      check((le[i].word.load() & 0xf) == 0, "lease " + std::to_string(i) + " still marked active" + at);
+      check(!lease_word::unpack(le[i].word.load()).active, "lease " + std::to_string(i) + " still marked active" + at);
   }
 };
 

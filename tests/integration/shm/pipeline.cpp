@@ -90,7 +90,7 @@ int run_pool(const region_location& where, const std::vector<std::string>& submi
     // server: queued partitions into free slots (job table first, then the slot)
     std::vector<std::pair<job_ref, std::uint32_t>> queued;
     jobs.for_each([&](job_ref j, const job_record& rec) {
-      if ((rec.word.load() & 0xf) != static_cast<std::uint64_t>(job_state::active)) return;
+      if (job_word_state(rec) != job_state::active) return;
       for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
         if (part_word::unpack(rec.parts[p].word.load()).state == part_state::queued) queued.emplace_back(j, p);
     });

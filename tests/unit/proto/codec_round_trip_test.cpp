@@ -34,6 +34,31 @@ TEST(ProtoRoundTrip, DefaultsAndBoundaryValuesSurvive) {
   }
 }
 
+TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
+  job_status js{"j", job_state::done, "", 1, 2, priority::normal, "", {{}, {}}};
+  js.partitions[0].state = partition_state::done;
+  js.partitions[0].timings = partition_timings{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 55};
+  js.partitions[0].gpu = 3;
+  js.partitions[1].state = partition_state::done;
+  js.partitions[1].timings = partition_timings{0, 0, 1, 1, 1, 1, 1, 0, 0, 2, 9};  // the CPU: gpu -1
+  status_reply r{{js}, {}, {}, 0, {}, 60000};
+  r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1});
+  r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0});
+  auto d = decode(encode(message{9, r}));
+  ASSERT_TRUE(d) << d.error().reason;
+  const auto& back = std::get<status_reply>(d->body);
+  EXPECT_EQ(back, r);
+  EXPECT_EQ(back.jobs[0].partitions[1].gpu, -1);
+  EXPECT_EQ(back.gpus[0].resident_keys, (std::vector<std::string>{"ab12", "cd34"}));
+  EXPECT_EQ(back.hung_timeout_ms, 60000u);
+  // A partition without timings (not proven yet) stays without them.
+  EXPECT_FALSE(std::get<job_status>(decode(encode(message{1, job_status{"j", job_state::queued, "", 0, 0,
+                                                                             priority::normal, "", {{}}}}))
+                                        ->body)
+                   .partitions[0]
+                   .timings);
+}
+
 TEST(ProtoRoundTrip, AnEmptyR1csPathIsNotTheSameAsNone) {
   // proto3 `optional`: a present but empty path reaches the rules (and fails),
   // it is not silently read as "no .r1cs".

@@ -1,5 +1,6 @@
 // Every rule of docs/protocol.md "Validation": a valid message with one field
 // broken is refused as malformed, and the reason names the field.
+#include <cmath>
 #include <functional>
 
 #include <gtest/gtest.h>
@@ -25,6 +26,12 @@ submit valid_circom() {
 }
 job_status valid_status() { return {"job-1", job_state::running, "", 1, 2, priority::normal, "", {{}}}; }
 ready valid_ready() { return {3, 1234, "worker@3", 1 << 20}; }
+status_reply valid_gpus() {
+  status_reply r;
+  r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 20ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 9ULL << 30, 10, 0}};
+  r.hung_timeout_ms = 60000;
+  return r;
+}
 assign valid_assign() { return {7, 9, 1, 2, 0, "ab12", "{\"circuit\": \"chain\"}"}; }
 
 template <class T, class F>
@@ -108,15 +115,37 @@ const std::vector<broken>& cases() {
          return body{r};
        }},
       {"StatusReplySlotOfStateZero", "StatusReply.slots[0].state",
-       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0}}; }},
+       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0, {}, 0}}; }},
       {"StatusReplySlotOwnerPastTheLeaseTable", "StatusReply.slots[0].owner",
-       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0}}; }},
+       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0, {}, 0}}; }},
       {"StatusReplyWorkerWithoutALease", "StatusReply.workers[0].lease",
-       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0}}; }},
+       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0, {}, 0}}; }},
       {"StatusReplyWorkerNameOf24Bytes", "StatusReply.workers[0].name",
-       [] { return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0}}; }},
+       [] {
+         return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0, {}, 0}};
+       }},
       {"StatusReplyWorkerOfStateFour", "StatusReply.workers[0].state",
-       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0}}; }},
+       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0, {}, 0}}; }},
+      {"JobStatusPartitionGpuBelowMinusOne", "JobStatus.partitions[0].gpu",
+       with(valid_status(), [](job_status& s) { s.partitions[0].gpu = -2; })},
+      {"JobStatusPartitionGpuOf64", "JobStatus.partitions[0].gpu",
+       with(valid_status(), [](job_status& s) { s.partitions[0].gpu = static_cast<std::int32_t>(max_gpus); })},
+      {"StatusReplyGpuOfNegativeDevice", "StatusReply.gpus[0].device",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].device = -1; })},
+      {"StatusReplyGpuNameNotUtf8", "StatusReply.gpus[0].name",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].name = "H\xff"; })},
+      {"StatusReplyGpuBusyOverOne", "StatusReply.gpus[0].busy_ratio",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].busy_ratio = 1.01; })},
+      {"StatusReplyGpuBusyNaN", "StatusReply.gpus[0].busy_ratio",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].busy_ratio = std::nan(""); })},
+      {"StatusReplyGpuFreeOverTotal", "StatusReply.gpus[0].mem_free",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].mem_free = r.gpus[0].mem_total + 1; })},
+      {"StatusReplyGpuKeyIdWithSpace", "StatusReply.gpus[0].resident_keys[1]",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].resident_keys[1] = "ab 12"; })},
+      {"StatusReplyGpuOfTooManyKeys", "StatusReply.gpus[0].resident_keys",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].resident_keys.assign(max_resident_keys + 1, "k"); })},
+      {"StatusReplyOfTooManyGpus", "StatusReply.gpus",
+       with(valid_gpus(), [](status_reply& r) { r.gpus.resize(max_gpus + 1, r.gpus[0]); })},
       {"ErrorOfCodeZero", "Error.code", [] { return body{error_reply{error_code{}, "x", 0}}; }},
       {"ErrorOfCodeThirteen", "Error.code", [] { return body{error_reply{static_cast<error_code>(13), "x", 0}}; }},
       {"ErrorMessageOver1024Bytes", "Error.message",
@@ -155,7 +184,7 @@ INSTANTIATE_TEST_SUITE_P(EachRule, ProtoValidation, testing::ValuesIn(cases()),
 
 TEST(ProtoValidationBases, TheUnbrokenMessagesPass) {
   for (const body& b : {body{valid_native()}, body{valid_circom()}, body{valid_status()}, body{valid_ready()},
-                        body{valid_assign()}}) {
+                        body{valid_assign()}, body{valid_gpus()}}) {
     auto d = decode(encode(message{1, b}));
     EXPECT_TRUE(d) << d.error().reason;
   }

@@ -87,11 +87,28 @@ class message_gen {
     s.priority = pick<proto::priority>(0, 2);
     s.client = text(proto::max_client_bytes);
     s.partitions.resize(partitions());
-    for (auto& p : s.partitions)
+    for (auto& p : s.partitions) {
       p = {pick<proto::partition_state>(1, 6), rng_(), rng_(), rng_(), rng_(),
-           static_cast<std::uint32_t>(rng_()), static_cast<std::uint32_t>(rng_())};
+           static_cast<std::uint32_t>(rng_()), static_cast<std::uint32_t>(rng_()), std::nullopt,
+           static_cast<std::int32_t>(below(proto::max_gpus + 1)) - 1};
+      if (coin())
+        p.timings = proto::partition_timings{rng_(), rng_(), rng_(), rng_(), rng_(), rng_(),
+                                             rng_(), rng_(), rng_(), rng_(), rng_()};
+    }
     return s;
   }
+
+ public:
+  proto::gpu_status gpu_status() {
+    proto::gpu_status g{static_cast<std::int32_t>(below(proto::max_gpus)), text(proto::max_gpu_name_bytes),
+                        static_cast<std::uint32_t>(below(9)), static_cast<double>(below(1001)) / 1000, rng_(), 0,
+                        rng_(), {}, rng_(), rng_(), rng_()};
+    g.mem_free = below(g.mem_total == 0 ? 1 : g.mem_total);
+    for (std::uint64_t i = below(5); i > 0; --i) g.resident_keys.push_back(token(proto::max_key_id_bytes));
+    return g;
+  }
+
+ private:
 
   proto::body body(std::size_t kind) {
     using namespace proto;
@@ -134,6 +151,8 @@ class message_gen {
           m.workers.push_back({static_cast<std::uint32_t>(below(max_lease + 1)), text(max_worker_name_bytes),
                                static_cast<std::int32_t>(rng_()), pick<worker_state>(1, 3), rng_()});
         m.jobs_omitted = static_cast<std::uint32_t>(below(1000));
+        for (std::uint64_t i = below(4); i > 0; --i) m.gpus.push_back(gpu_status());
+        m.hung_timeout_ms = static_cast<std::uint32_t>(rng_());
         return m;
       }
       case 8: return error_reply{pick<error_code>(1, 12), text(300, true), rng_()};

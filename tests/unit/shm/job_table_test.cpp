@@ -24,7 +24,7 @@ class JobTable : public ::testing::Test {
     return s ? s->job : job_ref{};
   }
   const job_record& rec(job_ref j) { return **t.get(j); }
-  job_state state(job_ref j) { return static_cast<job_state>(rec(j).word.load() & 0xf); }
+  job_state state(job_ref j) { return job_word_state(rec(j)); }
   part_state pstate(job_ref j, std::uint32_t p) { return t.part(j, p)->state; }
   void finish(job_ref j) {
     for (std::uint32_t p = 0; p < rec(j).n_partitions; ++p) {
@@ -93,6 +93,28 @@ TEST_F(JobTable, PartitionsMoveQueuedSlottedDoneAndTheJobFinishesWithTheLast) {
   ASSERT_TRUE(t.store_result(j, 1, 4, proof));
   EXPECT_EQ(state(j), job_state::done);
   EXPECT_NE(rec(j).finished_ns, 0u);
+}
+
+TEST_F(JobTable, AStoredProofKeepsItsTimingsAndTheSameProofAgainChangesNothing) {
+  job_ref j = submit("timed");
+  EXPECT_EQ(rec(j).parts[0].timings.gpu, -1) << "a new record: no GPU";
+  EXPECT_EQ(rec(j).parts[0].timings.total_us, 0u);
+  ASSERT_TRUE(t.mark_slotted(j, 0, 1));
+  std::vector<std::uint8_t> proof{1, 2, 3};
+  const partition_timings tm{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 55, 2, 0};
+  ASSERT_TRUE(t.store_result(j, 0, 9, proof, tm));
+  const auto& got = rec(j).parts[0].timings;
+  EXPECT_EQ(got.total_us, 55u);
+  EXPECT_EQ(got.msm_b_g2_us, 7u);
+  EXPECT_EQ(got.verify_us, 10u);
+  EXPECT_EQ(got.gpu, 2);
+  partition_timings other = tm;
+  other.total_us = 99;
+  ASSERT_TRUE(t.store_result(j, 0, 9, proof, other));  // dedup: the stored proof's timings stay
+  EXPECT_EQ(rec(j).parts[0].timings.total_us, 55u);
+  ASSERT_TRUE(t.mark_slotted(j, 1, 2));
+  ASSERT_TRUE(t.store_result(j, 1, 4, proof));  // no timings given: the CPU's, none measured
+  EXPECT_EQ(rec(j).parts[1].timings.gpu, -1);
 }
 
 TEST_F(JobTable, IllegalPartitionTransitionsAreRefused) {

@@ -28,7 +28,7 @@ TEST(Lease, TakingALeaseFillsItsEntryAndHoldsItsLock) {
   ASSERT_TRUE(l);
   EXPECT_EQ(l->index(), 0u);
   const lease_entry& e = entry(*r, 0);
-  EXPECT_EQ(e.word.load() & 0xf, 1u);
+  EXPECT_TRUE(lease_word::unpack(e.word.load()).active);
   EXPECT_EQ(e.role, static_cast<std::uint32_t>(role::worker));
   EXPECT_EQ(e.pid, ::getpid());
   EXPECT_EQ(e.start_time, process_start_time(::getpid()));
@@ -62,14 +62,14 @@ TEST(Lease, EachLeaseTakesTheNextFreeEntryAndReleasingFreesIt) {
   auto b = lease::take(*r, role::worker, "b");
   ASSERT_TRUE(a && b);
   EXPECT_EQ(b->index(), 1u);
-  std::uint64_t inc = entry(*r, 0).word.load() >> 4;
+  std::uint64_t inc = lease_word::unpack(entry(*r, 0).word.load()).incarnation;
   { lease gone = std::move(*a); }
   EXPECT_FALSE(is_alive(*r, 0));
-  EXPECT_EQ(entry(*r, 0).word.load() & 0xf, 0u);
+  EXPECT_FALSE(lease_word::unpack(entry(*r, 0).word.load()).active);
   auto c = lease::take(*r, role::worker, "c");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->index(), 0u);
-  EXPECT_EQ(entry(*r, 0).word.load() >> 4, inc + 1);  // incarnation moves on
+  EXPECT_EQ(lease_word::unpack(entry(*r, 0).word.load()).incarnation, inc + 1);  // incarnation moves on
 }
 
 TEST(Lease, LeasesRunOutWhenEveryEntryIsHeld) {
@@ -208,7 +208,7 @@ TEST(Lease, DeathOfTheHolderIsSeenThroughTheLockNotThePid) {
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   EXPECT_FALSE(is_alive(*r, 0));
-  EXPECT_EQ(entry(*r, 0).word.load() & 0xf, 1u);  // still marked: reclaim clears it
+  EXPECT_TRUE(lease_word::unpack(entry(*r, 0).word.load()).active);  // still marked: reclaim clears it
   for (int fd : {ready[0], ready[1], go[0], go[1]}) ::close(fd);
 }
 

@@ -36,7 +36,7 @@ class Reclaim : public ::testing::Test {
   }
   slot_word word(std::uint64_t s) { return *slots.word(s); }
   part_word part(job_ref j, std::uint32_t p) { return *jobs.part(j, p); }
-  job_state state(job_ref j) { return static_cast<job_state>((*jobs.get(j))->word.load() & 0xf); }
+  job_state state(job_ref j) { return job_word_state(**jobs.get(j)); }
   /* Runs f in a child armed to die (SIGKILL) at failpoint `name`; true if it did. */
   template <class F>
   bool dies_at(const char* name, F f) {
@@ -213,11 +213,11 @@ TEST_F(Reclaim, AJobWhoseLastResultWasStoredIsCompleted) {
 
 TEST_F(Reclaim, AReservedRecordOfADeadServerIsReleased) {
   auto& w = r.at<job_record>(r.header().job_offset)[2].word;
-  w.store(static_cast<std::uint64_t>(job_state::reserved) | (1ULL << 4));
+  w.store(job_word{job_state::reserved, 1}.pack());
   auto rep = reclaim(r);
   ASSERT_TRUE(rep);
   EXPECT_EQ(rep->records_released, 1u);
-  EXPECT_EQ(w.load() & 0xf, 0u);
+  EXPECT_EQ(job_word::unpack(w.load()), (job_word{job_state::free, 1}));
 }
 
 TEST_F(Reclaim, ReconcileWaitsWhileAnotherServerIsLive) {
