@@ -83,7 +83,8 @@ std::vector<std::string> split(const std::string& s) {
 int main(int argc, char** argv) {
   CLI::App app{"cuzk-bench: an end-to-end workload against a running cuzk service"};
   std::string endpoint, mix = "chain:size=1000", keys = "cuzk-bench-keys", json_out, prefix;
-  int jobs = 8;
+  int jobs = 8, in_flight = 0;
+  double duration = 0;
   bool verify = true, mixed_priorities = false;
   std::uint64_t seed = std::random_device{}();
   app.add_option("--endpoint", endpoint, "the server's endpoint")->required();
@@ -92,6 +93,9 @@ int main(int argc, char** argv) {
   app.add_option("--keys", keys, "directory of dev keys (made when missing)");
   app.add_option("--seed", seed, "inputs and priorities");
   app.add_option("--job-prefix", prefix, "job id prefix (default: bench-<seed>)");
+  app.add_option("--duration", duration,
+                 "steady state: keep --in-flight jobs outstanding for this many seconds (then --jobs is ignored)");
+  app.add_option("--in-flight", in_flight, "jobs outstanding at once in --duration mode (default 4 per GPU worker)");
   app.add_flag("!--no-verify", verify, "skip verifying the proofs");
   app.add_flag("--mixed-priorities", mixed_priorities, "random high/normal/low priorities");
   app.add_option("--json", json_out, "write the summary as JSON");
@@ -108,8 +112,8 @@ int main(int argc, char** argv) {
     client::connection conn(endpoint, o);
 
     std::vector<std::pair<std::string, std::string>> ids;
-    const auto t0 = clk::now();
-    for (int i = 0; i < jobs; ++i) {
+    int failed = 0, bad = 0;
+    auto submit = [&](int i) {
       const auto& c = circuits[i % circuits.size()];
       proto::submit s;
       s.job_id = prefix + "-" + std::to_string(i);
@@ -119,15 +123,14 @@ int main(int argc, char** argv) {
       s.work = proto::native_work{c, circuits::make_circuit(c)->random_inputs(rng()).dump()};
       conn.submit(s);
       ids.emplace_back(s.job_id, c);
-    }
-    int failed = 0, bad = 0;
-    for (const auto& [id, c] : ids) {
+    };
+    auto await = [&](const std::string& id, const std::string& c) {
       auto out = conn.wait(id, std::chrono::minutes(30));
       const auto* pr = std::get_if<proto::proof_reply>(&out);
       if (!pr) {
         ++failed;
         std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", id.c_str(), std::get<proto::job_status>(out).error.c_str());
-        continue;
+        return;
       }
       if (verify)
         for (const auto& p : pr->partitions) {
@@ -135,6 +138,24 @@ int main(int argc, char** argv) {
           auto pub = io::public_from_json(nlohmann::json::parse(p.public_json));
           if (!groth16::verify(k[c].vk, pub, proof)) ++bad;
         }
+    };
+    const auto t0 = clk::now();
+    if (duration > 0) {
+      /* steady state: the oldest job awaited, a new one submitted, until the duration is up */
+      const int window = in_flight > 0 ? in_flight : 8;
+      int next = 0;
+      std::size_t oldest = 0;
+      for (; next < window; ++next) submit(next);
+      while (std::chrono::duration<double>(clk::now() - t0).count() < duration) {
+        await(ids[oldest].first, ids[oldest].second);
+        ++oldest;
+        submit(next++);
+      }
+      for (; oldest < ids.size(); ++oldest) await(ids[oldest].first, ids[oldest].second);
+      jobs = next;
+    } else {
+      for (int i = 0; i < jobs; ++i) submit(i);
+      for (const auto& [id, c] : ids) await(id, c);
     }
     const double wall = std::chrono::duration<double>(clk::now() - t0).count();
     stats queue, synth, handoff, prove, total;
@@ -152,14 +173,22 @@ int main(int argc, char** argv) {
     const double per_min = (jobs - failed) / wall * 60;
     std::printf("\njobs %d (failed %d), proofs verified: %s, wall %.2f s, %.1f proofs/min\n", jobs, failed,
                 verify ? (bad ? "NO" : "all") : "skipped", wall, per_min);
-    std::printf("%-8s %9s %9s %9s\n", "phase", "mean s", "p50 s", "max s");
+    std::printf("%-8s %9s %9s %9s %9s\n", "phase", "mean s", "p50 s", "p99 s", "max s");
     const std::pair<const char*, stats*> rows[] = {
         {"queue", &queue}, {"synth", &synth}, {"handoff", &handoff}, {"prove", &prove}, {"total", &total}};
     nlohmann::json j = {{"jobs", jobs}, {"failed", failed}, {"bad_proofs", bad}, {"wall_s", wall},
                         {"proofs_per_min", per_min}, {"mix", mix}, {"seed", seed}};
     for (const auto& [name, st] : rows) {
-      std::printf("%-8s %9.3f %9.3f %9.3f\n", name, st->mean(), st->pct(0.5), st->pct(1.0));
-      j["phases"][name] = {{"mean_s", st->mean()}, {"p50_s", st->pct(0.5)}, {"max_s", st->pct(1.0)}};
+      std::printf("%-8s %9.3f %9.3f %9.3f %9.3f\n", name, st->mean(), st->pct(0.5), st->pct(0.99), st->pct(1.0));
+      j["phases"][name] = {{"mean_s", st->mean()}, {"p50_s", st->pct(0.5)}, {"p99_s", st->pct(0.99)},
+                           {"max_s", st->pct(1.0)}};
+    }
+    /* the server's own view of its GPUs (busy over the last minute) */
+    auto all = conn.status();
+    for (const auto& g : all.gpus) {
+      std::printf("gpu %d (%s): busy %.1f%% over the last minute, %llu proofs\n", g.device, g.name.c_str(),
+                  100 * g.busy_ratio, (unsigned long long)g.proofs);
+      j["gpus"].push_back({{"device", g.device}, {"busy_ratio", g.busy_ratio}, {"proofs", g.proofs}});
     }
     if (!json_out.empty()) std::ofstream(json_out) << j.dump(2) << "\n";
     return failed || bad ? 1 : 0;

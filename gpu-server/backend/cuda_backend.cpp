@@ -51,7 +51,7 @@ class cuda_backend final : public prover_backend {
                      "{} workers, budget {:.1f} GiB, reserve {:.1f} GiB",
                      gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor,
                      co.workers, gib(ctx->budget()), gib(co.reserve));
-        for (unsigned w = 0; w < co.workers; ++w) workers_.push_back({cuda::make_engine(ctx), int(gpus_.size())});
+        for (unsigned w = 0; w < co.workers; ++w) workers_.push_back({cuda::make_engine(ctx), int(gpus_.size()), false, {}});
         gpus_.push_back({ctx});
       } catch (const std::exception& e) {
         throw std::runtime_error("cannot use CUDA device " + std::to_string(d) + ": " + e.what());

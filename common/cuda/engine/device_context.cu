@@ -22,7 +22,7 @@ device_context::device_context(const context_options& opt, std::shared_ptr<host_
   CUZK_CUDA_OK(cudaSetDevice(opt_.device));
   const device_info d = info(opt_.device);
   name_ = d.name;
-  budget& b = default_budget();
+  cuda::budget& b = default_budget();
   b.set_reserve(std::max(b.reserve(), opt_.reserve));
   const std::size_t usable = d.total_mem > opt_.reserve ? d.total_mem - opt_.reserve : 0;
   budget_ = opt_.budget ? std::min(opt_.budget, usable) : usable;

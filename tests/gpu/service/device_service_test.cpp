@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <set>
+#include <thread>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -117,6 +119,118 @@ TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte)
   ASSERT_EQ(cpu.size(), 8u);
   EXPECT_EQ(gpu, cpu) << "the CUDA backend's proofs differ from the CPU backend's (fixed blinding)";
   EXPECT_EQ(unregistered, cpu) << "--no-register changed the proofs";
+}
+
+/* The partitions' GPU indices in a status --json of the service. */
+std::set<int> gpus_that_proved(service& svc, const std::vector<std::string>& ids) {
+  std::set<int> g;
+  for (const auto& id : ids) {
+    auto j = nlohmann::json::parse(svc.cli_status_json(id));
+    const auto& jobs = j.contains("jobs") ? j["jobs"] : nlohmann::json::array({j});
+    for (const auto& job : jobs)
+      for (const auto& p : job["partitions"])
+        if (p.contains("gpu")) g.insert(p["gpu"].get<int>());
+  }
+  return g;
+}
+
+/* --gpus 0,0: two logical GPUs (each its own workers and resident keys) on
+   one device share one queue; both prove, every proof verifies, and status
+   reports both with a busy ratio. */
+TEST(DeviceService, TwoLogicalGpusOnOneDeviceShareTheQueueAndBothProve) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=20000";
+  service svc({"6x32768"});
+  svc.backend = "cuda";
+  auto server = svc.start_server({}, {"--gpus", "0,0"});
+  std::vector<std::unique_ptr<process>> workers;
+  for (int i = 0; i < 4; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+  auto c = svc.connect();
+  const auto seed = test::seed();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 24; ++i) {
+    ids.push_back("two-" + std::to_string(i));
+    c.submit(job(ids.back(), circuit, seed + i));
+  }
+  for (const auto& id : ids) EXPECT_EQ(proven(c, id, circuit).size(), 1u);
+  const auto used = gpus_that_proved(svc, ids);
+  EXPECT_TRUE(used.count(0) && used.count(1)) << "only one of the two logical GPUs proved";
+  auto st = nlohmann::json::parse(svc.cli_status_json());
+  ASSERT_EQ(st["gpus"].size(), 2u) << st.dump();
+  double busy = 0;
+  for (const auto& g : st["gpus"]) busy += g["busy_ratio"].get<double>();
+  EXPECT_GT(busy, 0.0) << "no busy time recorded: " << st.dump();
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+/* A device budget smaller than the key: its bases are streamed query by
+   query for each proof, and the proofs are still the CPU backend's, byte for byte. */
+TEST(DeviceService, AKeyLargerThanTheDeviceBudgetIsStreamedAndItsProofsMatchTheCpuBackend) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=20000";
+  const auto seed = test::seed();
+  auto run = [&](const std::string& be, const std::vector<std::string>& extra) {
+    service svc({"2x32768"});
+    svc.backend = be;
+    auto server = svc.start_server({}, extra);
+    auto worker = svc.start_worker("worker@1");
+    auto c = svc.connect();
+    std::vector<std::string> proofs;
+    for (int i = 0; i < 3; ++i) c.submit(job("streamed-" + std::to_string(i), circuit, seed + i, true));
+    for (int i = 0; i < 3; ++i)
+      for (auto& p : proven(c, "streamed-" + std::to_string(i), circuit)) proofs.push_back(p);
+    EXPECT_EQ(server->terminate(), 0);
+    if (be == "cuda") {
+      const auto logs = server_logs(svc);
+      EXPECT_NE(logs.find("streamed=true"), std::string::npos) << "the key was not streamed";
+      EXPECT_EQ(logs.find("streamed=false"), std::string::npos) << "a proof used resident bases";
+    }
+    return proofs;
+  };
+  const auto cpu = run("cpu", {});
+  const auto streamed = run("cuda", {"--device-budget", "0.004"});  // 4 MiB: the key's bases alone need more
+  ASSERT_EQ(cpu.size(), 3u);
+  EXPECT_EQ(streamed, cpu) << "streamed bases gave other proofs than the CPU backend";
+}
+
+/* kill -9 of the server while it proves on the GPU: the slots it held
+   PROVING and those FILLED behind them are proven by the next server, with
+   no new synthesis. */
+TEST(DeviceService, KillNineOfTheServerMidProofLeavesFilledSlotsTheNextServerProves) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=200000";
+  service svc({"4x262144"});
+  svc.backend = "cuda";
+  key_for(circuit);
+  auto server = svc.start_server();
+  std::vector<std::unique_ptr<process>> workers;
+  for (int i = 0; i < 2; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+  const auto seed = test::seed();
+  std::vector<std::string> ids;
+  {
+    auto c = svc.connect();
+    for (int i = 0; i < 6; ++i) {
+      ids.push_back("kill-" + std::to_string(i));
+      c.submit(job(ids.back(), circuit, seed + i));
+    }
+  }
+  /* kill it the moment a slot is PROVING */
+  bool proving = false;
+  for (auto t0 = std::chrono::steady_clock::now(); !proving && std::chrono::steady_clock::now() - t0 < 120s;) {
+    proving = slot_states(svc)["proving"] > 0;
+    if (!proving) std::this_thread::sleep_for(1ms);
+  }
+  ASSERT_TRUE(proving) << "no slot was ever PROVING";
+  server->kill9();
+  const auto left = slot_states(svc);
+  EXPECT_GT(left.at("proving"), 0) << "the kill came after the proof";
+  auto restarted = svc.start_server();
+  auto c = svc.connect();
+  for (const auto& id : ids) {
+    EXPECT_EQ(proven(c, id, circuit).size(), 1u);
+    EXPECT_EQ(syntheses(c, id), 1u) << id << " was synthesized again";
+  }
+  EXPECT_EQ(restarted->terminate(), 0);
 }
 #endif
 

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The service on a GPU (issue 11, docs/benchmarks.md "GPU service"), from the
+# binaries in BIN (scripts/gpu-pack.sh's .gpurun/bin):
+#   steady   server + synth-workers on every other core, cuzk-bench keeping
+#            IN_FLIGHT jobs outstanding for SECONDS: proofs/min, p50/p99
+#            latency, the server's GPU busy ratio (CUDA events) and NVML's
+#            utilization sampled over the same window; MODES picks the runs
+#            (cuda, noreg = --no-register, cpu = --backend cpu)
+#   restart  kill -9 of a server holding a POOL_GIB pool and a resident key,
+#            to the next server's READY and to its first proof
+#   bench/e2e/gpu_service_bench.sh BIN OUT [steady|restart]...
+# Knobs: SPEC (circuit, default chain:size=1000000), SECONDS (300), MODES
+# (cuda noreg cpu), SHORT (seconds for noreg and cpu, 60), WORKERS (cores-2),
+# IN_FLIGHT (3 x workers), POOL_GIB (64), RESTART_SPEC (chain:size=4000000).
+set -uo pipefail
+bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
+shift 2
+mkdir -p "$out"
+spec=${SPEC:-chain:size=1000000} secs=${SECONDS_STEADY:-300} short=${SHORT:-60}
+workers=${WORKERS:-$(($(nproc) - 2))} inflight=${IN_FLIGHT:-$((3 * workers))}
+work=$(mktemp -d /tmp/cuzk-gpu-bench.XXXXXX)
+pool=cuzk-gpu-bench-$$ ep="ipc://$work/cuzk.sock"
+keys="$work/keys"
+mkdir -p "$keys"
+pids=()
+log() { printf '==> %s\n' "$*" >&2; }
+stop() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  pids=()
+  "$bin/cuzk-shm" destroy --force --name "$pool" >/dev/null 2>&1 || true
+}
+trap 'stop; rm -rf "$work"' EXIT
+keyfile() { local n=$1; n=${n//:/_}; n=${n//=/_}; n=${n//,/_}; echo "$keys/$n.zkey"; }
+slots_for() { # the domain the spec's key needs, from its setup log
+  local d; d=$("$bin/cuzk" inspect --zkey "$1" 2>/dev/null | grep -oE 'domain[^0-9]*[0-9]+' | grep -oE '[0-9]+$' | head -1)
+  echo "${d:-1048576}"
+}
+setup_key() {
+  local k; k=$(keyfile "$1")
+  [[ -f $k ]] || "$bin/cuzk" setup --circuit "$1" --zkey "$k" --seed "gpu-bench $1" >"$out/setup.$(basename "$k").log" 2>&1
+  echo "$k"
+}
+ready_wait() { # ready_wait LOG: seconds until "serving pool" appears
+  local t0; t0=$(date +%s.%N)
+  until grep -q "serving pool" "$1" 2>/dev/null; do sleep 0.01; done
+  echo "$(date +%s.%N) - $t0" | bc -l
+}
+summary=()
+
+steady() { # steady MODE SECONDS
+  local mode=$1 dur=$2 args=(--backend cuda)
+  [[ $mode == noreg ]] && args+=(--no-register)
+  [[ $mode == cpu ]] && args=(--backend cpu)
+  local k; k=$(setup_key "$spec")
+  local dom; dom=$(python3 -c "import sys;print(1<<((int(sys.argv[1].split('=')[1])+2)-1).bit_length())" "$spec" 2>/dev/null || echo 1048576)
+  "$bin/cuzk-shm" create --name "$pool" --slots "$((inflight + 2))x$dom" >"$out/steady.$mode.shm.log" 2>&1 ||
+    { log "pool creation failed"; cat "$out/steady.$mode.shm.log" >&2; return 1; }
+  "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" "${args[@]}" --key "$k" --keys-dir "$keys" \
+    >"$out/steady.$mode.server.log" 2>&1 &
+  pids+=($!)
+  ready_wait "$out/steady.$mode.server.log" >/dev/null
+  for i in $(seq 1 "$workers"); do
+    "$bin/cuzk-synth-worker" --pool "$pool" --endpoint "$ep.worker" --name "worker@$i" >"$out/steady.$mode.w$i.log" 2>&1 &
+    pids+=($!)
+  done
+  nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -lms 500 >"$out/steady.$mode.nvml" 2>/dev/null &
+  local smi=$!
+  "$bin/cuzk-bench" --endpoint "$ep" --keys "$keys" --mix "$spec" --duration "$dur" --in-flight "$inflight" \
+    --json "$out/steady.$mode.json" >"$out/steady.$mode.txt" 2>"$out/steady.$mode.bench.err"
+  kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null
+  stop
+  local nvml; nvml=$(awk '{s+=$1;n++} END {if(n) printf "%.1f", s/n; else print "n/a"}' "$out/steady.$mode.nvml")
+  local line; line=$(python3 - "$out/steady.$mode.json" "$mode" "$dur" "$nvml" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); mode, dur, nvml = sys.argv[2], sys.argv[3], sys.argv[4]
+busy = ", ".join(f"{100*g['busy_ratio']:.1f}%" for g in j.get("gpus", [])) or "n/a"
+t = j["phases"]["total"]; p = j["phases"]["prove"]
+print(f"steady {mode:6s} {dur:>4s}s: {j['proofs_per_min']:8.1f} proofs/min, latency p50 {t['p50_s']:.3f} s p99 {t['p99_s']:.3f} s, "
+      f"prove mean {p['mean_s']*1e3:.1f} ms, busy (events, last min) {busy}, NVML util mean {nvml}%, "
+      f"failed {j['failed']}, bad {j['bad_proofs']}")
+PY
+)
+  summary+=("$line")
+  log "$line"
+}
+
+restart() {
+  local rspec=${RESTART_SPEC:-chain:size=4000000} gib=${POOL_GIB:-64}
+  local k; k=$(setup_key "$rspec")
+  local n=${rspec#*=}; local dom; dom=$(python3 -c "print(1<<(($n+2)-1).bit_length())")
+  # a 64 GiB pool: as many slots of this domain as fit (a, b, c, z: 4 x 32 B per constraint)
+  local per=$((dom * 128)) count; count=$(((gib << 30) / per))
+  "$bin/cuzk-shm" create --name "$pool" --slots "${count}x$dom" >"$out/restart.shm.log" 2>&1 ||
+    { log "pool creation failed"; cat "$out/restart.shm.log" >&2; return 1; }
+  "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
+    >"$out/restart.server1.log" 2>&1 &
+  local s1=$!
+  local first; first=$(ready_wait "$out/restart.server1.log")
+  "$bin/cuzk-synth-worker" --pool "$pool" --endpoint "$ep.worker" --name "worker@1" >"$out/restart.w1.log" 2>&1 &
+  pids+=($!)
+  "$bin/cuzk" inputs --circuit "$rspec" --seed 1 >"$work/in.json"
+  "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in.json" --job-id warm \
+    --wait --proof "$work/p.json" --public "$work/pub.json" >"$out/restart.submit1.log" 2>&1
+  kill -9 "$s1"
+  wait "$s1" 2>/dev/null
+  local t0; t0=$(date +%s.%N)
+  "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
+    >"$out/restart.server2.log" 2>&1 &
+  pids+=($!)
+  until grep -q "serving pool" "$out/restart.server2.log" 2>/dev/null; do sleep 0.01; done
+  local t1; t1=$(date +%s.%N)
+  "$bin/cuzk" inputs --circuit "$rspec" --seed 2 >"$work/in2.json"
+  "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in2.json" --job-id after \
+    --wait --proof "$work/p2.json" --public "$work/pub2.json" >"$out/restart.submit2.log" 2>&1
+  local t2; t2=$(date +%s.%N)
+  stop
+  local reg; reg=$(grep -o 'registered the pool.*' "$out/restart.server2.log" | head -1)
+  local line
+  line=$(printf 'restart: pool %d GiB (%d slots of 2^%d), key %s: kill -9 -> READY %.2f s, -> first proof %.2f s (cold start READY %.2f s); %s' \
+    "$gib" "$count" "$(python3 -c "print($dom.bit_length()-1)")" "$rspec" "$(echo "$t1 - $t0" | bc -l)" \
+    "$(echo "$t2 - $t0" | bc -l)" "$first" "$reg")
+  summary+=("$line")
+  log "$line"
+}
+
+for what in "${@:-steady restart}"; do
+  case $what in
+    steady) for m in ${MODES:-cuda noreg cpu}; do
+              d=$secs; [[ $m != cuda ]] && d=$short
+              steady "$m" "$d"
+            done ;;
+    restart) restart ;;
+  esac
+done
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
