@@ -29,12 +29,12 @@ else
   build="$root/build-gpu"
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-  ninja -C "$build" tests/gpu/all cuzk-cuda-bench cuzk-h2d-bench cuzk cuzk-gpu-server cuzk-synth-worker cuzk-shm \
+  ninja -C "$build" tests/gpu/all cuzk-cuda-bench cuzk-h2d-bench cuzk cuzk-bench cuzk-gpu-server cuzk-synth-worker cuzk-shm \
     >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
   bin="$out/bin"
   mkdir -p "$bin"
   find "$build/tests/gpu" -maxdepth 2 -type f -executable -name 'cuzk-*' -exec cp {} "$bin/" \;
-  cp "$build/bench/cuda/cuzk-cuda-bench" "$build/bench/cuda/cuzk-h2d-bench" "$build/client/cuzk" \
+  cp "$build/bench/cuda/cuzk-cuda-bench" "$build/bench/cuda/cuzk-h2d-bench" "$build/client/cuzk" "$build/bench/e2e/cuzk-bench" \
     "$build/gpu-server/cuzk-gpu-server" "$build/synth-worker/cuzk-synth-worker" "$build/shm/tool/cuzk-shm" "$bin/"
 fi
 
@@ -45,7 +45,8 @@ summary=()
 # 1. the gpu tests (the engine conformance test up to 2^CUZK_GPU_MAX_LOG constraints; the
 #    service test starts these server, worker and cuzk-shm binaries)
 export CUZK_GPU_MAX_LOG="${CUZK_GPU_MAX_LOG:-20}"
-export CUZK_SHM_BIN="$bin/cuzk-shm" CUZK_SERVER_BIN="$bin/cuzk-gpu-server" CUZK_WORKER_BIN="$bin/cuzk-synth-worker"
+export CUZK_SHM_BIN="$bin/cuzk-shm" CUZK_SERVER_BIN="$bin/cuzk-gpu-server" CUZK_WORKER_BIN="$bin/cuzk-synth-worker" \
+  CUZK_CLI_BIN="$bin/cuzk"
 [[ -f "$root/.gpurun/data/mix.r1cs" ]] && export CUZK_GPU_CIRCOM="$root/.gpurun/data/mix"
 status=0
 for t in "$bin"/cuzk-*-test; do

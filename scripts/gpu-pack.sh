@@ -14,12 +14,12 @@ pack="$CUZK_ROOT/.gpurun"
 cmake -G Ninja -S "$CUZK_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" >/dev/null
 cuzk_log "build (gpu tests, cuzk-cuda-bench, cuzk-h2d-bench, cuzk, the service) in $build"
-ninja -C "$build" -j "$(cuzk_jobs)" tests/gpu/all cuzk-cuda-bench cuzk-h2d-bench cuzk cuzk-gpu-server cuzk-synth-worker cuzk-shm
+ninja -C "$build" -j "$(cuzk_jobs)" tests/gpu/all cuzk-cuda-bench cuzk-h2d-bench cuzk cuzk-bench cuzk-gpu-server cuzk-synth-worker cuzk-shm
 
 rm -rf "$pack/bin" "$pack/lib"
 mkdir -p "$pack/bin" "$pack/lib" "$pack/data"
 mapfile -t bins < <(find "$build/tests/gpu" -maxdepth 2 -type f -executable -name 'cuzk-*')
-bins+=("$build/bench/cuda/cuzk-cuda-bench" "$build/bench/cuda/cuzk-h2d-bench" "$build/client/cuzk"
+bins+=("$build/bench/cuda/cuzk-cuda-bench" "$build/bench/cuda/cuzk-h2d-bench" "$build/client/cuzk" "$build/bench/e2e/cuzk-bench"
        "$build/gpu-server/cuzk-gpu-server" "$build/synth-worker/cuzk-synth-worker" "$build/shm/tool/cuzk-shm")
 cp "${bins[@]}" "$pack/bin/"
 # The GPU machine's own glibc and libstdc++ are newer: bring everything else.

@@ -32,10 +32,6 @@ stop() {
 }
 trap 'stop; rm -rf "$work"' EXIT
 keyfile() { local n=$1; n=${n//:/_}; n=${n//=/_}; n=${n//,/_}; echo "$keys/$n.zkey"; }
-slots_for() { # the domain the spec's key needs, from its setup log
-  local d; d=$("$bin/cuzk" inspect --zkey "$1" 2>/dev/null | grep -oE 'domain[^0-9]*[0-9]+' | grep -oE '[0-9]+$' | head -1)
-  echo "${d:-1048576}"
-}
 setup_key() {
   local k; k=$(keyfile "$1")
   [[ -f $k ]] || "$bin/cuzk" setup --circuit "$1" --zkey "$k" --seed "gpu-bench $1" >"$out/setup.$(basename "$k").log" 2>&1
@@ -53,7 +49,7 @@ steady() { # steady MODE SECONDS
   [[ $mode == noreg ]] && args+=(--no-register)
   [[ $mode == cpu ]] && args=(--backend cpu)
   local k; k=$(setup_key "$spec")
-  local dom; dom=$(python3 -c "import sys;print(1<<((int(sys.argv[1].split('=')[1])+2)-1).bit_length())" "$spec" 2>/dev/null || echo 1048576)
+  local n=${spec#*=}; local dom; dom=$(python3 -c "print(1<<(($n+2)-1).bit_length())")
   "$bin/cuzk-shm" create --name "$pool" --slots "$((inflight + 2))x$dom" >"$out/steady.$mode.shm.log" 2>&1 ||
     { log "pool creation failed"; cat "$out/steady.$mode.shm.log" >&2; return 1; }
   "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" "${args[@]}" --key "$k" --keys-dir "$keys" \

@@ -45,6 +45,7 @@ class cuda_backend final : public prover_backend {
         co.reserve = opt.device_reserve;
         co.budget = opt.device_budget;
         co.workers = std::max(1u, opt.workers_per_gpu);
+        co.sharers = unsigned(std::count(gpus.begin(), gpus.end(), d));
         auto ctx = std::make_shared<cuda::device_context>(co, registry_);
         const auto i = cuda::info(d);
         spdlog::info("GPU {}: CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}; "
@@ -236,13 +237,17 @@ class cuda_backend final : public prover_backend {
       b.cv_.wait(lk, [&] {
         return std::any_of(b.workers_.begin(), b.workers_.end(), [](const worker& w) { return !w.busy; });
       });
+      /* the free worker of the GPU with the fewest proofs running; ties go round robin */
       std::vector<unsigned> in_use(b.gpus_.size(), 0);
       for (const auto& w : b.workers_) in_use[w.gpu] += w.busy;
-      std::size_t best = b.workers_.size();
-      for (std::size_t i = 0; i < b.workers_.size(); ++i)
-        if (!b.workers_[i].busy && (best == b.workers_.size() || in_use[b.workers_[i].gpu] < in_use[b.workers_[best].gpu]))
-          best = i;
+      const std::size_t n = b.workers_.size();
+      std::size_t best = n;
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = (b.next_ + k) % n;
+        if (!b.workers_[i].busy && (best == n || in_use[b.workers_[i].gpu] < in_use[b.workers_[best].gpu])) best = i;
+      }
       index = best;
+      b.next_ = (best + 1) % n;
       b.workers_[index].busy = true;
     }
     ~worker_lease() {
@@ -264,6 +269,7 @@ class cuda_backend final : public prover_backend {
   std::vector<void*> registered_;
   std::mutex mu_;
   std::condition_variable cv_;
+  std::size_t next_ = 0;  // where the next worker search starts (under mu_)
 };
 
 }  // namespace

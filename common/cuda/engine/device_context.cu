@@ -25,7 +25,7 @@ device_context::device_context(const context_options& opt, std::shared_ptr<host_
   cuda::budget& b = default_budget();
   b.set_reserve(std::max(b.reserve(), opt_.reserve));
   const std::size_t usable = d.total_mem > opt_.reserve ? d.total_mem - opt_.reserve : 0;
-  budget_ = opt_.budget ? std::min(opt_.budget, usable) : usable;
+  budget_ = opt_.budget ? std::min(opt_.budget, usable) : usable / std::max(1u, opt_.sharers);
   stream s;
   ref_.record(s);
   s.sync();

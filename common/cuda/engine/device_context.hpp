@@ -29,6 +29,7 @@ struct context_options {
   /* what resident keys and the workers' buffers may use; 0: the device's memory minus the reserve */
   std::size_t budget = 0;
   unsigned workers = 2;
+  unsigned sharers = 1;  // logical GPUs on this device (--gpus 0,0: 2): the default budget is split between them
 };
 
 struct context_status {
