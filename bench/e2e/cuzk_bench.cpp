@@ -113,6 +113,19 @@ int main(int argc, char** argv) {
 
     std::vector<std::pair<std::string, std::string>> ids;
     int failed = 0, bad = 0;
+    stats queue, synth, handoff, prove, total;
+    /* a job's phases, read as soon as it is done (a fetched job may be evicted once the table fills) */
+    auto phases = [&](const std::string& id) {
+      auto st = conn.status(id);
+      if (st.partitions.empty()) return;
+      const auto& p = st.partitions[0];
+      auto s = [](std::uint64_t a, std::uint64_t b) { return b > a ? (b - a) / 1e9 : 0.0; };
+      queue.add(s(st.submitted_ns, p.synth_start_ns));
+      synth.add(s(p.synth_start_ns, p.synth_end_ns));
+      handoff.add(s(p.synth_end_ns, p.prove_start_ns));
+      prove.add(s(p.prove_start_ns, p.prove_end_ns));
+      total.add(s(st.submitted_ns, st.finished_ns ? st.finished_ns : p.prove_end_ns));
+    };
     auto submit = [&](int i) {
       const auto& c = circuits[i % circuits.size()];
       proto::submit s;
@@ -126,6 +139,7 @@ int main(int argc, char** argv) {
     };
     auto await = [&](const std::string& id, const std::string& c) {
       auto out = conn.wait(id, std::chrono::minutes(30));
+      phases(id);
       const auto* pr = std::get_if<proto::proof_reply>(&out);
       if (!pr) {
         ++failed;
@@ -158,18 +172,6 @@ int main(int argc, char** argv) {
       for (const auto& [id, c] : ids) await(id, c);
     }
     const double wall = std::chrono::duration<double>(clk::now() - t0).count();
-    stats queue, synth, handoff, prove, total;
-    for (const auto& [id, c] : ids) {
-      auto st = conn.status(id);
-      if (st.partitions.empty()) continue;
-      const auto& p = st.partitions[0];
-      auto s = [](std::uint64_t a, std::uint64_t b) { return b > a ? (b - a) / 1e9 : 0.0; };
-      queue.add(s(st.submitted_ns, p.synth_start_ns));
-      synth.add(s(p.synth_start_ns, p.synth_end_ns));
-      handoff.add(s(p.synth_end_ns, p.prove_start_ns));
-      prove.add(s(p.prove_start_ns, p.prove_end_ns));
-      total.add(s(st.submitted_ns, st.finished_ns ? st.finished_ns : p.prove_end_ns));
-    }
     const double per_min = (jobs - failed) / wall * 60;
     std::printf("\njobs %d (failed %d), proofs verified: %s, wall %.2f s, %.1f proofs/min\n", jobs, failed,
                 verify ? (bad ? "NO" : "all") : "skipped", wall, per_min);

@@ -37,10 +37,11 @@ setup_key() {
   [[ -f $k ]] || "$bin/cuzk" setup --circuit "$1" --zkey "$k" --seed "gpu-bench $1" >"$out/setup.$(basename "$k").log" 2>&1
   echo "$k"
 }
+sub() { python3 -c "import sys; print(f'{float(sys.argv[1]) - float(sys.argv[2]):.3f}')" "$1" "$2"; }
 ready_wait() { # ready_wait LOG: seconds until "serving pool" appears
   local t0; t0=$(date +%s.%N)
   until grep -q "serving pool" "$1" 2>/dev/null; do sleep 0.01; done
-  echo "$(date +%s.%N) - $t0" | bc -l
+  sub "$(date +%s.%N)" "$t0"
 }
 summary=()
 
@@ -114,8 +115,8 @@ restart() {
   local reg; reg=$(grep -o 'registered the pool.*' "$out/restart.server2.log" | head -1)
   local line
   line=$(printf 'restart: pool %d GiB (%d slots of 2^%d), key %s: kill -9 -> READY %.2f s, -> first proof %.2f s (cold start READY %.2f s); %s' \
-    "$gib" "$count" "$(python3 -c "print($dom.bit_length()-1)")" "$rspec" "$(echo "$t1 - $t0" | bc -l)" \
-    "$(echo "$t2 - $t0" | bc -l)" "$first" "$reg")
+    "$gib" "$count" "$(python3 -c "print($dom.bit_length()-1)")" "$rspec" "$(sub "$t1" "$t0")" \
+    "$(sub "$t2" "$t0")" "$first" "$reg")
   summary+=("$line")
   log "$line"
 }
