@@ -115,7 +115,7 @@ restart() {
   local reg; reg=$(grep -o 'registered the pool.*' "$out/restart.server2.log" | head -1)
   local line
   line=$(printf 'restart: pool %d GiB (%d slots of 2^%d), key %s: kill -9 -> READY %.2f s, -> first proof %.2f s (cold start READY %.2f s); %s' \
-    "$gib" "$count" "$(python3 -c "print($dom.bit_length()-1)")" "$rspec" "$(sub "$t1" "$t0")" \
+    "$gib" "$count" "$(python3 -c "print(($dom).bit_length() - 1)")" "$rspec" "$(sub "$t1" "$t0")" \
     "$(sub "$t2" "$t0")" "$first" "$reg")
   summary+=("$line")
   log "$line"
