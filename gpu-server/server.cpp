@@ -71,6 +71,7 @@ server::server(server_options opt)
   bo.device_budget = opt_.device_budget;
   backend_ = make_backend(bo, &note);
   if (!note.empty()) spdlog::info("{}", note);
+  keys_.decode_points(!backend_->reads_mapped_bases());
   auto chunks = region_->payload_chunks(64ULL << 30);
   backend_->attach_pool(chunks);
 

@@ -49,6 +49,7 @@ worker::worker(worker_options opt)
     throw std::runtime_error("cannot open the pool " + opt_.pool + ": " +
                              (why.empty() ? std::string(to_string(r.error())) : why));
   region_ = std::make_unique<shm::region>(std::move(*r));
+  keys_.decode_points(false);  // synthesis reads a key's header and coefficients, never its points
   auto l = shm::lease::take(*region_, shm::role::worker, opt_.name);
   if (!l) throw std::runtime_error("cannot take a lease on " + opt_.pool + ": " + std::string(to_string(l.error())));
   lease_ = std::make_unique<shm::lease>(std::move(*l));

@@ -2,6 +2,7 @@
 // copies of a, b, c (kept across proofs), the MSMs by Pippenger with oneTBB,
 // the G2 one concurrently with the four in G1. A, B and C consume the
 // orchestrator's split of z; H's scalars are full width and skip the split.
+#include <stdexcept>
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -29,6 +30,8 @@ class cpu_engine final : public engine {
   std::string_view name() const override { return "cpu"; }
 
   msm_sums compute(const prove_input& in, prove_timings& tm) override {
+    if (!in.pk.points_decoded())
+      throw std::invalid_argument("the CPU engine needs the key's points decoded; this key was read for a GPU");
     return poly::with_threads(threads_, [&] { return run(in, tm); });
   }
 

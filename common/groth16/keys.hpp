@@ -60,6 +60,16 @@ struct proving_key {
   std::vector<g1_affine_t> h_query;     // see h_form
   mapped_bases mapped;
 
+  /* bases per query: the decoded points, or (a key read without decoding
+     them, io::read_zkey_mapped) the mapped sections' */
+  std::size_t a_count() const { return a.empty() ? mapped.a.size() / 96 : a.size(); }
+  std::size_t b1_count() const { return b1.empty() ? mapped.b1.size() / 96 : b1.size(); }
+  std::size_t b2_count() const { return b2.empty() ? mapped.b2.size() / 192 : b2.size(); }
+  std::size_t c_count() const { return c.empty() ? mapped.c.size() / 96 : c.size(); }
+  std::size_t h_count() const { return h_query.empty() ? mapped.h.size() / 96 : h_query.size(); }
+  /* the points are in a, b1, b2, c, h_query (else only in the mapped bytes) */
+  bool points_decoded() const { return a.size() == n_vars; }
+
   verifying_key vk() const { return {alpha1, beta2, gamma2, delta2, ic}; }
   std::uint32_t log_domain() const { return (std::uint32_t)__builtin_ctz(domain_size); }
 };

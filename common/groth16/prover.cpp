@@ -23,8 +23,8 @@ void check_sizes(const proving_key& pk, std::span<const fr_t> z, std::size_t a, 
     throw std::invalid_argument("prove: a, b, c must have domain_size = " + std::to_string(pk.domain_size) +
                                 " entries");
   const std::size_t priv = std::size_t(pk.n_public) + 1;
-  if (pk.a.size() != pk.n_vars || pk.b1.size() != pk.n_vars || pk.b2.size() != pk.n_vars || priv > pk.n_vars ||
-      pk.c.size() != pk.n_vars - priv)
+  if (pk.a_count() != pk.n_vars || pk.b1_count() != pk.n_vars || pk.b2_count() != pk.n_vars || priv > pk.n_vars ||
+      pk.c_count() != pk.n_vars - priv)
     throw std::invalid_argument("prove: the key's A, B or C query does not match its " + std::to_string(pk.n_vars) +
                                 " variables");
 }
@@ -53,7 +53,7 @@ proof prove(engine& e, const proving_key& pk, std::span<const fr_t> z, std::span
   const auto t0 = clock::now();
   prove_timings tm;
   const h_plan plan = h_plan::for_key(pk);
-  if (plan.h_len != pk.h_query.size()) throw std::invalid_argument("prove: H query size does not match the domain");
+  if (plan.h_len != pk.h_count()) throw std::invalid_argument("prove: H query size does not match the domain");
 
   /* z's zeros, ones and the rest, once for A, B_G1, B_G2 and C */
   const auto ts = clock::now();

@@ -120,7 +120,9 @@ fr_t coef_from_disk(const fr_t& disk_as_canonical) {
 
 }  // namespace
 
-groth16::proving_key read_zkey(const r1cs::byte_source& src) {
+namespace {
+
+groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points) {
   auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   std::vector<std::uint8_t> scratch;
   groth16::proving_key pk;
@@ -208,6 +210,14 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src) {
   const std::uint64_t n_h = pk.h == groth16::h_form::odd_coset ? pk.domain_size : pk.domain_size - 1;
   constexpr auto G1 = ec::snarkjs::g1_size;
   constexpr auto G2 = ec::snarkjs::g2_size;
+  if (!decode_points) {
+    const std::pair<std::uint32_t, std::uint64_t> sizes[] = {
+        {5, pk.n_vars * G1}, {6, pk.n_vars * G1}, {7, pk.n_vars * G2}, {8, n_priv * G1}, {9, n_h * G1}};
+    for (const auto& [type, bytes] : sizes)
+      if (const auto s = section(f, type); s.size != bytes)
+        throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(bytes));
+    return pk;
+  }
   pk.a = points<g1_affine_t, G1>(src, f, 5, pk.n_vars, ec::snarkjs::decode_g1_lem);
   pk.b1 = points<g1_affine_t, G1>(src, f, 6, pk.n_vars, ec::snarkjs::decode_g1_lem);
   pk.b2 = points<g2_affine_t, G2>(src, f, 7, pk.n_vars, ec::snarkjs::decode_g2_lem);
@@ -216,13 +226,18 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src) {
   return pk;
 }
 
+}  // namespace
+
+groth16::proving_key read_zkey(const r1cs::byte_source& src) { return read_zkey(src, true); }
+
 groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
   return read_zkey(r1cs::memory_source(bytes, "zkey"));
 }
 
-groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner) {
+groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
+                                      bool decode_points) {
   const r1cs::memory_source src(bytes, "zkey");
-  groth16::proving_key pk = read_zkey(src);
+  groth16::proving_key pk = read_zkey(src, decode_points);
   const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   auto view = [&](std::uint32_t type) {
     const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey

@@ -28,8 +28,12 @@ namespace cuzk::io {
    section on the first problem. */
 groth16::proving_key read_zkey(const r1cs::byte_source& src);
 groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
-/* The same, and pk.mapped points into `bytes`, which `owner` keeps mapped. */
-groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner);
+/* The same, and pk.mapped points into `bytes`, which `owner` keeps mapped.
+   decode_points = false: the five point sections are only checked for size
+   and left in the mapping (a, b1, b2, c, h_query stay empty): a GPU uploads
+   them as they are, and a synthesis worker never needs them. */
+groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
+                                      bool decode_points = true);
 /* Read a bounded chunk at a time (a regular file only; see r1cs/input_file.hpp). */
 groth16::proving_key read_zkey_file(const std::filesystem::path& path);
 

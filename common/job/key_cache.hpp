@@ -17,6 +17,12 @@ class key_cache {
  public:
   explicit key_cache(std::string pool, std::size_t capacity = 4) : pool_(std::move(pool)), capacity_(capacity) {}
 
+  /* false: keys are parsed without decoding their points, which stay in the
+     mapped SRS region (a GPU backend uploads them from there; a synthesis
+     worker never reads them): seconds instead of minutes for a 2^26 key,
+     and no copy of it on the heap. Applies to keys parsed after the call. */
+  void decode_points(bool on) { decode_points_ = on; }
+
   /* Loads the file into its SRS region (unless one with the same content
      hash exists) and parses it; returns the key id. job_error when the file
      is missing, not a regular file (it is opened with O_NOFOLLOW|O_NONBLOCK)
@@ -43,6 +49,7 @@ class key_cache {
   std::map<std::string, std::shared_ptr<const groth16::proving_key>> keys_;
   std::map<std::string, std::uint64_t> used_;
   std::uint64_t clock_ = 0;
+  bool decode_points_ = true;
 };
 
 }  // namespace cuzk::job

@@ -61,6 +61,9 @@ class prover_backend {
      backend registers its SRS region and makes it resident where it fits. */
   virtual void attach_key(std::string_view key_id, const groth16::proving_key& pk) { (void)key_id, (void)pk; }
   virtual prove_output prove(const prove_input& in) = 0;
+  /* true: it uploads a key's bases from its mapped SRS region, so the server
+     parses keys without decoding their points (job::key_cache::decode_points) */
+  virtual bool reads_mapped_bases() const { return false; }
   /* How many prove() calls may run at once (from different threads). */
   virtual unsigned concurrency() const { return 1; }
   virtual std::vector<gpu_status> gpus() const { return {}; }

@@ -78,6 +78,7 @@ class cuda_backend final : public prover_backend {
 
   std::string_view name() const override { return "cuda"; }
   unsigned concurrency() const override { return unsigned(workers_.size()); }
+  bool reads_mapped_bases() const override { return true; }
 
   void attach_pool(std::span<const std::span<std::uint8_t>> chunks) override {
     if (!register_) {

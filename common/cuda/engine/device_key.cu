@@ -39,7 +39,7 @@ bool device_key::holds(const groth16::proving_key& pk) const {
 }
 
 std::size_t device_key::bases_bytes(const groth16::proving_key& pk) {
-  return (pk.a.size() + pk.b1.size() + pk.c.size() + pk.h_query.size()) * g1_point + pk.b2.size() * g2_point;
+  return (pk.a_count() + pk.b1_count() + pk.c_count() + pk.h_count()) * g1_point + pk.b2_count() * g2_point;
 }
 
 std::size_t device_key::footprint(const groth16::proving_key& pk) {

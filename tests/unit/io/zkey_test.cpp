@@ -7,6 +7,7 @@
 
 #include "../groth16/random_circuit.hpp"
 #include "groth16/setup.hpp"
+#include "ec/serialize_snarkjs.hpp"
 #include "io/zkey.hpp"
 #include "r1cs/error.hpp"
 #include "seed.hpp"
@@ -61,6 +62,65 @@ std::string error_of(const std::vector<std::uint8_t>& bytes) {
 TEST(ZkeyTest, WrittenKeyReadsBackEqual) {
   auto pk = small_key();
   expect_same(pk, read_zkey(write_zkey(pk)));
+}
+
+/* The mapped point sections hold every point in snarkjs's LEM layout
+   (Montgomery limbs little-endian, x then y, infinity all zero): the layout
+   the CUDA kernels read, so a GPU uploads them without packing. */
+TEST(ZkeyTest, MappedSectionsAreThePointsInLemLayout) {
+  for (auto form : {h_form::odd_coset, h_form::coefficient}) {
+    const auto pk = small_key(form);
+    const auto bytes = write_zkey(pk);
+    auto owner = std::make_shared<std::vector<std::uint8_t>>(bytes);
+    const auto m = read_zkey_mapped(*owner, owner);
+    ASSERT_TRUE(m.points_decoded());
+    expect_same(m, pk);
+    auto lem_g1 = [](const std::vector<groth16::g1_affine_t>& v) {
+      std::vector<std::uint8_t> out;
+      for (const auto& p : v) {
+        const auto e = ec::snarkjs::encode_g1_lem(p);
+        out.insert(out.end(), e.begin(), e.end());
+      }
+      return out;
+    };
+    std::vector<std::uint8_t> b2;
+    for (const auto& p : pk.b2) {
+      const auto e = ec::snarkjs::encode_g2_lem(p);
+      b2.insert(b2.end(), e.begin(), e.end());
+    }
+    auto same = [](std::span<const std::uint8_t> a, const std::vector<std::uint8_t>& b) {
+      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    };
+    EXPECT_TRUE(same(m.mapped.a, lem_g1(pk.a)));
+    EXPECT_TRUE(same(m.mapped.b1, lem_g1(pk.b1)));
+    EXPECT_TRUE(same(m.mapped.c, lem_g1(pk.c)));
+    EXPECT_TRUE(same(m.mapped.h, lem_g1(pk.h_query)));
+    EXPECT_TRUE(same(m.mapped.b2, b2));
+    EXPECT_EQ(m.mapped.owner, owner);
+  }
+}
+
+/* Read without decoding the points: the same header, IC and coefficients,
+   no points on the heap, the counts from the mapped sections; a point
+   section of the wrong size is still refused. */
+TEST(ZkeyTest, MappedWithoutDecodingKeepsTheHeaderAndCountsAndChecksSizes) {
+  const auto pk = small_key();
+  const auto bytes = write_zkey(pk);
+  auto owner = std::make_shared<std::vector<std::uint8_t>>(bytes);
+  const auto m = read_zkey_mapped(*owner, owner, false);
+  EXPECT_FALSE(m.points_decoded());
+  EXPECT_TRUE(m.a.empty() && m.b1.empty() && m.b2.empty() && m.c.empty() && m.h_query.empty());
+  EXPECT_EQ(m.a_count(), pk.a.size());
+  EXPECT_EQ(m.b2_count(), pk.b2.size());
+  EXPECT_EQ(m.c_count(), pk.c.size());
+  EXPECT_EQ(m.h_count(), pk.h_query.size());
+  EXPECT_EQ(m.delta2, pk.delta2);
+  EXPECT_EQ(m.ic, pk.ic);
+  ASSERT_EQ(m.coefs.size(), pk.coefs.size());
+  auto shorter = pk;
+  shorter.c.pop_back();
+  auto bad = std::make_shared<std::vector<std::uint8_t>>(write_zkey(shorter));
+  EXPECT_THROW((void)read_zkey_mapped(*bad, bad, false), std::exception);
 }
 
 TEST(ZkeyTest, FileWrittenToDiskMapsBackEqual) {
