@@ -11,7 +11,8 @@
 #   bench/e2e/gpu_service_bench.sh BIN OUT [steady|restart]...
 # Knobs: SPEC (circuit, default chain:size=1000000), SECONDS (300), MODES
 # (cuda noreg cpu), SHORT (seconds for noreg and cpu, 60), WORKERS (cores-2),
-# IN_FLIGHT (3 x workers), POOL_GIB (64), RESTART_SPEC (chain:size=4000000).
+# IN_FLIGHT (3 x workers), POOL_GIB (64), RESTART_SPEC (chain:size=4000000),
+# HUGEPAGES (a hugetlbfs directory for the restart's pool).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 shift 2
@@ -28,7 +29,7 @@ stop() {
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   pids=()
-  "$bin/cuzk-shm" destroy --force --name "$pool" >/dev/null 2>&1 || true
+  "$bin/cuzk-shm" destroy --force --name "$pool" ${HUGEPAGES:+--hugepages "$HUGEPAGES"} >/dev/null 2>&1 || true
 }
 trap 'stop; rm -rf "$work"' EXIT
 keyfile() { local n=$1; n=${n//:/_}; n=${n//=/_}; n=${n//,/_}; echo "$keys/$n.zkey"; }
@@ -88,13 +89,15 @@ restart() {
   local n=${rspec#*=}; local dom; dom=$(python3 -c "print(1<<(($n+2)-1).bit_length())")
   # a 64 GiB pool: as many slots of this domain as fit (a, b, c, z: 4 x 32 B per constraint)
   local per=$((dom * 128)) count; count=$(((gib << 30) / per))
-  "$bin/cuzk-shm" create --name "$pool" --slots "${count}x$dom" >"$out/restart.shm.log" 2>&1 ||
+  local hp=()
+  [[ -n ${HUGEPAGES:-} ]] && hp=(--hugepages "$HUGEPAGES")
+  "$bin/cuzk-shm" create --name "$pool" --slots "${count}x$dom" "${hp[@]}" >"$out/restart.shm.log" 2>&1 ||
     { log "pool creation failed"; cat "$out/restart.shm.log" >&2; return 1; }
-  "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
+  "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
     >"$out/restart.server1.log" 2>&1 &
   local s1=$!
   local first; first=$(ready_wait "$out/restart.server1.log")
-  "$bin/cuzk-synth-worker" --pool "$pool" --endpoint "$ep.worker" --name "worker@1" >"$out/restart.w1.log" 2>&1 &
+  "$bin/cuzk-synth-worker" --pool "$pool" "${hp[@]}" --endpoint "$ep.worker" --name "worker@1" >"$out/restart.w1.log" 2>&1 &
   pids+=($!)
   "$bin/cuzk" inputs --circuit "$rspec" --seed 1 >"$work/in.json"
   "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in.json" --job-id warm \
@@ -102,7 +105,7 @@ restart() {
   kill -9 "$s1"
   wait "$s1" 2>/dev/null
   local t0; t0=$(date +%s.%N)
-  "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
+  "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
     >"$out/restart.server2.log" 2>&1 &
   pids+=($!)
   until grep -q "serving pool" "$out/restart.server2.log" 2>/dev/null; do sleep 0.01; done
