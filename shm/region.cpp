@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <memory>
 
 #include "shm/layout_plan.hpp"
@@ -59,6 +60,13 @@ std::string file_path(const region_location& loc) {
 }
 
 std::string lock_file_path(const region_location& loc) { return "/dev/shm/" + loc.name + ".lock"; }
+
+/* Free huge pages of this size (/sys/kernel/mm/hugepages); 0 when unknown. */
+std::uint64_t free_hugepages(std::uint64_t page) {
+  std::ifstream f("/sys/kernel/mm/hugepages/hugepages-" + std::to_string(page / 1024) + "kB/free_hugepages");
+  std::uint64_t n = 0;
+  return f >> n ? n : 0;
+}
 
 std::string describe_classes(const slot_class* cs, std::uint32_t n) {
   std::string s;
@@ -279,6 +287,8 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
     struct statvfs sv {};
     if (::statvfs(dir.c_str(), &sv) == 0) {
       std::uint64_t avail = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize;
+      /* a hugetlbfs mounted without size= reports no blocks: the limit is the free huge pages of its size */
+      if (!cfg.hugepage_dir.empty() && sv.f_blocks == 0) avail = free_hugepages(page) * page;
       if (total > avail) {
         say(why, "region '" + cfg.name + "' needs " + std::to_string(total) + " bytes (" + gib(total) + ") but " +
                      dir + " has " + std::to_string(avail) + " bytes (" + gib(avail) + ") free");

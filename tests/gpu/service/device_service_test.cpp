@@ -193,6 +193,29 @@ TEST(DeviceService, AKeyLargerThanTheDeviceBudgetIsStreamedAndItsProofsMatchTheC
   EXPECT_EQ(streamed, cpu) << "streamed bases gave other proofs than the CPU backend";
 }
 
+/* A proof that cannot fit the device's memory (here: a reserve larger than
+   the device) fails that job with a message saying what it needed; the
+   server keeps serving and nothing crashes. */
+TEST(DeviceService, AProofThatCannotFitTheDeviceFailsItsJobSayingWhatItNeeded) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=1500";
+  service svc({"2x4096"});
+  svc.backend = "cuda";
+  auto server = svc.start_server({}, {"--device-reserve", "100000"});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  c.submit(job("too-big", circuit, test::seed()));
+  auto out = c.wait("too-big", 120s);
+  const auto* st = std::get_if<proto::job_status>(&out);
+  ASSERT_NE(st, nullptr) << "a proof was made with no device memory to make it in";
+  EXPECT_EQ(st->state, proto::job_state::failed);
+  EXPECT_NE(st->error.find("does not fit"), std::string::npos) << st->error;
+  EXPECT_NE(st->error.find("MiB"), std::string::npos) << st->error;
+  EXPECT_TRUE(server->running()) << "the server died";
+  EXPECT_NO_THROW((void)c.status("too-big"));
+  EXPECT_EQ(server->terminate(), 0);
+}
+
 /* kill -9 of the server while it proves on the GPU: the slots it held
    PROVING and those FILLED behind them are proven by the next server, with
    no new synthesis. */
