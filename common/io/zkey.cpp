@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include "ec/serialize_snarkjs.hpp"
@@ -191,19 +192,40 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
     if (!r1cs::fits_in_memory(n * sizeof(groth16::matrix_coef)))
       r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
     pk.coefs.resize(n);
+    /* a chunk's records in parallel (two Montgomery conversions each); the first bad one is reported */
     r1cs::for_each_chunk(src, s.offset + 4, n, record, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
-      byte_reader c(b, ctx(4));
-      for (std::uint64_t i = first; i < first + b.size() / record; ++i) {
-        auto& k = pk.coefs[i];
-        const std::string what = "coefficient " + std::to_string(i);
-        k.matrix = c.u32(what);
-        k.constraint = c.u32(what);
-        k.signal = c.u32(what);
-        k.value = coef_from_disk(c.fr(what + " value"));
-        if (k.matrix > 1) c.fail(what + ": matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)");
-        if (k.constraint >= pk.domain_size) c.fail(what + ": row beyond domainSize");
-        if (k.signal >= pk.n_vars) c.fail(what + ": signal beyond nVars");
-      }
+      const std::uint64_t m = b.size() / record;
+      std::atomic<std::uint64_t> bad{UINT64_MAX};
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, m, 4096), [&](const auto& range) {
+        for (std::uint64_t j = range.begin(); j < range.end(); ++j) {
+          const std::uint8_t* p = b.data() + j * record;
+          auto& k = pk.coefs[first + j];
+          auto le32 = [](const std::uint8_t* q) {
+            return std::uint32_t(q[0]) | std::uint32_t(q[1]) << 8 | std::uint32_t(q[2]) << 16 | std::uint32_t(q[3]) << 24;
+          };
+          k.matrix = le32(p);
+          k.constraint = le32(p + 4);
+          k.signal = le32(p + 8);
+          const auto v = fr_t::from_bytes_le(std::span<const std::uint8_t>(p + 12, fr_t::n_bytes));
+          if (!v || k.matrix > 1 || k.constraint >= pk.domain_size || k.signal >= pk.n_vars) {
+            std::uint64_t cur = bad.load();
+            while (first + j < cur && !bad.compare_exchange_weak(cur, first + j)) {}
+            continue;
+          }
+          k.value = coef_from_disk(*v);
+        }
+      });
+      if (bad == UINT64_MAX) return;
+      /* the sequential reader names the first problem exactly */
+      const std::uint64_t i = bad.load();
+      byte_reader c(b.subspan((i - first) * record, record), ctx(4));
+      const std::string what = "coefficient " + std::to_string(i);
+      const auto matrix = c.u32(what), constraint = c.u32(what), signal = c.u32(what);
+      (void)c.fr(what + " value");
+      if (matrix > 1) c.fail(what + ": matrix " + std::to_string(matrix) + " is not A (0) or B (1)");
+      if (constraint >= pk.domain_size) c.fail(what + ": row beyond domainSize");
+      if (signal >= pk.n_vars) c.fail(what + ": signal beyond nVars");
+      c.fail(what + ": invalid");
     });
   }
   const std::uint64_t n_priv = std::uint64_t(pk.n_vars) - pk.n_public - 1;

@@ -9,7 +9,9 @@
 #include "groth16/setup.hpp"
 #include "ec/serialize_snarkjs.hpp"
 #include "io/zkey.hpp"
+#include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
+#include "r1cs/input_file.hpp"
 #include "seed.hpp"
 
 namespace cuzk::io {
@@ -121,6 +123,37 @@ TEST(ZkeyTest, MappedWithoutDecodingKeepsTheHeaderAndCountsAndChecksSizes) {
   shorter.c.pop_back();
   auto bad = std::make_shared<std::vector<std::uint8_t>>(write_zkey(shorter));
   EXPECT_THROW((void)read_zkey_mapped(*bad, bad, false), std::exception);
+}
+
+/* Coefficients are decoded in parallel; a bad one is still named exactly. */
+TEST(ZkeyTest, ABadCoefficientIsNamedByIndex) {
+  const auto pk = small_key();
+  const auto good = write_zkey(pk);
+  const auto f = r1cs::parse_binfile(r1cs::memory_source(good, "zkey"), "zkey", 1,
+                                     [](std::uint32_t) { return std::string_view("section"); });
+  const auto sec = f.unique(4, "zkey", "coefficients");
+  ASSERT_TRUE(sec.has_value());
+  constexpr std::size_t record = 12 + 32;
+  const std::size_t i = pk.coefs.size() / 2;
+  const std::size_t at = sec->offset + 4 + i * record;
+  auto matrix = good;
+  matrix[at] = 2;
+  try {
+    (void)read_zkey(matrix);
+    ADD_FAILURE() << "a coefficient of matrix 2 was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("coefficient " + std::to_string(i) + ": matrix 2"), std::string::npos)
+        << e.what();
+  }
+  auto value = good;
+  std::fill(value.begin() + at + 12, value.begin() + at + 44, 0xff);
+  try {
+    (void)read_zkey(value);
+    ADD_FAILURE() << "a coefficient value >= r was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("coefficient " + std::to_string(i) + " value"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ZkeyTest, FileWrittenToDiskMapsBackEqual) {
