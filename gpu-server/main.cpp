@@ -7,10 +7,15 @@
 #include <filesystem>
 #include <vector>
 
+#include "config/config_file.hpp"
 #include "server.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"cuzk-gpu-server: schedules jobs, hands slots to synthesis workers, proves filled slots"};
+  CLI::App app{"cuzk-gpu-server: schedules jobs, hands slots to synthesis workers, proves filled slots",
+               "cuzk-gpu-server"};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // flags override --config
+  std::string config;
+  app.add_option("--config", config, "TOML configuration ([pool] and [server]; flags given here win)");
   cuzk::server::server_options o;
   app.add_option("--pool", o.pool, "pool region name (created by cuzk-shm create)")->required();
   app.add_option("--hugepages", o.hugepage_dir, "hugetlbfs directory the pool was created in");
@@ -51,7 +56,20 @@ int main(int argc, char** argv) {
   app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have");
   app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions");
   app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
-  CLI11_PARSE(app, argc, argv);
+  using cuzk::config::option;
+  const std::vector<cuzk::config::section> sections = {
+      {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
+      {"server",
+       {{"endpoint", {"--endpoint"}}, {"worker_endpoint", {"--worker-endpoint"}},
+        {"client_group", {"--client-group"}}, {"worker_group", {"--worker-group"}}, {"backend", {"--backend"}},
+        {"threads", {"--threads"}}, {"gpus", {"--gpus"}}, {"workers_per_gpu", {"--workers-per-gpu"}},
+        {"device_reserve_gib", {"--device-reserve"}}, {"device_budget_gib", {"--device-budget"}},
+        {"no_register", {"--no-register", true}}, {"keys", {"--key"}}, {"keys_dirs", {"--keys-dir"}},
+        {"witness_dirs", {"--witness-dir"}}, {"hung_timeout", {"--hung-timeout"}}, {"retention", {"--retention"}},
+        {"max_jobs_per_client", {"--max-jobs-per-client"}}, {"max_waits_per_client", {"--max-waits-per-client"}},
+        {"prepare_threads", {"--prepare-threads"}}, {"operators", {"--operator"}}}},
+  };
+  if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   // Each allowed directory as given (absolute) and as resolved: a client names
   // files by either path when a directory above it is a symlink (/tmp → ...).
   for (auto* dirs : {&o.keys_dirs, &o.witness_dirs}) {

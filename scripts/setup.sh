@@ -17,7 +17,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev libboost-dev libzmq3-dev cppzmq-dev
-  libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev
+  libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
   libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js

@@ -7,10 +7,14 @@
 #include <csignal>
 #include <exception>
 
+#include "config/config_file.hpp"
 #include "worker.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"cuzk-synth-worker: synthesizes assigned jobs into shared-memory slots"};
+  CLI::App app{"cuzk-synth-worker: synthesizes assigned jobs into shared-memory slots", "cuzk-synth-worker"};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // flags override --config
+  std::string config;
+  app.add_option("--config", config, "TOML configuration ([pool], [server] worker_endpoint, [worker]; flags win)");
   cuzk::worker::worker_options o;
   app.add_option("--pool", o.pool, "pool region name")->required();
   app.add_option("--hugepages", o.hugepage_dir, "hugetlbfs directory the pool was created in");
@@ -28,7 +32,14 @@ int main(int argc, char** argv) {
   app.add_option("--progress-grace", grace_s,
                  "seconds a synthesis may go without progress before the worker stops heartbeating")
       ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  const std::vector<cuzk::config::section> sections = {
+      {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
+      {"server", {{"worker_endpoint", {"--endpoint"}}}},
+      {"worker",
+       {{"checksum", {"--checksum", true}}, {"synth_deadline", {"--synth-deadline"}},
+        {"stop_timeout", {"--stop-timeout"}}, {"progress_grace", {"--progress-grace"}}}},
+  };
+  if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   const auto ms = [](double s) { return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000)); };
   o.synth_deadline = ms(deadline_s);
   o.stop_timeout = ms(stop_s);
