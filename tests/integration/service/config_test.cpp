@@ -1,0 +1,77 @@
+// The server and a worker configured by one TOML file (issue 12), real
+// processes on a real pool: a job is proven; a flag on the command line
+// overrides the file; a bad value stops the server with the key and line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "harness.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+fs::path write_config(const service& svc, const std::string& server_extra) {
+  const auto p = svc.dir() / "cuzk.toml";
+  std::ofstream(p) << "# cuzk configuration (test)\n"
+                   << "[pool]\nname = \"" << svc.pool() << "\"\n\n"
+                   << "[server]\nendpoint = \"" << svc.endpoint() << "\"\n"
+                   << "worker_endpoint = \"" << svc.worker_endpoint() << "\"\n"
+                   << "keys_dirs = [\"" << fs::temp_directory_path().string() << "\"]\n"
+                   << server_extra << "\n"
+                   << "[worker]\nchecksum = true\nprogress_grace = 10\n";
+  return p;
+}
+
+TEST(ConfigService, AServerAndAWorkerConfiguredByOneFileProveAndFlagsOverrideIt) {
+  service svc({"2x4096"});
+  /* the file asks for a GPU; the command line says cpu and wins (CI has no GPU) */
+  const auto cfg = write_config(svc, "backend = \"cuda\"\nhung_timeout = 30\n");
+  process server(server_bin(), {"--config", cfg.string(), "--backend", "cpu"}, svc.dir() / "server.log");
+  process worker(worker_bin(), {"--config", cfg.string(), "--name", "worker@1"}, svc.dir() / "worker.log");
+  auto c = svc.connect();
+  const std::string circuit = "chain:size=300";
+  proto::submit s;
+  s.job_id = "configured";
+  s.client = "config_test";
+  s.zkey = key_for(circuit).path;
+  s.work = proto::native_work{circuit, inputs_for(circuit, test::seed())};
+  c.submit(s);
+  auto out = c.wait("configured", 120s);
+  const auto* pr = std::get_if<proto::proof_reply>(&out);
+  ASSERT_NE(pr, nullptr) << read_all(svc.dir() / "server.log");
+  EXPECT_TRUE(verifies(*key_for(circuit).pk, pr->partitions.at(0).proof_json, pr->partitions.at(0).public_json));
+  EXPECT_EQ(c.status().hung_timeout_ms, 30000u) << "hung_timeout from the file was not applied";
+  EXPECT_NE(read_all(svc.dir() / "server.log").find("with the cpu backend"), std::string::npos);
+  EXPECT_EQ(server.terminate(), 0);
+}
+
+TEST(ConfigService, ABadValueOrUnknownKeyStopsTheServerNamingTheKeyAndLine) {
+  service svc({"2x4096"});
+  const auto bad = write_config(svc, "backend = \"sometimes\"\n");
+  process s1(server_bin(), {"--config", bad.string()}, svc.dir() / "bad.log");
+  auto st = s1.wait_exit(30s);
+  ASSERT_TRUE(st && WIFEXITED(*st));
+  EXPECT_NE(WEXITSTATUS(*st), 0);
+  EXPECT_NE(read_all(svc.dir() / "bad.log").find("cuzk.toml:9: key server.backend"), std::string::npos)
+      << read_all(svc.dir() / "bad.log");
+  const auto unknown = write_config(svc, "max_jobs = 3\n");
+  process s2(server_bin(), {"--config", unknown.string()}, svc.dir() / "unknown.log");
+  st = s2.wait_exit(30s);
+  ASSERT_TRUE(st && WIFEXITED(*st));
+  EXPECT_EQ(WEXITSTATUS(*st), 2);
+  EXPECT_NE(read_all(svc.dir() / "unknown.log").find("cuzk.toml:9: unknown key server.max_jobs"), std::string::npos)
+      << read_all(svc.dir() / "unknown.log");
+}
+
+}  // namespace
+}  // namespace cuzk::test
