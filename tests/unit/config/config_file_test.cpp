@@ -119,5 +119,17 @@ TEST(ConfigFile, TheCommandLineComesAfterTheFileSoItsValuesWin) {
   EXPECT_EQ(threads, 2);
 }
 
+/* The example configuration shipped in systemd/ is valid for the server and the worker. */
+TEST(ConfigFile, TheShippedExampleIsValid) {
+  const std::vector<section> all = {
+      {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
+      {"server", {{"endpoint", {"--endpoint"}}, {"keys_dirs", {"--keys-dir"}}, {"workers_per_gpu", {"--w"}}}},
+      {"worker", {{"checksum", {"--checksum", true}}, {"stop_timeout", {"--stop-timeout"}}}},
+  };
+  const auto a = read(CUZK_EXAMPLE_CONFIG, all);
+  EXPECT_FALSE(a.args.empty());
+  EXPECT_EQ(a.args.front(), "--pool");
+}
+
 }  // namespace
 }  // namespace cuzk::config
