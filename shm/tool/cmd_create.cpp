@@ -5,19 +5,22 @@
 #include <fstream>
 
 #include "commands.hpp"
+#include "shm/layout_plan.hpp"
 #include "shm/region.hpp"
 
 namespace cuzk::shm::tool {
 
-int cmd_create(const create_args& in) {
-  create_args a = in;
+namespace {
+
+/* The arguments with the JSON --config applied (command-line values win); empty on success, else the error. */
+std::string resolve(create_args& a) {
   if (!a.config.empty()) {
     nlohmann::json j;
     try {
       std::ifstream f(a.config);
       j = nlohmann::json::parse(f);
     } catch (const std::exception& e) {
-      return fail("cannot read config " + a.config + ": " + e.what());
+      return "cannot read config " + a.config + ": " + e.what();
     }
     try {
       // Command-line values win over the file's.
@@ -37,13 +40,15 @@ int cmd_create(const create_args& in) {
       if (!a.threads && j.contains("threads")) a.threads = j["threads"].get<unsigned>();
       if (a.group.empty() && j.contains("group")) a.group = j["group"].get<std::string>();
     } catch (const std::exception& e) {
-      return fail("config " + a.config + ": " + e.what());
+      return "config " + a.config + ": " + e.what();
     }
   }
-  if (a.name.empty()) return fail("create needs --name (or \"name\" in --config)");
-  if (a.slots.empty()) return fail("create needs at least one --slots COUNTxMAX_CONSTRAINTS (e.g. 4x65536)");
+  if (a.name.empty()) return "create needs --name (or \"name\" in --config)";
+  if (a.slots.empty()) return "create needs at least one --slots COUNTxMAX_CONSTRAINTS (e.g. 4x65536)";
+  return "";
+}
 
-  region_config cfg;
+std::string region_config_of(const create_args& a, region_config& cfg) {
   cfg.with_name(a.name).with_touch_threads(a.threads);
   if (a.jobs) cfg.with_jobs(a.jobs);
   if (a.leases) cfg.with_leases(a.leases);
@@ -51,9 +56,19 @@ int cmd_create(const create_args& in) {
   if (!a.group.empty()) cfg.with_group(a.group);
   for (const std::string& s : a.slots) {
     auto c = parse_slot_class(s);
-    if (!c) return fail("bad --slots '" + s + "': expected COUNTxMAX_CONSTRAINTS[:w=WITNESS], e.g. 4x65536 or 4x2^20");
+    if (!c) return "bad --slots '" + s + "': expected COUNTxMAX_CONSTRAINTS[:w=WITNESS], e.g. 4x65536 or 4x2^20";
     cfg.with_slots(*c);
   }
+  return "";
+}
+
+}  // namespace
+
+int cmd_create(const create_args& in) {
+  create_args a = in;
+  if (auto e = resolve(a); !e.empty()) return fail(e);
+  region_config cfg;
+  if (auto e = region_config_of(a, cfg); !e.empty()) return fail(e);
   auto t0 = std::chrono::steady_clock::now();
   std::string why;
   auto r = region::create(cfg, &why);
@@ -69,6 +84,25 @@ int cmd_create(const create_args& in) {
               static_cast<unsigned long long>(h.n_slots), classes.c_str(), h.lease_capacity,
               static_cast<unsigned long long>(h.job_capacity), static_cast<double>(h.total_bytes) / (1ULL << 30),
               h.hugepages ? " on huge pages" : "", access.c_str(), s);
+  return 0;
+}
+
+int cmd_ensure(const create_args& in) {
+  create_args a = in;
+  if (auto e = resolve(a); !e.empty()) return fail(e);
+  region_config cfg;
+  if (auto e = region_config_of(a, cfg); !e.empty()) return fail(e);
+  std::string why;
+  auto r = region::open({a.name, a.hugepages}, &why);
+  if (!r && r.error() == error::not_found) return cmd_create(a);
+  if (!r) return fail("pool '" + a.name + "' exists but does not validate: " + (why.empty() ? std::string(to_string(r.error())) : why));
+  auto want = detail::plan_layout(cfg.classes, cfg.lease_capacity, cfg.job_capacity, &why);
+  if (!want) return fail(why);
+  if (want->hash != r->header().layout_hash)
+    return fail("pool '" + a.name + "' exists with another layout than the configuration's; its jobs are kept: "
+                "drain and `cuzk-shm destroy` it to apply the new layout");
+  std::printf("pool '%s' present, layout as configured (epoch %llu)\n", a.name.c_str(),
+              static_cast<unsigned long long>(r->header().epoch.load()));
   return 0;
 }
 

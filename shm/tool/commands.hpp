@@ -18,6 +18,8 @@ struct create_args {
   std::string group;               // non-empty: pool, lock file and SRS regions 0660 with this group
 };
 int cmd_create(const create_args& a);
+/* create when the pool is absent; when present, check that its layout is the configured one (never destroys) */
+int cmd_ensure(const create_args& a);
 
 struct status_args {
   std::string name;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "config/config_file.hpp"
 
 namespace cuzk::shm::tool {
 int fail(const std::string& msg) {
@@ -16,21 +17,30 @@ int fail(const std::string& msg) {
 int main(int argc, char** argv) {
   using namespace cuzk::shm::tool;
   CLI::App app{"cuzk-shm: create, inspect and destroy a cuzk shared-memory pool"};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // flags override --config
   app.require_subcommand(1);
 
   create_args ca;
+  auto pool_options = [&ca](CLI::App* c) {
+    c->add_option("--name", ca.name, "pool name (the shm object /dev/shm/NAME)");
+    c->add_option("--slots", ca.slots, "slot class COUNTxMAX_CONSTRAINTS[:w=WITNESS], repeatable (e.g. 4x65536)");
+    c->add_option("--jobs", ca.jobs, "job table capacity (default 256)");
+    c->add_option("--leases", ca.leases, "process lease entries (default 64)");
+    c->add_option("--hugepages", ca.hugepages, "hugetlbfs directory to back the region");
+    c->add_option("--threads", ca.threads, "pre-touch threads (default: all cores)");
+    c->add_option("--group", ca.group,
+                  "service group: the pool, its lock file and its SRS regions are mode 0660 with this group "
+                  "(default: 0600, only the creating user)");
+    c->add_option("--config", ca.config,
+                  "the cuzk TOML configuration (its [pool]), or a JSON file with the same keys (name, slots, jobs, "
+                  "leases, hugepages, threads, group); command-line values win")
+        ->check(CLI::ExistingFile);
+  };
   auto* create = app.add_subcommand("create", "create a pool region (fails if the name exists)");
-  create->add_option("--name", ca.name, "pool name (the shm object /dev/shm/NAME)");
-  create->add_option("--slots", ca.slots, "slot class COUNTxMAX_CONSTRAINTS[:w=WITNESS], repeatable (e.g. 4x65536)");
-  create->add_option("--jobs", ca.jobs, "job table capacity (default 256)");
-  create->add_option("--leases", ca.leases, "process lease entries (default 64)");
-  create->add_option("--hugepages", ca.hugepages, "hugetlbfs directory to back the region");
-  create->add_option("--threads", ca.threads, "pre-touch threads (default: all cores)");
-  create->add_option("--group", ca.group,
-                     "service group: the pool, its lock file and its SRS regions are mode 0660 with this group "
-                     "(default: 0600, only the creating user)");
-  create->add_option("--config", ca.config, "JSON file with the same keys (name, slots, jobs, leases, hugepages, threads, group)")
-      ->check(CLI::ExistingFile);
+  pool_options(create);
+  auto* ensure = app.add_subcommand(
+      "ensure", "create the pool if absent; if present, check that its layout is the configured one (never destroys)");
+  pool_options(ensure);
 
   status_args sa;
   auto* status = app.add_subcommand("status", "show slots, leases and jobs");
@@ -53,15 +63,34 @@ int main(int argc, char** argv) {
   load->add_option("--hugepages", la.hugepages, "hugetlbfs directory the pool region lives in");
   load->add_option("--zkey", la.zkey)->required();
 
+  /* create/ensure --config FILE.toml: the file's [pool] keys go right after the subcommand, before its flags */
+  std::vector<std::string> args(argv, argv + argc);
+  cuzk::config::arguments from_file;
+  const auto path = cuzk::config::config_path(argc, argv);
+  if (argc > 1 && (args[1] == "create" || args[1] == "ensure") && path && path->ends_with(".toml")) {
+    try {
+      from_file = cuzk::config::read(
+          *path, {{"pool",
+                   {{"name", {"--name"}}, {"slots", {"--slots"}}, {"jobs", {"--jobs"}}, {"leases", {"--leases"}},
+                    {"hugepages", {"--hugepages"}}, {"threads", {"--threads"}}, {"group", {"--group"}}}}});
+    } catch (const cuzk::config::error& e) {
+      return fail(e.what());
+    }
+    args.insert(args.begin() + 2, from_file.args.begin(), from_file.args.end());
+  }
+  std::vector<const char*> av;
+  for (const auto& a : args) av.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(av.size()), av.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return fail(e.what());
+    return fail(cuzk::config::explain(e.what(), from_file));
   }
+  if (path && path->ends_with(".toml")) ca.config.clear();  // applied above; the JSON reader is for .json files
   try {
     if (*create) return cmd_create(ca);
+    if (*ensure) return cmd_ensure(ca);
     if (*status) return cmd_status(sa);
     if (*destroy) return cmd_destroy(da);
     if (*load) return cmd_load_srs(la);

@@ -29,6 +29,34 @@ run_result cli(const std::string& args, const std::string& env = "") {
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
+/* ensure --config cuzk.toml (what cuzk-shm.service runs): creates the pool
+   when absent, accepts it unchanged when present (its jobs kept), refuses a
+   different layout without touching it; flags win over the file; an unknown
+   key names the line. */
+TEST(CuzkShmCli, EnsureFromTheTomlConfigCreatesOnceThenValidatesAndNeverDestroys) {
+  pool_guard g("ensure");
+  const auto cfg = std::filesystem::temp_directory_path() / (g.name + ".toml");
+  std::ofstream(cfg) << "[pool]\nname = \"" << g.name << "\"\nslots = [\"2x1000\"]\njobs = 4\nleases = 8\n"
+                     << "[server]\nendpoint = \"ipc:///tmp/x\"\n";
+  auto c = cli("ensure --config " + cfg.string());
+  ASSERT_EQ(c.rc, 0) << c.err;
+  EXPECT_NE(c.out.find("created pool"), std::string::npos) << c.out;
+  const auto before = region::open(g.where()).value().header().created_unix_ns;
+  auto again = cli("ensure --config " + cfg.string());
+  ASSERT_EQ(again.rc, 0) << again.err;
+  EXPECT_NE(again.out.find("present, layout as configured"), std::string::npos) << again.out;
+  EXPECT_EQ(region::open(g.where()).value().header().created_unix_ns, before) << "ensure recreated the pool";
+  auto other = cli("ensure --config " + cfg.string() + " --jobs 16");
+  EXPECT_NE(other.rc, 0);
+  EXPECT_NE(other.err.find("another layout"), std::string::npos) << other.err;
+  EXPECT_EQ(region::open(g.where()).value().header().created_unix_ns, before) << "ensure touched a pool it refused";
+  std::ofstream(cfg, std::ios::app) << "slotz = 3\n";
+  auto bad = cli("ensure --config " + cfg.string());
+  EXPECT_NE(bad.rc, 0);
+  EXPECT_NE(bad.err.find(".toml:8: unknown key server.slotz"), std::string::npos) << bad.err;
+  std::filesystem::remove(cfg);
+}
+
 TEST(CuzkShmCli, CreateStatusDestroyWithALiveLeaseThenForce) {
   pool_guard g("cli");
   auto c = cli("create --name " + g.name + " --slots 2x1000 --slots 1x4096:w=5000 --jobs 4 --leases 8 --threads 2");
