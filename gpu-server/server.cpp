@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <zmq_addon.hpp>
 
+#include "shm/failpoint.hpp"
 #include "net/endpoint.hpp"
 #include "net/options.hpp"
 #include "proto/codec.hpp"
@@ -140,9 +141,9 @@ int server::run() {
     dispatch();
     drain();
   });
-  sd_notify(0, "READY=1");
+  notify_.ready(status_line());
   io_.run();
-  sd_notify(0, "STOPPING=1");
+  notify_.stopping();
   spdlog::info("stopped: {} proofs, {} failed, {} malformed frames", counters_.proofs, counters_.failed,
                counters_.malformed);
   return exit_code_;
@@ -270,7 +271,21 @@ void server::arm_tick() {
   });
 }
 
+std::string server::status_line() const {
+  std::uint64_t filled = 0, proving = 0;
+  for (std::uint64_t s = 0; s < slots_->size(); ++s)
+    if (auto w = slots_->word(s)) {
+      filled += w->state == shm::slot_state::filled;
+      proving += w->state == shm::slot_state::proving;
+    }
+  return std::to_string(queue_.size()) + " partitions queued, " + std::to_string(filled) + " slots filled, " +
+         std::to_string(proving) + " proving, " + std::to_string(workers_.size()) + " workers, " +
+         std::to_string(counters_.proofs) + " proofs, " + std::to_string(counters_.failed) + " failed";
+}
+
 void server::on_tick() {
+  shm::failpoint("server.tick");  // deploy tests: a stalled loop (stall action) must be restarted by the watchdog
+  notify_.tick(status_line());
   lease_->heartbeat();
   reap_dead();
   const auto now = std::chrono::steady_clock::now();

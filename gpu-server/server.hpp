@@ -29,6 +29,7 @@
 
 #include "backend/backend.hpp"
 #include "file_policy.hpp"
+#include "notifier.hpp"
 #include "net/peer.hpp"
 #include "job/key_cache.hpp"
 #include "proto/limits.hpp"
@@ -152,6 +153,7 @@ class server {
   bool is_operator(uid_t uid) const;
   void arm_tick();
   void on_tick();
+  std::string status_line() const;
   void stop_accepting();
 
   // server_jobs.cpp: client requests
@@ -224,6 +226,7 @@ class server {
   std::map<uid_t, std::uint32_t> preparing_by_uid_;
   std::uint32_t preparing_ = 0;
 
+  notifier notify_;
   boost::asio::io_context io_;
   boost::asio::posix::stream_descriptor zfd_, wzfd_;
   boost::asio::signal_set signals_;
