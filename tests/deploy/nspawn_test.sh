@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# cuzk under a real systemd (issue 12): boots one in a container over this
+# machine's own root (systemd-nspawn --volatile=yes: a tmpfs root, the host's
+# /usr read-only), with this build installed (cmake --install into a
+# DESTDIR, bound over its prefix), starts cuzk.target with two workers, and
+# checks: READY with a STATUS line; a job proven; kill -9 of the server's
+# main PID -> restarted, the job in flight proven without a new synthesis;
+# kill -9 of a worker -> restarted; a stalled event loop -> the watchdog
+# restarts the server; systemctl stop cuzk.target -> everything stops, the
+# pool stays. Exit 77 (skipped) where no container can boot.
+#   tests/deploy/nspawn_test.sh BUILD_DIR
+set -uo pipefail
+b=$(cd "${1:?build dir}" && pwd)
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; dump; exit 1; }
+((EUID == 0)) || skip "booting a container needs root"
+command -v systemd-nspawn >/dev/null || skip "systemd-nspawn is not installed (Debian: systemd-container, scripts/setup.sh)"
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$b/CMakeCache.txt")
+[[ $prefix == /usr/* ]] || skip "the build's install prefix ($prefix) is not under /usr, where the container can see it"
+
+work=$(mktemp -d /tmp/cuzk-deploy.XXXXXX)
+nspawn=""
+cleanup() {
+  [[ -n $nspawn ]] && kill "$nspawn" 2>/dev/null && wait "$nspawn" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+DESTDIR="$work/root" cmake --install "$b" >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
+bin=$prefix/bin
+cfg="$work/root$(sed -n 's/^ExecStart=.*--config \([^ ]*\).*/\1/p' "$work/root$prefix/lib/systemd/system/cuzk-shm.service")"
+cat >"$cfg" <<TOML
+[pool]
+name = "cuzk-deploy"
+slots = ["4x262144"]
+jobs = 32
+
+[server]
+endpoint = "ipc:///run/cuzk/cuzk.sock"
+worker_endpoint = "ipc:///run/cuzk/worker.sock"
+client_group = "cuzk-clients"
+backend = "cpu"
+keys_dirs = ["/var/lib/cuzk/keys"]
+witness_dirs = ["/var/lib/cuzk/witness"]
+hung_timeout = 20
+
+[worker]
+progress_grace = 10
+TOML
+
+echo "booting a container (systemd-nspawn over /, volatile) with $prefix from this build"
+systemd-nspawn --directory=/ --volatile=yes --register=no --keep-unit --machine="cuzk-deploy-$$" \
+  --bind-ro="$work/root$prefix:$prefix" -b -- systemd.firstboot=off >"$work/console.log" 2>&1 </dev/null &
+nspawn=$!
+pid=""
+for _ in $(seq 1 300); do
+  pid=$(pgrep -P "$nspawn" -x systemd || true)
+  [[ -n $pid ]] && nsenter -t "$pid" -a systemctl is-system-running 2>/dev/null | grep -qE 'running|degraded' && break
+  kill -0 "$nspawn" 2>/dev/null || { cat "$work/console.log" | tail -20; skip "the container did not boot"; }
+  sleep 0.1
+done
+[[ -n $pid ]] || skip "the container's systemd did not start"
+nsenter -t "$pid" -a systemctl is-system-running 2>/dev/null | grep -qE 'running|degraded' ||
+  skip "the container's systemd did not finish booting within 30 s"
+ct() { nsenter -t "$pid" -a "$@"; }
+dump() {
+  [[ -n $pid ]] || return
+  ct systemctl --no-pager status 'cuzk*' 2>&1 | tail -40
+  ct journalctl --no-pager -n 60 -u 'cuzk*' 2>&1 | tail -60
+}
+prop() { ct systemctl show -p "$2" --value "$1"; }
+wait_for() { # wait_for SECONDS CMD...: until CMD succeeds
+  local t=$1; shift
+  for _ in $(seq 1 $((t * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  return 1
+}
+active() { [[ $(prop "$1" ActiveState) == active ]]; }
+echo "container up (systemd pid $pid on the host)"
+
+ct systemd-sysusers >/dev/null && ct systemd-tmpfiles --create >/dev/null 2>&1
+ct useradd --system --no-create-home --groups cuzk-clients cuzk-client || fail "useradd cuzk-client"
+client() { ct setpriv --reuid=cuzk-client --regid=cuzk-clients --init-groups "$bin/cuzk" "$@"; }
+ct systemctl daemon-reload
+ct systemctl enable cuzk-synth-worker@1 cuzk-synth-worker@2 >/dev/null 2>&1
+ct systemctl start cuzk.target || fail "systemctl start cuzk.target"
+wait_for 60 active cuzk-gpu-server || fail "cuzk-gpu-server did not become active (READY)"
+status=$(prop cuzk-gpu-server StatusText)
+[[ $status == *queued* ]] || fail "no STATUS= line from the server: '$status'"
+active cuzk-shm || fail "cuzk-shm is not active"
+wait_for 30 active cuzk-synth-worker@2 || fail "worker@2 is not active"
+echo "ok: cuzk.target started; server READY with status: $status"
+
+ep=ipc:///run/cuzk/cuzk.sock
+small=chain:size=2000 big=chain:size=200000
+ct "$bin/cuzk" setup --circuit "$small" --zkey /var/lib/cuzk/keys/small.zkey >/dev/null 2>&1 || fail "setup small"
+ct "$bin/cuzk" setup --circuit "$big" --zkey /var/lib/cuzk/keys/big.zkey >/dev/null 2>&1 || fail "setup big"
+client inputs --circuit "$small" --out /var/lib/cuzk/witness/small.json
+client inputs --circuit "$big" --out /var/lib/cuzk/witness/big.json
+submit() { # submit ID small|big [cuzk submit flags]
+  local spec=$small
+  [[ $2 == big ]] && spec=$big
+  client submit --endpoint "$ep" --zkey "/var/lib/cuzk/keys/$2.zkey" --circuit "$spec" \
+    --inputs "/var/lib/cuzk/witness/$2.json" --job-id "$1" "${@:3}"
+}
+submit first small --wait --proof /tmp/p.json --public /tmp/pub.json >"$work/first.log" 2>&1 ||
+  fail "the first job: $(cat "$work/first.log")"
+echo "ok: a job proven and verified through the service"
+
+# kill -9 of the server while a partition is in flight
+submit inflight big >"$work/inflight.log" 2>&1 || fail "submit inflight: $(cat "$work/inflight.log")"
+filled() { ct setpriv --reuid=cuzk --regid=cuzk --init-groups "$bin/cuzk-shm" status --name cuzk-deploy --json | grep -qE '"state": *"(filled|proving)"'; }
+wait_for 120 filled || fail "the in-flight job never reached a FILLED slot"
+main=$(prop cuzk-gpu-server MainPID)
+ct kill -9 "$main"
+echo "killed the server (pid $main in the container) with a slot FILLED or PROVING"
+wait_for 30 bash -c "[[ \$(nsenter -t $pid -a systemctl show -p MainPID --value cuzk-gpu-server) != $main ]]" ||
+  fail "systemd did not restart the server"
+wait_for 60 active cuzk-gpu-server || fail "the restarted server did not become READY"
+submit inflight big --wait --proof /tmp/p2.json --public /tmp/pub2.json >"$work/inflight2.log" 2>&1 ||
+  fail "the in-flight job after the restart: $(cat "$work/inflight2.log")"
+syn=$(client status --endpoint "$ep" --job-id inflight --json | grep -oE '"syntheses": *[0-9]+' | grep -oE '[0-9]+$')
+[[ $syn == 1 ]] || fail "the in-flight job was synthesized $syn times"
+echo "ok: server restarted by systemd (NRestarts $(prop cuzk-gpu-server NRestarts)); the job finished, 1 synthesis"
+
+# kill -9 of a worker
+wmain=$(prop cuzk-synth-worker@1 MainPID)
+ct kill -9 "$wmain"
+wait_for 30 bash -c "[[ \$(nsenter -t $pid -a systemctl show -p MainPID --value cuzk-synth-worker@1) != $wmain && \$(nsenter -t $pid -a systemctl show -p ActiveState --value cuzk-synth-worker@1) == active ]]" ||
+  fail "systemd did not restart worker@1"
+submit after-worker small --wait --proof /tmp/p3.json --public /tmp/pub3.json >"$work/w.log" 2>&1 ||
+  fail "a job after the worker restart: $(cat "$work/w.log")"
+echo "ok: worker@1 restarted by systemd; a job proven after it"
+
+# a stalled event loop: the watchdog restarts the server
+ct mkdir -p /run/systemd/system/cuzk-gpu-server.service.d
+ct sh -c 'printf "[Service]\nWatchdogSec=2\nEnvironment=CUZK_FAILPOINT=server.tick:20:stall\n" > /run/systemd/system/cuzk-gpu-server.service.d/stall.conf'
+ct systemctl daemon-reload
+ct systemctl restart cuzk-gpu-server
+before=$(prop cuzk-gpu-server NRestarts)
+wait_for 30 bash -c "(( \$(nsenter -t $pid -a systemctl show -p NRestarts --value cuzk-gpu-server) > $before ))" ||
+  fail "the stalled server was not restarted by the watchdog"
+ct journalctl --no-pager -u cuzk-gpu-server | grep -qi "watchdog timeout" || fail "no watchdog timeout in the journal"
+ct rm /run/systemd/system/cuzk-gpu-server.service.d/stall.conf
+ct systemctl daemon-reload
+ct systemctl restart cuzk-gpu-server
+wait_for 60 active cuzk-gpu-server || fail "the server did not come back after the watchdog test"
+echo "ok: a stalled loop was restarted by the watchdog"
+
+# stop everything: the pool stays
+ct systemctl stop cuzk.target
+for u in cuzk-gpu-server cuzk-synth-worker@1 cuzk-synth-worker@2 cuzk-shm; do
+  wait_for 30 bash -c "[[ \$(nsenter -t $pid -a systemctl show -p ActiveState --value $u) == inactive ]]" ||
+    fail "$u did not stop cleanly: $(prop $u ActiveState) $(prop $u Result)"
+  [[ $(prop $u Result) == success ]] || fail "$u stopped with result $(prop $u Result)"
+done
+ct test -e /dev/shm/cuzk-deploy || fail "stopping cuzk.target removed the pool"
+echo "ok: systemctl stop cuzk.target: every unit inactive (success), the pool /dev/shm/cuzk-deploy remains"
+echo "PASS"
