@@ -1,9 +1,11 @@
 // cuzk status: the server's jobs, slots and workers as tables, or one job
 // with its partitions; --json writes the same as JSON (names from
 // proto/names.hpp, times in ns since the epoch, as the server sends them).
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -164,6 +166,17 @@ int run_status(const status_args& a) {
       if (a.json) std::printf("%s\n", to_json(j).dump(1).c_str());
       else print_job(j);
       return j.state == proto::job_state::failed ? client::exit_job_failed : client::exit_ok;
+    }
+    if (a.watch > 0 && !a.json) {
+      /* redraw in place (home, clear) until SIGINT/SIGTERM; the connection is reused */
+      const auto period = std::chrono::milliseconds(static_cast<std::int64_t>(a.watch * 1000));
+      for (;;) {
+        const auto r = c.status();
+        std::printf("\033[H\033[2J");
+        print_service(r);
+        std::fflush(stdout);
+        std::this_thread::sleep_for(period);
+      }
     }
     const auto r = c.status();
     if (a.json) std::printf("%s\n", to_json(r).dump(1).c_str());

@@ -43,6 +43,7 @@ struct wait_args {
 struct status_args {
   std::string endpoint, job_id;
   bool json = false;
+  double watch = 0;  // > 0: redraw every this many seconds until interrupted
 };
 
 /* Where wait writes partition i's file: path itself for 0, NAME.i.EXT after. */

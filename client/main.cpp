@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
   status->add_option("--endpoint", sa2.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
   status->add_option("--job-id", sa2.job_id);
   status->add_flag("--json", sa2.json, "JSON instead of tables");
+  status->add_option("--watch", sa2.watch, "redraw the tables every SECONDS (e.g. 2) until interrupted")
+      ->check(CLI::PositiveNumber);
 
   try {
     app.parse(argc, argv);

@@ -73,5 +73,21 @@ TEST(ConfigService, ABadValueOrUnknownKeyStopsTheServerNamingTheKeyAndLine) {
       << read_all(svc.dir() / "unknown.log");
 }
 
+/* cuzk status --watch redraws the tables in place until it is stopped. */
+TEST(ConfigService, StatusWatchRedrawsInPlace) {
+  service svc({"2x4096"});
+  auto server = svc.start_server();
+  const auto out = svc.dir() / "watch.txt";
+  const std::string cmd = "timeout -s INT 1.5 " + cli_bin() + " status --watch 0.2 --endpoint " + svc.endpoint() +
+                          " > " + out.string() + " 2>&1";
+  (void)std::system(cmd.c_str());
+  const std::string text = read_all(out);
+  std::size_t redraws = 0;
+  for (auto i = text.find("\033[H\033[2J"); i != std::string::npos; i = text.find("\033[H\033[2J", i + 1)) ++redraws;
+  EXPECT_GE(redraws, 3u) << text;
+  EXPECT_NE(text.find("SLOTS (2)"), std::string::npos) << text;
+  EXPECT_EQ(server->terminate(), 0);
+}
+
 }  // namespace
 }  // namespace cuzk::test
