@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config_file.hpp"
+#include "log/log_setup.hpp"
 #include "server.hpp"
 
 int main(int argc, char** argv) {
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
   o.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));
   o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
-  spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [gpu-server] [%l] %v");
+  cuzk::log::setup("gpu-server");
   try {
     cuzk::server::server s(o);
     return s.run();

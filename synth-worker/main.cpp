@@ -8,6 +8,7 @@
 #include <exception>
 
 #include "config/config_file.hpp"
+#include "log/log_setup.hpp"
 #include "worker.hpp"
 
 int main(int argc, char** argv) {
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
   o.synth_deadline = ms(deadline_s);
   o.stop_timeout = ms(stop_s);
   o.progress_grace = ms(grace_s);
-  spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [" + o.name + "] [%l] %v");
+  cuzk::log::setup(o.name);
   struct sigaction sa {};
   sa.sa_handler = [](int) { cuzk::worker::worker::on_signal(); };
   sigaction(SIGTERM, &sa, nullptr);

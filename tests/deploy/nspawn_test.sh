@@ -104,6 +104,13 @@ submit() { # submit ID small|big [cuzk submit flags]
 submit first small --wait --proof /tmp/p.json --public /tmp/pub.json >"$work/first.log" 2>&1 ||
   fail "the first job: $(cat "$work/first.log")"
 echo "ok: a job proven and verified through the service"
+# journald-friendly logs: no timestamps of our own, the priority taken from the <N> prefix
+jl=$(ct journalctl --no-pager -o cat -u cuzk-gpu-server)
+grep -q '^\[gpu-server\] proven job=' <<<"$jl" || fail "no '[gpu-server] proven job=' line in the journal"
+grep -qE '^(<[0-9]>|\[20[0-9][0-9]-)' <<<"$jl" && fail "journal lines carry a priority prefix or a timestamp of their own"
+ct journalctl --no-pager -o cat -p warning -u cuzk-gpu-server | grep -q 'proven job=' &&
+  fail "info lines were logged at warning priority"
+echo "ok: the journal has the server's lines without timestamps, at their priority"
 
 # kill -9 of the server while a partition is in flight
 submit inflight big >"$work/inflight.log" 2>&1 || fail "submit inflight: $(cat "$work/inflight.log")"
