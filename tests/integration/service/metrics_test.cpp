@@ -6,7 +6,6 @@
 
 #include <fstream>
 #include <iterator>
-#include <regex>
 
 #include "harness.hpp"
 #include "http_get.hpp"
@@ -37,17 +36,8 @@ double sample(const std::string& text, const std::string& series) {
 TEST(MetricsService, AfterOneJobMetricsCountTheProofAndHealthAndReadinessAnswer) {
   service svc({"2x4096"});
   process server(server_bin(), server_args(svc, "127.0.0.1:0"), svc.dir() / "server.log");
-  unsigned short port = 0;
-  ASSERT_TRUE(eventually(
-      [&] {
-        std::smatch m;
-        const auto log = read_all(svc.dir() / "server.log");
-        if (!std::regex_search(log, m, std::regex("metrics on 127\\.0\\.0\\.1:([0-9]+)"))) return false;
-        port = static_cast<unsigned short>(std::stoul(m[1]));
-        return true;
-      },
-      30s))
-      << read_all(svc.dir() / "server.log");
+  const auto port = metrics_port(svc.dir());
+  ASSERT_NE(port, 0) << read_all(svc.dir() / "server.log");
   auto worker = svc.start_worker("worker@1");
   auto c = svc.connect();
   const std::string circuit = "chain:size=300";
