@@ -1,4 +1,4 @@
-// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--gpus LIST] [--no-register]
+// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--gpus LIST] [--no-register] [--metrics HOST:PORT]
 // Exit codes: 0 after SIGTERM, 1 on a startup error, 75 after a sticky device error (restart it).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -57,6 +57,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have");
   app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions");
   app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
+  app.add_option("--metrics", o.metrics_address,
+                 "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
+                 "(port 0: any free port, logged); default: no metrics endpoint");
   using cuzk::config::option;
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
         {"witness_dirs", {"--witness-dir"}}, {"hung_timeout", {"--hung-timeout"}}, {"retention", {"--retention"}},
         {"max_jobs_per_client", {"--max-jobs-per-client"}}, {"max_waits_per_client", {"--max-waits-per-client"}},
         {"prepare_threads", {"--prepare-threads"}}, {"operators", {"--operator"}}}},
+      {"metrics", {{"address", {"--metrics"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   // Each allowed directory as given (absolute) and as resolved: a client names

@@ -3,6 +3,7 @@
 // truth: a restarted server refills this from it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -47,6 +48,9 @@ class scheduler {
     return false;
   }
   std::size_t size() const { return queue_.size(); }
+  std::size_t count(shm::priority p) const {
+    return static_cast<std::size_t>(std::count_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.prio == p; }));
+  }
   void clear() { queue_.clear(); }
 
  private:

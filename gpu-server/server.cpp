@@ -58,6 +58,9 @@ server::server(server_options opt)
   lease_ = std::make_unique<shm::lease>(std::move(*l));
   slots_ = std::make_unique<shm::slot_table>(*region_);
   jobs_ = std::make_unique<shm::job_table>(*region_);
+  for (std::uint64_t i = 0; i < slots_->size(); ++i)  // after the lease's reclaim: PROVING of a dead server is FILLED
+    if (auto w = slots_->word(i); w && (w->state == shm::slot_state::filled || w->state == shm::slot_state::proving))
+      ++series_.recovered_slots;
   const auto hung_ms = std::min<std::int64_t>(opt_.hung_timeout.count(), UINT32_MAX);  // for cuzk-shm status
   region_->header().hung_timeout_ms.store(static_cast<std::uint32_t>(hung_ms), std::memory_order_relaxed);
 
@@ -107,6 +110,12 @@ server::server(server_options opt)
   if (!opt_.worker_group.empty()) worker_gid = net::group_id(opt_.worker_group);
   net::bind_endpoint(wrouter_, opt_.worker_endpoint, worker_gid ? 0660 : 0600, worker_gid);
   net::bind_endpoint(router_, opt_.endpoint, 0660, client_gid);
+  if (!opt_.metrics_address.empty()) {
+    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p) { return on_http(p); });
+    const auto ep = http_->local_endpoint();
+    const auto host = ep.address().to_string();
+    spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
+  }
   rebuild_queues();
   for (unsigned i = 0; i < std::max(1u, backend_->concurrency()); ++i)
     provers_.emplace_back([this] { prover_loop(); });
@@ -141,6 +150,8 @@ int server::run() {
     dispatch();
     drain();
   });
+  if (http_) http_->start();
+  serving_ = true;
   notify_.ready(status_line());
   io_.run();
   notify_.stopping();

@@ -29,6 +29,8 @@
 
 #include "backend/backend.hpp"
 #include "file_policy.hpp"
+#include "metrics.hpp"
+#include "metrics_http.hpp"
 #include "notifier.hpp"
 #include "net/peer.hpp"
 #include "job/key_cache.hpp"
@@ -70,6 +72,7 @@ struct server_options {
   unsigned prepare_threads = 2;
   std::uint32_t max_preparing = 32;  // Submits being prepared at once (beyond: busy)
   std::vector<uid_t> operators;      // uids that see every job (root and the server's own uid always do)
+  std::string metrics_address;       // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
 };
 
 /* A counter per kind of bad frame, for status and tests. */
@@ -206,6 +209,11 @@ class server {
   void on_device_fault(const proof_done& d);
   std::optional<std::uint32_t> class_for_job(const shm::job_record& rec);
 
+  // server_metrics.cpp: /metrics, /healthz, /readyz
+  http_reply on_http(std::string_view path) const;
+  std::string metrics_text() const;
+  void observe_proof(const proof_done& d, std::uint64_t synth_start, std::uint64_t synth_end);
+
   server_options opt_;
   std::unique_ptr<shm::region> region_;
   std::unique_ptr<shm::lease> lease_;
@@ -241,7 +249,11 @@ class server {
   server_counters counters_;
   bool accepting_ = true;
   bool stopping_ = false;
+  bool serving_ = false;  // run() started the loop
   int exit_code_ = 0;
+  metrics::proof_series series_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::unique_ptr<metrics_http> http_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, unsigned> device_failures_;  // (slot, gen) → transient faults
 
   // prover thread hand-off

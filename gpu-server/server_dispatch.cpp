@@ -400,6 +400,7 @@ void server::on_proof_result(const proof_done& d) {
   if (auto e = slots_->entry(w.slot)) {
     const std::uint64_t synth_end = (*e)->filled_ns, synth_start = synth_end - std::min(synth_end, (*e)->synth_ns);
     jobs_->note_times(w.job, w.partition, synth_start, synth_end, d.start_ns, d.end_ns);
+    if (d.error.empty()) observe_proof(d, synth_start, synth_end);
   }
   if (d.error.empty()) {
     if (auto r = jobs_->store_result(w.job, w.partition, w.gen, d.result, partition_timings_of(d.timings, d.verify, d.gpu));

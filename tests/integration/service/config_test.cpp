@@ -35,7 +35,7 @@ fs::path write_config(const service& svc, const std::string& server_extra) {
 TEST(ConfigService, AServerAndAWorkerConfiguredByOneFileProveAndFlagsOverrideIt) {
   service svc({"2x4096"});
   /* the file asks for a GPU; the command line says cpu and wins (CI has no GPU) */
-  const auto cfg = write_config(svc, "backend = \"cuda\"\nhung_timeout = 30\n");
+  const auto cfg = write_config(svc, "backend = \"cuda\"\nhung_timeout = 30\n\n[metrics]\naddress = \"127.0.0.1:0\"\n");
   process server(server_bin(), {"--config", cfg.string(), "--backend", "cpu"}, svc.dir() / "server.log");
   process worker(worker_bin(), {"--config", cfg.string(), "--name", "worker@1"}, svc.dir() / "worker.log");
   auto c = svc.connect();
@@ -52,6 +52,7 @@ TEST(ConfigService, AServerAndAWorkerConfiguredByOneFileProveAndFlagsOverrideIt)
   EXPECT_TRUE(verifies(*key_for(circuit).pk, pr->partitions.at(0).proof_json, pr->partitions.at(0).public_json));
   EXPECT_EQ(c.status().hung_timeout_ms, 30000u) << "hung_timeout from the file was not applied";
   EXPECT_NE(read_all(svc.dir() / "server.log").find("with the cpu backend"), std::string::npos);
+  EXPECT_NE(metrics_port(svc.dir(), 1s), 0) << "[metrics] address from the file was not applied";
   EXPECT_EQ(server.terminate(), 0);
 }
 

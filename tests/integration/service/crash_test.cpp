@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
+#include "http_get.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
@@ -94,13 +95,19 @@ TEST(ServiceCrash, AServerKilledWithFilledAndProvingSlotsProvesThemAfterRestartW
   EXPECT_EQ(before["proving"], 1) << "one slot was being proven when the server died";
   EXPECT_GE(before["filled"], 1) << "workers filled slots while the server was down";
 
-  auto restarted = svc.start_server();
+  auto restarted = svc.start_server({}, {"--metrics", "127.0.0.1:0"});
   auto c = svc.connect();
   for (const auto& id : ids) {
     auto s = wait_done(c, id, circuit);
     ASSERT_EQ(s.partitions.size(), 1u);
     EXPECT_EQ(s.partitions[0].syntheses, 1u) << id << " was synthesized again";
   }
+  const auto port = metrics_port(svc.dir());
+  ASSERT_NE(port, 0);
+  const auto m = http_request(port, "/metrics").body;
+  EXPECT_NE(m.find("\ncuzk_recovered_slots_total " + std::to_string(before["proving"] + before["filled"]) + "\n"),
+            std::string::npos)
+      << m;
   EXPECT_EQ(restarted->terminate(), 0);
 }
 

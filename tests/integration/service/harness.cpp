@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <thread>
@@ -196,6 +197,23 @@ bool verifies(const groth16::proving_key& pk, const std::string& proof_json, con
   auto p = io::proof_from_json(nlohmann::json::parse(proof_json));
   auto pub = io::public_from_json(nlohmann::json::parse(public_json));
   return pub.size() == pk.n_public && groth16::verify(pk.vk(), pub, p);
+}
+
+unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit) {
+  const std::regex logged("metrics on 127\\.0\\.0\\.1:([0-9]+)");
+  unsigned short port = 0;
+  eventually(
+      [&] {
+        for (const auto& e : fs::directory_iterator(dir)) {
+          if (e.path().extension() != ".log") continue;
+          std::ifstream f(e.path());
+          const std::string text{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+          if (std::smatch m; std::regex_search(text, m, logged)) port = static_cast<unsigned short>(std::stoul(m[1]));
+        }
+        return port != 0;
+      },
+      limit);
+  return port;
 }
 
 }  // namespace cuzk::test

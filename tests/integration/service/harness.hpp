@@ -95,6 +95,10 @@ std::string inputs_for(const std::string& circuit_spec, std::uint64_t seed);
 /* The proof and public signals parse, and the proof verifies under the key's vk. */
 bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json);
 
+/* The port of the metrics endpoint a server started with --metrics 127.0.0.1:0 logged ("metrics on
+   127.0.0.1:PORT") in one of the logs in `dir`; 0 when none did within `limit`. */
+unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit = std::chrono::seconds(30));
+
 /* Polls f() every 50 ms until it returns true or `limit` passes. */
 template <class F>
 bool eventually(F&& f, std::chrono::milliseconds limit) {

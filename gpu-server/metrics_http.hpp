@@ -1,0 +1,49 @@
+// The metrics endpoint: an HTTP/1.1 server on Boost.Beast that runs on the
+// server's io_context (async accept, read and write; a timeout and a size
+// limit per request; one response per connection), so it never blocks the loop.
+#pragma once
+
+#include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace cuzk::server {
+
+struct http_reply {
+  unsigned status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;
+};
+
+class metrics_http {
+ public:
+  /* Called on the loop for each GET with the request's path (query removed). */
+  using handler = std::function<http_reply(std::string_view path)>;
+
+  /* Binds and listens on "host:port" ("[::1]:9464"; port 0: any free port).
+     Throws std::runtime_error with a sentence when the address is malformed or cannot be bound. */
+  metrics_http(boost::asio::io_context& io, const std::string& address, handler h);
+  ~metrics_http();
+  metrics_http(const metrics_http&) = delete;
+  metrics_http& operator=(const metrics_http&) = delete;
+
+  /* Starts accepting (on the loop). */
+  void start();
+  boost::asio::ip::tcp::endpoint local_endpoint() const;
+
+  static constexpr std::chrono::seconds timeout{10};
+  static constexpr std::size_t max_connections = 64;
+
+  struct impl;  // the acceptor and the handler, shared with the connections
+
+ private:
+  std::shared_ptr<impl> impl_;
+};
+
+}  // namespace cuzk::server

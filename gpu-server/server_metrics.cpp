@@ -1,0 +1,127 @@
+// The HTTP endpoint's answers, on the loop: /metrics from the region, the
+// queue and the counters; /healthz while the loop runs; /readyz while serving.
+#include <algorithm>
+#include <map>
+
+#include "server.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+double seconds_between(std::uint64_t from_ns, std::uint64_t to_ns) {
+  return to_ns > from_ns ? double(to_ns - from_ns) / 1e9 : 0.0;
+}
+
+constexpr std::string_view job_state_name(shm::job_state s) {
+  switch (s) {
+    case shm::job_state::free: return "free";
+    case shm::job_state::reserved: return "reserved";
+    case shm::job_state::active: return "active";
+    case shm::job_state::done: return "done";
+    case shm::job_state::failed: return "failed";
+  }
+  return "unknown";
+}
+
+constexpr std::string_view slot_state_name(shm::slot_state s) {
+  switch (s) {
+    case shm::slot_state::free: return "free";
+    case shm::slot_state::assigned: return "assigned";
+    case shm::slot_state::filled: return "filled";
+    case shm::slot_state::proving: return "proving";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::uint64_t synth_end) {
+  auto rec = jobs_->get(d.what.job);
+  const std::uint64_t submitted = rec ? (*rec)->submitted_ns : 0;
+  if (submitted) series_.duration.observe(seconds_between(submitted, d.end_ns));
+  const auto& t = d.timings;
+  auto phase = [&](std::string_view name, double v) {
+    const auto i = std::find(metrics::phases.begin(), metrics::phases.end(), name) - metrics::phases.begin();
+    series_.phase[static_cast<std::size_t>(i)].observe(v);
+  };
+  if (submitted && synth_start) phase("queue", seconds_between(submitted, synth_start));
+  if (synth_start) phase("synth", seconds_between(synth_start, synth_end));
+  if (d.gpu >= 0) phase("h2d", t.h2d);
+  phase("ntt", t.ntt);
+  phase("msm", t.msm);
+  phase("prove", t.total);
+  phase("verify", d.verify);
+  if (d.gpu >= 0 && d.what.pk)
+    series_.h2d_bytes += 32 * (3 * std::uint64_t(d.what.pk->domain_size) + std::uint64_t(d.what.pk->n_vars));
+}
+
+http_reply server::on_http(std::string_view path) const {
+  if (path == "/metrics") return {200, std::string(metrics::content_type), metrics_text()};
+  if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
+  if (path == "/readyz") {
+    if (serving_ && !stopping_) return {200, "text/plain; charset=utf-8", "ready\n"};
+    return {503, "text/plain; charset=utf-8", stopping_ ? "stopping\n" : "starting\n"};
+  }
+  return {404, "text/plain; charset=utf-8", "not found: /metrics, /healthz and /readyz are served\n"};
+}
+
+std::string server::metrics_text() const {
+  metrics::writer w;
+  w.family("cuzk_proofs_completed_total", "counter", "Partitions proven and stored since the server started.");
+  w.sample("cuzk_proofs_completed_total", double(counters_.proofs));
+  w.family("cuzk_proofs_failed_total", "counter", "Partitions whose synthesis or proof failed since the server started.");
+  w.sample("cuzk_proofs_failed_total", double(counters_.failed));
+
+  w.family("cuzk_queue_depth", "gauge", "Partitions waiting for a synthesis worker, by priority.");
+  for (auto [p, name] : {std::pair(shm::priority::high, "high"), std::pair(shm::priority::normal, "normal"),
+                         std::pair(shm::priority::low, "low")})
+    w.sample("cuzk_queue_depth", {{"priority", name}}, double(queue_.count(p)));
+
+  std::map<std::string_view, std::uint64_t> jobs{{"reserved", 0}, {"active", 0}, {"done", 0}, {"failed", 0}};
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (auto s = shm::job_word_state(rec); s != shm::job_state::free) ++jobs[job_state_name(s)];
+  });
+  w.family("cuzk_jobs", "gauge", "Jobs in the job table, by state.");
+  for (const auto& [state, n] : jobs) w.sample("cuzk_jobs", {{"state", std::string(state)}}, double(n));
+
+  std::map<std::pair<std::uint32_t, std::string_view>, std::uint64_t> slots;
+  const auto& hdr = region_->header();
+  for (std::uint32_t c = 0; c < std::min<std::uint32_t>(hdr.n_classes, shm::max_slot_classes); ++c)
+    for (auto st : {shm::slot_state::free, shm::slot_state::assigned, shm::slot_state::filled, shm::slot_state::proving})
+      slots[{c, slot_state_name(st)}] = 0;
+  for (std::uint64_t s = 0; s < slots_->size(); ++s)
+    if (auto word = slots_->word(s)) ++slots[{slots_->class_of(s), slot_state_name(word->state)}];
+  w.family("cuzk_slots", "gauge", "Slots of the pool, by state and slot class (index into the pool's classes).");
+  for (const auto& [k, n] : slots)
+    w.sample("cuzk_slots", {{"state", std::string(k.second)}, {"class", std::to_string(k.first)}}, double(n));
+
+  w.family("cuzk_workers", "gauge", "Synthesis workers connected to the server.");
+  w.sample("cuzk_workers", double(workers_.size()));
+  w.family("cuzk_gpu_busy_ratio", "gauge", "Share of the last minute each GPU ran a kernel (0..1).");
+  const auto gpus = backend_->gpus();
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    w.sample("cuzk_gpu_busy_ratio", {{"gpu", std::to_string(i)}}, std::clamp(gpus[i].busy_ratio, 0.0, 1.0));
+  w.family("cuzk_h2d_bytes_total", "counter", "Bytes of proof inputs (a, b, c, z) copied to GPUs.");
+  w.sample("cuzk_h2d_bytes_total", double(series_.h2d_bytes));
+  w.family("cuzk_recovered_slots_total", "counter",
+           "Slots found FILLED or PROVING when the server started, proven without a new synthesis.");
+  w.sample("cuzk_recovered_slots_total", double(series_.recovered_slots));
+  w.family("cuzk_protocol_errors_total", "counter", "Frames rejected, by kind.");
+  w.sample("cuzk_protocol_errors_total", {{"kind", "malformed"}}, double(counters_.malformed));
+  w.sample("cuzk_protocol_errors_total", {{"kind", "stale"}}, double(counters_.stale));
+  w.sample("cuzk_protocol_errors_total", {{"kind", "refused"}}, double(counters_.refused));
+  w.family("cuzk_uptime_seconds", "gauge", "Seconds since the server started.");
+  w.sample("cuzk_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
+
+  w.family("cuzk_proof_duration_seconds", "histogram", "Seconds from a job's submission to a partition's proof stored.");
+  w.sample("cuzk_proof_duration_seconds", {}, series_.duration);
+  w.family("cuzk_phase_duration_seconds", "histogram",
+           "Seconds of each phase of a proven partition: queue (submission to synthesis), synth, h2d, ntt, msm, "
+           "prove (the whole prove call) and verify.");
+  for (std::size_t i = 0; i < metrics::phases.size(); ++i)
+    w.sample("cuzk_phase_duration_seconds", {{"phase", std::string(metrics::phases[i])}}, series_.phase[i]);
+  return w.text();
+}
+
+}  // namespace cuzk::server
