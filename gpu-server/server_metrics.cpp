@@ -1,5 +1,7 @@
 // The HTTP endpoint's answers, on the loop: /metrics from the region, the
 // queue and the counters; /healthz while the loop runs; /readyz while serving.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <map>
 
@@ -41,9 +43,11 @@ void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::
   const std::uint64_t submitted = rec ? (*rec)->submitted_ns : 0;
   if (submitted) series_.duration.observe(seconds_between(submitted, d.end_ns));
   const auto& t = d.timings;
+  /* each phase into its histogram, and one structured log line per phase */
   auto phase = [&](std::string_view name, double v) {
     const auto i = std::find(metrics::phases.begin(), metrics::phases.end(), name) - metrics::phases.begin();
     series_.phase[static_cast<std::size_t>(i)].observe(v);
+    spdlog::info("job={} partition={} phase={} ms={:.3f}", d.what.job.index, d.what.partition, name, v * 1e3);
   };
   if (submitted && synth_start) phase("queue", seconds_between(submitted, synth_start));
   if (synth_start) phase("synth", seconds_between(synth_start, synth_end));

@@ -45,6 +45,9 @@ hung_timeout = 20
 
 [worker]
 progress_grace = 10
+
+[metrics]
+address = "127.0.0.1:19464"
 TOML
 
 echo "booting a container (systemd-nspawn over /, volatile) with $prefix from this build"
@@ -111,6 +114,15 @@ grep -qE '^(<[0-9]>|\[20[0-9][0-9]-)' <<<"$jl" && fail "journal lines carry a pr
 ct journalctl --no-pager -o cat -p warning -u cuzk-gpu-server | grep -q 'proven job=' &&
   fail "info lines were logged at warning priority"
 echo "ok: the journal has the server's lines without timestamps, at their priority"
+get() { ct bash -c "exec 3<>/dev/tcp/127.0.0.1/19464 && printf 'GET $1 HTTP/1.0\r\nHost: cuzk\r\n\r\n' >&3 && cat <&3"; }
+m=$(get /metrics)
+for series in 'cuzk_proofs_completed_total 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count 1' \
+              'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 1' 'cuzk_uptime_seconds'; do
+  grep -qF "$series" <<<"$m" || fail "/metrics lacks '$series'"
+done
+get /healthz | head -1 | grep -q ' 200 ' || fail "/healthz did not answer 200"
+get /readyz | head -1 | grep -q ' 200 ' || fail "/readyz did not answer 200"
+echo "ok: /metrics, /healthz and /readyz answer with the expected series"
 
 # kill -9 of the server while a partition is in flight
 submit inflight big >"$work/inflight.log" 2>&1 || fail "submit inflight: $(cat "$work/inflight.log")"

@@ -51,7 +51,10 @@ TEST(ConfigService, AServerAndAWorkerConfiguredByOneFileProveAndFlagsOverrideIt)
   ASSERT_NE(pr, nullptr) << read_all(svc.dir() / "server.log");
   EXPECT_TRUE(verifies(*key_for(circuit).pk, pr->partitions.at(0).proof_json, pr->partitions.at(0).public_json));
   EXPECT_EQ(c.status().hung_timeout_ms, 30000u) << "hung_timeout from the file was not applied";
-  EXPECT_NE(read_all(svc.dir() / "server.log").find("with the cpu backend"), std::string::npos);
+  const auto log = read_all(svc.dir() / "server.log");
+  EXPECT_NE(log.find("with the cpu backend"), std::string::npos);
+  for (const char* phase : {"queue", "synth", "ntt", "msm", "prove", "verify"})
+    EXPECT_NE(log.find(std::string("partition=0 phase=") + phase + " ms="), std::string::npos) << phase << "\n" << log;
   EXPECT_NE(metrics_port(svc.dir(), 1s), 0) << "[metrics] address from the file was not applied";
   EXPECT_EQ(server.terminate(), 0);
 }
