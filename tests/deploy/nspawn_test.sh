@@ -90,7 +90,10 @@ status=$(prop cuzk-gpu-server StatusText)
 [[ $status == *queued* ]] || fail "no STATUS= line from the server: '$status'"
 active cuzk-shm || fail "cuzk-shm is not active"
 wait_for 30 active cuzk-synth-worker@2 || fail "worker@2 is not active"
-echo "ok: cuzk.target started; server READY with status: $status"
+# READY (systemd's "Started") only after the server had its pool, keys and queues ("serving pool")
+order=$(ct journalctl --no-pager -o cat | grep -nE 'serving pool cuzk-deploy|Started cuzk-gpu-server.service' | head -2)
+[[ $(head -1 <<<"$order") == *"serving pool"* ]] || fail "systemd saw READY before the server was serving: $order"
+echo "ok: cuzk.target started; server READY after serving, with status: $status"
 
 ep=ipc:///run/cuzk/cuzk.sock
 small=chain:size=2000 big=chain:size=200000
