@@ -12,7 +12,8 @@
 # Knobs: SPEC (circuit, default chain:size=1000000), SECONDS (300), MODES
 # (cuda noreg cpu), SHORT (seconds for noreg and cpu, 60), WORKERS (cores-2),
 # IN_FLIGHT (3 x workers), POOL_GIB (64), RESTART_SPEC (chain:size=4000000),
-# HUGEPAGES (a hugetlbfs directory for the restart's pool).
+# HUGEPAGES (a hugetlbfs directory for the restart's pool), GPUS (--gpus for
+# the steady state, e.g. 0 or 0,1: the 1-GPU / 2-GPU comparison of issue 13).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 shift 2
@@ -47,12 +48,12 @@ ready_wait() { # ready_wait LOG: seconds until "serving pool" appears
 summary=()
 
 steady() { # steady MODE SECONDS
-  local mode=$1 dur=$2 args=(--backend cuda)
+  local mode=$1 dur=$2 args=(--backend cuda ${GPUS:+--gpus "$GPUS"})
   [[ $mode == noreg ]] && args+=(--no-register)
   [[ $mode == cpu ]] && args=(--backend cpu)
   local k; k=$(setup_key "$spec")
   local n=${spec#*=}; local dom; dom=$(python3 -c "print(1<<(($n+2)-1).bit_length())")
-  "$bin/cuzk-shm" create --name "$pool" --slots "$((inflight + 2))x$dom" >"$out/steady.$mode.shm.log" 2>&1 ||
+  "$bin/cuzk-shm" create --name "$pool" --slots "$((inflight + 4))x$dom" >"$out/steady.$mode.shm.log" 2>&1 ||
     { log "pool creation failed"; cat "$out/steady.$mode.shm.log" >&2; return 1; }
   "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" "${args[@]}" --key "$k" --keys-dir "$keys" \
     >"$out/steady.$mode.server.log" 2>&1 &
