@@ -29,14 +29,14 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   app.add_option("--witness-dir", o.witness_dirs, "directory of .wtns/.r1cs files clients may name (repeatable)")
       ->check(CLI::ExistingDirectory);
-  app.add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  app.add_option("--threads", o.threads, "CPU backend threads (0: all cores)");
+  app.add_option("--backend", o.backend.kind, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  app.add_option("--threads", o.backend.threads, "CPU backend threads (0: all cores)");
   bool no_register = false;
   app.add_flag("--no-register", no_register,
                "do not register the pool with CUDA: copy a, b, c, z through heap memory first (the old, slow way)");
-  app.add_option("--gpus", o.gpus, "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
+  app.add_option("--gpus", o.backend.gpus, "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
                  "default: every visible device")->delimiter(',')->check(CLI::NonNegativeNumber);
-  app.add_option("--workers-per-gpu", o.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
+  app.add_option("--workers-per-gpu", o.backend.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
       ->check(CLI::Range(1u, 8u));
   double reserve_gib = 2, budget_gib = 0;
   app.add_option("--device-reserve", reserve_gib, "GiB of device memory left unused on each GPU")
@@ -85,9 +85,9 @@ int main(int argc, char** argv) {
     }
     *dirs = std::move(both);
   }
-  o.register_pool = !no_register;
-  o.device_reserve = static_cast<std::size_t>(reserve_gib * double(1ULL << 30));
-  o.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));
+  o.backend.register_pool = !no_register;
+  o.backend.device_reserve = static_cast<std::size_t>(reserve_gib * double(1ULL << 30));
+  o.backend.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));
   o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
   cuzk::log::setup("gpu-server");

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace cuzk::server {
@@ -14,12 +15,14 @@ class notifier {
  public:
   notifier();
   void ready(const std::string& status);
-  /* From the loop's timer: the watchdog when due, the status when it changed (at most once a second). */
-  void tick(const std::string& status);
+  /* From the loop's timer: the watchdog when due; the status, computed only
+     under systemd and at most once a second, when it changed. */
+  void tick(const std::function<std::string()>& status);
   void stopping();
 
  private:
   using clock = std::chrono::steady_clock;
+  bool enabled_ = false;  // NOTIFY_SOCKET is set
   std::chrono::microseconds watchdog_{0};
   clock::time_point last_ping_{}, last_status_{};
   std::string status_;

@@ -65,15 +65,7 @@ server::server(server_options opt)
   region_->header().hung_timeout_ms.store(static_cast<std::uint32_t>(hung_ms), std::memory_order_relaxed);
 
   std::string note;
-  backend_options bo;
-  bo.kind = opt_.backend;
-  bo.threads = opt_.threads;
-  bo.register_pool = opt_.register_pool;
-  bo.gpus = opt_.gpus;
-  bo.workers_per_gpu = opt_.workers_per_gpu;
-  bo.device_reserve = opt_.device_reserve;
-  bo.device_budget = opt_.device_budget;
-  backend_ = make_backend(bo, &note);
+  backend_ = make_backend(opt_.backend, &note);
   if (!note.empty()) spdlog::info("{}", note);
   keys_.decode_points(!backend_->reads_mapped_bases());
   auto chunks = region_->payload_chunks(64ULL << 30);
@@ -296,7 +288,7 @@ std::string server::status_line() const {
 
 void server::on_tick() {
   shm::failpoint("server.tick");  // deploy tests: a stalled loop (stall action) must be restarted by the watchdog
-  notify_.tick(status_line());
+  notify_.tick([this] { return status_line(); });
   lease_->heartbeat();
   reap_dead();
   const auto now = std::chrono::steady_clock::now();

@@ -55,13 +55,7 @@ struct server_options {
   std::string client_group, worker_group;
   std::vector<std::filesystem::path> keys_dirs;     // .zkey files clients may name by path
   std::vector<std::filesystem::path> witness_dirs;  // .wtns/.r1cs files clients may name
-  std::string backend = "auto";
-  int threads = 0;
-  std::vector<int> gpus;           // CUDA devices, one logical GPU each (0,0: two on device 0); empty: all
-  unsigned workers_per_gpu = 2;
-  std::size_t device_reserve = std::size_t(2) << 30;
-  std::size_t device_budget = 0;   // per GPU, for resident keys and buffers; 0: its memory minus the reserve
-  bool register_pool = true;       // false (--no-register): a CUDA backend copies a, b, c, z through heap memory
+  backend_options backend;  // kind, threads, gpus, workers, device memory, --no-register (backend/backend.hpp)
   unsigned device_attempts = 3;    // proofs of one slot that a transient device error may fail before its job fails
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
   std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed

@@ -15,11 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
 fs::path write_config(const service& svc, const std::string& server_extra) {
   const auto p = svc.dir() / "cuzk.toml";
   std::ofstream(p) << "# cuzk configuration (test)\n"
@@ -40,12 +35,7 @@ TEST(ConfigService, AServerAndAWorkerConfiguredByOneFileProveAndFlagsOverrideIt)
   process worker(worker_bin(), {"--config", cfg.string(), "--name", "worker@1"}, svc.dir() / "worker.log");
   auto c = svc.connect();
   const std::string circuit = "chain:size=300";
-  proto::submit s;
-  s.job_id = "configured";
-  s.client = "config_test";
-  s.zkey = key_for(circuit).path;
-  s.work = proto::native_work{circuit, inputs_for(circuit, test::seed())};
-  c.submit(s);
+  c.submit(native_submit("configured", circuit, test::seed(), "config_test"));
   auto out = c.wait("configured", 120s);
   const auto* pr = std::get_if<proto::proof_reply>(&out);
   ASSERT_NE(pr, nullptr) << read_all(svc.dir() / "server.log");

@@ -193,6 +193,21 @@ std::string inputs_for(const std::string& spec, std::uint64_t seed) {
   return circuits::make_circuit(spec)->random_inputs(seed).dump();
 }
 
+proto::submit native_submit(const std::string& job_id, const std::string& spec, std::uint64_t seed,
+                            const std::string& client) {
+  proto::submit s;
+  s.job_id = job_id;
+  s.client = client;
+  s.zkey = key_for(spec).path;
+  s.work = proto::native_work{spec, inputs_for(spec, seed)};
+  return s;
+}
+
+std::string read_all(const fs::path& p) {
+  std::ifstream f(p);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
 bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json) {
   auto p = io::proof_from_json(nlohmann::json::parse(proof_json));
   auto pub = io::public_from_json(nlohmann::json::parse(public_json));

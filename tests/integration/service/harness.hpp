@@ -92,6 +92,13 @@ const test_key& key_for(const std::string& circuit_spec);
 /* Random valid inputs for a circuit, as JSON text. */
 std::string inputs_for(const std::string& circuit_spec, std::uint64_t seed);
 
+/* A Submit of a native circuit with random inputs, under its test key. */
+proto::submit native_submit(const std::string& job_id, const std::string& circuit_spec, std::uint64_t seed,
+                            const std::string& client);
+
+/* A whole file as text (a log, a status dump). */
+std::string read_all(const fs::path& p);
+
 /* The proof and public signals parse, and the proof verifies under the key's vk. */
 bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json);
 

@@ -16,11 +16,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream f(p);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
 std::vector<std::string> server_args(const service& svc, const std::string& metrics) {
   return {"--pool",      svc.pool(), "--endpoint", svc.endpoint(), "--worker-endpoint", svc.worker_endpoint(),
           "--backend",   "cpu",      "--keys-dir", fs::temp_directory_path().string(), "--metrics", metrics};
@@ -41,12 +36,7 @@ TEST(MetricsService, AfterOneJobMetricsCountTheProofAndHealthAndReadinessAnswer)
   auto worker = svc.start_worker("worker@1");
   auto c = svc.connect();
   const std::string circuit = "chain:size=300";
-  proto::submit s;
-  s.job_id = "measured";
-  s.client = "metrics_test";
-  s.zkey = key_for(circuit).path;
-  s.work = proto::native_work{circuit, inputs_for(circuit, test::seed())};
-  c.submit(s);
+  c.submit(native_submit("measured", circuit, test::seed(), "metrics_test"));
   auto out = c.wait("measured", 120s);
   ASSERT_NE(std::get_if<proto::proof_reply>(&out), nullptr) << read_all(svc.dir() / "server.log");
 
