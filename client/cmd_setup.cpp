@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -7,6 +8,8 @@
 #include "engines/select.hpp"
 #include "groth16/native.hpp"
 #include "io/zkey.hpp"
+#include "io/zkey_setup.hpp"
+#include "shm/srs_region.hpp"
 #include "r1cs/r1cs_file.hpp"
 
 #ifdef CUZK_CUDA_SETUP
@@ -31,6 +34,31 @@ std::unique_ptr<groth16::fixed_base_engine> fixed_base_engine(const std::string&
   return std::make_unique<groth16::cpu_fixed_base_engine>();
 }
 
+/* The key written straight into an SRS region: no file, no copy, the
+   matrices and points never held whole (io/zkey_setup.hpp). */
+int setup_into_pool(const setup_args& a, const groth16::toxic_waste& t, groth16::h_form h,
+                    const groth16::progress_fn& report, groth16::fixed_base_engine& fb) {
+  if (a.circuit.empty()) throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
+  if (!std::filesystem::exists("/dev/shm/" + a.pool + ".lock"))
+    throw std::invalid_argument("--pool " + a.pool + ": no such pool (create it first: cuzk-shm create --name " + a.pool + ")");
+  auto c = circuits::make_circuit(a.circuit);
+  progress("setup for " + c->spec() + " into pool " + a.pool);
+  io::zkey_setup s(*c, t, h, report, &fb);
+  const auto& l = s.layout();
+  progress("key of " + std::to_string(l.size) + " bytes: " + std::to_string(l.n_vars) + " wires, domain " +
+           std::to_string(l.domain_size) + ", " + std::to_string(l.n_coefs) + " coefficients");
+  std::string why;
+  auto region = shm::srs_region::create(a.pool, l.size, [&](std::span<std::uint8_t> out) { s.write(out); }, &why);
+  if (!region) throw std::runtime_error("--pool " + a.pool + ": " + (why.empty() ? std::string(shm::to_string(region.error())) : why));
+  char line[160];
+  std::snprintf(line, sizeof line, "fixed-base multiplications on %s: %.3f s", fb.name().c_str(), fb.seconds());
+  progress(line);
+  if (!a.seed.empty()) std::fprintf(stderr, "cuzk: warning: --seed makes the toxic waste reproducible; for tests only\n");
+  progress("done: SRS region " + a.pool + ".srs." + region->key_id());
+  std::printf("%s\n", region->key_id().c_str());
+  return 0;
+}
+
 }  // namespace
 
 int run_setup(const setup_args& a) {
@@ -42,6 +70,7 @@ int run_setup(const setup_args& a) {
   };
   auto fb = fixed_base_engine(a.backend);
   progress("fixed-base multiplications on " + fb->name());
+  if (!a.pool.empty()) return setup_into_pool(a, t, h, report, *fb);
   proving_key pk;
   if (!a.r1cs.empty()) {
     progress("reading " + a.r1cs);

@@ -9,7 +9,7 @@
 namespace cuzk::cli {
 
 struct setup_args {
-  std::string r1cs, circuit, zkey, seed, h_form = "odd-coset";
+  std::string r1cs, circuit, zkey, pool, seed, h_form = "odd-coset";
   std::string backend = "auto";  // where the fixed-base multiplications run
 };
 struct export_vk_args {

@@ -13,11 +13,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   setup_args sa;
-  auto* setup = app.add_subcommand("setup", "development trusted setup (single party) writing a snarkjs .zkey");
+  auto* setup = app.add_subcommand("setup", "development trusted setup (single party) writing a snarkjs .zkey (file or SRS region)");
   auto* src = setup->add_option_group("circuit source")->require_option(1);
   src->add_option("--r1cs", sa.r1cs, "circom .r1cs file")->check(CLI::ExistingFile);
   src->add_option("--circuit", sa.circuit, "native circuit, NAME:key=value,... (e.g. chain:size=65536)");
-  setup->add_option("--zkey", sa.zkey, "output proving key")->required();
+  auto* dst = setup->add_option_group("output")->require_option(1);
+  dst->add_option("--zkey", sa.zkey, "output proving key");
+  dst->add_option("--pool", sa.pool,
+                  "write the key straight into an SRS region of this pool (native circuits; prints its key id)");
   setup->add_option("--seed", sa.seed, "derive the toxic waste from this string (reproducible keys)");
   setup->add_option("--h-form", sa.h_form, "H query form: odd-coset (snarkjs) or coefficient (bellman)")
       ->check(CLI::IsMember({"odd-coset", "coefficient"}));

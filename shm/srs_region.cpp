@@ -19,6 +19,7 @@
 
 #include "shm/failpoint.hpp"
 #include "shm/lease.hpp"
+#include "shm/prefault.hpp"
 #include "shm/shm_file.hpp"
 
 namespace cuzk::shm {
@@ -382,6 +383,75 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
     say(why, "out of memory");
     return unexpected(error::os_error);
   }
+}
+
+result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
+                                      const std::function<void(std::span<std::uint8_t>)>& fill, std::string* why) {
+  if (n == 0) {
+    say(why, "an SRS region needs content");
+    return unexpected(error::srs_mismatch);
+  }
+  const std::uint64_t total = srs_header_bytes + (n + 4095) / 4096 * 4096;
+  const std::string what = "the new SRS region of pool '" + std::string(pool) + "'";
+  struct statvfs sv {};
+  if (::statvfs("/dev/shm", &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
+    say(why, what + " needs " + std::to_string(total) + " bytes but /dev/shm has " +
+                 std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
+    return unexpected(error::no_space);
+  }
+  auto ps = pool_stat(pool);
+  const detail::file_access access = ps ? detail::access_of(*ps) : detail::file_access{};
+  fd_guard out;
+  do out.fd = ::open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  while (out.fd < 0 && errno == EINTR);
+  if (out.fd < 0) {
+    say(why, "cannot create " + what + " in /dev/shm: " + std::strerror(errno));
+    return unexpected(error::os_error);
+  }
+  if (auto a = detail::apply_access(out.fd, access, "SRS region", "/dev/shm/" + std::string(pool) + ".srs.new", why); !a)
+    return unexpected(a.error());
+  if (::ftruncate(out.fd, static_cast<off_t>(total)) != 0) {
+    say(why, "cannot size " + what + ": " + std::strerror(errno));
+    return unexpected(errno == ENOSPC ? error::no_space : error::os_error);
+  }
+  if (int rc = ::posix_fallocate(out.fd, 0, static_cast<off_t>(total)); rc != 0) {
+    say(why, "cannot allocate " + std::to_string(total) + " bytes for " + what + ": " + std::strerror(rc));
+    return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
+  }
+  auto map = mapping::of(out.fd, total, true, "/dev/shm/" + std::string(pool) + ".srs.new", why);
+  if (!map) return unexpected(map.error());
+  auto* base = static_cast<std::uint8_t*>(map->data());
+  // every page faulted in at once, from all cores: fill then writes at memory speed
+  if (auto p = detail::prefault(base, total, 0, 4096); !p) {
+    say(why, "cannot fault in " + what);
+    return unexpected(p.error());
+  }
+  fill(std::span<std::uint8_t>(base + srs_header_bytes, n));
+  const std::string key = content_hash(std::span<const std::uint8_t>(base + srs_header_bytes, n));
+  auto& h = *reinterpret_cast<srs_header*>(base);
+  h.version = srs_version;
+  h.header_bytes = srs_header_bytes;
+  h.total_bytes = total;
+  h.content_bytes = n;
+  h.created_unix_ns = now_ns();
+  std::memcpy(h.key_id, key.data(), key.size());
+  h.magic.store(srs_magic, std::memory_order_release);
+  const std::string path = object_path(pool, key);
+  const std::string self = "/proc/self/fd/" + std::to_string(out.fd);
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+    if (errno != EEXIST) {
+      say(why, "cannot name SRS region '" + object_name(pool, key) + "': " + std::strerror(errno));
+      return unexpected(error::os_error);
+    }
+    auto existing = open_as(pool, key, false, why);  // the same key made before: keep that one
+    if (!existing) return existing;
+    if (existing->bytes().size() != n || !existing->verify()) {
+      say(why, "SRS region '" + object_name(pool, key) + "' exists with other content; destroy it and run again");
+      return unexpected(error::srs_mismatch);
+    }
+    return existing;
+  }
+  return srs_region(new impl{key, std::move(*map), n, true});
 }
 
 result<void> srs_region::destroy(std::string_view pool, std::string_view key_id) noexcept {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +38,14 @@ class srs_region {
      (being_created). `why` names the file by display_name, never its bytes. */
   static result<srs_region> load(std::string_view pool, int fd, std::string_view display_name,
                                  std::string* why = nullptr) noexcept;
+  /* A region written in place rather than copied from a file: fill gets the
+     content_bytes zeroed bytes to write, then the content is hashed and the
+     region published under that key id (an existing region with the same id
+     is returned instead, as load does). The object has no name until it is
+     complete, so no reader ever sees it half-written and a crash leaves
+     nothing behind. What fill throws propagates. */
+  static result<srs_region> create(std::string_view pool, std::uint64_t content_bytes,
+                                   const std::function<void(std::span<std::uint8_t>)>& fill, std::string* why = nullptr);
   /* Validates the header only (see verify). access_denied when the region
      fails the owner checks; being_created while a live loader holds it;
      srs_abandoned when its loader died (the next load reclaims it). */

@@ -38,14 +38,20 @@ std::vector<fr_t> powers(const fr_t& w, std::size_t n) {
   return out;
 }
 
-/* L_j(τ) = x_j (τ^m − 1) / (m (τ − x_j)) for the points x_j = g w^j of a
-   domain of size m (g w^j runs over all m-th roots of unity when g^m = 1),
-   sampled at j = 0..count-1. */
-std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std::uint64_t m, std::size_t count) {
+void accumulate(const r1cs::sparse_rows& rows, std::span<const fr_t> lagrange, std::vector<fr_t>& out) {
+  for (std::uint64_t i = 0; i < rows.rows(); ++i)
+    for (const auto& t : rows.row(i)) out[t.wire] += t.coeff * lagrange[i];
+}
+
+}  // namespace
+
+std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std::uint64_t m, std::uint64_t first,
+                              std::size_t count) {
   std::vector<fr_t> x = powers(w, count);
+  const fr_t gw = g * w.pow(first);
   std::vector<fr_t> den(count);
   tbb::parallel_for(std::size_t{0}, count, [&](std::size_t j) {
-    x[j] *= g;
+    x[j] *= gw;
     den[j] = tau - x[j];
     if (den[j].is_zero()) throw std::runtime_error("setup: tau is a root of unity; draw again");
   });
@@ -55,12 +61,23 @@ std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std
   return den;
 }
 
-void accumulate(const r1cs::sparse_rows& rows, std::span<const fr_t> lagrange, std::vector<fr_t>& out) {
-  for (std::uint64_t i = 0; i < rows.rows(); ++i)
-    for (const auto& t : rows.row(i)) out[t.wire] += t.coeff * lagrange[i];
+std::vector<fr_t> h_query_scalars(const toxic_waste& t, h_form h, std::uint32_t log_n) {
+  const poly::domain& d = poly::domain::cached(log_n, poly::root_family::snarkjs);
+  const std::uint64_t n = 1ull << log_n;
+  const fr_t delta_inv = t.delta.inverse();
+  std::vector<fr_t> h_s;
+  if (h == h_form::odd_coset) {
+    /* H_j = L^{2n}_{2j+1}(τ) / δ over the 2n-th roots: points ζ ω^j, ζ = ω_2n */
+    h_s = lagrange_at(t.tau, d.odd_coset_shift(), d.omega(), 2 * n, 0, n);
+    tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= delta_inv; });
+  } else {
+    /* H_i = τ^i Z(τ) / δ, i < n − 1, Z(τ) = τ^n − 1 */
+    h_s = powers(t.tau, n - 1);
+    fr_t z = (t.tau.pow(n) - fr_t::one()) * delta_inv;
+    tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= z; });
+  }
+  return h_s;
 }
-
-}  // namespace
 
 toxic_waste toxic_waste::from_seed(std::string_view seed) {
   std::seed_seq seq(seed.begin(), seed.end());
@@ -97,7 +114,7 @@ proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const
   const poly::domain& d = poly::domain::cached(pk.log_domain(), poly::root_family::snarkjs);
 
   step("lagrange basis at tau", 0, 1);
-  std::vector<fr_t> lag = lagrange_at(t.tau, fr_t::one(), d.omega(), n, n);
+  std::vector<fr_t> lag = lagrange_at(t.tau, fr_t::one(), d.omega(), n, 0, n);
 
   /* u_i(τ) = Σ_rows A[row][i] L_row(τ), and v, w; rows n_c + s carry A[s] = 1 */
   std::vector<fr_t> u(m.n_wires), v(m.n_wires), w(m.n_wires);
@@ -122,17 +139,7 @@ proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const
     else c_s[i - m.n_public - 1] = k * delta_inv;
   });
 
-  std::vector<fr_t> h_s;
-  if (h == h_form::odd_coset) {
-    /* H_j = L^{2n}_{2j+1}(τ) / δ over the 2n-th roots: points ζ ω^j, ζ = ω_2n */
-    h_s = lagrange_at(t.tau, d.odd_coset_shift(), d.omega(), 2ull * n, n);
-    tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= delta_inv; });
-  } else {
-    /* H_i = τ^i Z(τ) / δ, i < n − 1, Z(τ) = τ^n − 1 */
-    h_s = powers(t.tau, n - 1);
-    fr_t z = (t.tau.pow(std::uint64_t(n)) - fr_t::one()) * delta_inv;
-    tbb::parallel_for(std::size_t{0}, h_s.size(), [&](std::size_t j) { h_s[j] *= z; });
-  }
+  const std::vector<fr_t> h_s = h_query_scalars(t, h, pk.log_domain());
 
   cpu_fixed_base_engine cpu;
   fixed_base_engine& e = fb ? *fb : cpu;

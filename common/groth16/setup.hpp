@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "groth16/fixed_base_engine.hpp"
 #include "groth16/keys.hpp"
@@ -29,6 +30,15 @@ using progress_fn = std::function<void(std::string_view, std::uint64_t, std::uin
    constraints and the rows A[n_c + s] = z_s that make the public inputs'
    polynomials independent (snarkjs zkey_new.js). */
 std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_public);
+
+/* L_j(τ) = x_j (τ^m − 1) / (m (τ − x_j)) for the points x_j = g w^j of a
+   domain of size m (g w^j runs over all m-th roots of unity when g^m = 1),
+   sampled at j = first .. first + count − 1. */
+std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std::uint64_t m, std::uint64_t first,
+                              std::size_t count);
+
+/* The H query's scalars for a domain of 2^log_n (see h_form). */
+std::vector<fr_t> h_query_scalars(const toxic_waste& t, h_form h, std::uint32_t log_n);
 
 /* The proving key of the QAP of m at τ (Groth16, eprint 2016/260 §3.2):
      A_i = u_i(τ) G1, B_i = v_i(τ) G1 and G2,

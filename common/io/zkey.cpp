@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include "ec/serialize_snarkjs.hpp"
+#include "io/zkey_layout.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 
@@ -276,66 +278,20 @@ groth16::proving_key read_zkey_file(const std::filesystem::path& path) {
 }
 
 std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk) {
-  const bool coefficient = pk.h == groth16::h_form::coefficient;
-  r1cs::binfile_writer w("zkey", 1, coefficient ? 11 : 10);
-  auto put_g1 = [&](const g1_affine_t& p) { w.raw(ec::snarkjs::encode_g1_lem(p)); };
-  auto put_g2 = [&](const g2_affine_t& p) { w.raw(ec::snarkjs::encode_g2_lem(p)); };
-
-  w.begin_section(1);
-  w.u32(1);
-  w.end_section();
-
-  w.begin_section(2);
-  w.u32(n8q);
-  w.raw(modulus_le<n8q>(ff::fp_params::modulus));
-  w.u32(n8r);
-  w.raw(r1cs::fr_modulus_le());
-  w.u32(pk.n_vars);
-  w.u32(pk.n_public);
-  w.u32(pk.domain_size);
-  put_g1(pk.alpha1);
-  put_g1(pk.beta1);
-  put_g2(pk.beta2);
-  put_g2(pk.gamma2);
-  put_g1(pk.delta1);
-  put_g2(pk.delta2);
-  w.end_section();
-
-  w.begin_section(4);
-  w.u32((std::uint32_t)pk.coefs.size());
-  for (const auto& k : pk.coefs) {
-    w.u32(k.matrix);
-    w.u32(k.constraint);
-    w.u32(k.signal);
-    /* the integer v R^2 mod r: v's limbs are v R; read those as a value twice */
-    w.fr(fr_t::from_canonical_unchecked(fr_t::from_canonical_unchecked(k.value.l).l));
-  }
-  w.end_section();
-
-  auto section_of = [&](std::uint32_t type, const auto& pts, auto put) {
-    w.begin_section(type);
-    for (const auto& p : pts) put(p);
-    w.end_section();
-  };
-  section_of(3, pk.ic, put_g1);
-  section_of(5, pk.a, put_g1);
-  section_of(6, pk.b1, put_g1);
-  section_of(7, pk.b2, put_g2);
-  section_of(8, pk.c, put_g1);
-  section_of(9, pk.h_query, put_g1);
-
-  /* contributions: a zero circuit hash and no contributions (a fresh key) */
-  w.begin_section(10);
-  w.raw(std::vector<std::uint8_t>(64, 0));
-  w.u32(0);
-  w.end_section();
-
-  if (coefficient) {
-    w.begin_section(cuzk_info_section);
-    w.u32((std::uint32_t)pk.h);
-    w.end_section();
-  }
-  return std::move(w).take();
+  const auto l = zkey_layout::of(pk.n_vars, pk.n_public, pk.domain_size, pk.coefs.size(), pk.h);
+  if (pk.ic.size() != std::uint64_t(pk.n_public) + 1 || pk.a.size() != pk.n_vars || pk.b1.size() != pk.n_vars ||
+      pk.b2.size() != pk.n_vars || pk.c.size() != l.n_private() || pk.h_query.size() != l.n_h())
+    throw std::invalid_argument("write_zkey: the key's point counts do not match its sizes");
+  std::vector<std::uint8_t> out(l.size);
+  write_frame(out, l, pk);
+  tbb::parallel_for(std::size_t{0}, pk.coefs.size(), [&](std::size_t i) { put_coef(out, l, i, pk.coefs[i]); });
+  put_g1s(out, l.ic, 0, pk.ic);
+  put_g1s(out, l.a, 0, pk.a);
+  put_g1s(out, l.b1, 0, pk.b1);
+  put_g2s(out, l.b2, 0, pk.b2);
+  put_g1s(out, l.c, 0, pk.c);
+  put_g1s(out, l.h_query, 0, pk.h_query);
+  return out;
 }
 
 void write_zkey_file(const std::filesystem::path& path, const groth16::proving_key& pk) {

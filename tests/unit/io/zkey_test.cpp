@@ -119,9 +119,15 @@ TEST(ZkeyTest, MappedWithoutDecodingKeepsTheHeaderAndCountsAndChecksSizes) {
   EXPECT_EQ(m.delta2, pk.delta2);
   EXPECT_EQ(m.ic, pk.ic);
   ASSERT_EQ(m.coefs.size(), pk.coefs.size());
-  auto shorter = pk;
-  shorter.c.pop_back();
-  auto bad = std::make_shared<std::vector<std::uint8_t>>(write_zkey(shorter));
+  /* the C section one point short: its size field and its bytes */
+  auto bad = std::make_shared<std::vector<std::uint8_t>>(bytes);
+  const auto f = r1cs::parse_binfile(r1cs::memory_source(bytes, "zkey"), "zkey", 1,
+                                     [](std::uint32_t) { return std::string_view("section"); });
+  const auto c = f.unique(8, "zkey", "C points");
+  ASSERT_TRUE(c.has_value());
+  const std::uint64_t size = c->size - 96;
+  for (int i = 0; i < 8; ++i) (*bad)[c->offset - 8 + i] = static_cast<std::uint8_t>(size >> (8 * i));
+  bad->erase(bad->begin() + static_cast<std::ptrdiff_t>(c->offset + size), bad->begin() + static_cast<std::ptrdiff_t>(c->offset + c->size));
   EXPECT_THROW((void)read_zkey_mapped(*bad, bad, false), std::exception);
 }
 

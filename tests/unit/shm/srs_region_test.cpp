@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,48 @@ TEST(SrsRegion, ItOutlivesItsLoaderAndLoadingAgainReusesIt) {
   ASSERT_TRUE(srs_region::destroy(g.name, key));
   EXPECT_EQ(srs_region::open(g.name, key).error(), error::not_found);
   EXPECT_EQ(srs_region::destroy(g.name, key).error(), error::not_found);
+}
+
+TEST(SrsRegion, CreateWritesInPlaceAndNamesTheRegionByItsHash) {
+  pool_guard g("srs-create");
+  const auto bytes = random_bytes(70'001, 4);
+  auto fill = [&](std::span<std::uint8_t> out) {
+    ASSERT_EQ(out.size(), bytes.size());
+    EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::uint8_t b) { return b == 0; }));
+    std::copy(bytes.begin(), bytes.end(), out.begin());
+  };
+  std::string why;
+  auto s = srs_region::create(g.name, bytes.size(), fill, &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_EQ(s->key_id(), content_hash(bytes));
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), s->bytes().begin()));
+  auto o = srs_region::open(g.name, s->key_id());
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->verify());
+  // the same content again: the existing region, still one
+  auto again = srs_region::create(g.name, bytes.size(), fill, &why);
+  ASSERT_TRUE(again) << why;
+  EXPECT_EQ(again->key_id(), s->key_id());
+  EXPECT_EQ(list_srs(g.name).size(), 1u);
+  // and a load of the same bytes from a file finds it
+  temp_file f(bytes);
+  auto loaded = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(loaded) << why;
+  EXPECT_EQ(loaded->key_id(), s->key_id());
+}
+
+TEST(SrsRegion, ACreateWhoseFillFailsLeavesNothing) {
+  pool_guard g("srs-create-fail");
+  EXPECT_THROW((void)srs_region::create(g.name, 4096, [](std::span<std::uint8_t> out) {
+    out[0] = 1;
+    throw std::runtime_error("setup failed");
+  }), std::runtime_error);
+  EXPECT_TRUE(list_srs(g.name).empty());
+  std::string why;
+  auto huge = srs_region::create(g.name, std::uint64_t{1} << 50, [](std::span<std::uint8_t>) { FAIL(); }, &why);
+  ASSERT_FALSE(huge);
+  EXPECT_EQ(huge.error(), error::no_space);
+  EXPECT_NE(why.find("/dev/shm has"), std::string::npos) << why;
 }
 
 TEST(SrsRegion, ACorruptHeaderIsRefusedNamingTheField) {

@@ -1,0 +1,232 @@
+#include "io/zkey_setup.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include <tbb/parallel_for.h>
+
+#include "poly/domain.hpp"
+
+namespace cuzk::io {
+
+namespace {
+
+using groth16::fr_t;
+using r1cs::lc;
+using r1cs::variable;
+
+struct wire_term {
+  std::uint32_t wire;
+  fr_t coeff;
+};
+
+/* Setup mode without matrices: one row at a time, as recording_cs would
+   record it (terms merged by wire, zeros dropped, wires numbered inputs first). */
+class qap_cs final : public r1cs::constraint_system {
+ public:
+  /* one of the passes: on_row(row, a, b, c) with the merged terms of A and B
+     (c unmerged: only its sums matter) */
+  using row_fn = std::function<void(std::uint64_t, std::span<const wire_term>, std::span<const wire_term>,
+                                    std::span<const wire_term>)>;
+  qap_cs(std::uint64_t n_inputs, row_fn f) : n_inputs_(n_inputs), f_(std::move(f)) {}
+
+  variable alloc_input(const fr_t&) override {
+    if (n_.inputs >= n_inputs_) throw std::runtime_error("setup: the circuit allocated more inputs than it counted");
+    return variable::input(static_cast<std::uint32_t>(n_.inputs++));
+  }
+  variable alloc_aux(const fr_t&) override {
+    if (n_.aux >= 0xffffffffu) throw std::runtime_error("setup: more than 2^32 aux variables");
+    return variable::aux(static_cast<std::uint32_t>(n_.aux++));
+  }
+  bool needs_values() const override { return false; }
+  r1cs::counts sizes() const override { return n_; }
+
+ protected:
+  void do_enforce(const lc& a, const lc& b, const lc& c, const char*) override {
+    wires(a, a_, true);
+    wires(b, b_, true);
+    wires(c, c_, false);
+    f_(n_.constraints++, a_, b_, c_);
+  }
+
+ private:
+  void wires(const lc& x, std::vector<wire_term>& out, bool merge) {
+    out.clear();
+    for (const auto& t : x.terms()) {
+      const bool aux = t.var.type == variable::kind::aux;
+      if (t.var.index >= (aux ? n_.aux : n_.inputs))
+        throw std::runtime_error("setup: constraint " + std::to_string(n_.constraints) + " uses " +
+                                 (aux ? "aux " : "input ") + std::to_string(t.var.index) + " before allocating it");
+      out.push_back({static_cast<std::uint32_t>(aux ? n_inputs_ + t.var.index : t.var.index), t.coeff});
+    }
+    if (!merge) return;
+    std::sort(out.begin(), out.end(), [](const wire_term& p, const wire_term& q) { return p.wire < q.wire; });
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < out.size();) {
+      wire_term t = out[i];
+      for (++i; i < out.size() && out[i].wire == t.wire; ++i) t.coeff += out[i].coeff;
+      if (!t.coeff.is_zero()) out[k++] = t;
+    }
+    out.resize(k);
+  }
+
+  std::uint64_t n_inputs_;
+  row_fn f_;
+  r1cs::counts n_;
+  std::vector<wire_term> a_, b_, c_;
+};
+
+/* L_row(τ) over the key's domain, a block of rows at a time, as rows arrive in order */
+class lagrange_blocks {
+ public:
+  static constexpr std::uint64_t block = 1u << 18;
+  lagrange_blocks(const fr_t& tau, const poly::domain& d) : tau_(tau), d_(d) {}
+  const fr_t& at(std::uint64_t row) {
+    if (row < first_ || row >= first_ + cur_.size()) {
+      first_ = row / block * block;
+      cur_ = groth16::lagrange_at(tau_, fr_t::one(), d_.omega(), d_.size(), first_,
+                                  static_cast<std::size_t>(std::min<std::uint64_t>(block, d_.size() - first_)));
+    }
+    return cur_[row - first_];
+  }
+
+ private:
+  fr_t tau_;
+  const poly::domain& d_;
+  std::uint64_t first_ = 0;
+  std::vector<fr_t> cur_;
+};
+
+}  // namespace
+
+zkey_setup::zkey_setup(const circuits::circuit& c, const groth16::toxic_waste& t, groth16::h_form h,
+                       const groth16::progress_fn& progress, groth16::fixed_base_engine* fb)
+    : c_(c), t_(t), progress_(progress), fb_(fb) {
+  step("counting the circuit", 0, 1);
+  /* wires numbered as if 2^31 inputs came first: the merge and the count are the same */
+  std::uint64_t n_coefs = 0;
+  qap_cs cs(std::uint64_t{1} << 31, [&](std::uint64_t, auto a, auto b, auto) { n_coefs += a.size() + b.size(); });
+  c.synthesize(cs, nullptr);
+  n_ = cs.sizes();
+  if (n_.inputs + n_.aux > 0xffffffffu || n_.aux >= (std::uint64_t{1} << 31))
+    throw std::runtime_error("setup: more than 2^32 - 1 wires");
+  const auto n_public = static_cast<std::uint32_t>(n_.inputs - 1);
+  layout_ = zkey_layout::of(static_cast<std::uint32_t>(n_.inputs + n_.aux), n_public,
+                            groth16::domain_size_for(n_.constraints, n_public), n_coefs + n_public + 1, h);
+}
+
+void zkey_setup::step(std::string_view what, std::uint64_t done, std::uint64_t total) const {
+  if (progress_) progress_(what, done, total);
+}
+
+void zkey_setup::write(std::span<std::uint8_t> out) {
+  if (written_) throw std::logic_error("zkey_setup::write: the scalars are spent");
+  written_ = true;
+  const zkey_layout& l = layout_;
+  groth16::cpu_fixed_base_engine cpu;
+  groth16::fixed_base_engine& e = fb_ ? *fb_ : cpu;
+  const auto& g1 = ec::g1_curve::generator();
+  const auto& g2 = ec::g2_curve::generator();
+
+  groth16::proving_key vk;
+  {
+    const fr_t s1[] = {t_.alpha, t_.beta, t_.delta}, s2[] = {t_.beta, t_.gamma, t_.delta};
+    std::vector<ec::g1_affine_t> p1(3);
+    std::vector<ec::g2_affine_t> p2(3);
+    e.mul_many_g1(g1, s1, p1);
+    e.mul_many_g2(g2, s2, p2);
+    vk.alpha1 = p1[0];
+    vk.beta1 = p1[1];
+    vk.delta1 = p1[2];
+    vk.beta2 = p2[0];
+    vk.gamma2 = p2[1];
+    vk.delta2 = p2[2];
+  }
+  write_frame(out, l, vk);
+
+  /* u_i += A[row][i] L_row(τ), v_i += B[row][i] L, w_i += C[row][i] L (w in k_); the A and B entries are the coefficients */
+  step("accumulating the QAP at tau and writing the coefficients", 0, n_.constraints);
+  std::uint32_t log_n = 0;
+  while ((1u << log_n) < l.domain_size) ++log_n;
+  u_.assign(l.n_vars, fr_t::zero());
+  v_.assign(l.n_vars, fr_t::zero());
+  k_.assign(l.n_vars, fr_t::zero());
+  lagrange_blocks lag(t_.tau, poly::domain::cached(log_n, poly::root_family::snarkjs));
+  std::uint64_t i = 0;
+  /* the stored bytes of recent coefficient values, direct-mapped by their low limb */
+  struct cached {
+    fr_t v;
+    coef_value_bytes b;
+  };
+  std::vector<cached> cache(256, {fr_t::zero(), coef_bytes(fr_t::zero())});
+  auto bytes_of = [&](const fr_t& v) -> const coef_value_bytes& {
+    cached& c = cache[v.l[0] & 255];
+    if (!(c.v == v)) c = {v, coef_bytes(v)};
+    return c.b;
+  };
+  /* x L_row, without the multiplication for ±1 */
+  const fr_t minus_one = -fr_t::one();
+  auto times = [&](const fr_t& x, const fr_t& lr) { return x.is_one() ? lr : x == minus_one ? -lr : x * lr; };
+  auto differs = [] { return std::runtime_error("setup: the circuit's second synthesis differs from its first"); };
+  qap_cs cs(n_.inputs, [&](std::uint64_t row, auto a, auto b, auto cc) {
+    if (i + a.size() + b.size() > l.n_coefs) throw differs();
+    const fr_t& lr = lag.at(row);
+    for (const auto& x : a) {
+      u_[x.wire] += times(x.coeff, lr);
+      put_coef(out, l, i++, 0, static_cast<std::uint32_t>(row), x.wire, bytes_of(x.coeff));
+    }
+    for (const auto& x : b) {
+      v_[x.wire] += times(x.coeff, lr);
+      put_coef(out, l, i++, 1, static_cast<std::uint32_t>(row), x.wire, bytes_of(x.coeff));
+    }
+    for (const auto& x : cc) k_[x.wire] += times(x.coeff, lr);
+    if ((row & ((1u << 24) - 1)) == 0 && row) step("accumulating the QAP at tau and writing the coefficients", row, n_.constraints);
+  });
+  c_.synthesize(cs, nullptr);
+  if (!(cs.sizes() == n_) || i + l.n_public + 1 != l.n_coefs) throw differs();
+  /* rows n_c + s carry A[s] = 1 */
+  for (std::uint32_t s = 0; s <= l.n_public; ++s) {
+    u_[s] += lag.at(n_.constraints + s);
+    put_coef(out, l, i++, {0, static_cast<std::uint32_t>(n_.constraints + s), s, fr_t::one()});
+  }
+  /* IC_i = (β u_i + α v_i + w_i) / γ (i ≤ n_public), C_i = (…) / δ */
+  const fr_t gamma_inv = t_.gamma.inverse(), delta_inv = t_.delta.inverse();
+  tbb::parallel_for(std::uint32_t{0}, l.n_vars, [&](std::uint32_t w) {
+    k_[w] = (t_.beta * u_[w] + t_.alpha * v_[w] + k_[w]) * (w <= l.n_public ? gamma_inv : delta_inv);
+  });
+
+  constexpr std::size_t chunk = 1u << 22;
+  auto query1 = [&](std::string_view what, std::span<const fr_t> k, std::uint64_t at) {
+    std::vector<ec::g1_affine_t> pts(std::min(chunk, k.size()));
+    for (std::size_t first = 0; first < k.size(); first += chunk) {
+      step(what, first, k.size());
+      const auto part = k.subspan(first, std::min(chunk, k.size() - first));
+      e.mul_many_g1(g1, part, std::span(pts).first(part.size()));
+      put_g1s(out, at, first, std::span<const ec::g1_affine_t>(pts).first(part.size()));
+    }
+  };
+  auto query2 = [&](std::string_view what, std::span<const fr_t> k, std::uint64_t at) {
+    std::vector<ec::g2_affine_t> pts(std::min(chunk, k.size()));
+    for (std::size_t first = 0; first < k.size(); first += chunk) {
+      step(what, first, k.size());
+      const auto part = k.subspan(first, std::min(chunk, k.size() - first));
+      e.mul_many_g2(g2, part, std::span(pts).first(part.size()));
+      put_g2s(out, at, first, std::span<const ec::g2_affine_t>(pts).first(part.size()));
+    }
+  };
+  query1("A query (G1)", u_, l.a);
+  std::vector<fr_t>().swap(u_);
+  query1("B query (G1)", v_, l.b1);
+  query2("B query (G2)", v_, l.b2);
+  std::vector<fr_t>().swap(v_);
+  query1("IC query (G1)", std::span<const fr_t>(k_).first(l.n_public + 1), l.ic);
+  query1("C query (G1)", std::span<const fr_t>(k_).subspan(l.n_public + 1), l.c);
+  std::vector<fr_t>().swap(k_);
+  const auto h_s = groth16::h_query_scalars(t_, l.h, log_n);
+  query1("H query (G1)", h_s, l.h_query);
+  step("done", 1, 1);
+}
+
+}  // namespace cuzk::io
