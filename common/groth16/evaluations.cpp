@@ -6,6 +6,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "groth16/coef_record.hpp"
+
 namespace cuzk::groth16 {
 
 void fill_public_rows(std::uint64_t n_constraints, std::uint32_t n_public, std::span<const fr_t> z,
@@ -30,10 +32,22 @@ void evaluate_from_coefs(const proving_key& pk, std::span<const fr_t> z, std::sp
                                 " entries");
   std::fill(a.begin(), a.end(), fr_t::zero());
   std::fill(b.begin(), b.end(), fr_t::zero());
-  for (const auto& k : pk.coefs) {
+  auto add = [&](const matrix_coef& k, std::uint64_t i) {
     if (k.constraint >= pk.domain_size || k.signal >= pk.n_vars || k.matrix > 1)
-      throw std::invalid_argument("prove: key coefficient out of range");
+      throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is out of range (matrix " +
+                                  std::to_string(k.matrix) + ", row " + std::to_string(k.constraint) + ", signal " +
+                                  std::to_string(k.signal) + ")");
     (k.matrix == 0 ? a : b)[k.constraint] += k.value * z[k.signal];
+  };
+  if (pk.coefs.empty() && !pk.mapped.coefs.empty()) {  // left in the mapping: read each record here
+    const auto& r = pk.mapped.coefs;
+    for (std::uint64_t i = 0; i < r.size() / coef_record_bytes; ++i) {
+      const auto k = decode_coef_record(r.data() + i * coef_record_bytes);
+      if (!k) throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is not below r");
+      add(*k, i);
+    }
+  } else {
+    for (std::uint64_t i = 0; i < pk.coefs.size(); ++i) add(pk.coefs[i], i);
   }
   tbb::parallel_for(std::size_t{0}, c.size(), [&](std::size_t i) { c[i] = a[i] * b[i]; });
 }

@@ -29,6 +29,9 @@ enum class h_form : std::uint8_t {
 struct mapped_bases {
   std::shared_ptr<const void> owner;  // null: not mapped; upload from the parsed points
   std::span<const std::uint8_t> a, b1, b2, c, h;
+  /* section 4's records (after the count) when they were left undecoded:
+     evaluate_from_coefs reads and checks them where it uses them */
+  std::span<const std::uint8_t> coefs;
 };
 
 /* One nonzero entry of the A or B matrix (snarkjs .zkey section 4). */

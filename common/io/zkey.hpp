@@ -29,9 +29,12 @@ namespace cuzk::io {
 groth16::proving_key read_zkey(const r1cs::byte_source& src);
 groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
 /* The same, and pk.mapped points into `bytes`, which `owner` keeps mapped.
-   decode_points = false: the five point sections are only checked for size
-   and left in the mapping (a, b1, b2, c, h_query stay empty): a GPU uploads
-   them as they are, and a synthesis worker never needs them. */
+   decode_points = false: the five point sections and the coefficients are
+   only checked for size and left in the mapping (a, b1, b2, c, h_query and
+   coefs stay empty; pk.mapped.coefs holds the records): a GPU uploads the
+   points as they are, a synthesis worker never needs them, and the
+   coefficients are read (and checked) only by a circom job's evaluation. At
+   2^27 constraints the coefficients alone are ≈ 19 GB per process. */
 groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
                                       bool decode_points = true);
 /* Read a bounded chunk at a time (a regular file only; see r1cs/input_file.hpp). */
