@@ -48,7 +48,10 @@ int setup_into_pool(const setup_args& a, const groth16::toxic_waste& t, groth16:
   progress("key of " + std::to_string(l.size) + " bytes: " + std::to_string(l.n_vars) + " wires, domain " +
            std::to_string(l.domain_size) + ", " + std::to_string(l.n_coefs) + " coefficients");
   std::string why;
-  auto region = shm::srs_region::create(a.pool, l.size, [&](std::span<std::uint8_t> out) { s.write(out); }, &why);
+  auto region = shm::srs_region::create(a.pool, l.size, [&](std::span<std::uint8_t> out) {
+    s.write(out);
+    progress("hashing the key for its id");
+  }, &why);
   if (!region) throw std::runtime_error("--pool " + a.pool + ": " + (why.empty() ? std::string(shm::to_string(region.error())) : why));
   char line[160];
   std::snprintf(line, sizeof line, "fixed-base multiplications on %s: %.3f s", fb.name().c_str(), fb.seconds());
