@@ -106,6 +106,19 @@ PY
   log "$line"
 }
 
+# restart_submit ID KEY SPEC INPUTS PROOF PUBLIC LOG: a job, waited for. A key file: `submit --wait`,
+# which also checks the proof against the file. A key id: submit, then wait (no file to check with; the
+# server counts a large circuit before it answers, which `submit --wait` gives only 10 s)
+restart_submit() {
+  if [[ -f $2 ]]; then
+    "$bin/cuzk" submit --endpoint "$ep" --zkey "$2" --circuit "$3" --inputs "$4" --job-id "$1" \
+      --wait --proof "$5" --public "$6" >"$7" 2>&1
+  else
+    "$bin/cuzk" submit --endpoint "$ep" --zkey "$2" --circuit "$3" --inputs "$4" --job-id "$1" --timeout 600 >"$7" 2>&1 &&
+      "$bin/cuzk" wait --endpoint "$ep" --job-id "$1" --proof "$5" --public "$6" >>"$7" 2>&1
+  fi
+}
+
 restart() {
   local rspec=${RESTART_SPEC:-chain:size=4000000} gib=${POOL_GIB:-64} be=${RESTART_BACKEND:-cuda}
   local src=${KEY_SOURCE:-zkey} k=
@@ -130,8 +143,7 @@ restart() {
   "$bin/cuzk-synth-worker" --pool "$pool" "${hp[@]}" --endpoint "$ep.worker" --name "worker@1" >"$out/restart.w1.log" 2>&1 &
   pids+=($!)
   "$bin/cuzk" inputs --circuit "$rspec" --seed 1 >"$work/in.json"
-  "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in.json" --job-id warm \
-    --wait --proof "$work/p.json" --public "$work/pub.json" >"$out/restart.submit1.log" 2>&1
+  restart_submit warm "$k" "$rspec" "$work/in.json" "$work/p.json" "$work/pub.json" "$out/restart.submit1.log"
   kill -9 "$s1"
   wait "$s1" 2>/dev/null
   local t0; t0=$(date +%s.%N)
@@ -145,8 +157,7 @@ restart() {
   done
   local t1; t1=$(date +%s.%N)
   "$bin/cuzk" inputs --circuit "$rspec" --seed 2 >"$work/in2.json"
-  "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in2.json" --job-id after \
-    --wait --proof "$work/p2.json" --public "$work/pub2.json" >"$out/restart.submit2.log" 2>&1
+  restart_submit after "$k" "$rspec" "$work/in2.json" "$work/p2.json" "$work/pub2.json" "$out/restart.submit2.log"
   local t2; t2=$(date +%s.%N)
   stop
   local reg; reg=$(grep -o 'registered the pool.*' "$out/restart.server2.log" | head -1)

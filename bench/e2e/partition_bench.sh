@@ -26,7 +26,10 @@
 # ZKEY_STANDIN=1 (make the key with `cuzk setup --zkey` + `cuzk-shm load-srs`
 # instead of `cuzk setup --pool`: needs disk for the key), JOBS=0 (setup only),
 # SHM_EXTRA_GIB (more free /dev/shm to ask for: tests the remount), PRELOAD=0
-# (no --key: the first proof uploads the key).
+# (no --key: the first proof uploads the key), PLAN=1 (print the sizes and
+# the memory they need, then stop), POOL_AFTER_SETUP=1 (setup into a pool of
+# one 2^10 slot, then the pool made again with its real slot, the key's
+# region renamed aside meanwhile: 16 GiB less RAM at the setup's peak).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 mkdir -p "$out"
@@ -36,7 +39,7 @@ blocks=${BLOCKS:-4984} jobs=${JOBS:-3} backend=${BACKEND:-cuda} seed=${SEED:-$RA
 pool=${POOL:-cuzk-pbench} spec="sha256:blocks=$blocks"
 work=$(mktemp -d /tmp/cuzk-pbench.XXXXXX)
 ep="ipc://$work/cuzk.sock"
-pids=()
+pids=() owns_pool=0
 t0=$EPOCHREALTIME
 since() { awk -v a="$EPOCHREALTIME" -v b="$1" 'BEGIN {printf "%.2f", a - b}'; }
 log() { printf '==> [%7s s] %s\n' "$(since "$t0")" "$*" | tee -a "$out/steps.log" >&2; }
@@ -58,8 +61,9 @@ cleanup() {
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   if [[ ${KEEP:-0} == 1 ]]; then
     log "KEEP=1: pool $pool and key $(cat "$out/keyid" 2>/dev/null) left for SKIP_SETUP=1"
-  else
+  elif ((owns_pool)); then
     "$bin/cuzk-shm" destroy --force --name "$pool" >>"$out/shm.log" 2>&1 || true
+    rm -f "/dev/shm/$pool-aside.srs."*
     if [[ -f $out/shm-size ]]; then  # the size /dev/shm had before this bench grew it
       mount -o remount,size="$(cat "$out/shm-size")" /dev/shm && rm -f "$out/shm-size"
     fi
@@ -91,9 +95,11 @@ log "    key in /dev/shm ~$(gib "$key_bytes") GiB, pool slot $(gib $((dom * 128)
   "key's coefficients: ~$(gib $((n_coef * 48))) GiB of RAM each"
 total_need=$((key_bytes + pool_bytes + 2 * n_coef * 48))
 mem_total=$(meminfo MemTotal)
-((total_need > mem_total)) &&
-  log "    WARNING: key + pool + two parsed copies of the coefficients ~$(gib "$total_need") GiB > RAM $(gib "$mem_total") GiB"
+log "    proving needs ~$(gib "$total_need") GiB of RAM (key + pool + the two parsed copies of the coefficients)" \
+  "besides the worker's synthesis; RAM $(gib "$mem_total") GiB"
+((total_need > mem_total)) && log "    WARNING: that is more than the RAM"
 memory
+[[ ${PLAN:-0} == 1 ]] && { log "PLAN=1: stop"; exit 0; }
 
 if [[ ${SKIP_SETUP:-0} != 1 ]]; then
   # (a) /dev/shm must hold the key and the pool: grow it when it cannot (restored at exit)
@@ -108,9 +114,12 @@ if [[ ${SKIP_SETUP:-0} != 1 ]]; then
     memory
   fi
   # (b) the pool: one slot of the key's domain
-  log "(b) pool $pool: 1 slot of 2^$log_dom"
+  after=${POOL_AFTER_SETUP:-0} slot=$dom
+  ((after == 1)) && slot=1024
+  log "(b) pool $pool: 1 slot of $slot"
+  owns_pool=1
   "$bin/cuzk-shm" destroy --force --name "$pool" >/dev/null 2>&1
-  "$bin/cuzk-shm" create --name "$pool" --slots "1x$dom" --jobs 16 >"$out/shm.log" 2>&1 ||
+  "$bin/cuzk-shm" create --name "$pool" --slots "1x$slot" --jobs 16 >"$out/shm.log" 2>&1 ||
     fail "cuzk-shm create" "$out/shm.log"
   memory
   # (c) the key, straight into an SRS region of the pool
@@ -136,11 +145,21 @@ if [[ ${SKIP_SETUP:-0} != 1 ]]; then
   echo "$setup_s" >"$out/setup_s"
   log "    key $key in $setup_s s: $(stat -c %s "/dev/shm/$pool.srs.$key") bytes"
   memory
+  if ((after == 1)); then
+    log "(b) pool $pool again, with 1 slot of 2^$log_dom (the key's region renamed aside meanwhile)"
+    mv "/dev/shm/$pool.srs.$key" "/dev/shm/$pool-aside.srs.$key" || fail "cannot rename the key's region"
+    "$bin/cuzk-shm" destroy --force --name "$pool" >>"$out/shm.log" 2>&1 || fail "cuzk-shm destroy" "$out/shm.log"
+    "$bin/cuzk-shm" create --name "$pool" --slots "1x$dom" --jobs 16 >>"$out/shm.log" 2>&1 ||
+      fail "cuzk-shm create" "$out/shm.log"
+    mv "/dev/shm/$pool-aside.srs.$key" "/dev/shm/$pool.srs.$key" || fail "cannot rename the key's region back"
+    memory
+  fi
 else
   key=${KEY_ID:-$(cat "$out/keyid" 2>/dev/null)}
   [[ $key =~ ^[0-9a-f]{32}$ ]] || fail "SKIP_SETUP=1 needs KEY_ID or a key id in $out/keyid"
   [[ -f /dev/shm/$pool.srs.$key ]] || fail "no SRS region /dev/shm/$pool.srs.$key (was the first run made with KEEP=1?)"
   log "(a-c) skipped: pool $pool, key $key"
+  owns_pool=1
 fi
 
 ((jobs > 0)) || { log "JOBS=0: setup only"; exit 0; }
@@ -164,9 +183,12 @@ for i in $(seq 1 "$jobs"); do
   log "(e) job $i/$jobs: $id$( ((i == 1)) && echo ' (warm-up)')"
   "$bin/cuzk" inputs --circuit "$spec" --seed "$((seed + i))" --out "$work/in.json" || fail "cuzk inputs"
   j0=$EPOCHREALTIME
+  # submit, then wait: the server counts the circuit before it answers (tens of seconds at 2^27), and
+  # `submit --wait` gives that reply only 10 s; without --wait it gets --timeout
   "$bin/cuzk" submit --endpoint "$ep" --zkey "$key" --circuit "$spec" --inputs "$work/in.json" --job-id "$id" \
-    --wait --proof "$out/proof.$i.json" --public "$out/public.$i.json" --timeout 3600 >"$out/submit.$i.log" 2>&1 ||
-    fail "job $id" "$out/submit.$i.log"
+    --timeout 1200 >"$out/submit.$i.log" 2>&1 || fail "submit $id" "$out/submit.$i.log"
+  "$bin/cuzk" wait --endpoint "$ep" --job-id "$id" --proof "$out/proof.$i.json" --public "$out/public.$i.json" \
+    --timeout 3600 >>"$out/submit.$i.log" 2>&1 || fail "job $id" "$out/submit.$i.log"
   since "$j0" >"$out/wall.$i"
   "$bin/cuzk" status --endpoint "$ep" --json --job-id "$id" >"$out/job.$i.json" 2>>"$out/submit.$i.log" ||
     fail "cuzk status --job-id $id" "$out/submit.$i.log"
