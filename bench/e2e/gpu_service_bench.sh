@@ -175,7 +175,8 @@ for what in "${@:-steady restart}"; do
               d=$secs; [[ $m != cuda ]] && d=$short
               steady "$m" "$d"
             done ;;
-    restart) restart ;;
+    restart) restart || { log "restart failed"; failed=1; } ;;
   esac
 done
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+exit "${failed:-0}"

@@ -16,7 +16,9 @@
 # and 96016 N - 2690 matrix coefficients; its domain is the power of two
 # >= constraints + 3 (2 public signals and ONE). N = 4984 is the largest with
 # domain 2^27: 134,208,476 constraints (a Filecoin PoRep partition: 130,278,869).
-# Its key: 76.9 GB of points + 21.1 GB of coefficients; its slot: 16 GiB.
+# Its key: 76.9 GB of points + 21.1 GB of coefficients (91.2 GiB in
+# /dev/shm; the server and worker do not decode the coefficients, 21.4 GiB
+# each); its slot: 16 GiB. 107 GiB of the H200 machine's 125 GiB of RAM.
 # Knobs: BLOCKS (4984), JOBS (3), BACKEND (cuda; cpu for a test run), SEED,
 # POOL (cuzk-pbench), WORKERS_PER_GPU (1: with 2, a 2^27 key does not stay
 # resident next to both workers' buffers and is streamed for every proof),
@@ -91,12 +93,10 @@ dom=$((1 << log_dom))
 key_bytes=$(((n_coef * 44) + (3 * n_wit - 3 + dom) * 96 + n_wit * 192))
 pool_bytes=$((dom * 128 + (16 << 20)))
 log "$spec: $n_cons constraints, $n_wit witness values, domain 2^$log_dom; backend $backend, seed $seed"
-log "    key in /dev/shm ~$(gib "$key_bytes") GiB, pool slot $(gib $((dom * 128))) GiB; server and worker each parse the" \
-  "key's coefficients: ~$(gib $((n_coef * 48))) GiB of RAM each"
-total_need=$((key_bytes + pool_bytes + 2 * n_coef * 48))
+total_need=$((key_bytes + pool_bytes))
 mem_total=$(meminfo MemTotal)
-log "    proving needs ~$(gib "$total_need") GiB of RAM (key + pool + the two parsed copies of the coefficients)" \
-  "besides the worker's synthesis; RAM $(gib "$mem_total") GiB"
+log "    /dev/shm: key ~$(gib "$key_bytes") GiB + pool slot $(gib $((dom * 128))) GiB, in RAM $(gib "$mem_total") GiB" \
+  "(a process that decoded the key's coefficients would need $(gib $((n_coef * 48))) GiB more)"
 ((total_need > mem_total)) && log "    WARNING: that is more than the RAM"
 memory
 [[ ${PLAN:-0} == 1 ]] && { log "PLAN=1: stop"; exit 0; }
@@ -181,7 +181,8 @@ run=$(date +%s)
 for i in $(seq 1 "$jobs"); do
   id="pbench-$run-$i"
   log "(e) job $i/$jobs: $id$( ((i == 1)) && echo ' (warm-up)')"
-  "$bin/cuzk" inputs --circuit "$spec" --seed "$((seed + i))" --out "$work/in.json" || fail "cuzk inputs"
+  # the preimage named by a seed: 2 x 318,967 hex digits would not fit a job's 2 KiB of inputs
+  printf '{"preimage_seed": "%s"}\n' "$((seed + i))" >"$work/in.json"
   j0=$EPOCHREALTIME
   # submit, then wait: the server counts the circuit before it answers (tens of seconds at 2^27), and
   # `submit --wait` gives that reply only 10 s; without --wait it gets --timeout
@@ -201,12 +202,12 @@ done
 {
 grep -E "key $key.*(registered|resident|too large|not made|loaded in)" "$out/server.log" | sed 's/^\[[^]]*\] \[[^]]*\] \[[a-z]*\] /server: /'
 python3 - "$out" "$jobs" "$spec" "$n_cons" "$backend" "$(cat "$out/setup_s" 2>/dev/null || echo -)" <<'PY'
-
 import json, re, sys
 out, jobs, spec, n_cons, backend, setup_s = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 phases = ["h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "batch_add", "cpu_prep", "verify"]
 print(f"partition: {spec} ({n_cons:,} constraints), backend {backend}, key setup {setup_s} s")
-print(f"{'job':>4} {'synth s':>8} {'wall s':>7} {'TOTAL ms':>9} {'msm wall':>9} " + " ".join(f"{p:>9}" for p in phases))
+print(f"{'job':>4} {'synth s':>8} {'wall s':>7} {'gpu':>4} {'streamed':>8} {'TOTAL ms':>9} {'msm wall':>9} "
+      + " ".join(f"{p:>9}" for p in phases))
 totals = []
 for i in range(1, jobs + 1):
     j = json.load(open(f"{out}/job.{i}.json"))
@@ -214,11 +215,14 @@ for i in range(1, jobs + 1):
     t = p["timings"] or {}
     line = open(f"{out}/proven.{i}").read()
     m = re.search(r"msm_ms=([0-9.]+)", line)
+    streamed = re.search(r"streamed=(\w+)", line)
     synth = (p["synth_end_ns"] - p["synth_start_ns"]) / 1e9
     wall = float(open(f"{out}/wall.{i}").read())
     total = t.get("total", 0) * 1e3
     if i > 1: totals.append(total)
-    print(f"{i:>4} {synth:8.1f} {wall:7.1f} {total:9.1f} {float(m.group(1)) if m else 0:9.1f} "
+    gpu = "cpu" if p["gpu"] < 0 else str(p["gpu"])
+    print(f"{i:>4} {synth:8.1f} {wall:7.1f} {gpu:>4} {streamed.group(1) if streamed else '-':>8} {total:9.1f} "
+          f"{float(m.group(1)) if m else 0:9.1f} "
           + " ".join(f"{t.get(k, 0) * 1e3:9.1f}" for k in phases) + ("  (warm-up)" if i == 1 else ""))
 print("TOTAL = the prove call per partition (a, b, c, z to the GPU, NTTs, the five MSMs, CPU preparation; "
       "verify apart); phases in ms, the MSMs overlap on their own streams (msm wall = their span)")
