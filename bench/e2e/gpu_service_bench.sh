@@ -45,7 +45,7 @@ setup_key() {
   [[ -f $k ]] || "$bin/cuzk" setup --circuit "$1" --zkey "$k" --seed "gpu-bench $1" >"$out/setup.$(basename "$k").log" 2>&1
   echo "$k"
 }
-# pool_key SPEC: a key made in the pool's SRS region; prints its key id
+# pool_key SPEC BACKEND: a key made in the pool's SRS region; prints its key id
 pool_key() {
   local l="$out/setup.pool.log"
   if [[ ${ZKEY_STANDIN:-0} == 1 ]]; then
@@ -54,7 +54,7 @@ pool_key() {
         2>>"$l" | tail -1
     rm -f "$work/standin.zkey"
   else
-    "$bin/cuzk" setup --circuit "$1" --pool "$pool" ${HUGEPAGES:+--hugepages "$HUGEPAGES"} --backend cuda \
+    "$bin/cuzk" setup --circuit "$1" --pool "$pool" ${HUGEPAGES:+--hugepages "$HUGEPAGES"} --backend "$2" \
       --seed "gpu-bench $1" 2>"$l" | tail -1
   fi
 }
@@ -132,7 +132,7 @@ restart() {
     { log "pool creation failed"; cat "$out/restart.shm.log" >&2; return 1; }
   if [[ $src == pool ]]; then
     log "key $rspec into the pool ($(df -h --output=avail /dev/shm | tail -1 | xargs) free in /dev/shm)"
-    k=$(pool_key "$rspec")
+    k=$(pool_key "$rspec" "$be")
     [[ $k =~ ^[0-9a-f]{32}$ ]] || { log "cuzk setup --pool failed"; tail -20 "$out/setup.pool.log" >&2; return 1; }
     log "key $k: $(du -h "/dev/shm/$pool.srs.$k" | cut -f1) in /dev/shm"
   fi
