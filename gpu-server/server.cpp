@@ -69,7 +69,6 @@ server::server(server_options opt)
   backend_ = make_backend(opt_.backend, &note);
   if (!note.empty()) spdlog::info("{}", note);
   keys_.decode_points(!backend_->reads_mapped_bases());
-  keys_.decode_coefs(false);  // a, b and c come filled in the slot
   auto chunks = region_->payload_chunks(64ULL << 30);
   backend_->attach_pool(chunks);
 

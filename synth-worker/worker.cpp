@@ -49,8 +49,7 @@ worker::worker(worker_options opt)
     throw std::runtime_error("cannot open the pool " + opt_.pool + ": " +
                              (why.empty() ? std::string(to_string(r.error())) : why));
   region_ = std::make_unique<shm::region>(std::move(*r));
-  keys_.decode_points(false);  // synthesis reads a key's header (and coefficients, below), never its points
-  keys_.decode_coefs(false);    // only a circom witness without its .r1cs needs them: get(id, true)
+  keys_.decode_points(false);  // synthesis reads a key's header and coefficients, never its points
   auto l = shm::lease::take(*region_, shm::role::worker, opt_.name);
   if (!l) throw std::runtime_error("cannot take a lease on " + opt_.pool + ": " + std::string(to_string(l.error())));
   lease_ = std::make_unique<shm::lease>(std::move(*l));
@@ -211,17 +210,17 @@ synth_outcome worker::synthesize(const proto::assign& a) {
   jobs_->count_synthesis(j, a.partition);
   std::string error;
   try {
-    auto spec = job::spec::from_json(a.spec);
     progress_.opaque(true);  // parsing the key (first job of a key) reports nothing
     std::shared_ptr<const groth16::proving_key> pk;
     try {
-      pk = keys_.get(a.key_id, !spec.is_native() && spec.r1cs.empty());  // a circom witness alone: a, b from the key
+      pk = keys_.get(a.key_id);
     } catch (...) {
       progress_.opaque(false);
       throw;
     }
     progress_.opaque(false);
     if (opt_.synth_deadline.count() == 0) deadline_ns_.store(start_ns_.load() + ns(default_synth_deadline(pk->domain_size)));
+    auto spec = job::spec::from_json(a.spec);
     auto payload = slots_->payload(a.slot);
     if (!payload) throw job::job_error("slot " + std::to_string(a.slot) + " has no payload");
     auto st = job::synthesize(*pk, spec, a.partition, job::slot_buffers(*payload, *pk), &progress_);

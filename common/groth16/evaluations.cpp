@@ -25,8 +25,6 @@ void evaluate_from_coefs(const proving_key& pk, std::span<const fr_t> z, std::sp
   if (z.size() != pk.n_vars)
     throw std::invalid_argument("prove: witness has " + std::to_string(z.size()) + " values, the key expects " +
                                 std::to_string(pk.n_vars));
-  if (pk.coefs.empty())  // every key has at least the public-input rows
-    throw std::invalid_argument("prove: the key was read without its coefficients (io::read_zkey_mapped)");
   if (a.size() != pk.domain_size || b.size() != pk.domain_size || c.size() != pk.domain_size)
     throw std::invalid_argument("prove: a, b, c must have domain_size = " + std::to_string(pk.domain_size) +
                                 " entries");

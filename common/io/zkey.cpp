@@ -123,7 +123,7 @@ fr_t coef_from_disk(const fr_t& disk_as_canonical) {
 
 namespace {
 
-groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points, bool decode_coefs) {
+groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points) {
   auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   std::vector<std::uint8_t> scratch;
   groth16::proving_key pk;
@@ -189,46 +189,44 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points,
     byte_reader r = fixed(src, s, 4, scratch);
     const std::uint32_t n = r.u32("count");
     if (n * record != s.size - 4) r.fail("count " + std::to_string(n) + " does not match the section size");
-    if (decode_coefs) {  // otherwise only their count and size are checked
-      if (!r1cs::fits_in_memory(n * sizeof(groth16::matrix_coef)))
-        r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
-      pk.coefs.resize(n);
-      /* a chunk's records in parallel (two Montgomery conversions each); the first bad one is reported */
-      r1cs::for_each_chunk(src, s.offset + 4, n, record, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
-        const std::uint64_t m = b.size() / record;
-        std::atomic<std::uint64_t> bad{UINT64_MAX};
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, m, 4096), [&](const auto& range) {
-          for (std::uint64_t j = range.begin(); j < range.end(); ++j) {
-            const std::uint8_t* p = b.data() + j * record;
-            auto& k = pk.coefs[first + j];
-            auto le32 = [](const std::uint8_t* q) {
-              return std::uint32_t(q[0]) | std::uint32_t(q[1]) << 8 | std::uint32_t(q[2]) << 16 | std::uint32_t(q[3]) << 24;
-            };
-            k.matrix = le32(p);
-            k.constraint = le32(p + 4);
-            k.signal = le32(p + 8);
-            const auto v = fr_t::from_bytes_le(std::span<const std::uint8_t>(p + 12, fr_t::n_bytes));
-            if (!v || k.matrix > 1 || k.constraint >= pk.domain_size || k.signal >= pk.n_vars) {
-              std::uint64_t cur = bad.load();
-              while (first + j < cur && !bad.compare_exchange_weak(cur, first + j)) {}
-              continue;
-            }
-            k.value = coef_from_disk(*v);
+    if (!r1cs::fits_in_memory(n * sizeof(groth16::matrix_coef)))
+      r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
+    pk.coefs.resize(n);
+    /* a chunk's records in parallel (two Montgomery conversions each); the first bad one is reported */
+    r1cs::for_each_chunk(src, s.offset + 4, n, record, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+      const std::uint64_t m = b.size() / record;
+      std::atomic<std::uint64_t> bad{UINT64_MAX};
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, m, 4096), [&](const auto& range) {
+        for (std::uint64_t j = range.begin(); j < range.end(); ++j) {
+          const std::uint8_t* p = b.data() + j * record;
+          auto& k = pk.coefs[first + j];
+          auto le32 = [](const std::uint8_t* q) {
+            return std::uint32_t(q[0]) | std::uint32_t(q[1]) << 8 | std::uint32_t(q[2]) << 16 | std::uint32_t(q[3]) << 24;
+          };
+          k.matrix = le32(p);
+          k.constraint = le32(p + 4);
+          k.signal = le32(p + 8);
+          const auto v = fr_t::from_bytes_le(std::span<const std::uint8_t>(p + 12, fr_t::n_bytes));
+          if (!v || k.matrix > 1 || k.constraint >= pk.domain_size || k.signal >= pk.n_vars) {
+            std::uint64_t cur = bad.load();
+            while (first + j < cur && !bad.compare_exchange_weak(cur, first + j)) {}
+            continue;
           }
-        });
-        if (bad == UINT64_MAX) return;
-        /* the sequential reader names the first problem exactly */
-        const std::uint64_t i = bad.load();
-        byte_reader c(b.subspan((i - first) * record, record), ctx(4));
-        const std::string what = "coefficient " + std::to_string(i);
-        const auto matrix = c.u32(what), constraint = c.u32(what), signal = c.u32(what);
-        (void)c.fr(what + " value");
-        if (matrix > 1) c.fail(what + ": matrix " + std::to_string(matrix) + " is not A (0) or B (1)");
-        if (constraint >= pk.domain_size) c.fail(what + ": row beyond domainSize");
-        if (signal >= pk.n_vars) c.fail(what + ": signal beyond nVars");
-        c.fail(what + ": invalid");
+          k.value = coef_from_disk(*v);
+        }
       });
-    }
+      if (bad == UINT64_MAX) return;
+      /* the sequential reader names the first problem exactly */
+      const std::uint64_t i = bad.load();
+      byte_reader c(b.subspan((i - first) * record, record), ctx(4));
+      const std::string what = "coefficient " + std::to_string(i);
+      const auto matrix = c.u32(what), constraint = c.u32(what), signal = c.u32(what);
+      (void)c.fr(what + " value");
+      if (matrix > 1) c.fail(what + ": matrix " + std::to_string(matrix) + " is not A (0) or B (1)");
+      if (constraint >= pk.domain_size) c.fail(what + ": row beyond domainSize");
+      if (signal >= pk.n_vars) c.fail(what + ": signal beyond nVars");
+      c.fail(what + ": invalid");
+    });
   }
   const std::uint64_t n_priv = std::uint64_t(pk.n_vars) - pk.n_public - 1;
   const std::uint64_t n_h = pk.h == groth16::h_form::odd_coset ? pk.domain_size : pk.domain_size - 1;
@@ -252,16 +250,16 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points,
 
 }  // namespace
 
-groth16::proving_key read_zkey(const r1cs::byte_source& src) { return read_zkey(src, true, true); }
+groth16::proving_key read_zkey(const r1cs::byte_source& src) { return read_zkey(src, true); }
 
 groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
   return read_zkey(r1cs::memory_source(bytes, "zkey"));
 }
 
 groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
-                                      bool decode_points, bool decode_coefs) {
+                                      bool decode_points) {
   const r1cs::memory_source src(bytes, "zkey");
-  groth16::proving_key pk = read_zkey(src, decode_points, decode_coefs);
+  groth16::proving_key pk = read_zkey(src, decode_points);
   const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   auto view = [&](std::uint32_t type) {
     const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey

@@ -31,12 +31,9 @@ groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
 /* The same, and pk.mapped points into `bytes`, which `owner` keeps mapped.
    decode_points = false: the five point sections are only checked for size
    and left in the mapping (a, b1, b2, c, h_query stay empty): a GPU uploads
-   them as they are, and a synthesis worker never needs them.
-   decode_coefs = false: the coefficient section is only checked for size
-   (pk.coefs stays empty): only a circom witness without its .r1cs is
-   evaluated from them; a 2^27 key's take 23 GB decoded. */
+   them as they are, and a synthesis worker never needs them. */
 groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
-                                      bool decode_points = true, bool decode_coefs = true);
+                                      bool decode_points = true);
 /* Read a bounded chunk at a time (a regular file only; see r1cs/input_file.hpp). */
 groth16::proving_key read_zkey_file(const std::filesystem::path& path);
 

@@ -27,12 +27,11 @@ void check_content(const shm::srs_region& srs) {
 }
 
 /* The parsed key keeps its region mapped: a GPU uploads its bases from there (groth16::mapped_bases). */
-std::shared_ptr<const groth16::proving_key> parse(shm::srs_region&& region, const std::string& what, bool points,
-                                                  bool coefs) {
+std::shared_ptr<const groth16::proving_key> parse(shm::srs_region&& region, const std::string& what, bool points) {
   check_content(region);
   auto srs = std::make_shared<const shm::srs_region>(std::move(region));
   try {
-    return std::make_shared<const groth16::proving_key>(io::read_zkey_mapped(srs->bytes(), srs, points, coefs));
+    return std::make_shared<const groth16::proving_key>(io::read_zkey_mapped(srs->bytes(), srs, points));
   } catch (const std::exception& e) {
     throw job_error(what + " is not a valid .zkey: " + e.what());
   }
@@ -47,7 +46,7 @@ std::string key_cache::load(const std::filesystem::path& zkey) {
   auto srs = shm::srs_region::load(pool_, zkey, &why);
   if (!srs) throw job_error("cannot load the key " + zkey.string() + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_, decode_coefs_));
+  if (!keys_.count(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_));
   used_[id] = ++clock_;
   return id;
 }
@@ -57,26 +56,22 @@ std::string key_cache::load(int fd, std::string_view display_name) {
   auto srs = shm::srs_region::load(pool_, fd, display_name, &why);
   if (!srs) throw job_error("cannot load the key " + std::string(display_name) + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), std::string(display_name), decode_points_, decode_coefs_));
+  if (!keys_.count(id)) insert(id, parse(std::move(*srs), std::string(display_name), decode_points_));
   used_[id] = ++clock_;
   return id;
 }
 
-std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& key_id, bool with_coefs) {
+std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& key_id) {
   if (auto it = keys_.find(key_id); it != keys_.end()) {
-    if (!with_coefs || !it->second->coefs.empty()) {
-      used_[key_id] = ++clock_;
-      return it->second;
-    }
-    keys_.erase(it);  // parsed without its coefficients: again, with them
-    used_.erase(key_id);
+    used_[key_id] = ++clock_;
+    return it->second;
   }
   std::string why;
   auto srs = shm::srs_region::open(pool_, key_id, &why);
   if (!srs && srs.error() == shm::error::not_found)
     throw job_error("the pool holds no key " + key_id + ": " + explain(srs.error(), why));
   if (!srs) throw job_error("cannot use the key " + key_id + ": " + explain(srs.error(), why));
-  return insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_, decode_coefs_ || with_coefs));
+  return insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_));
 }
 
 std::shared_ptr<const groth16::proving_key> key_cache::insert(const std::string& key_id,

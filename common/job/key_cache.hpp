@@ -22,12 +22,6 @@ class key_cache {
      worker never reads them): seconds instead of minutes for a 2^26 key,
      and no copy of it on the heap. Applies to keys parsed after the call. */
   void decode_points(bool on) { decode_points_ = on; }
-  /* false: keys are parsed without decoding their A and B coefficients
-     (a, b and c come from a native circuit's synthesis, a .r1cs, or the
-     slot): 23 GB less per process for a 2^27 key. get(id, true) parses a key
-     again with them for the job that needs them (a circom witness without
-     its .r1cs). */
-  void decode_coefs(bool on) { decode_coefs_ = on; }
 
   /* Loads the file into its SRS region (unless one with the same content
      hash exists) and parses it; returns the key id. job_error when the file
@@ -39,9 +33,8 @@ class key_cache {
   std::string load(int fd, std::string_view display_name);
   /* The key of an SRS region the pool already holds; job_error if none, if
      the region does not belong to the service, or if its content does not
-     hash to its key id (checked once per key id per process, before parsing).
-     with_coefs: the key's coefficients decoded, whatever decode_coefs says. */
-  std::shared_ptr<const groth16::proving_key> get(const std::string& key_id, bool with_coefs = false);
+     hash to its key id (checked once per key id per process, before parsing). */
+  std::shared_ptr<const groth16::proving_key> get(const std::string& key_id);
   /* Drops the parsed key (its SRS region stays unless destroyed). */
   void forget(const std::string& key_id) {
     keys_.erase(key_id);
@@ -57,7 +50,6 @@ class key_cache {
   std::map<std::string, std::uint64_t> used_;
   std::uint64_t clock_ = 0;
   bool decode_points_ = true;
-  bool decode_coefs_ = true;
 };
 
 }  // namespace cuzk::job

@@ -4,14 +4,11 @@
 #include <zmq.hpp>
 
 #include <nlohmann/json.hpp>
-#include <fstream>
 #include <random>
 #include <set>
 
-#include "circuits/registry.hpp"
 #include "harness.hpp"
 #include "proto/codec.hpp"
-#include "r1cs/wtns_file.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
@@ -302,29 +299,6 @@ TEST(Service, AKeyIdThePoolDoesNotHoldStopsTheServer) {
   for (const auto& e : fs::directory_iterator(svc.dir()))
     if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
   EXPECT_NE(logs.find("the pool holds no key " + id), std::string::npos) << logs;
-}
-
-// Workers parse keys without their coefficients (23 GB at 2^27); a circom
-// witness without its .r1cs is evaluated from them, so the worker parses
-// that key again, with them, and the proof still verifies.
-TEST(Service, ACircomWitnessWithoutItsR1csAfterANativeJobOfTheSameKey) {
-  const std::string circuit = "chain:size=300";
-  service svc({"2x4096"});
-  auto server = svc.start_server();
-  auto worker = svc.start_worker("worker@1");
-  auto c = svc.connect();
-  c.submit(native_job("native-first", circuit, test::seed()));
-  expect_proven(c, "native-first", circuit);
-  const auto cc = circuits::make_circuit(circuit);
-  const auto in = cc->parse_inputs(nlohmann::json::parse(inputs_for(circuit, test::seed() + 1)));
-  const auto bytes = r1cs::write_wtns(circuits::generate_witness(*cc, *in));
-  const auto wtns = svc.dir() / "plain.wtns";
-  std::ofstream(wtns, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
-  proto::submit s = native_job("circom-plain", circuit, 0);
-  s.work = proto::circom_work{wtns.string(), std::nullopt};
-  c.submit(s);
-  expect_proven(c, "circom-plain", circuit);
 }
 
 TEST(Service, AMissingKeyAtStartStopsTheServerWithAClearError) {

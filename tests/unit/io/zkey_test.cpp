@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "../groth16/random_circuit.hpp"
-#include "groth16/evaluations.hpp"
 #include "groth16/setup.hpp"
 #include "ec/serialize_snarkjs.hpp"
 #include "io/zkey.hpp"
@@ -124,30 +123,6 @@ TEST(ZkeyTest, MappedWithoutDecodingKeepsTheHeaderAndCountsAndChecksSizes) {
   shorter.c.pop_back();
   auto bad = std::make_shared<std::vector<std::uint8_t>>(write_zkey(shorter));
   EXPECT_THROW((void)read_zkey_mapped(*bad, bad, false), std::exception);
-}
-
-/* Read without decoding the coefficients (a server, a worker of native
-   circuits): everything else the same, no coefficients on the heap, and a
-   section whose count does not match its size is still refused. */
-TEST(ZkeyTest, MappedWithoutCoefficientsKeepsTheRestAndChecksTheirSize) {
-  const auto pk = small_key();
-  const auto bytes = write_zkey(pk);
-  auto owner = std::make_shared<std::vector<std::uint8_t>>(bytes);
-  const auto m = read_zkey_mapped(*owner, owner, false, false);
-  EXPECT_TRUE(m.coefs.empty());
-  EXPECT_EQ(m.n_vars, pk.n_vars);
-  EXPECT_EQ(m.domain_size, pk.domain_size);
-  EXPECT_EQ(m.ic, pk.ic);
-  EXPECT_EQ(m.a_count(), pk.a.size());
-  std::vector<ff::fr_t> z(pk.n_vars, ff::fr_t::one()), a(pk.domain_size), b(pk.domain_size), c(pk.domain_size);
-  EXPECT_THROW(groth16::evaluate_from_coefs(m, z, a, b, c), std::invalid_argument);
-  const auto f = r1cs::parse_binfile(r1cs::memory_source(bytes, "zkey"), "zkey", 1,
-                                     [](std::uint32_t) { return std::string_view("section"); });
-  const auto sec = f.unique(4, "zkey", "coefficients");
-  ASSERT_TRUE(sec.has_value());
-  auto bad = std::make_shared<std::vector<std::uint8_t>>(bytes);
-  (*bad)[sec->offset] ^= 1;  // the count, no longer the section's size
-  EXPECT_THROW((void)read_zkey_mapped(*bad, bad, false, false), std::exception);
 }
 
 /* Coefficients are decoded in parallel; a bad one is still named exactly. */
