@@ -10,6 +10,7 @@
 #include "config/config_file.hpp"
 #include "log/log_setup.hpp"
 #include "server.hpp"
+#include "shm/srs_region.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk-gpu-server: schedules jobs, hands slots to synthesis workers, proves filled slots",
@@ -45,8 +46,12 @@ int main(int argc, char** argv) {
                  "GiB of device memory per GPU for resident keys and proof buffers (0: all but the reserve); "
                  "a key that does not fit is streamed for each proof")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--key", o.keys, "a .zkey to load into its SRS region and parse before serving (repeatable)")
-      ->check(CLI::ExistingFile);
+  const CLI::Validator key_id([](std::string& k) { return cuzk::shm::is_key_id(k) ? "" : k + " is not a key id"; },
+                              "KEY_ID");
+  app.add_option("--key", o.keys,
+                 "a .zkey to load into its SRS region, or the id of a key the pool holds, to parse and make resident "
+                 "before serving (repeatable)")
+      ->check(key_id | CLI::ExistingFile);
   double hung_s = 60;
   app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
       ->check(CLI::PositiveNumber);

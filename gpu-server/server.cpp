@@ -11,6 +11,7 @@
 #include <zmq_addon.hpp>
 
 #include "shm/failpoint.hpp"
+#include "shm/srs_region.hpp"
 #include "net/endpoint.hpp"
 #include "net/options.hpp"
 #include "proto/codec.hpp"
@@ -73,9 +74,10 @@ server::server(server_options opt)
 
   for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
     const auto t0 = std::chrono::steady_clock::now();
-    const auto id = keys_.load(k);
+    const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)
+    const auto id = installed ? k : keys_.load(k);
     auto pk = keys_.get(id);
-    preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
+    if (!installed) preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
     ready_keys_[id] = pk;
     backend_->attach_key(id, *pk);
     spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,

@@ -13,7 +13,13 @@
 # (cuda noreg cpu), SHORT (seconds for noreg and cpu, 60), WORKERS (cores-2),
 # IN_FLIGHT (3 x workers), POOL_GIB (64), RESTART_SPEC (chain:size=4000000),
 # HUGEPAGES (a hugetlbfs directory for the restart's pool), GPUS (--gpus for
-# the steady state, e.g. 0 or 0,1: the 1-GPU / 2-GPU comparison of issue 13).
+# the steady state, e.g. 0 or 0,1: the 1-GPU / 2-GPU comparison of issue 13),
+# KEY_SOURCE (the restart's key: zkey, a .zkey file as today, or pool: made by
+# `cuzk setup --pool` straight into an SRS region of the pool, no file, so a
+# 2^26 key (~42 GiB; RESTART_SPEC=chain:size=67108000) fits beside the pool
+# where the 64 GiB disk cannot hold the file; the servers then get --key
+# KEYID), ZKEY_STANDIN=1 (KEY_SOURCE=pool through `cuzk setup --zkey` and
+# `cuzk-shm load-srs`), RESTART_BACKEND (cuda; cpu to try the script here).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 shift 2
@@ -39,10 +45,26 @@ setup_key() {
   [[ -f $k ]] || "$bin/cuzk" setup --circuit "$1" --zkey "$k" --seed "gpu-bench $1" >"$out/setup.$(basename "$k").log" 2>&1
   echo "$k"
 }
+# pool_key SPEC BACKEND: a key made in the pool's SRS region; prints its key id
+pool_key() {
+  local l="$out/setup.pool.log"
+  if [[ ${ZKEY_STANDIN:-0} == 1 ]]; then
+    "$bin/cuzk" setup --circuit "$1" --zkey "$work/standin.zkey" --seed "gpu-bench $1" >"$l" 2>&1 &&
+      "$bin/cuzk-shm" load-srs --name "$pool" ${HUGEPAGES:+--hugepages "$HUGEPAGES"} --zkey "$work/standin.zkey" \
+        2>>"$l" | tail -1
+    rm -f "$work/standin.zkey"
+  else
+    "$bin/cuzk" setup --circuit "$1" --pool "$pool" ${HUGEPAGES:+--hugepages "$HUGEPAGES"} --backend "$2" \
+      --seed "gpu-bench $1" 2>"$l" | tail -1
+  fi
+}
 sub() { python3 -c "import sys; print(f'{float(sys.argv[1]) - float(sys.argv[2]):.3f}')" "$1" "$2"; }
-ready_wait() { # ready_wait LOG: seconds until "serving pool" appears
+ready_wait() { # ready_wait LOG [PID]: seconds until "serving pool" appears (fails if PID exits first)
   local t0; t0=$(date +%s.%N)
-  until grep -q "serving pool" "$1" 2>/dev/null; do sleep 0.01; done
+  until grep -q "serving pool" "$1" 2>/dev/null; do
+    [[ -z ${2:-} ]] || kill -0 "$2" 2>/dev/null || { log "the server exited:"; tail -20 "$1" >&2; return 1; }
+    sleep 0.01
+  done
   sub "$(date +%s.%N)" "$t0"
 }
 summary=()
@@ -84,9 +106,23 @@ PY
   log "$line"
 }
 
+# restart_submit ID KEY SPEC INPUTS PROOF PUBLIC LOG: a job, waited for. A key file: `submit --wait`,
+# which also checks the proof against the file. A key id: submit, then wait (no file to check with; the
+# server counts a large circuit before it answers, which `submit --wait` gives only 10 s)
+restart_submit() {
+  if [[ -f $2 ]]; then
+    "$bin/cuzk" submit --endpoint "$ep" --zkey "$2" --circuit "$3" --inputs "$4" --job-id "$1" \
+      --wait --proof "$5" --public "$6" >"$7" 2>&1
+  else
+    "$bin/cuzk" submit --endpoint "$ep" --zkey "$2" --circuit "$3" --inputs "$4" --job-id "$1" --timeout 600 >"$7" 2>&1 &&
+      "$bin/cuzk" wait --endpoint "$ep" --job-id "$1" --proof "$5" --public "$6" >>"$7" 2>&1
+  fi
+}
+
 restart() {
-  local rspec=${RESTART_SPEC:-chain:size=4000000} gib=${POOL_GIB:-64}
-  local k; k=$(setup_key "$rspec")
+  local rspec=${RESTART_SPEC:-chain:size=4000000} gib=${POOL_GIB:-64} be=${RESTART_BACKEND:-cuda}
+  local src=${KEY_SOURCE:-zkey} k=
+  [[ $src == zkey ]] && k=$(setup_key "$rspec")
   local n=${rspec#*=}; local dom; dom=$(python3 -c "print(1<<(($n+2)-1).bit_length())")
   # a 64 GiB pool: as many slots of this domain as fit (a, b, c, z: 4 x 32 B per constraint)
   local per=$((dom * 128)) count; count=$(((gib << 30) / per))
@@ -94,32 +130,40 @@ restart() {
   [[ -n ${HUGEPAGES:-} ]] && hp=(--hugepages "$HUGEPAGES")
   "$bin/cuzk-shm" create --name "$pool" --slots "${count}x$dom" "${hp[@]}" >"$out/restart.shm.log" 2>&1 ||
     { log "pool creation failed"; cat "$out/restart.shm.log" >&2; return 1; }
-  "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
+  if [[ $src == pool ]]; then
+    log "key $rspec into the pool ($(df -h --output=avail /dev/shm | tail -1 | xargs) free in /dev/shm)"
+    k=$(pool_key "$rspec" "$be")
+    [[ $k =~ ^[0-9a-f]{32}$ ]] || { log "cuzk setup --pool failed"; tail -20 "$out/setup.pool.log" >&2; return 1; }
+    log "key $k: $(du -h "/dev/shm/$pool.srs.$k" | cut -f1) in /dev/shm"
+  fi
+  "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend "$be" --key "$k" --keys-dir "$keys" \
     >"$out/restart.server1.log" 2>&1 &
   local s1=$!
-  local first; first=$(ready_wait "$out/restart.server1.log")
+  local first; first=$(ready_wait "$out/restart.server1.log" "$s1") || { kill "$s1" 2>/dev/null; return 1; }
   "$bin/cuzk-synth-worker" --pool "$pool" "${hp[@]}" --endpoint "$ep.worker" --name "worker@1" >"$out/restart.w1.log" 2>&1 &
   pids+=($!)
   "$bin/cuzk" inputs --circuit "$rspec" --seed 1 >"$work/in.json"
-  "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in.json" --job-id warm \
-    --wait --proof "$work/p.json" --public "$work/pub.json" >"$out/restart.submit1.log" 2>&1
+  restart_submit warm "$k" "$rspec" "$work/in.json" "$work/p.json" "$work/pub.json" "$out/restart.submit1.log"
   kill -9 "$s1"
   wait "$s1" 2>/dev/null
   local t0; t0=$(date +%s.%N)
-  "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend cuda --key "$k" --keys-dir "$keys" \
+  "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend "$be" --key "$k" --keys-dir "$keys" \
     >"$out/restart.server2.log" 2>&1 &
   pids+=($!)
-  until grep -q "serving pool" "$out/restart.server2.log" 2>/dev/null; do sleep 0.01; done
+  local s2=$!
+  until grep -q "serving pool" "$out/restart.server2.log" 2>/dev/null; do
+    kill -0 "$s2" 2>/dev/null || { log "the server exited:"; tail -20 "$out/restart.server2.log" >&2; return 1; }
+    sleep 0.01
+  done
   local t1; t1=$(date +%s.%N)
   "$bin/cuzk" inputs --circuit "$rspec" --seed 2 >"$work/in2.json"
-  "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$rspec" --inputs "$work/in2.json" --job-id after \
-    --wait --proof "$work/p2.json" --public "$work/pub2.json" >"$out/restart.submit2.log" 2>&1
+  restart_submit after "$k" "$rspec" "$work/in2.json" "$work/p2.json" "$work/pub2.json" "$out/restart.submit2.log"
   local t2; t2=$(date +%s.%N)
   stop
   local reg; reg=$(grep -o 'registered the pool.*' "$out/restart.server2.log" | head -1)
   local line
-  line=$(printf 'restart: pool %d GiB (%d slots of 2^%d), key %s: kill -9 -> READY %.2f s, -> first proof %.2f s (cold start READY %.2f s); %s' \
-    "$gib" "$count" "$(python3 -c "print(($dom).bit_length() - 1)")" "$rspec" "$(sub "$t1" "$t0")" \
+  line=$(printf 'restart: pool %d GiB (%d slots of 2^%d), key %s (%s): kill -9 -> READY %.2f s, -> first proof %.2f s (cold start READY %.2f s); %s' \
+    "$gib" "$count" "$(python3 -c "print(($dom).bit_length() - 1)")" "$rspec" "$src" "$(sub "$t1" "$t0")" \
     "$(sub "$t2" "$t0")" "$first" "$reg")
   summary+=("$line")
   log "$line"
@@ -131,7 +175,8 @@ for what in "${@:-steady restart}"; do
               d=$secs; [[ $m != cuda ]] && d=$short
               steady "$m" "$d"
             done ;;
-    restart) restart ;;
+    restart) restart || { log "restart failed"; failed=1; } ;;
   esac
 done
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+exit "${failed:-0}"

@@ -29,8 +29,24 @@ std::string sha256_preimage::spec() const {
   return s;
 }
 
+namespace {
+
+std::vector<std::uint8_t> seeded_bytes(std::uint64_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<std::uint8_t> b(n);
+  for (auto& x : b) x = static_cast<std::uint8_t>(g());
+  return b;
+}
+
+}  // namespace
+
 std::unique_ptr<inputs> sha256_preimage::parse_inputs(const nlohmann::json& j) const {
   auto in = std::make_unique<inputs_t>();
+  if (j.is_object() && j.contains("preimage_seed")) {
+    if (j.contains("preimage_hex")) throw circuit_error("sha256: give \"preimage_hex\" or \"preimage_seed\", not both");
+    in->preimage = seeded_bytes(bytes_, to_u64(j["preimage_seed"], "sha256: \"preimage_seed\""));
+    return in;
+  }
   in->preimage = hex_to_bytes(input_field(j, "sha256", "preimage_hex"), "sha256: \"preimage_hex\"");
   if (in->preimage.size() != bytes_)
     throw circuit_error("sha256: \"preimage_hex\" is " + std::to_string(in->preimage.size()) + " bytes, " +
@@ -39,10 +55,7 @@ std::unique_ptr<inputs> sha256_preimage::parse_inputs(const nlohmann::json& j) c
 }
 
 nlohmann::json sha256_preimage::random_inputs(std::uint64_t seed) const {
-  std::mt19937_64 g(seed);
-  std::vector<std::uint8_t> b(bytes_);
-  for (auto& x : b) x = static_cast<std::uint8_t>(g());
-  return {{"preimage_hex", bytes_to_hex(b)}};
+  return {{"preimage_hex", bytes_to_hex(seeded_bytes(bytes_, seed))}};
 }
 
 std::array<fr_t, 2> sha256_preimage::pack_digest(const std::array<std::uint8_t, 32>& digest) {

@@ -1,7 +1,9 @@
 // sha256:bytes=L (or sha256:blocks=N, meaning L = 64 N - 9, the longest
 // message that pads to N blocks) — knowledge of an L-byte preimage of a
 // public SHA-256 digest.
-//   inputs {"preimage_hex": "<2L hex digits>"}, private: one boolean wire a bit
+//   inputs {"preimage_hex": "<2L hex digits>"}, private: one boolean wire a bit;
+//   or {"preimage_seed": S}: the L bytes `cuzk inputs --seed S` would give
+//   (a service job's inputs hold 2 KiB: longer preimages can only be named)
 //   public: the digest as two field elements, hi = bytes 0..15 and
 //   lo = bytes 16..31, each read as a 128-bit big-endian integer
 // The padding is constant (L is a parameter); about 27,000 constraints a block.

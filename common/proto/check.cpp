@@ -42,7 +42,7 @@ rule_result check_body(const submit& m) {
   CUZK_RULE(check_text("Submit.client", m.client, max_client_bytes));
   if (!in_range(m.priority, priority::high, priority::low)) return fail("Submit.priority", "unknown");
   CUZK_RULE(check_partition_count("Submit.partitions", m.partitions));
-  CUZK_RULE(check_path("Submit.zkey", m.zkey));
+  CUZK_RULE(check_key("Submit.zkey", m.zkey));
   if (const auto* n = std::get_if<native_work>(&m.work)) {
     CUZK_RULE(check_token("Submit.native.circuit", n->circuit, max_circuit_bytes));
     if (n->inputs_json.empty()) return fail("Submit.native.inputs_json", "missing");

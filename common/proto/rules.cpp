@@ -71,6 +71,13 @@ rule_result check_path(std::string_view field, std::string_view v) {
   return check_text(field, v, max_path_bytes);
 }
 
+rule_result check_key(std::string_view field, std::string_view v) {
+  const bool key_id = v.size() == 32 && v.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  if (key_id) return std::nullopt;
+  if (!v.empty() && v.front() != '/') return fail(field, "neither an absolute path nor a key id (32 lowercase hex digits)");
+  return check_path(field, v);
+}
+
 rule_result check_token(std::string_view field, std::string_view v, std::size_t max, bool may_be_empty) {
   if (v.empty() && !may_be_empty) return fail(field, "missing");
   if (v.size() > max) return too_long(field, v.size(), max);

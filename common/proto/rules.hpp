@@ -21,6 +21,8 @@ rule_result check_job_id(std::string_view field, std::string_view v);
 rule_result check_text(std::string_view field, std::string_view v, std::size_t max, bool multiline = false);
 /* An absolute path: starts with '/', UTF-8, no NUL, at most max_path_bytes. */
 rule_result check_path(std::string_view field, std::string_view v);
+/* A proving key: an absolute path, or an installed key id (32 lowercase hex digits, shm::is_key_id). */
+rule_result check_key(std::string_view field, std::string_view v);
 /* 1..max bytes of visible ASCII. */
 rule_result check_token(std::string_view field, std::string_view v, std::size_t max, bool may_be_empty = false);
 /* 1..max_decimal_digits decimal digits. */

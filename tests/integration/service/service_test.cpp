@@ -264,6 +264,43 @@ TEST(Service, KeysGivenAtStartAreInTheirSrsRegionsBeforeTheFirstSubmit) {
   expect_proven(c, "preloaded", "chain:size=300");
 }
 
+TEST(Service, AKeyIdAtStartNamesAKeyThePoolHoldsAndJobsNameItByItsId) {
+  service svc({"2x4096"});
+  const auto& key = key_for("chain:size=300");
+  const auto id_file = svc.dir() / "key-id";
+  const std::string load = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + key.path + " > " + id_file.string();
+  ASSERT_EQ(std::system(load.c_str()), 0) << load;
+  std::string id = read_all(id_file);
+  id.erase(id.find_last_not_of('\n') + 1);
+  ASSERT_EQ(id.size(), 32u) << id;
+  auto server = svc.start_server({}, {"--key", id});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 1; }, 20s));
+  bool loaded = false;
+  for (const auto& e : fs::directory_iterator(svc.dir()))
+    if (e.path().filename().string().rfind("server.", 0) == 0)
+      loaded |= read_all(e.path()).find("key " + id + " (" + id + "): domain 2^9") != std::string::npos;
+  EXPECT_TRUE(loaded) << "the server did not load the key before serving";
+  auto s = native_job("by-key-id", "chain:size=300", test::seed());
+  s.zkey = id;
+  c.submit(s);
+  expect_proven(c, "by-key-id", "chain:size=300");
+}
+
+TEST(Service, AKeyIdThePoolDoesNotHoldStopsTheServer) {
+  service svc({"2x4096"});
+  const std::string id = "0123456789abcdef0123456789abcdef";
+  auto server = svc.start_server({}, {"--key", id});
+  auto st = server->wait_exit(20s);
+  ASSERT_TRUE(st.has_value());
+  EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) != 0);
+  std::string logs;
+  for (const auto& e : fs::directory_iterator(svc.dir()))
+    if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
+  EXPECT_NE(logs.find("the pool holds no key " + id), std::string::npos) << logs;
+}
+
 TEST(Service, AMissingKeyAtStartStopsTheServerWithAClearError) {
   service svc({"2x4096"});
   auto server = svc.start_server({}, {"--key", "/nonexistent/k.zkey"});

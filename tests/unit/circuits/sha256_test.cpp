@@ -106,5 +106,25 @@ TEST(Sha256, InputsMustHaveTheCircuitsLength) {
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage", "616263"}}), circuit_error);
 }
 
+TEST(Sha256, ASeedNamesThePreimageThatInputsWithThatSeedHold) {
+  const sha256_preimage c(3000);  // 6 KiB of hex: more than a service job's inputs may hold
+  const std::uint64_t seed = cuzk::test::seed();
+  const auto named = c.parse_inputs(nlohmann::json{{"preimage_seed", std::to_string(seed)}});
+  const auto given = c.parse_inputs(c.random_inputs(seed));
+  EXPECT_EQ(c.public_values(*named), c.public_values(*given));
+  EXPECT_NE(c.public_values(*named), c.public_values(*c.parse_inputs(nlohmann::json{{"preimage_seed", seed + 1}})));
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_seed", "-1"}}), circuit_error);
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_seed", 1}, {"preimage_hex", "00"}}), circuit_error);
+}
+
+// bench/e2e/partition_bench.sh sizes sha256:blocks=N from these (N = 4984: the largest with domain 2^27)
+TEST(Sha256, BlocksCountLinearly) {
+  for (std::uint64_t n : {1u, 2u, 3u, 7u}) {
+    const auto k = sha256_preimage(64 * n - 9).count();
+    EXPECT_EQ(k.constraints, 26928 * n - 676) << n;
+    EXPECT_EQ(k.inputs + k.aux, 26744 * n - 675) << n;
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::circuits

@@ -21,6 +21,10 @@ submit valid_native() {
   return {"job-1", "alice", priority::high, 2, "/keys/chain.zkey", native_work{"chain:size=1024", "{\"x\": \"1\"}"},
           blinding{"1", "2"}};
 }
+submit valid_by_key_id() {  // a key installed by the operator (cuzk-shm load-srs)
+  return {"job-3", "", priority::normal, 1, "0123456789abcdef0123456789abcdef", native_work{"chain:size=1024", "{}"},
+          std::nullopt};
+}
 submit valid_circom() {
   return {"job-2", "", priority::low, 1, "/k.zkey", circom_work{"/w.wtns", "/c.r1cs"}, std::nullopt};
 }
@@ -62,6 +66,8 @@ const std::vector<broken>& cases() {
       {"SubmitRelativeZkey", "Submit.zkey", with(valid_native(), [](submit& s) { s.zkey = "keys/a.zkey"; })},
       {"SubmitZkeyPathOf1024Bytes", "Submit.zkey",
        with(valid_native(), [](submit& s) { s.zkey = "/" + std::string(1023, 'p'); })},
+      {"SubmitZkeyIdInUppercase", "Submit.zkey",
+       with(valid_native(), [](submit& s) { s.zkey = "0123456789ABCDEF0123456789ABCDEF"; })},
       {"SubmitZkeyWithNul", "Submit.zkey", with(valid_native(), [](submit& s) { s.zkey = std::string("/a\0b", 4); })},
       {"SubmitWithoutCircuit", "Submit.native.circuit",
        with(valid_native(), [](submit& s) { std::get<native_work>(s.work).circuit = ""; })},
@@ -183,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(EachRule, ProtoValidation, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<broken>& i) { return std::string(i.param.name); });
 
 TEST(ProtoValidationBases, TheUnbrokenMessagesPass) {
-  for (const body& b : {body{valid_native()}, body{valid_circom()}, body{valid_status()}, body{valid_ready()},
+  for (const body& b : {body{valid_native()}, body{valid_by_key_id()}, body{valid_circom()}, body{valid_status()}, body{valid_ready()},
                         body{valid_assign()}, body{valid_gpus()}}) {
     auto d = decode(encode(message{1, b}));
     EXPECT_TRUE(d) << d.error().reason;

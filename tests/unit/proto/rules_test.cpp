@@ -32,6 +32,17 @@ TEST(ProtoRules, PathsAreAbsolute) {
   EXPECT_EQ(*check_path("p", ""), "p: missing");
 }
 
+TEST(ProtoRules, KeysArePathsOrKeyIds) {
+  EXPECT_FALSE(check_key("k", "/srv/keys/a.zkey"));
+  EXPECT_FALSE(check_key("k", "0123456789abcdef0123456789abcdef"));
+  const std::string not_key = "k: neither an absolute path nor a key id (32 lowercase hex digits)";
+  EXPECT_EQ(*check_key("k", "0123456789ABCDEF0123456789abcdef"), not_key);
+  EXPECT_EQ(*check_key("k", "0123456789abcdef0123456789abcde"), not_key);
+  EXPECT_EQ(*check_key("k", "0123456789abcdef0123456789abcdef0"), not_key);
+  EXPECT_EQ(*check_key("k", "a.zkey"), not_key);
+  EXPECT_EQ(*check_key("k", ""), "k: missing");
+}
+
 TEST(ProtoRules, DecimalsAreDigitsOnly) {
   EXPECT_FALSE(check_decimal("r", "0123456789"));
   EXPECT_TRUE(check_decimal("r", "-1"));
