@@ -4,10 +4,12 @@
 // (a counting run bounded by the key's domain), and check a circom witness's
 // header through a descriptor opened under the witness policy.
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <chrono>
 
 #include <nlohmann/json.hpp>
 
@@ -203,23 +205,43 @@ std::shared_ptr<const groth16::proving_key> server::ready_key(const std::string&
     } catch (const std::exception& e) {
       error = e.what();
     }
-    boost::asio::post(io_, [this, key_id, pk, error] {
-      loading_keys_.erase(key_id);
-      if (pk) {
-        ready_keys_[key_id] = pk;
-      } else {  // the key is gone or corrupt: its jobs cannot be proven
-        spdlog::warn("key {}: {}", key_id, error);
-        jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
-          if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
-          for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
-          queue_.drop(j);
-          notify_waiters(j);
-        });
-      }
-      dispatch();
-    });
+    boost::asio::post(io_, [this, key_id, pk, error] { key_loaded(key_id, pk, error); });
   });
   return nullptr;
+}
+
+void server::verify_key(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk) {
+  loading_keys_.insert(key_id);
+  boost::asio::post(prep_, [this, key_id, pk] {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string error;
+    try {
+      keys_.verify(key_id);  // no cached key touched: key_mu_ stays free for Submits
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (error.empty())
+      spdlog::info("key {}: its SRS region hashes to its id (checked in {:.2f} s while serving)", key_id,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    boost::asio::post(io_, [this, key_id, pk = error.empty() ? pk : nullptr, error] { key_loaded(key_id, pk, error); });
+  });
+}
+
+void server::key_loaded(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk,
+                        const std::string& error) {
+  loading_keys_.erase(key_id);
+  if (pk) {
+    ready_keys_[key_id] = pk;
+  } else {  // the key is gone or corrupt: its jobs cannot be proven
+    spdlog::warn("key {}: {}", key_id, error);
+    jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
+      if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
+      for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
+      queue_.drop(j);
+      notify_waiters(j);
+    });
+  }
+  dispatch();
 }
 
 // Parsed keys stay while a job needs them or they were preloaded; a few

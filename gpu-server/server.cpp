@@ -75,11 +75,12 @@ server::server(server_options opt)
   for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
     const auto t0 = std::chrono::steady_clock::now();
     const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)
-    const auto id = installed ? k : keys_.load(k);
-    auto pk = keys_.get(id);
+    const auto id = installed ? k : keys_.load(k);  // a file's load has checked its content
+    auto pk = keys_.get(id, !installed);
     if (!installed) preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
-    ready_keys_[id] = pk;
     backend_->attach_key(id, *pk);
+    if (installed) verify_key(id, pk);
+    else ready_keys_[id] = pk;
     spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -88,10 +89,11 @@ server::server(server_options opt)
   jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
     if (shm::job_word_state(rec) != shm::job_state::active) return;
     const std::string id(shm::field_text(rec.key_id));
-    if (ready_keys_.count(id)) return;
+    if (ready_keys_.count(id) || loading_keys_.count(id)) return;
     try {
-      ready_keys_[id] = keys_.get(id);
-      backend_->attach_key(id, *ready_keys_[id]);
+      auto pk = keys_.get(id, false);
+      backend_->attach_key(id, *pk);
+      verify_key(id, pk);
     } catch (const std::exception& e) {
       spdlog::warn("key {} of a queued job: {}", id, e.what());
     }

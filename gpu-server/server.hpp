@@ -174,6 +174,11 @@ class server {
                                                           std::string& key_id);
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
   std::shared_ptr<const groth16::proving_key> ready_key(const std::string& key_id);
+  /* A key parsed before serving without its content check (key_cache::get(id,
+     false)): checked on the preparation pool while the server serves; its
+     jobs are proven only once the check passed, and fail if it does not. */
+  void verify_key(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk);
+  void key_loaded(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk, const std::string& error);
   void trim_ready_keys();
 
   // server_dispatch.cpp: workers, slots, proofs

@@ -27,8 +27,9 @@ void check_content(const shm::srs_region& srs) {
 }
 
 /* The parsed key keeps its region mapped: a GPU uploads its bases from there (groth16::mapped_bases). */
-std::shared_ptr<const groth16::proving_key> parse(shm::srs_region&& region, const std::string& what, bool points) {
-  check_content(region);
+std::shared_ptr<const groth16::proving_key> parse(shm::srs_region&& region, const std::string& what, bool points,
+                                                  bool verify = true) {
+  if (verify) check_content(region);
   auto srs = std::make_shared<const shm::srs_region>(std::move(region));
   try {
     return std::make_shared<const groth16::proving_key>(io::read_zkey_mapped(srs->bytes(), srs, points));
@@ -61,8 +62,12 @@ std::string key_cache::load(int fd, std::string_view display_name) {
   return id;
 }
 
-std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& key_id) {
+std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& key_id, bool verify) {
   if (auto it = keys_.find(key_id); it != keys_.end()) {
+    if (verify && unverified_.count(key_id)) {  // parsed unchecked: checked now (at once if verify() has run)
+      this->verify(key_id);
+      unverified_.erase(key_id);
+    }
     used_[key_id] = ++clock_;
     return it->second;
   }
@@ -71,7 +76,16 @@ std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& ke
   if (!srs && srs.error() == shm::error::not_found)
     throw job_error("the pool holds no key " + key_id + ": " + explain(srs.error(), why));
   if (!srs) throw job_error("cannot use the key " + key_id + ": " + explain(srs.error(), why));
-  return insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_));
+  auto pk = insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_, verify));
+  if (!verify) unverified_.insert(key_id);
+  return pk;
+}
+
+void key_cache::verify(const std::string& key_id) const {
+  std::string why;
+  auto srs = shm::srs_region::open(pool_, key_id, &why);
+  if (!srs) throw job_error("cannot check the key " + key_id + ": " + explain(srs.error(), why));
+  check_content(*srs);
 }
 
 std::shared_ptr<const groth16::proving_key> key_cache::insert(const std::string& key_id,
@@ -81,6 +95,7 @@ std::shared_ptr<const groth16::proving_key> key_cache::insert(const std::string&
     for (auto it = used_.begin(); it != used_.end(); ++it)
       if (it->second < lru->second) lru = it;
     keys_.erase(lru->first);
+    unverified_.erase(lru->first);
     used_.erase(lru);
   }
   keys_[key_id] = pk;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -33,12 +34,20 @@ class key_cache {
   std::string load(int fd, std::string_view display_name);
   /* The key of an SRS region the pool already holds; job_error if none, if
      the region does not belong to the service, or if its content does not
-     hash to its key id (checked once per key id per process, before parsing). */
-  std::shared_ptr<const groth16::proving_key> get(const std::string& key_id);
+     hash to its key id (checked once per key id per process, before parsing).
+     verify = false: parsed without that check (a server makes a large key
+     resident before it serves and checks it with verify() meanwhile; 19 s
+     for a 2^27 key); nothing may prove with it until verify() succeeded. */
+  std::shared_ptr<const groth16::proving_key> get(const std::string& key_id, bool verify = true);
+  /* The content check get() skips with verify = false: job_error when the
+     region is gone or does not hash to its key id. Touches no cached key,
+     so it may run on another thread than the cache's user. */
+  void verify(const std::string& key_id) const;
   /* Drops the parsed key (its SRS region stays unless destroyed). */
   void forget(const std::string& key_id) {
     keys_.erase(key_id);
     used_.erase(key_id);
+    unverified_.erase(key_id);
   }
 
  private:
@@ -50,6 +59,7 @@ class key_cache {
   std::map<std::string, std::uint64_t> used_;
   std::uint64_t clock_ = 0;
   bool decode_points_ = true;
+  std::set<std::string> unverified_;  // parsed with get(id, false), not yet checked by a get(id)
 };
 
 }  // namespace cuzk::job

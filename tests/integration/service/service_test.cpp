@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <zmq.hpp>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -286,6 +287,59 @@ TEST(Service, AKeyIdAtStartNamesAKeyThePoolHoldsAndJobsNameItByItsId) {
   s.zkey = id;
   c.submit(s);
   expect_proven(c, "by-key-id", "chain:size=300");
+  std::string logs;
+  for (const auto& e : fs::directory_iterator(svc.dir()))
+    if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
+  EXPECT_NE(logs.find("key " + id + ": its SRS region hashes to its id (checked in"), std::string::npos) << logs;
+}
+
+/* A key named by id is checked against its id while the server already
+   serves; one whose region was altered fails its jobs, and only those. */
+TEST(Service, AKeyIdWhoseRegionWasAlteredFailsItsJobsWhileOthersAreProven) {
+  service svc({"2x4096"});
+  const auto& key = key_for("chain:size=300");
+  const auto id_file = svc.dir() / "key-id";
+  const std::string load = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + key.path + " > " + id_file.string();
+  ASSERT_EQ(std::system(load.c_str()), 0) << load;
+  std::string id = read_all(id_file);
+  id.erase(id.find_last_not_of('\n') + 1);
+  {  // a byte of the contributions' hash (opaque to the parser): the content no longer hashes to id
+    const auto region = "/dev/shm/" + svc.pool() + ".srs." + id;
+    std::fstream f(region, std::ios::in | std::ios::out | std::ios::binary);
+    const auto at = static_cast<std::streamoff>(4096 + fs::file_size(key.path) - 20);
+    f.seekg(at);
+    char b = 0;
+    f.read(&b, 1);
+    b = static_cast<char>(b ^ 0x5a);
+    f.seekp(at);
+    f.write(&b, 1);
+    ASSERT_TRUE(f.good());
+  }
+  auto server = svc.start_server({}, {"--key", id});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 1; }, 20s));
+  auto bad = native_job("altered", "chain:size=300", test::seed());
+  bad.zkey = id;
+  try {
+    c.submit(bad);
+    auto out = c.wait("altered", 60s);
+    const auto* st = std::get_if<proto::job_status>(&out);
+    ASSERT_NE(st, nullptr) << "a job with an altered key was proven";
+    EXPECT_EQ(st->state, proto::job_state::failed);
+    EXPECT_NE(st->error.find("does not hash to its key id"), std::string::npos) << st->error;
+  } catch (const std::exception& e) {  // refused at Submit, once the check has run
+    EXPECT_NE(std::string(e.what()).find("does not hash to its key id"), std::string::npos) << e.what();
+  }
+  std::string logs;
+  ASSERT_TRUE(eventually([&] {
+    logs.clear();
+    for (const auto& e : fs::directory_iterator(svc.dir()))
+      if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
+    return logs.find("key " + id + ": SRS region " + id + " does not hash to its key id") != std::string::npos;
+  }, 20s)) << logs;
+  c.submit(native_job("other", "poseidon-merkle:depth=2", test::seed()));
+  expect_proven(c, "other", "poseidon-merkle:depth=2");
 }
 
 TEST(Service, AKeyIdThePoolDoesNotHoldStopsTheServer) {

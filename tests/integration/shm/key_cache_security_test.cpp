@@ -82,6 +82,34 @@ TEST(KeyCacheSecurity, ARegionWhoseContentIsAnotherKeyIsRefusedBeforeParsing) {
   EXPECT_NE(err2.find("does not hash to its key id"), std::string::npos) << (err2.empty() ? "accepted" : err2);
 }
 
+/* A key parsed without its check (a server before it serves) is refused by
+   verify() and by every later get() that proves with it. */
+TEST(KeyCacheSecurity, AKeyParsedUncheckedIsRefusedByItsLaterCheck) {
+  two_keys k;
+  pool_guard g("sec-unchecked");
+  const std::string id = load_elsewhere(g.name, k.a);
+  {
+    int fd = ::open(srs_path(g.name, id).c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    const std::size_t n = 4096 + k.b_bytes.size();
+    auto* p = static_cast<std::uint8_t*>(::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+    ::close(fd);
+    ASSERT_NE(p, MAP_FAILED);
+    std::copy(k.b_bytes.begin(), k.b_bytes.end(), p + 4096);
+    ::munmap(p, n);
+  }
+  key_cache cache(g.name);
+  EXPECT_NE(cache.get(id, false), nullptr);  // parsed, not checked
+  EXPECT_NE(job_error_of([&] { cache.verify(id); }).find("does not hash to its key id"), std::string::npos);
+  EXPECT_NE(job_error_of([&] { (void)cache.get(id); }).find("does not hash to its key id"), std::string::npos);
+  pool_guard good("sec-checked");
+  const std::string ok = load_elsewhere(good.name, k.a);
+  key_cache c2(good.name);
+  ASSERT_NE(c2.get(ok, false), nullptr);
+  EXPECT_EQ(job_error_of([&] { c2.verify(ok); }), "");
+  EXPECT_NE(c2.get(ok), nullptr);
+}
+
 TEST(KeyCacheSecurity, ARegionOwnedByAnotherUserIsRefusedEvenWithTheRightContent) {
   if (::geteuid() != 0) GTEST_SKIP() << "planting a file owned by another user needs root";
   two_keys k;
