@@ -54,7 +54,7 @@ pool_key() {
         2>>"$l" | tail -1
     rm -f "$work/standin.zkey"
   else
-    "$bin/cuzk" setup --circuit "$1" --pool "$pool" ${HUGEPAGES:+--hugepages "$HUGEPAGES"} --backend "$2" \
+    "$bin/cuzk" setup --circuit "$1" --pool "$pool" --backend "$2" \
       --seed "gpu-bench $1" 2>"$l" | tail -1
   fi
 }
