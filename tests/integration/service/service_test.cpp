@@ -9,6 +9,7 @@
 #include <set>
 
 #include "harness.hpp"
+#include "io/zkey.hpp"
 #include "proto/codec.hpp"
 #include "seed.hpp"
 
@@ -291,6 +292,43 @@ TEST(Service, AKeyIdAtStartNamesAKeyThePoolHoldsAndJobsNameItByItsId) {
   for (const auto& e : fs::directory_iterator(svc.dir()))
     if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
   EXPECT_NE(logs.find("key " + id + ": its SRS region hashes to its id (checked in"), std::string::npos) << logs;
+}
+
+/* cuzk setup --pool: the key straight into the pool, the bytes --zkey then
+   load-srs would give; a job names it by id and its proof verifies. */
+TEST(Service, SetupIntoThePoolGivesTheKeyLoadSrsWouldAndJobsProveWithIt) {
+  service svc({"2x4096"});
+  const std::string seed = "pool-" + std::to_string(test::seed());
+  const auto id_file = svc.dir() / "key-id", zkey = svc.dir() / "k.zkey", id2_file = svc.dir() / "key-id-2";
+  const std::string setup = cli_bin() + " setup --circuit chain:size=300 --backend cpu --seed " + seed;
+  ASSERT_EQ(std::system((setup + " --pool " + svc.pool() + " > " + id_file.string() + " 2>/dev/null").c_str()), 0);
+  ASSERT_EQ(std::system((setup + " --zkey " + zkey.string() + " 2>/dev/null").c_str()), 0);
+  const std::string load = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + zkey.string() + " > " + id2_file.string();
+  ASSERT_EQ(std::system(load.c_str()), 0);
+  std::string id = read_all(id_file), id2 = read_all(id2_file);
+  id.erase(id.find_last_not_of('\n') + 1);
+  id2.erase(id2.find_last_not_of('\n') + 1);
+  ASSERT_EQ(id.size(), 32u) << id;
+  EXPECT_EQ(id, id2) << "cuzk setup --pool and --zkey + load-srs wrote different keys";
+  int regions = 0;
+  for (const auto& e : fs::directory_iterator("/dev/shm"))
+    regions += e.path().filename().string().rfind(svc.pool() + ".srs.", 0) == 0;
+  EXPECT_EQ(regions, 1);
+  const std::string none = setup + " --pool " + svc.pool() + "-missing > /dev/null 2> " + (svc.dir() / "err").string();
+  EXPECT_NE(std::system(none.c_str()), 0);
+  EXPECT_NE(read_all(svc.dir() / "err").find("no such pool"), std::string::npos) << read_all(svc.dir() / "err");
+
+  auto server = svc.start_server({}, {"--key", id});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  auto s = native_job("set-up-in-pool", "chain:size=300", test::seed());
+  s.zkey = id;
+  c.submit(s);
+  auto out = c.wait("set-up-in-pool", 60s);
+  const auto* pr = std::get_if<proto::proof_reply>(&out);
+  ASSERT_NE(pr, nullptr);
+  const auto pk = io::read_zkey_file(zkey);
+  for (const auto& p : pr->partitions) EXPECT_TRUE(verifies(pk, p.proof_json, p.public_json));
 }
 
 /* A key named by id is checked against its id while the server already
