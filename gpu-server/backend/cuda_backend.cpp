@@ -107,6 +107,23 @@ class cuda_backend final : public prover_backend {
                  registered_.size(), gib(total), s, total ? s / gib(total) : 0.0);
   }
 
+  /* Streamed for every proof: say why, and how many workers a GPU may run for
+     it to stay resident (its bases and every worker's buffers within the budget). */
+  static void not_resident(std::string_view key_id, const groth16::proving_key& pk, std::size_t g,
+                           const cuda::device_context& ctx) {
+    const std::size_t bases = cuda::device_key::footprint(pk), work = cuda::working_bytes(pk);
+    const std::size_t fit = bases < ctx.budget() ? (ctx.budget() - bases) / work : 0;
+    if (fit >= 1 && fit < ctx.workers())
+      spdlog::warn("key {}: its bases and MSM workspace ({:.3f} GiB) and {} workers' buffers ({:.3f} GiB each) exceed "
+                   "GPU {}'s {:.3f} GiB budget, so it is streamed for every proof; with --workers-per-gpu {} it would "
+                   "stay resident",
+                   key_id, gib(bases), ctx.workers(), gib(work), g, gib(ctx.budget()), fit);
+    else
+      spdlog::info("key {}: too large to stay resident on GPU {} within its {:.3f} GiB budget (bases and MSM workspace "
+                   "{:.3f} GiB, buffers {:.3f} GiB a worker); its bases will be streamed for each proof",
+                   key_id, g, gib(ctx.budget()), gib(bases), gib(work));
+  }
+
   void attach_key(std::string_view key_id, const groth16::proving_key& pk) override {
     const auto& m = pk.mapped;
     const std::size_t region = m.a.size() + m.b1.size() + m.b2.size() + m.c.size() + m.h.size();
@@ -125,8 +142,7 @@ class cuda_backend final : public prover_backend {
           spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases) in {:.3f} s", key_id, g,
                        gib(cuda::device_key::bases_bytes(pk)), since(t1));
         else
-          spdlog::info("key {}: too large to stay resident on GPU {} within its {:.1f} GiB budget; its bases will be "
-                       "streamed for each proof", key_id, g, gib(ctx.budget()));
+          not_resident(key_id, pk, g, ctx);
       } catch (const cuda::error& e) {
         spdlog::warn("key {}: not made resident on GPU {}: {}", key_id, g, e.what());
         if (e.sticky()) throw device_fault("CUDA device " + std::to_string(ctx.device()) + ": " + e.what(), true);

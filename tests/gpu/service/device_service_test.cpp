@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -191,6 +192,44 @@ TEST(DeviceService, AKeyLargerThanTheDeviceBudgetIsStreamedAndItsProofsMatchTheC
   const auto streamed = run("cuda", {"--device-budget", "0.004"});  // 4 MiB: the key's bases alone need more
   ASSERT_EQ(cpu.size(), 3u);
   EXPECT_EQ(streamed, cpu) << "streamed bases gave other proofs than the CPU backend";
+}
+
+/* A key that would stay resident with fewer proving workers than the server
+   runs (the 2^27 case on an H200): streamed, and the log says how many
+   workers a GPU may run for it to stay resident; proofs are still valid. */
+TEST(DeviceService, AKeyThatFitsOnlyWithFewerWorkersIsStreamedAndTheLogSaysHowMany) {
+  REQUIRE_DEVICE();
+  const std::string circuit = "chain:size=20000";
+  const auto& key = key_for(circuit);
+  auto sizes = [&](const std::string& budget) {  // (bases and workspace, buffers a worker) from the server's log
+    service svc({"2x32768"});
+    svc.backend = "cuda";
+    auto server = svc.start_server({}, {"--key", key.path, "--device-budget", budget});
+    auto c = svc.connect();
+    (void)c.status();
+    EXPECT_EQ(server->terminate(), 0);
+    return server_logs(svc);
+  };
+  const auto tiny = sizes("0.004");
+  const auto at = tiny.find("(bases and MSM workspace ");
+  ASSERT_NE(at, std::string::npos) << tiny;
+  double bases = 0, work = 0;
+  ASSERT_EQ(std::sscanf(tiny.c_str() + at, "(bases and MSM workspace %lf GiB, buffers %lf GiB a worker)", &bases, &work), 2)
+      << tiny.substr(at, 120);
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%.4f", bases + 1.5 * work);  // room for one worker's buffers, not two
+  service svc({"2x32768"});
+  svc.backend = "cuda";
+  auto server = svc.start_server({}, {"--key", key.path, "--device-budget", budget, "--workers-per-gpu", "2"});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  c.submit(job("fewer-workers", circuit, test::seed()));
+  EXPECT_EQ(proven(c, "fewer-workers", circuit).size(), 1u);
+  EXPECT_EQ(server->terminate(), 0);
+  const auto logs = server_logs(svc);
+  EXPECT_NE(logs.find("so it is streamed for every proof; with --workers-per-gpu 1 it would stay resident"),
+            std::string::npos) << logs;
+  EXPECT_NE(logs.find("streamed=true"), std::string::npos) << "the key was not streamed";
 }
 
 /* A proof that cannot fit the device's memory (here: a reserve larger than
