@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <thread>
 #include <iterator>
@@ -34,11 +35,7 @@ using namespace std::chrono_literals;
 constexpr int exit_device_lost = 75;  // gpu-server/backend/fault.hpp
 
 proto::submit job(const std::string& id, const std::string& circuit, std::uint64_t seed, bool fixed_blinding = false) {
-  proto::submit s;
-  s.job_id = id;
-  s.client = "device_service_test";
-  s.zkey = key_for(circuit).path;
-  s.work = proto::native_work{circuit, inputs_for(circuit, seed)};
+  auto s = native_submit(id, circuit, seed, "device_service_test");
   if (fixed_blinding) s.blinding = proto::blinding{"12345", "67890"};
   return s;
 }
@@ -85,6 +82,35 @@ std::map<std::string, int> slot_states(service& svc) {
 }
 
 #ifdef CUZK_TEST_CUDA
+/* The service with one backend: n jobs PREFIX0.. (fixed blinding) of
+   circuit_of(i) on `workers` workers; their proofs in order, each verified;
+   check_logs sees the servers' logs (every run checks the backend that proved). */
+std::vector<std::string> fixed_blinding_proofs(const std::vector<std::string>& slots, const std::string& be,
+                                               const std::vector<std::string>& extra, int workers,
+                                               const std::string& prefix, std::size_t n,
+                                               const std::function<std::string(std::size_t)>& circuit_of,
+                                               std::uint64_t seed,
+                                               const std::function<void(const std::string&)>& check_logs = {}) {
+  service svc(slots);
+  svc.backend = be;
+  auto server = svc.start_server({}, extra);
+  std::vector<std::unique_ptr<process>> ws;
+  for (int i = 0; i < workers; ++i) ws.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
+  auto c = svc.connect();
+  for (std::size_t i = 0; i < n; ++i) c.submit(job(prefix + std::to_string(i), circuit_of(i), seed + i, true));
+  std::vector<std::string> proofs;
+  for (std::size_t i = 0; i < n; ++i)
+    for (auto& p : proven(c, prefix + std::to_string(i), circuit_of(i))) proofs.push_back(p);
+  EXPECT_EQ(server->terminate(), 0);
+  const auto logs = server_logs(svc);
+  EXPECT_NE(logs.find("backend=" + be), std::string::npos) << "the proofs were not made by the " << be << " backend";
+  if (be == "cuda" && extra.empty()) {
+    EXPECT_NE(logs.find("registered the pool's payload with CUDA"), std::string::npos);
+  }
+  if (check_logs) check_logs(logs);
+  return proofs;
+}
+
 /* Mixed native circuits, both H conventions' keys (the dev setup's default),
    fixed blinding: every proof verifies and is byte-identical to the CPU
    backend's; the same again with --no-register. */
@@ -95,24 +121,9 @@ TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte)
   for (const auto& c : circuits) key_for(c);
   const auto seed = test::seed();
   auto run = [&](const std::string& be, const std::vector<std::string>& extra) {
-    service svc({"4x4096", "2x32768"});
-    svc.backend = be;
-    auto server = svc.start_server({}, extra);
-    std::vector<std::unique_ptr<process>> workers;
-    for (int i = 0; i < 2; ++i) workers.push_back(svc.start_worker("worker@" + std::to_string(i + 1)));
-    auto c = svc.connect();
-    for (std::size_t i = 0; i < 8; ++i)
-      c.submit(job("mixed-" + std::to_string(i), circuits[i % circuits.size()], seed + i, true));
-    std::vector<std::string> proofs;
-    for (std::size_t i = 0; i < 8; ++i)
-      for (auto& p : proven(c, "mixed-" + std::to_string(i), circuits[i % circuits.size()])) proofs.push_back(p);
-    EXPECT_EQ(server->terminate(), 0);
-    const auto logs = server_logs(svc);
-    EXPECT_NE(logs.find("backend=" + be), std::string::npos) << "the proofs were not made by the " << be << " backend";
-    if (be == "cuda" && extra.empty()) {
-      EXPECT_NE(logs.find("registered the pool's payload with CUDA"), std::string::npos);
-    }
-    return proofs;
+    return fixed_blinding_proofs({"4x4096", "2x32768"}, be, extra, 2, "mixed-", 8, [&](std::size_t i) {
+      return circuits[i % circuits.size()];
+    }, seed);
   };
   const auto cpu = run("cpu", {});
   const auto gpu = run("cuda", {});
@@ -171,22 +182,13 @@ TEST(DeviceService, AKeyLargerThanTheDeviceBudgetIsStreamedAndItsProofsMatchTheC
   const std::string circuit = "chain:size=20000";
   const auto seed = test::seed();
   auto run = [&](const std::string& be, const std::vector<std::string>& extra) {
-    service svc({"2x32768"});
-    svc.backend = be;
-    auto server = svc.start_server({}, extra);
-    auto worker = svc.start_worker("worker@1");
-    auto c = svc.connect();
-    std::vector<std::string> proofs;
-    for (int i = 0; i < 3; ++i) c.submit(job("streamed-" + std::to_string(i), circuit, seed + i, true));
-    for (int i = 0; i < 3; ++i)
-      for (auto& p : proven(c, "streamed-" + std::to_string(i), circuit)) proofs.push_back(p);
-    EXPECT_EQ(server->terminate(), 0);
-    if (be == "cuda") {
-      const auto logs = server_logs(svc);
+    auto streamed_only = [&](const std::string& logs) {
+      if (be != "cuda") return;
       EXPECT_NE(logs.find("streamed=true"), std::string::npos) << "the key was not streamed";
       EXPECT_EQ(logs.find("streamed=false"), std::string::npos) << "a proof used resident bases";
-    }
-    return proofs;
+    };
+    return fixed_blinding_proofs({"2x32768"}, be, extra, 1, "streamed-", 3, [&](std::size_t) { return circuit; }, seed,
+                                 streamed_only);
   };
   const auto cpu = run("cpu", {});
   const auto streamed = run("cuda", {"--device-budget", "0.004"});  // 4 MiB: the key's bases alone need more
