@@ -109,6 +109,53 @@ std::optional<struct stat> pool_stat(std::string_view pool) {
   return st;
 }
 
+constexpr std::uint64_t total_for(std::uint64_t content) { return srs_header_bytes + (content + 4095) / 4096 * 4096; }
+
+/* A new unnamed /dev/shm file of `total` bytes in out.fd (locked when lock),
+   with the pool's access, allocated and mapped writable; `what` names it in
+   errors. linkat gives it its name once it is ready. */
+result<mapping> unnamed_region(fd_guard& out, std::uint64_t total, const detail::file_access& access, bool lock,
+                               const std::string& what, const std::string& path, std::string* why) {
+  struct statvfs sv {};
+  if (::statvfs("/dev/shm", &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
+    say(why, what + " needs " + std::to_string(total) + " bytes but /dev/shm has " +
+                 std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
+    return unexpected(error::no_space);
+  }
+  do out.fd = ::open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  while (out.fd < 0 && errno == EINTR);
+  if (out.fd < 0) {
+    say(why, "cannot create " + what + " in /dev/shm: " + std::strerror(errno));
+    return unexpected(error::os_error);
+  }
+  if (lock && ::flock(out.fd, LOCK_EX) != 0) {
+    say(why, "cannot lock " + what + ": " + std::strerror(errno));
+    return unexpected(error::os_error);
+  }
+  if (auto a = detail::apply_access(out.fd, access, "SRS region", path, why); !a) return unexpected(a.error());
+  if (::ftruncate(out.fd, static_cast<off_t>(total)) != 0) {
+    say(why, "cannot size " + what + ": " + std::strerror(errno));
+    return unexpected(errno == ENOSPC ? error::no_space : error::os_error);
+  }
+  if (int rc = ::posix_fallocate(out.fd, 0, static_cast<off_t>(total)); rc != 0) {
+    say(why, "cannot allocate " + std::to_string(total) + " bytes for " + what + ": " + std::strerror(rc));
+    return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
+  }
+  return mapping::of(out.fd, total, true, path, why);
+}
+
+/* The header of a region whose content is in place; the magic is stored last (release). */
+void publish(std::uint8_t* base, std::uint64_t total, std::uint64_t content, const std::string& key) {
+  auto& h = *reinterpret_cast<srs_header*>(base);
+  h.version = srs_version;
+  h.header_bytes = srs_header_bytes;
+  h.total_bytes = total;
+  h.content_bytes = content;
+  h.created_unix_ns = now_ns();
+  std::memcpy(h.key_id, key.data(), key.size());
+  h.magic.store(srs_magic, std::memory_order_release);
+}
+
 }  // namespace
 
 bool is_key_id(std::string_view k) noexcept {
@@ -313,37 +360,12 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
       }
       if (existing.error() != error::not_found) return unexpected(existing.error());
 
-      const std::uint64_t total = srs_header_bytes + (n + 4095) / 4096 * 4096;
-      struct statvfs sv {};
-      if (::statvfs("/dev/shm", &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
-        say(why, "SRS region '" + name + "' needs " + std::to_string(total) + " bytes but /dev/shm has " +
-                     std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
-        return unexpected(error::no_space);
-      }
       // An unnamed file, locked and sized before linkat gives it its name
       // (failing, like O_EXCL, when the name is taken): whoever sees the name
       // sees either the load lock held or the header published.
+      const std::uint64_t total = total_for(n);
       fd_guard out;
-      do out.fd = ::open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-      while (out.fd < 0 && errno == EINTR);
-      if (out.fd < 0) {
-        say(why, "cannot create SRS region '" + name + "' in /dev/shm: " + std::strerror(errno));
-        return unexpected(error::os_error);
-      }
-      if (::flock(out.fd, LOCK_EX) != 0) {
-        say(why, "cannot lock the new SRS region '" + name + "': " + std::strerror(errno));
-        return unexpected(error::os_error);
-      }
-      if (auto a = detail::apply_access(out.fd, access, "SRS region", path, why); !a) return unexpected(a.error());
-      if (::ftruncate(out.fd, static_cast<off_t>(total)) != 0) {
-        say(why, "cannot size SRS region '" + name + "': " + std::strerror(errno));
-        return unexpected(errno == ENOSPC ? error::no_space : error::os_error);
-      }
-      if (int rc = ::posix_fallocate(out.fd, 0, static_cast<off_t>(total)); rc != 0) {
-        say(why, "cannot allocate " + std::to_string(total) + " bytes for SRS region '" + name + "': " + std::strerror(rc));
-        return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
-      }
-      auto map = mapping::of(out.fd, total, true, path, why);
+      auto map = unnamed_region(out, total, access, true, "SRS region '" + name + "'", path, why);
       if (!map) return unexpected(map.error());
       const std::string self = "/proc/self/fd/" + std::to_string(out.fd);
       if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
@@ -369,14 +391,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         say(why, file + " changed while being loaded (its bytes no longer hash to " + key + "); nothing was kept");
         return unexpected(error::srs_mismatch);
       }
-      auto& h = *reinterpret_cast<srs_header*>(base);
-      h.version = srs_version;
-      h.header_bytes = srs_header_bytes;
-      h.total_bytes = total;
-      h.content_bytes = n;
-      h.created_unix_ns = now_ns();
-      std::memcpy(h.key_id, key.data(), key.size());
-      h.magic.store(srs_magic, std::memory_order_release);  // published last; closing out.fd drops the lock
+      publish(base, total, n, key);  // closing out.fd drops the lock
       return srs_region(new impl{key, std::move(*map), n, true});
     }
   } catch (...) {
@@ -391,34 +406,12 @@ result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
     say(why, "an SRS region needs content");
     return unexpected(error::srs_mismatch);
   }
-  const std::uint64_t total = srs_header_bytes + (n + 4095) / 4096 * 4096;
+  const std::uint64_t total = total_for(n);
   const std::string what = "the new SRS region of pool '" + std::string(pool) + "'";
-  struct statvfs sv {};
-  if (::statvfs("/dev/shm", &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
-    say(why, what + " needs " + std::to_string(total) + " bytes but /dev/shm has " +
-                 std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
-    return unexpected(error::no_space);
-  }
   auto ps = pool_stat(pool);
   const detail::file_access access = ps ? detail::access_of(*ps) : detail::file_access{};
   fd_guard out;
-  do out.fd = ::open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  while (out.fd < 0 && errno == EINTR);
-  if (out.fd < 0) {
-    say(why, "cannot create " + what + " in /dev/shm: " + std::strerror(errno));
-    return unexpected(error::os_error);
-  }
-  if (auto a = detail::apply_access(out.fd, access, "SRS region", "/dev/shm/" + std::string(pool) + ".srs.new", why); !a)
-    return unexpected(a.error());
-  if (::ftruncate(out.fd, static_cast<off_t>(total)) != 0) {
-    say(why, "cannot size " + what + ": " + std::strerror(errno));
-    return unexpected(errno == ENOSPC ? error::no_space : error::os_error);
-  }
-  if (int rc = ::posix_fallocate(out.fd, 0, static_cast<off_t>(total)); rc != 0) {
-    say(why, "cannot allocate " + std::to_string(total) + " bytes for " + what + ": " + std::strerror(rc));
-    return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
-  }
-  auto map = mapping::of(out.fd, total, true, "/dev/shm/" + std::string(pool) + ".srs.new", why);
+  auto map = unnamed_region(out, total, access, false, what, "/dev/shm/" + std::string(pool) + ".srs.new", why);
   if (!map) return unexpected(map.error());
   auto* base = static_cast<std::uint8_t*>(map->data());
   // every page faulted in at once, from all cores: fill then writes at memory speed
@@ -428,14 +421,7 @@ result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
   }
   fill(std::span<std::uint8_t>(base + srs_header_bytes, n));
   const std::string key = content_hash(std::span<const std::uint8_t>(base + srs_header_bytes, n));
-  auto& h = *reinterpret_cast<srs_header*>(base);
-  h.version = srs_version;
-  h.header_bytes = srs_header_bytes;
-  h.total_bytes = total;
-  h.content_bytes = n;
-  h.created_unix_ns = now_ns();
-  std::memcpy(h.key_id, key.data(), key.size());
-  h.magic.store(srs_magic, std::memory_order_release);
+  publish(base, total, n, key);
   const std::string path = object_path(pool, key);
   const std::string self = "/proc/self/fd/" + std::to_string(out.fd);
   if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
