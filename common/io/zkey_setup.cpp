@@ -4,6 +4,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <tbb/parallel_for.h>
 
@@ -198,34 +199,33 @@ void zkey_setup::write(std::span<std::uint8_t> out) {
   });
 
   constexpr std::size_t chunk = 1u << 22;
-  auto query1 = [&](std::string_view what, std::span<const fr_t> k, std::uint64_t at) {
-    std::vector<ec::g1_affine_t> pts(std::min(chunk, k.size()));
+  /* a query's points k_i G, a chunk at a time, encoded from offset `at` */
+  auto query = [&](std::string_view what, const auto& g, std::span<const fr_t> k, std::uint64_t at) {
+    using point = std::remove_cvref_t<decltype(g)>;
+    std::vector<point> pts(std::min(chunk, k.size()));
     for (std::size_t first = 0; first < k.size(); first += chunk) {
       step(what, first, k.size());
       const auto part = k.subspan(first, std::min(chunk, k.size() - first));
-      e.mul_many_g1(g1, part, std::span(pts).first(part.size()));
-      put_g1s(out, at, first, std::span<const ec::g1_affine_t>(pts).first(part.size()));
+      const auto p = std::span(pts).first(part.size());
+      if constexpr (std::is_same_v<point, ec::g1_affine_t>) {
+        e.mul_many_g1(g, part, p);
+        put_g1s(out, at, first, p);
+      } else {
+        e.mul_many_g2(g, part, p);
+        put_g2s(out, at, first, p);
+      }
     }
   };
-  auto query2 = [&](std::string_view what, std::span<const fr_t> k, std::uint64_t at) {
-    std::vector<ec::g2_affine_t> pts(std::min(chunk, k.size()));
-    for (std::size_t first = 0; first < k.size(); first += chunk) {
-      step(what, first, k.size());
-      const auto part = k.subspan(first, std::min(chunk, k.size() - first));
-      e.mul_many_g2(g2, part, std::span(pts).first(part.size()));
-      put_g2s(out, at, first, std::span<const ec::g2_affine_t>(pts).first(part.size()));
-    }
-  };
-  query1("A query (G1)", u_, l.a);
+  query("A query (G1)", g1, u_, l.a);
   std::vector<fr_t>().swap(u_);
-  query1("B query (G1)", v_, l.b1);
-  query2("B query (G2)", v_, l.b2);
+  query("B query (G1)", g1, v_, l.b1);
+  query("B query (G2)", g2, v_, l.b2);
   std::vector<fr_t>().swap(v_);
-  query1("IC query (G1)", std::span<const fr_t>(k_).first(l.n_public + 1), l.ic);
-  query1("C query (G1)", std::span<const fr_t>(k_).subspan(l.n_public + 1), l.c);
+  query("IC query (G1)", g1, std::span<const fr_t>(k_).first(l.n_public + 1), l.ic);
+  query("C query (G1)", g1, std::span<const fr_t>(k_).subspan(l.n_public + 1), l.c);
   std::vector<fr_t>().swap(k_);
   const auto h_s = groth16::h_query_scalars(t_, l.h, log_n);
-  query1("H query (G1)", h_s, l.h_query);
+  query("H query (G1)", g1, h_s, l.h_query);
   step("done", 1, 1);
 }
 
