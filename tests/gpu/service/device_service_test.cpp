@@ -63,17 +63,6 @@ std::uint32_t syntheses(client::connection& c, const std::string& id) {
   return n;
 }
 
-/* Every server log of the service, concatenated. */
-std::string server_logs(const service& svc) {
-  std::string all;
-  for (const auto& e : fs::directory_iterator(svc.dir()))
-    if (e.path().filename().string().rfind("server.", 0) == 0) {
-      std::ifstream f(e.path());
-      all.append(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    }
-  return all;
-}
-
 std::map<std::string, int> slot_states(service& svc) {
   auto j = nlohmann::json::parse(svc.shm_status_json());
   std::map<std::string, int> n;

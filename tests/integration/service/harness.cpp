@@ -208,6 +208,22 @@ std::string read_all(const fs::path& p) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
+std::string server_logs(const service& svc) {
+  std::string all;
+  for (const auto& e : fs::directory_iterator(svc.dir()))
+    if (e.path().filename().string().rfind("server.", 0) == 0) all += read_all(e.path());
+  return all;
+}
+
+std::string load_srs(const service& svc, const std::string& zkey) {
+  const auto out = svc.dir() / ("key-id-" + std::to_string(std::hash<std::string>{}(zkey)));
+  const std::string cmd = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + zkey + " > " + out.string();
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("failed: " + cmd);
+  std::string id = read_all(out);
+  id.erase(id.find_last_not_of('\n') + 1);
+  return id;
+}
+
 bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json) {
   auto p = io::proof_from_json(nlohmann::json::parse(proof_json));
   auto pub = io::public_from_json(nlohmann::json::parse(public_json));

@@ -99,6 +99,12 @@ proto::submit native_submit(const std::string& job_id, const std::string& circui
 /* A whole file as text (a log, a status dump). */
 std::string read_all(const fs::path& p);
 
+/* Every server log of the service, concatenated. */
+std::string server_logs(const service& svc);
+
+/* `cuzk-shm load-srs` of a key file into the service's pool: its key id. */
+std::string load_srs(const service& svc, const std::string& zkey);
+
 /* The proof and public signals parse, and the proof verifies under the key's vk. */
 bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json);
 

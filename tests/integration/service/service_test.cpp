@@ -269,28 +269,19 @@ TEST(Service, KeysGivenAtStartAreInTheirSrsRegionsBeforeTheFirstSubmit) {
 TEST(Service, AKeyIdAtStartNamesAKeyThePoolHoldsAndJobsNameItByItsId) {
   service svc({"2x4096"});
   const auto& key = key_for("chain:size=300");
-  const auto id_file = svc.dir() / "key-id";
-  const std::string load = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + key.path + " > " + id_file.string();
-  ASSERT_EQ(std::system(load.c_str()), 0) << load;
-  std::string id = read_all(id_file);
-  id.erase(id.find_last_not_of('\n') + 1);
+  const std::string id = load_srs(svc, key.path);
   ASSERT_EQ(id.size(), 32u) << id;
   auto server = svc.start_server({}, {"--key", id});
   auto worker = svc.start_worker("worker@1");
   auto c = svc.connect();
   ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 1; }, 20s));
-  bool loaded = false;
-  for (const auto& e : fs::directory_iterator(svc.dir()))
-    if (e.path().filename().string().rfind("server.", 0) == 0)
-      loaded |= read_all(e.path()).find("key " + id + " (" + id + "): domain 2^9") != std::string::npos;
-  EXPECT_TRUE(loaded) << "the server did not load the key before serving";
+  EXPECT_NE(server_logs(svc).find("key " + id + " (" + id + "): domain 2^9"), std::string::npos)
+      << "the server did not load the key before serving";
   auto s = native_job("by-key-id", "chain:size=300", test::seed());
   s.zkey = id;
   c.submit(s);
   expect_proven(c, "by-key-id", "chain:size=300");
-  std::string logs;
-  for (const auto& e : fs::directory_iterator(svc.dir()))
-    if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
+  const auto logs = server_logs(svc);
   EXPECT_NE(logs.find("key " + id + ": its SRS region hashes to its id (checked in"), std::string::npos) << logs;
 }
 
@@ -299,15 +290,13 @@ TEST(Service, AKeyIdAtStartNamesAKeyThePoolHoldsAndJobsNameItByItsId) {
 TEST(Service, SetupIntoThePoolGivesTheKeyLoadSrsWouldAndJobsProveWithIt) {
   service svc({"2x4096"});
   const std::string seed = "pool-" + std::to_string(test::seed());
-  const auto id_file = svc.dir() / "key-id", zkey = svc.dir() / "k.zkey", id2_file = svc.dir() / "key-id-2";
+  const auto id_file = svc.dir() / "key-id", zkey = svc.dir() / "k.zkey";
   const std::string setup = cli_bin() + " setup --circuit chain:size=300 --backend cpu --seed " + seed;
   ASSERT_EQ(std::system((setup + " --pool " + svc.pool() + " > " + id_file.string() + " 2>/dev/null").c_str()), 0);
   ASSERT_EQ(std::system((setup + " --zkey " + zkey.string() + " 2>/dev/null").c_str()), 0);
-  const std::string load = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + zkey.string() + " > " + id2_file.string();
-  ASSERT_EQ(std::system(load.c_str()), 0);
-  std::string id = read_all(id_file), id2 = read_all(id2_file);
+  std::string id = read_all(id_file);
   id.erase(id.find_last_not_of('\n') + 1);
-  id2.erase(id2.find_last_not_of('\n') + 1);
+  const std::string id2 = load_srs(svc, zkey.string());
   ASSERT_EQ(id.size(), 32u) << id;
   EXPECT_EQ(id, id2) << "cuzk setup --pool and --zkey + load-srs wrote different keys";
   int regions = 0;
@@ -336,11 +325,7 @@ TEST(Service, SetupIntoThePoolGivesTheKeyLoadSrsWouldAndJobsProveWithIt) {
 TEST(Service, AKeyIdWhoseRegionWasAlteredFailsItsJobsWhileOthersAreProven) {
   service svc({"2x4096"});
   const auto& key = key_for("chain:size=300");
-  const auto id_file = svc.dir() / "key-id";
-  const std::string load = shm_bin() + " load-srs --name " + svc.pool() + " --zkey " + key.path + " > " + id_file.string();
-  ASSERT_EQ(std::system(load.c_str()), 0) << load;
-  std::string id = read_all(id_file);
-  id.erase(id.find_last_not_of('\n') + 1);
+  const std::string id = load_srs(svc, key.path);
   {  // a byte of the contributions' hash (opaque to the parser): the content no longer hashes to id
     const auto region = "/dev/shm/" + svc.pool() + ".srs." + id;
     std::fstream f(region, std::ios::in | std::ios::out | std::ios::binary);
@@ -371,9 +356,7 @@ TEST(Service, AKeyIdWhoseRegionWasAlteredFailsItsJobsWhileOthersAreProven) {
   }
   std::string logs;
   ASSERT_TRUE(eventually([&] {
-    logs.clear();
-    for (const auto& e : fs::directory_iterator(svc.dir()))
-      if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
+    logs = server_logs(svc);
     return logs.find("key " + id + ": SRS region " + id + " does not hash to its key id") != std::string::npos;
   }, 20s)) << logs;
   c.submit(native_job("other", "poseidon-merkle:depth=2", test::seed()));
@@ -387,9 +370,7 @@ TEST(Service, AKeyIdThePoolDoesNotHoldStopsTheServer) {
   auto st = server->wait_exit(20s);
   ASSERT_TRUE(st.has_value());
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) != 0);
-  std::string logs;
-  for (const auto& e : fs::directory_iterator(svc.dir()))
-    if (e.path().filename().string().rfind("server.", 0) == 0) logs += read_all(e.path());
+  const auto logs = server_logs(svc);
   EXPECT_NE(logs.find("the pool holds no key " + id), std::string::npos) << logs;
 }
 

@@ -57,6 +57,18 @@ std::string job_error_of(const std::function<void()>& f) {
   return "";
 }
 
+/* Key b's bytes written over the content of key a's region (its header kept). */
+void plant(const std::string& pool, const std::string& id, const std::vector<std::uint8_t>& bytes) {
+  int fd = ::open(srs_path(pool, id).c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  const std::size_t n = 4096 + bytes.size();
+  auto* p = static_cast<std::uint8_t*>(::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+  ::close(fd);
+  ASSERT_NE(p, MAP_FAILED);
+  std::copy(bytes.begin(), bytes.end(), p + 4096);
+  ::munmap(p, n);
+}
+
 TEST(KeyCacheSecurity, ARegionWhoseContentIsAnotherKeyIsRefusedBeforeParsing) {
   two_keys k;
   ASSERT_EQ(k.a_bytes.size(), k.b_bytes.size());
@@ -64,16 +76,7 @@ TEST(KeyCacheSecurity, ARegionWhoseContentIsAnotherKeyIsRefusedBeforeParsing) {
   pool_guard g("sec-planted");
   const std::string id = load_elsewhere(g.name, k.a);
   ASSERT_EQ(id, shm::content_hash(k.a_bytes));
-  {  // a correct header over key b's bytes
-    int fd = ::open(srs_path(g.name, id).c_str(), O_RDWR);
-    ASSERT_GE(fd, 0);
-    const std::size_t n = 4096 + k.b_bytes.size();
-    auto* p = static_cast<std::uint8_t*>(::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
-    ::close(fd);
-    ASSERT_NE(p, MAP_FAILED);
-    std::copy(k.b_bytes.begin(), k.b_bytes.end(), p + 4096);
-    ::munmap(p, n);
-  }
+  ASSERT_NO_FATAL_FAILURE(plant(g.name, id, k.b_bytes));  // a correct header over key b's bytes
   key_cache cache(g.name);
   const std::string err = job_error_of([&] { (void)cache.get(id); });
   EXPECT_NE(err.find("SRS region " + id + " does not hash to its key id"), std::string::npos)
@@ -88,16 +91,7 @@ TEST(KeyCacheSecurity, AKeyParsedUncheckedIsRefusedByItsLaterCheck) {
   two_keys k;
   pool_guard g("sec-unchecked");
   const std::string id = load_elsewhere(g.name, k.a);
-  {
-    int fd = ::open(srs_path(g.name, id).c_str(), O_RDWR);
-    ASSERT_GE(fd, 0);
-    const std::size_t n = 4096 + k.b_bytes.size();
-    auto* p = static_cast<std::uint8_t*>(::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
-    ::close(fd);
-    ASSERT_NE(p, MAP_FAILED);
-    std::copy(k.b_bytes.begin(), k.b_bytes.end(), p + 4096);
-    ::munmap(p, n);
-  }
+  ASSERT_NO_FATAL_FAILURE(plant(g.name, id, k.b_bytes));
   key_cache cache(g.name);
   EXPECT_NE(cache.get(id, false), nullptr);  // parsed, not checked
   EXPECT_NE(job_error_of([&] { cache.verify(id); }).find("does not hash to its key id"), std::string::npos);
