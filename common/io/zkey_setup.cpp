@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include "poly/domain.hpp"
+#include "r1cs/matrices.hpp"
 
 namespace cuzk::io {
 
@@ -16,12 +17,8 @@ namespace {
 
 using groth16::fr_t;
 using r1cs::lc;
+using r1cs::term;
 using r1cs::variable;
-
-struct wire_term {
-  std::uint32_t wire;
-  fr_t coeff;
-};
 
 /* Setup mode without matrices: one row at a time, as recording_cs would
    record it (terms merged by wire, zeros dropped, wires numbered inputs first). */
@@ -29,8 +26,8 @@ class qap_cs final : public r1cs::constraint_system {
  public:
   /* one of the passes: on_row(row, a, b, c) with the merged terms of A and B
      (c unmerged: only its sums matter) */
-  using row_fn = std::function<void(std::uint64_t, std::span<const wire_term>, std::span<const wire_term>,
-                                    std::span<const wire_term>)>;
+  using row_fn = std::function<void(std::uint64_t, std::span<const term>, std::span<const term>,
+                                    std::span<const term>)>;
   qap_cs(std::uint64_t n_inputs, row_fn f) : n_inputs_(n_inputs), f_(std::move(f)) {}
 
   variable alloc_input(const fr_t&) override {
@@ -53,7 +50,7 @@ class qap_cs final : public r1cs::constraint_system {
   }
 
  private:
-  void wires(const lc& x, std::vector<wire_term>& out, bool merge) {
+  void wires(const lc& x, std::vector<term>& out, bool merge) {
     out.clear();
     for (const auto& t : x.terms()) {
       const bool aux = t.var.type == variable::kind::aux;
@@ -62,21 +59,13 @@ class qap_cs final : public r1cs::constraint_system {
                                  (aux ? "aux " : "input ") + std::to_string(t.var.index) + " before allocating it");
       out.push_back({static_cast<std::uint32_t>(aux ? n_inputs_ + t.var.index : t.var.index), t.coeff});
     }
-    if (!merge) return;
-    std::sort(out.begin(), out.end(), [](const wire_term& p, const wire_term& q) { return p.wire < q.wire; });
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < out.size();) {
-      wire_term t = out[i];
-      for (++i; i < out.size() && out[i].wire == t.wire; ++i) t.coeff += out[i].coeff;
-      if (!t.coeff.is_zero()) out[k++] = t;
-    }
-    out.resize(k);
+    if (merge) r1cs::merge_by_wire(out);
   }
 
   std::uint64_t n_inputs_;
   row_fn f_;
   r1cs::counts n_;
-  std::vector<wire_term> a_, b_, c_;
+  std::vector<term> a_, b_, c_;
 };
 
 /* L_row(τ) over the key's domain, a block of rows at a time, as rows arrive in order */

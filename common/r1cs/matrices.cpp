@@ -17,6 +17,17 @@ void check_z(const matrices& m, std::span<const fr_t> z) {
 
 }  // namespace
 
+void merge_by_wire(std::vector<term>& terms) {
+  std::sort(terms.begin(), terms.end(), [](const term& p, const term& q) { return p.wire < q.wire; });
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < terms.size();) {
+    term t = terms[i];
+    for (++i; i < terms.size() && terms[i].wire == t.wire; ++i) t.coeff += terms[i].coeff;
+    if (!t.coeff.is_zero()) terms[k++] = t;
+  }
+  terms.resize(k);
+}
+
 fr_t dot(std::span<const term> row, std::span<const fr_t> z) {
   fr_t acc;
   for (const auto& t : row) acc += t.coeff.is_one() ? z[t.wire] : t.coeff * z[t.wire];

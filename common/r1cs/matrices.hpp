@@ -23,6 +23,9 @@ struct term {
   friend bool operator==(const term&, const term&) = default;
 };
 
+/* A row as the matrices hold it: sorted by wire, repeated wires summed, zeros dropped. */
+void merge_by_wire(std::vector<term>& terms);
+
 class sparse_rows {
  public:
   std::uint64_t rows() const { return start_.size() - 1; }

@@ -33,12 +33,8 @@ void recording_cs::record(const lc& x, sparse_rows& rows) {
                   (aux ? "aux " : "input ") + std::to_string(t.var.index) + " before allocating it");
     scratch_.push_back({aux ? (aux_tag | t.var.index) : t.var.index, t.coeff});
   }
-  std::sort(scratch_.begin(), scratch_.end(), [](const term& p, const term& q) { return p.wire < q.wire; });
-  for (std::size_t i = 0; i < scratch_.size();) {
-    term t = scratch_[i];
-    for (++i; i < scratch_.size() && scratch_[i].wire == t.wire; ++i) t.coeff += scratch_[i].coeff;
-    if (!t.coeff.is_zero()) rows.push(t);
-  }
+  merge_by_wire(scratch_);
+  for (const term& t : scratch_) rows.push(t);
   rows.end_row();
 }
 
