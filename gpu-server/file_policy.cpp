@@ -57,10 +57,25 @@ opened_file::~opened_file() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+std::optional<std::string> file_policy::lexical_refusal(const std::string& path) const {
+  const std::filesystem::path p = std::filesystem::path(path).lexically_normal();
+  if (!p.is_absolute()) return std::string("the ") + what_ + " path must be absolute";
+  for (const auto& dir : dirs_) {
+    const auto rel = p.lexically_relative(dir);
+    if (!rel.empty() && *rel.begin() != ".." && rel != ".") return std::nullopt;
+  }
+  if (dirs_.empty())
+    return "the server reads no " + what_ + " files named by clients (it was started without a " + what_ +
+           " directory)";
+  std::string allowed;
+  for (const auto& d : dirs_) allowed += (allowed.empty() ? "" : ", ") + d.string();
+  return "the " + what_ + " " + path + " is outside the directories the operator allowed (" + allowed + ")";
+}
+
 util::expected<opened_file, std::string> file_policy::open(const net::peer_credentials& who,
                                                            const std::string& path) const {
+  if (auto why = lexical_refusal(path)) return unexpected(*why);
   const std::filesystem::path p = std::filesystem::path(path).lexically_normal();
-  if (!p.is_absolute()) return unexpected(std::string("the ") + what_ + " path must be absolute");
   for (const auto& dir : dirs_) {
     const auto rel = p.lexically_relative(dir);
     if (rel.empty() || *rel.begin() == ".." || rel == ".") continue;
@@ -87,12 +102,7 @@ util::expected<opened_file, std::string> file_policy::open(const net::peer_crede
     }
     return opened_file(fd, job::file_identity(st));
   }
-  if (dirs_.empty())
-    return unexpected("the server reads no " + what_ + " files named by clients (it was started without a " + what_ +
-                      " directory)");
-  std::string allowed;
-  for (const auto& d : dirs_) allowed += (allowed.empty() ? "" : ", ") + d.string();
-  return unexpected("the " + what_ + " " + path + " is outside the directories the operator allowed (" + allowed + ")");
+  return unexpected("the " + what_ + " " + path + " cannot be opened");
 }
 
 }  // namespace cuzk::server

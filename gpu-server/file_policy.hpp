@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ class file_policy {
  public:
   file_policy(std::vector<std::filesystem::path> dirs, std::string what) : dirs_(std::move(dirs)), what_(std::move(what)) {}
   bool empty() const noexcept { return dirs_.empty(); }
+  /* Why a path is refused before any file is looked at (not absolute,
+     outside the allowed directories), or nullopt: cheap, for the loop. */
+  std::optional<std::string> lexical_refusal(const std::string& path) const;
   /* Opens path (absolute) for this peer, or says why not in one sentence. */
   util::expected<opened_file, std::string> open(const net::peer_credentials& who, const std::string& path) const;
 

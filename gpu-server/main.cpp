@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
 #include <exception>
 #include <filesystem>
 #include <vector>
@@ -13,6 +14,13 @@
 #include "shm/srs_region.hpp"
 
 int main(int argc, char** argv) {
+  // Before any thread starts: SIGTERM and SIGINT are taken by the server's
+  // signal thread (sigtimedwait), whatever the loop is doing.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   CLI::App app{"cuzk-gpu-server: schedules jobs, hands slots to synthesis workers, proves filled slots",
                "cuzk-gpu-server"};
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // flags override --config
@@ -61,6 +69,19 @@ int main(int argc, char** argv) {
   app.add_option("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have");
   app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have");
   app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions");
+  app.add_option("--max-preparing", o.max_preparing, "Submits waiting for or in preparation, all clients")
+      ->check(CLI::Range(1u, 4096u));
+  app.add_option("--max-preparing-per-client", o.max_preparing_per_client,
+                 "Submits of one client uid waiting for or in preparation")
+      ->check(CLI::Range(1u, 4096u));
+  app.add_option("--max-fetches-per-client", o.max_fetches_per_client,
+                 "proof replies of one client uid being built at once")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_option("--max-connections-per-client", o.clients.per_uid, "client connections one uid may hold")
+      ->check(CLI::Range(1u, 65536u));
+  app.add_option("--max-connections", o.clients.total,
+                 "client connections in total (capped below the descriptor limit)")
+      ->check(CLI::Range(1u, 1048576u));
   app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
@@ -76,7 +97,11 @@ int main(int argc, char** argv) {
         {"no_register", {"--no-register", true}}, {"keys", {"--key"}}, {"keys_dirs", {"--keys-dir"}},
         {"witness_dirs", {"--witness-dir"}}, {"hung_timeout", {"--hung-timeout"}}, {"retention", {"--retention"}},
         {"max_jobs_per_client", {"--max-jobs-per-client"}}, {"max_waits_per_client", {"--max-waits-per-client"}},
-        {"prepare_threads", {"--prepare-threads"}}, {"operators", {"--operator"}}}},
+        {"prepare_threads", {"--prepare-threads"}}, {"max_preparing", {"--max-preparing"}},
+        {"max_preparing_per_client", {"--max-preparing-per-client"}},
+        {"max_fetches_per_client", {"--max-fetches-per-client"}},
+        {"max_connections_per_client", {"--max-connections-per-client"}},
+        {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}}}},
       {"metrics", {{"address", {"--metrics"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <stdexcept>
 #include <zmq_addon.hpp>
 
@@ -32,11 +34,8 @@ server::server(server_options opt)
       keys_(opt_.pool),
       key_files_(opt_.keys_dirs, "key"),
       witness_files_(opt_.witness_dirs, "witness"),
-      zfd_(io_),
       wzfd_(io_),
-      signals_(io_, SIGTERM, SIGINT),
       tick_(io_),
-      router_(ctx_, zmq::socket_type::router),
       wrouter_(ctx_, zmq::socket_type::router),
       prep_(std::max(1u, opt_.prepare_threads)) {
   // The preparation threads yield to the loop: a key being hashed must not
@@ -99,13 +98,21 @@ server::server(server_options opt)
     }
   });
 
-  net::configure_router(router_);  // mandatory, handover, heartbeats, message limit, linger 0
-  net::configure_router(wrouter_);
+  // Workers (the service's own processes, 0600 or the service group) keep a
+  // ROUTER with handover: a worker that reconnects keeps its routing id.
+  // Clients never reach it; they are served by client_listener.
+  net::configure_router(wrouter_);  // mandatory, handover, heartbeats, message limit, linger 0
   std::optional<gid_t> client_gid, worker_gid;
   if (!opt_.client_group.empty()) client_gid = net::group_id(opt_.client_group);
   if (!opt_.worker_group.empty()) worker_gid = net::group_id(opt_.worker_group);
   net::bind_endpoint(wrouter_, opt_.worker_endpoint, worker_gid ? 0660 : 0600, worker_gid);
-  net::bind_endpoint(router_, opt_.endpoint, 0660, client_gid);
+  opt_.clients.total = fit_descriptor_limit(opt_.clients.total);
+  clients_ = std::make_unique<client_listener>(
+      io_, opt_.endpoint, 0660, client_gid, opt_.clients,
+      [this](std::uint64_t conn, const net::peer_credentials& cred, std::vector<std::vector<std::uint8_t>> frames) {
+        on_client(conn, cred, std::move(frames));
+      },
+      [this](std::uint64_t conn) { on_client_closed(conn); });
   if (!opt_.metrics_address.empty()) {
     http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p) { return on_http(p); });
     const auto ep = http_->local_endpoint();
@@ -120,8 +127,13 @@ server::server(server_options opt)
 }
 
 server::~server() {
+  exiting_ = true;
+  if (signal_thread_.joinable()) signal_thread_.join();
+  clients_.reset();
   prep_.stop();
   prep_.join();
+  replies_.stop();
+  replies_.join();
   {
     std::lock_guard lk(mu_);
     prover_exit_ = true;
@@ -132,15 +144,10 @@ server::~server() {
 }
 
 int server::run() {
-  signals_.async_wait([this](const boost::system::error_code& ec, int sig) {
-    if (ec) return;
-    spdlog::info("signal {}: no new jobs; finishing the proof in flight", sig);
-    stop_accepting();
-  });
-  zfd_.assign(::dup(router_.get(zmq::sockopt::fd)));
+  watch_signals();
   wzfd_.assign(::dup(wrouter_.get(zmq::sockopt::fd)));
-  arm_socket(zfd_, router_, false);
-  arm_socket(wzfd_, wrouter_, true);
+  arm_socket();
+  clients_->start();
   arm_tick();
   boost::asio::post(io_, [this] {
     dispatch();
@@ -162,54 +169,102 @@ void server::stop_accepting() {
   if (!proving_) io_.stop();
 }
 
-void server::arm_socket(boost::asio::posix::stream_descriptor& fd, zmq::socket_t& s, bool workers) {
-  fd.async_wait(boost::asio::posix::stream_descriptor::wait_read,
-                [this, &fd, &s, workers](const boost::system::error_code& ec) {
-                  if (ec) return;
-                  drain(s, workers);
-                  arm_socket(fd, s, workers);
-                });
-}
-
-void server::drain() {
-  drain(wrouter_, true);
-  drain(router_, false);
+void server::arm_socket() {
+  wzfd_.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
+    if (ec) return;
+    drain();
+    arm_socket();
+  });
 }
 
 // ZMQ_FD is edge-triggered: it signals only a change of ZMQ_EVENTS, so every
 // wake-up (and every send, which can consume the edge) drains until no
-// message is left.
-void server::drain(zmq::socket_t& s, bool workers) {
-  for (int budget = 0; budget < 10000; ++budget) {
-    if (!(s.get(zmq::sockopt::events) & ZMQ_POLLIN)) return;
+// message is left, a bounded number per turn of the loop.
+void server::drain() {
+  for (int budget = 0; budget < 256; ++budget) {
+    if (!(wrouter_.get(zmq::sockopt::events) & ZMQ_POLLIN)) return;
     std::vector<zmq::message_t> parts;
-    auto n = zmq::recv_multipart(s, std::back_inserter(parts), zmq::recv_flags::dontwait);
+    auto n = zmq::recv_multipart(wrouter_, std::back_inserter(parts), zmq::recv_flags::dontwait);
     if (!n) return;
     if (parts.size() != 2) {
       ++counters_.malformed;
       if (!parts.empty())
         reply_error(parts[0].to_string(), 0, proto::error_code::malformed,
-                    "expected one frame per message, got " + std::to_string(parts.size() - 1), workers);
+                    "expected one frame per message, got " + std::to_string(parts.size() - 1), true);
       continue;
     }
     const auto cred = net::peer_of(parts[1]);
     if (!cred) {  // only ipc peers have credentials; nothing else is served
       ++counters_.refused;
       reply_error(parts[0].to_string(), 0, proto::error_code::bad_request,
-                  "the server serves only local (ipc) peers whose credentials it can read", workers);
+                  "the server serves only local (ipc) peers whose credentials it can read", true);
       continue;
     }
-    on_frame(peer{parts[0].to_string(), *cred, workers}, parts[1]);
+    on_frame(peer{parts[0].to_string(), *cred, true},
+             {static_cast<const std::uint8_t*>(parts[1].data()), parts[1].size()});
   }
-  boost::asio::post(io_, [this, &s, workers] { drain(s, workers); });  // more queued: yield to timers first
+  boost::asio::post(io_, [this] { drain(); });  // more queued: yield to timers first
+}
+
+void server::on_client(std::uint64_t conn, const net::peer_credentials& cred,
+                       std::vector<std::vector<std::uint8_t>> frames) {
+  const peer p{std::to_string(conn), cred, false};
+  if (frames.size() != 1) {
+    ++counters_.malformed;
+    return reply_error(p.identity, 0, proto::error_code::malformed,
+                       "expected one frame per message, got " + std::to_string(frames.size()));
+  }
+  on_frame(p, frames[0]);
+}
+
+void server::on_client_closed(std::uint64_t conn) {
+  const auto id = std::to_string(conn);
+  std::erase_if(waiters_, [&](const waiter& w) { return w.identity == id; });
+}
+
+// SIGTERM and SIGINT are blocked in every thread (main blocks them before any
+// thread starts) and taken here with sigtimedwait: the loop is told at once,
+// and if it does not act within stop_grace, whatever holds it, the process
+// exits; the region keeps every slot and job, so nothing is lost.
+void server::watch_signals() {
+  signal_thread_ = std::thread([this] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    const timespec poll{0, 100 * 1000 * 1000};
+    while (!exiting_) {
+      const int sig = ::sigtimedwait(&set, nullptr, &poll);
+      if (sig <= 0) continue;
+      if (stop_requested_.exchange(true)) continue;
+      boost::asio::post(io_, [this, sig] {
+        stop_seen_ = true;
+        spdlog::info("signal {}: no new jobs; finishing the proof in flight", sig);
+        stop_accepting();
+      });
+      const auto until = std::chrono::steady_clock::now() + opt_.stop_grace;
+      while (!stop_seen_ && !exiting_ && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (!stop_seen_ && !exiting_) {
+        spdlog::error("signal {}: the loop did not act on it within {} ms; exiting now (the pool keeps every job)", sig,
+                      opt_.stop_grace.count());
+        spdlog::shutdown();
+        std::_Exit(1);
+      }
+    }
+  });
 }
 
 bool server::send(const std::string& identity, const proto::message& m, bool workers) {
   const auto bytes = proto::encode(m);
-  auto& s = workers ? wrouter_ : router_;
+  if (!workers) {
+    std::uint64_t conn = 0;
+    for (char c : identity) conn = conn * 10 + static_cast<std::uint64_t>(c - '0');
+    return clients_ && clients_->send(conn, bytes);
+  }
   try {
-    if (!s.send(zmq::buffer(identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
-    if (!s.send(zmq::buffer(bytes), zmq::send_flags::dontwait)) return false;
+    if (!wrouter_.send(zmq::buffer(identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
+    if (!wrouter_.send(zmq::buffer(bytes), zmq::send_flags::dontwait)) return false;
   } catch (const zmq::error_t& e) {
     if (e.num() != EHOSTUNREACH) spdlog::warn("send failed: {}", e.what());
     return false;
@@ -226,8 +281,8 @@ bool server::is_operator(uid_t uid) const {
   return uid == 0 || uid == ::geteuid() || std::find(opt_.operators.begin(), opt_.operators.end(), uid) != opt_.operators.end();
 }
 
-void server::on_frame(const peer& p, zmq::message_t& frame) {
-  auto m = proto::decode({static_cast<const std::uint8_t*>(frame.data()), frame.size()});
+void server::on_frame(const peer& p, std::span<const std::uint8_t> frame) {
+  auto m = proto::decode(frame);
   if (!m) {
     ++counters_.malformed;
     send(p.identity, proto::error_message(m.error()), p.worker_socket);

@@ -15,7 +15,9 @@
 #include <chrono>
 #include <filesystem>
 #include <set>
+#include <atomic>
 #include <condition_variable>
+#include <span>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -28,6 +30,8 @@
 #include <zmq.hpp>
 
 #include "backend/backend.hpp"
+#include "client_listener.hpp"
+#include "fair_queue.hpp"
 #include "file_policy.hpp"
 #include "metrics.hpp"
 #include "metrics_http.hpp"
@@ -61,10 +65,14 @@ struct server_options {
   std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
   std::vector<std::string> keys;  // .zkey files loaded and parsed before serving; clients may name them
   std::chrono::seconds retention{24 * 3600};  // an unfetched finished job is kept at least this long
-  std::uint32_t max_jobs_per_client = 256;    // unfinished jobs per uid
+  std::uint32_t max_jobs_per_client = 256;    // job-table entries per uid: unfinished or finished and not fetched
   std::uint32_t max_waits_per_client = 64;    // pending Waits per uid
+  std::uint32_t max_fetches_per_client = 4;   // replies with proofs being built per uid (beyond: busy)
   unsigned prepare_threads = 2;
-  std::uint32_t max_preparing = 32;  // Submits being prepared at once (beyond: busy)
+  std::uint32_t max_preparing = 32;  // Submits waiting for or in preparation (beyond: busy)
+  std::uint32_t max_preparing_per_client = 4;  // of which one uid's
+  client_limits clients;             // connections per uid and in total, handshake time, unread replies
+  std::chrono::milliseconds stop_grace{5000};  // SIGTERM not acted on by the loop within this: the process exits
   std::vector<uid_t> operators;      // uids that see every job (root and the server's own uid always do)
   std::string metrics_address;       // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
 };
@@ -74,7 +82,8 @@ struct server_counters {
   std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0, refused = 0;
 };
 
-/* The connection a frame came on: identity, socket and credentials. */
+/* The connection a frame came on: identity (a worker's routing id, or the
+   number client_listener gave a client's connection), socket and credentials. */
 struct peer {
   std::string identity;
   net::peer_credentials cred;
@@ -140,10 +149,12 @@ class server {
   };
 
   // server.cpp: sockets, loop, signals
-  void arm_socket(boost::asio::posix::stream_descriptor& fd, zmq::socket_t& s, bool workers);
+  void arm_socket();
   void drain();
-  void drain(zmq::socket_t& s, bool workers);
-  void on_frame(const peer& from, zmq::message_t& frame);
+  void on_client(std::uint64_t conn, const net::peer_credentials& cred, std::vector<std::vector<std::uint8_t>> frames);
+  void on_client_closed(std::uint64_t conn);
+  void on_frame(const peer& from, std::span<const std::uint8_t> frame);
+  void watch_signals();
   bool send(const std::string& identity, const proto::message& m, bool workers = false);
   void reply_error(const std::string& identity, std::uint64_t request_id, proto::error_code code,
                    const std::string& text, bool workers = false);
@@ -155,6 +166,14 @@ class server {
 
   // server_jobs.cpp: client requests
   void on_submit(const peer& p, std::uint64_t rq, const proto::submit& s);
+  /* Why a Submit is refused without reading any file (paths outside the allowed directories), or nullopt. */
+  std::optional<std::string> precheck(const proto::submit& s) const;
+  /* The next queued Submit, one uid after another, while a preparation thread is free. */
+  void start_preparing();
+  /* How many job-table entries (unfinished, or finished and not fetched) a uid holds. */
+  std::uint32_t entries_of(uid_t uid) const;
+  /* The per-client entry limit, never more than half the table: a full table is never one client's doing. */
+  std::uint32_t entry_limit() const;
   void on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s, std::array<std::uint8_t, 16> digest,
                    prepared r);
   void on_status(const peer& p, std::uint64_t rq, const proto::status_request& s);
@@ -162,8 +181,9 @@ class server {
   void on_wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
   /* The job this client may see: its own (operators: anyone's). */
   std::optional<shm::job_ref> find_job(const peer& p, const std::string& job_id) const;
-  /* Replies with the proofs (done) or the status (failed); false while the job runs. */
-  bool answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j);
+  /* Replies with the proofs (done; built off the loop) or the status
+     (failed); false while the job runs. uid: whose fetch it is, for the bound. */
+  bool answer_finished(const std::string& id, uid_t uid, std::uint64_t rq, shm::job_ref j);
   void notify_waiters(shm::job_ref j);
   void drop_unused_key(const std::string& key_id);
   proto::job_status job_status_of(shm::job_ref j, const shm::job_record& rec) const;
@@ -230,17 +250,28 @@ class server {
   // the loop's
   std::map<std::string, std::shared_ptr<const groth16::proving_key>> ready_keys_;
   std::set<std::string> loading_keys_;
-  std::map<uid_t, std::uint32_t> preparing_by_uid_;
-  std::uint32_t preparing_ = 0;
+  struct submission {
+    peer p;
+    std::uint64_t rq;
+    proto::submit s;
+    std::array<std::uint8_t, 16> digest;
+  };
+  fair_queue<uid_t, submission> to_prepare_;  // Submits waiting for a preparation thread, round robin by uid
+  std::map<uid_t, std::uint32_t> preparing_by_uid_;  // queued or running
+  unsigned prep_running_ = 0;
+  std::map<uid_t, std::uint32_t> fetching_by_uid_;  // proof replies being built
 
   notifier notify_;
   boost::asio::io_context io_;
-  boost::asio::posix::stream_descriptor zfd_, wzfd_;
-  boost::asio::signal_set signals_;
+  boost::asio::posix::stream_descriptor wzfd_;
   boost::asio::steady_timer tick_;
   zmq::context_t ctx_;
-  zmq::socket_t router_, wrouter_;
+  zmq::socket_t wrouter_;
   boost::asio::thread_pool prep_;
+  boost::asio::thread_pool replies_{1};  // proof replies decode and format results off the loop
+  std::unique_ptr<client_listener> clients_;
+  std::thread signal_thread_;
+  std::atomic<bool> stop_requested_{false}, stop_seen_{false}, exiting_{false};
 
   scheduler queue_;
   std::map<std::uint32_t, worker> workers_;  // by lease index

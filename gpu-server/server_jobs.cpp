@@ -19,6 +19,7 @@
 #include "request_digest.hpp"
 #include "server.hpp"
 #include "shm/failpoint.hpp"
+#include "shm/srs_region.hpp"
 
 namespace cuzk::server {
 
@@ -82,9 +83,38 @@ proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& r
   return st;
 }
 
+std::optional<std::string> server::precheck(const proto::submit& s) const {
+  if (!shm::is_key_id(s.zkey) && !preloaded_.count(std::filesystem::path(s.zkey).lexically_normal().string()))
+    if (auto why = key_files_.lexical_refusal(s.zkey)) return why;
+  if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
+    if (auto why = witness_files_.lexical_refusal(c->wtns)) return why;
+    if (c->r1cs)
+      if (auto why = witness_files_.lexical_refusal(*c->r1cs)) return why;
+  }
+  return std::nullopt;
+}
+
+std::uint32_t server::entries_of(uid_t uid) const {
+  const auto retention_ns = static_cast<std::uint64_t>(opt_.retention.count()) * 1000000000ULL;
+  std::uint32_t n = 0;
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (rec.owner_uid != uid) return;
+    const auto st = shm::job_word_state(rec);
+    n += st == shm::job_state::active ||
+         ((st == shm::job_state::done || st == shm::job_state::failed) && !shm::evictable(rec, retention_ns));
+  });
+  return n;
+}
+
+std::uint32_t server::entry_limit() const {
+  const auto half = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, jobs_->capacity() / 2));
+  return std::min(opt_.max_jobs_per_client, half);
+}
+
 // The loop does only what is cheap: the idempotency and conflict check
-// against the job table, the per-client and global limits; everything that
-// reads a file or counts a circuit runs on the preparation pool.
+// against the job table, the per-client and global limits, and the checks
+// that need no file; everything that reads a file or counts a circuit runs on
+// the preparation pool, which serves the clients' queues in turn.
 void server::on_submit(const peer& p, std::uint64_t rq, const proto::submit& s) {
   ++counters_.submits;
   if (!accepting_) return reply_error(p.identity, rq, proto::error_code::unavailable, "the server is shutting down");
@@ -100,27 +130,41 @@ void server::on_submit(const peer& p, std::uint64_t rq, const proto::submit& s) 
       return;
     }
   }
-  std::uint32_t unfinished = preparing_by_uid_[p.cred.uid];
-  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
-    if (rec.owner_uid == p.cred.uid && shm::job_word_state(rec) == shm::job_state::active) ++unfinished;
-  });
-  if (unfinished >= opt_.max_jobs_per_client)
+  if (auto why = precheck(s)) return reply_error(p.identity, rq, proto::error_code::bad_request, *why);
+  const auto preparing = preparing_by_uid_.count(p.cred.uid) ? preparing_by_uid_[p.cred.uid] : 0u;
+  const std::uint32_t held = entries_of(p.cred.uid) + preparing, limit = entry_limit();
+  if (held >= limit)
     return reply_error(p.identity, rq, proto::error_code::busy,
-                       "you have " + std::to_string(unfinished) + " unfinished jobs, the limit per client is " +
-                           std::to_string(opt_.max_jobs_per_client) + "; wait for some to finish");
-  if (preparing_ >= opt_.max_preparing)
+                       "you hold " + std::to_string(held) + " jobs (unfinished, or finished and not fetched), the " +
+                           "limit per client is " + std::to_string(limit) + "; fetch or wait for some");
+  if (preparing >= opt_.max_preparing_per_client)
     return reply_error(p.identity, rq, proto::error_code::busy,
-                       "the server is preparing " + std::to_string(preparing_) + " submissions; retry shortly");
-  ++preparing_;
+                       "you have " + std::to_string(preparing) + " submissions being prepared, the limit per client is " +
+                           std::to_string(opt_.max_preparing_per_client) + "; retry when they are answered");
+  if (to_prepare_.size() + prep_running_ >= opt_.max_preparing)
+    return reply_error(p.identity, rq, proto::error_code::busy,
+                       "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) +
+                           " submissions; retry shortly");
   ++preparing_by_uid_[p.cred.uid];
-  boost::asio::post(prep_, [this, p, rq, s, digest] {
-    prepared r = prepare(s, p.cred);
-    boost::asio::post(io_, [this, p, rq, s, digest, r = std::move(r)]() mutable {
-      --preparing_;
-      if (--preparing_by_uid_[p.cred.uid] == 0) preparing_by_uid_.erase(p.cred.uid);
-      on_prepared(p, rq, s, digest, std::move(r));
+  to_prepare_.push(p.cred.uid, submission{p, rq, s, digest});
+  start_preparing();
+}
+
+void server::start_preparing() {
+  while (prep_running_ < std::max(1u, opt_.prepare_threads)) {
+    auto next = to_prepare_.pop();
+    if (!next) return;
+    ++prep_running_;
+    boost::asio::post(prep_, [this, sub = std::move(*next)]() mutable {
+      prepared r = prepare(sub.s, sub.p.cred);
+      boost::asio::post(io_, [this, sub = std::move(sub), r = std::move(r)]() mutable {
+        --prep_running_;
+        if (--preparing_by_uid_[sub.p.cred.uid] == 0) preparing_by_uid_.erase(sub.p.cred.uid);
+        on_prepared(sub.p, sub.rq, sub.s, sub.digest, std::move(r));
+        start_preparing();
+      });
     });
-  });
+  }
 }
 
 void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s, std::array<std::uint8_t, 16> digest,
@@ -223,7 +267,11 @@ void server::on_status(const peer& p, std::uint64_t rq, const proto::status_requ
 }
 
 
-bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_ref j) {
+// A done job's reply decodes each partition's stored proof and formats it as
+// JSON: up to 16 partitions, milliseconds each, so it is built on the replies
+// thread, never on the loop, and a client has at most max_fetches_per_client
+// of them in flight.
+bool server::answer_finished(const std::string& id, uid_t uid, std::uint64_t rq, shm::job_ref j) {
   auto rec = jobs_->get(j);
   if (!rec) return false;
   const auto state = shm::job_word_state(**rec);
@@ -232,26 +280,41 @@ bool server::answer_finished(const std::string& id, std::uint64_t rq, shm::job_r
     return true;
   }
   if (state != shm::job_state::done) return false;
-  proto::proof_reply pr;
-  pr.job_id = std::string(shm::field_text((*rec)->job_id));
-  for (std::uint32_t p = 0; p < (*rec)->n_partitions; ++p) {
-    const auto& part = (*rec)->parts[p];
-    try {
-      auto r = job::decode_result({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)});
-      pr.partitions.push_back({io::proof_to_json(r.proof).dump(), io::public_to_json(r.public_signals).dump()});
-    } catch (const std::exception& e) {
-      reply_error(id, rq, proto::error_code::internal, "job " + pr.job_id + ": " + e.what());
-      return true;
-    }
+  auto& fetching = fetching_by_uid_[uid];
+  if (fetching >= opt_.max_fetches_per_client) {
+    reply_error(id, rq, proto::error_code::busy,
+                "you have " + std::to_string(fetching) + " proof replies being prepared, the limit per client is " +
+                    std::to_string(opt_.max_fetches_per_client) + "; retry when they are answered");
+    return true;
   }
-  if (send(id, proto::message{rq, std::move(pr)})) jobs_->mark_fetched(j);
+  ++fetching;
+  const shm::job_record* r = *rec;  // a done record does not change until it is fetched and evicted, on this loop
+  boost::asio::post(replies_, [this, id, uid, rq, j, r] {
+    proto::proof_reply pr;
+    pr.job_id = std::string(shm::field_text(r->job_id));
+    std::optional<std::string> error;
+    for (std::uint32_t p = 0; p < r->n_partitions && !error; ++p) {
+      const auto& part = r->parts[p];
+      try {
+        auto res = job::decode_result({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)});
+        pr.partitions.push_back({io::proof_to_json(res.proof).dump(), io::public_to_json(res.public_signals).dump()});
+      } catch (const std::exception& e) {
+        error = "job " + pr.job_id + ": " + e.what();
+      }
+    }
+    boost::asio::post(io_, [this, id, uid, rq, j, pr = std::move(pr), error]() mutable {
+      if (--fetching_by_uid_[uid] == 0) fetching_by_uid_.erase(uid);
+      if (error) return reply_error(id, rq, proto::error_code::internal, *error);
+      if (jobs_->get(j) && send(id, proto::message{rq, std::move(pr)})) jobs_->mark_fetched(j);
+    });
+  });
   return true;
 }
 
 void server::on_fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
   auto j = find_job(p, f.job_id);
   if (!j) return reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + f.job_id);
-  if (answer_finished(p.identity, rq, *j)) return;
+  if (answer_finished(p.identity, p.cred.uid, rq, *j)) return;
   auto rec = jobs_->get(*j);
   if (rec) send(p.identity, proto::message{rq, job_status_of(*j, **rec)});
 }
@@ -259,7 +322,7 @@ void server::on_fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
 void server::on_wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
   auto j = find_job(p, w.job_id);
   if (!j) return reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + w.job_id);
-  if (answer_finished(p.identity, rq, *j)) return;
+  if (answer_finished(p.identity, p.cred.uid, rq, *j)) return;
   const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == p.cred.uid; });
   if (static_cast<std::uint64_t>(pending) >= opt_.max_waits_per_client)
     return reply_error(p.identity, rq, proto::error_code::busy,
@@ -277,7 +340,7 @@ void server::notify_waiters(shm::job_ref j) {
     return true;
   });
   for (const auto& w : ready)
-    if (!answer_finished(w.identity, w.request_id, j)) waiters_.push_back(w);
+    if (!answer_finished(w.identity, w.uid, w.request_id, j)) waiters_.push_back(w);
 }
 
 }  // namespace cuzk::server

@@ -115,6 +115,20 @@ std::string server::metrics_text() const {
   w.sample("cuzk_protocol_errors_total", {{"kind", "malformed"}}, double(counters_.malformed));
   w.sample("cuzk_protocol_errors_total", {{"kind", "stale"}}, double(counters_.stale));
   w.sample("cuzk_protocol_errors_total", {{"kind", "refused"}}, double(counters_.refused));
+  if (clients_) {
+    const auto& cc = clients_->counters();
+    w.family("cuzk_client_connections", "gauge", "Client connections open.");
+    w.sample("cuzk_client_connections", double(clients_->connections()));
+    w.family("cuzk_client_refused_total", "counter", "Client connections closed at accept, by the bound they passed.");
+    w.sample("cuzk_client_refused_total", {{"reason", "per_client"}}, double(cc.refused_per_uid));
+    w.sample("cuzk_client_refused_total", {{"reason", "total"}}, double(cc.refused_total));
+    w.family("cuzk_client_closed_total", "counter", "Client connections the server closed, by reason.");
+    w.sample("cuzk_client_closed_total", {{"reason", "handshake"}}, double(cc.handshake_timeouts));
+    w.sample("cuzk_client_closed_total", {{"reason", "slow_reader"}}, double(cc.slow_readers));
+    w.sample("cuzk_client_closed_total", {{"reason", "protocol"}}, double(cc.protocol_errors));
+    w.family("cuzk_client_accept_errors_total", "counter", "Failed accepts of client connections (out of descriptors).");
+    w.sample("cuzk_client_accept_errors_total", double(cc.accept_errors));
+  }
   w.family("cuzk_uptime_seconds", "gauge", "Seconds since the server started.");
   w.sample("cuzk_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
 

@@ -11,11 +11,15 @@ namespace {
 
 bool finished(job_state s) noexcept { return s == job_state::done || s == job_state::failed; }
 
+}  // namespace
+
 bool evictable(const job_record& r, std::uint64_t retention_ns) noexcept {
   if (r.fetched.load(std::memory_order_acquire)) return true;
   const std::uint64_t now = now_ns();
   return r.finished_ns && now > r.finished_ns && now - r.finished_ns >= retention_ns;
 }
+
+namespace {
 
 
 void put(char* dst, std::size_t cap, std::string_view v) noexcept {

@@ -67,6 +67,9 @@ inline job_word job_word_of(const job_record& r) noexcept {
 }
 inline job_state job_word_state(const job_record& r) noexcept { return job_word_of(r).state; }
 
+/* A finished record that was fetched or outlived its retention: submit may reuse it. */
+bool evictable(const job_record& r, std::uint64_t retention_ns) noexcept;
+
 class job_table {
  public:
   explicit job_table(const region& r) noexcept : r_(&r) {}

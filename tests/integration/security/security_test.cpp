@@ -19,6 +19,7 @@
 #include "circuits/registry.hpp"
 #include "client/lib/errors.hpp"
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "io/snarkjs_json.hpp"
 #include "proto/codec.hpp"
 #include "run.hpp"
@@ -32,27 +33,6 @@ using namespace std::chrono_literals;
 
 using fr_t = ff::fr_t;
 const std::string circuit = "chain:size=64";
-
-struct cli_result {
-  int exit = -1;
-  std::string output;  // stdout and stderr
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/* The cuzk CLI, as root or (nobody) as uid nobody with only group nogroup,
-   killed after `limit` seconds. */
-cli_result cli(bool nobody, const std::vector<std::string>& args, int limit = 60) {
-  std::string cmd = quote(CUZK_CLI_BIN);
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd = "timeout " + std::to_string(limit) + " " + (nobody ? as_nobody(cmd) : cmd);
-  const auto r = run(cmd);
-  return {r.rc, r.out + r.err};
-}
 
 #define REQUIRE_SECOND_UID()                                         \
   if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
@@ -87,29 +67,6 @@ std::vector<fr_t> proven_public(client::connection& c, const std::string& id) {
   EXPECT_TRUE(verifies(*key_for(circuit).pk, pr->partitions.at(0).proof_json, pr->partitions.at(0).public_json));
   return io::public_from_json(nlohmann::json::parse(pr->partitions.at(0).public_json));
 }
-
-/* A raw DEALER on an endpoint, to send what the client library never would. */
-struct raw_peer {
-  zmq::context_t ctx;
-  zmq::socket_t s{ctx, zmq::socket_type::dealer};
-  explicit raw_peer(const std::string& endpoint) {
-    s.set(zmq::sockopt::linger, 0);
-    s.connect(endpoint);
-  }
-  void send(const proto::body& b, std::uint64_t rq = 0) {
-    const auto bytes = proto::encode(proto::message{rq, b});
-    s.send(zmq::buffer(bytes), zmq::send_flags::none);
-  }
-  std::optional<proto::message> receive(std::chrono::milliseconds limit) {
-    zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
-    if (zmq::poll(&item, 1, limit) <= 0) return std::nullopt;
-    zmq::message_t m;
-    if (!s.recv(m)) return std::nullopt;
-    auto d = proto::decode({static_cast<const std::uint8_t*>(m.data()), m.size()});
-    if (!d) return std::nullopt;
-    return *d;
-  }
-};
 
 TEST(Security, AClientSeesWaitsOnAndFetchesOnlyItsOwnJobs) {
   REQUIRE_SECOND_UID();
@@ -306,29 +263,42 @@ TEST(Security, ASecondServerDoesNotTakeOverALiveServersSocket) {
 }
 
 TEST(Security, FinishedJobsAreEvictedOnlyOnceFetchedAndAFullTableAnswersBusy) {
-  service svc({"2x4096"}, {"--jobs", "3"});
-  auto server = svc.start_server();
+  REQUIRE_SECOND_UID();
+  service svc({"2x4096"}, {"--jobs", "4"});  // a client may hold half: 2
+  auto server = svc.start_server({}, {"--client-group", "nogroup"});
   auto worker = svc.start_worker("w1");
   auto c = svc.connect();
-  for (int i = 0; i < 3; ++i) c.submit(job("unfetched-" + std::to_string(i), seed() + i));
+  for (int i = 0; i < 2; ++i) c.submit(job("unfetched-" + std::to_string(i), seed() + i));
+  write_file(svc.dir() / "in.json", inputs_for(circuit, seed()));
+  for (int i = 0; i < 2; ++i) {  // another client fills the rest of the table
+    const auto r = cli(true, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit",
+                              circuit, "--inputs", (svc.dir() / "in.json").string(), "--job-id", "theirs-" + std::to_string(i)});
+    ASSERT_EQ(r.exit, 0) << r.output;
+  }
   ASSERT_TRUE(eventually(
       [&] {
-        for (int i = 0; i < 3; ++i)
-          if (c.status("unfetched-" + std::to_string(i)).state != proto::job_state::done) return false;
-        return true;
+        auto st = c.status();
+        return std::count_if(st.jobs.begin(), st.jobs.end(),
+                             [](const auto& j) { return j.state == proto::job_state::done; }) == 4;
       },
       120s));
-  try {
-    c.submit(job("one-too-many", seed() + 9));
-    ADD_FAILURE() << "a finished job that was never fetched was evicted";
-  } catch (const client::server_error& e) {
-    EXPECT_EQ(e.code(), proto::error_code::busy) << e.what();
+  for (int i = 0; i < 2; ++i) {  // this client's limit, and then the full table, answer busy
+    try {
+      c.submit(job("one-too-many", seed() + 9));
+      ADD_FAILURE() << "a finished job that was never fetched was evicted";
+    } catch (const client::server_error& e) {
+      EXPECT_EQ(e.code(), proto::error_code::busy) << e.what();
+    }
   }
+  const auto r = cli(true, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit",
+                            circuit, "--inputs", (svc.dir() / "in.json").string(), "--job-id", "theirs-2"});
+  EXPECT_NE(r.exit, 0) << r.output;
+  EXPECT_NE(r.output.find("busy"), std::string::npos) << r.output;
   EXPECT_EQ(c.status("unfetched-0").state, proto::job_state::done);
   ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(c.fetch("unfetched-1")));
   EXPECT_TRUE(c.submit(job("one-too-many", seed() + 9)).created);  // unfetched-1 made room
   EXPECT_EQ(c.status("unfetched-0").state, proto::job_state::done);
-  EXPECT_EQ(c.status("unfetched-2").state, proto::job_state::done);
+  EXPECT_EQ(c.status("theirs-0").state, proto::job_state::done);
 }
 
 TEST(Security, PerClientLimitsOnUnfinishedJobsAndPendingWaitsAnswerBusy) {

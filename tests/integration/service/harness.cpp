@@ -130,7 +130,13 @@ std::unique_ptr<process> service::start_server(const std::map<std::string, std::
                                 "--backend",   backend, "--keys-dir", fs::temp_directory_path().string(),
                                 "--witness-dir", fs::temp_directory_path().string()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  return std::make_unique<process>(server_bin(), args, dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
+  std::string exe = server_bin();
+  if (!server_wrapper.empty()) {
+    args.insert(args.begin(), exe);
+    args.insert(args.begin(), server_wrapper.begin() + 1, server_wrapper.end());
+    exe = server_wrapper.front();
+  }
+  return std::make_unique<process>(exe, args, dir_ / ("server." + std::to_string(logs_++) + ".log"), env);
 }
 
 std::unique_ptr<process> service::start_worker(const std::string& name, const std::map<std::string, std::string>& env) {

@@ -55,6 +55,8 @@ class service {
   const std::string& worker_endpoint() const { return worker_endpoint_; }
   /* --backend of start_server (the GPU service tests: cuda). */
   std::string backend = "cpu";
+  /* A command start_server runs the server under, e.g. {"prlimit", "--nofile=1024:1024", "--"}. */
+  std::vector<std::string> server_wrapper;
 
   std::unique_ptr<process> start_server(const std::map<std::string, std::string>& env = {},
                                         const std::vector<std::string>& extra_args = {});

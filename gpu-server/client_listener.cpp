@@ -1,0 +1,323 @@
+#include "client_listener.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <stdexcept>
+#include <system_error>
+
+#include "net/endpoint.hpp"
+#include "net/zmtp.hpp"
+#include "proto/limits.hpp"
+
+namespace cuzk::server {
+
+namespace asio = boost::asio;
+using local = asio::local::stream_protocol;
+
+struct client_listener::impl : std::enable_shared_from_this<impl> {
+  impl(asio::io_context& io, client_limits l, message_handler m, close_handler c)
+      : io(io), acceptor(io), retry(io), limits(l), on_message(std::move(m)), on_close(std::move(c)) {}
+  asio::io_context& io;
+  local::acceptor acceptor;
+  asio::steady_timer retry;
+  client_limits limits;
+  message_handler on_message;
+  close_handler on_close;
+  std::map<std::uint64_t, std::shared_ptr<session>> sessions;
+  std::map<uid_t, std::uint32_t> per_uid;
+  client_counters counters;
+  std::uint64_t next_id = 1;
+  bool accepting = true;
+  std::chrono::steady_clock::time_point last_warning{};
+
+  void accept();
+  void admit(local::socket s);
+  void remove(std::uint64_t id);
+  void warn(const std::string& what);
+};
+
+struct client_listener::session : std::enable_shared_from_this<session> {
+  session(std::shared_ptr<impl> owner, local::socket s, std::uint64_t id, net::peer_credentials cred)
+      : owner(std::move(owner)), sock(std::move(s)), deadline(sock.get_executor()), id(id), cred(cred),
+        reader(proto::zmq_max_message_bytes) {}
+  std::weak_ptr<impl> owner;
+  local::socket sock;
+  asio::steady_timer deadline;
+  std::uint64_t id;
+  net::peer_credentials cred;
+  net::zmtp::reader reader;
+  std::array<std::uint8_t, 16384> in{};
+  std::deque<std::vector<std::uint8_t>> out;
+  std::size_t queued = 0;
+  bool writing = false, closed = false;
+
+  void start() {
+    enqueue(net::zmtp::server_greeting());
+    enqueue(net::zmtp::ready_command("ROUTER"));
+    auto self = shared_from_this();
+    const auto limit = owner.lock()->limits.handshake;
+    deadline.expires_after(limit);
+    deadline.async_wait([self](const boost::system::error_code& ec) {
+      if (ec || self->closed || self->reader.handshaken()) return;
+      if (auto o = self->owner.lock()) ++o->counters.handshake_timeouts;
+      self->close();
+    });
+    read();
+  }
+  void read() {
+    auto self = shared_from_this();
+    sock.async_read_some(asio::buffer(in), [self](const boost::system::error_code& ec, std::size_t n) {
+      if (self->closed) return;
+      if (ec) return self->close();
+      self->reader.feed({self->in.data(), n});
+      self->pump();
+    });
+  }
+  // At most messages_per_turn requests, then the loop's other handlers run
+  // before this connection's next ones: one client's pipelined burst cannot
+  // hold the loop.
+  void pump() {
+    auto o = owner.lock();
+    if (!o || closed) return;
+    try {
+      for (unsigned k = 0; k < o->limits.messages_per_turn; ++k) {
+        auto e = reader.next();
+        if (!e) return read();
+        handle(*o, *e);
+        if (closed) return;
+      }
+    } catch (const net::zmtp::protocol_error& err) {
+      ++o->counters.protocol_errors;
+      o->warn("closed a client connection of uid " + std::to_string(cred.uid) + ": " + err.what());
+      return close();
+    }
+    asio::post(sock.get_executor(), [self = shared_from_this()] { self->pump(); });
+  }
+  void handle(impl& o, net::zmtp::event& e) {
+    switch (e.kind) {
+      case net::zmtp::event::ready:
+        if (e.socket_type != "DEALER") {
+          ++o.counters.protocol_errors;
+          return close();
+        }
+        deadline.cancel();
+        return;
+      case net::zmtp::event::ping: enqueue(net::zmtp::pong_command(e.frames.at(0))); return;
+      case net::zmtp::event::message: o.on_message(id, cred, std::move(e.frames)); return;
+    }
+  }
+  bool enqueue(std::vector<std::uint8_t> bytes) {
+    if (closed) return false;
+    auto o = owner.lock();
+    if (o && queued + bytes.size() > o->limits.max_queued_bytes) {
+      ++o->counters.slow_readers;
+      o->warn("closed a client connection of uid " + std::to_string(cred.uid) + " that does not read its replies");
+      close();
+      return false;
+    }
+    queued += bytes.size();
+    out.push_back(std::move(bytes));
+    if (!writing) write();
+    return true;
+  }
+  void write() {
+    writing = true;
+    auto self = shared_from_this();
+    asio::async_write(sock, asio::buffer(out.front()), [self](const boost::system::error_code& ec, std::size_t) {
+      if (self->closed) return;
+      if (ec) return self->close();
+      self->queued -= self->out.front().size();
+      self->out.pop_front();
+      if (self->out.empty()) self->writing = false;
+      else self->write();
+    });
+  }
+  void close() {
+    if (closed) return;
+    closed = true;
+    boost::system::error_code ignored;
+    deadline.cancel();
+    sock.close(ignored);
+    if (auto o = owner.lock()) o->remove(id);
+  }
+};
+
+void client_listener::impl::warn(const std::string& what) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_warning < std::chrono::seconds(10)) return;  // a flood must not flood the journal
+  last_warning = now;
+  spdlog::warn("{}", what);
+}
+
+void client_listener::impl::remove(std::uint64_t id) {
+  auto it = sessions.find(id);
+  if (it == sessions.end()) return;
+  const uid_t uid = it->second->cred.uid;
+  sessions.erase(it);
+  if (--per_uid[uid] == 0) per_uid.erase(uid);
+  if (on_close) on_close(id);
+}
+
+void client_listener::impl::accept() {
+  if (!accepting) return;
+  acceptor.async_accept([self = shared_from_this()](const boost::system::error_code& ec, local::socket s) {
+    if (!self->accepting || ec == asio::error::operation_aborted) return;
+    if (ec) {
+      // Out of descriptors (EMFILE, ENFILE) or memory: pause, never fail.
+      ++self->counters.accept_errors;
+      self->warn("cannot accept a client connection: " + ec.message() + "; retrying in 100 ms");
+      self->retry.expires_after(std::chrono::milliseconds(100));
+      self->retry.async_wait([self](const boost::system::error_code& e) {
+        if (!e) self->accept();
+      });
+      return;
+    }
+    self->admit(std::move(s));
+    self->accept();
+  });
+}
+
+void client_listener::impl::admit(local::socket s) {
+  ucred uc{};
+  socklen_t len = sizeof uc;
+  if (::getsockopt(s.native_handle(), SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0) return;  // closed with s
+  const net::peer_credentials cred{uc.uid, uc.gid, uc.pid};
+  if (sessions.size() >= limits.total) {
+    ++counters.refused_total;
+    warn("refused a client connection of uid " + std::to_string(cred.uid) + ": " + std::to_string(sessions.size()) +
+         " connections are open, the limit is " + std::to_string(limits.total));
+    return;
+  }
+  auto& mine = per_uid[cred.uid];
+  if (mine >= limits.per_uid) {
+    ++counters.refused_per_uid;
+    warn("refused a client connection of uid " + std::to_string(cred.uid) + ": it holds " + std::to_string(mine) +
+         " connections, the limit per client is " + std::to_string(limits.per_uid));
+    return;
+  }
+  ++mine;
+  ++counters.accepted;
+  const auto id = next_id++;
+  auto sess = std::make_shared<session>(shared_from_this(), std::move(s), id, cred);
+  sessions.emplace(id, sess);
+  sess->start();
+}
+
+namespace {
+
+local::endpoint endpoint_of(const std::string& endpoint) {
+  constexpr std::string_view scheme = "ipc://";
+  if (!endpoint.starts_with(scheme))
+    throw std::runtime_error("the client endpoint " + endpoint +
+                             " is not ipc://: the server serves only local clients, whose credentials it can read");
+  const std::string path = endpoint.substr(scheme.size());
+  if (path.empty()) throw std::runtime_error("the client endpoint " + endpoint + " names no socket");
+  if (path.front() == '@') return local::endpoint(std::string(1, '\0') + path.substr(1));  // abstract
+  return local::endpoint(path);
+}
+
+}  // namespace
+
+client_listener::client_listener(asio::io_context& io, const std::string& endpoint, mode_t mode,
+                                 std::optional<gid_t> group, client_limits limits, message_handler on_message,
+                                 close_handler on_close)
+    : impl_(std::make_shared<impl>(io, limits, std::move(on_message), std::move(on_close))) {
+  const auto ep = endpoint_of(endpoint);
+  const auto path = net::ipc_path(endpoint);
+  if (!path && group)
+    throw std::runtime_error("a client group cannot restrict the abstract socket " + endpoint +
+                             ": it has no file whose group and mode the kernel checks; use a socket path (ipc:///run/cuzk/cuzk.sock)");
+  if (path) {
+    struct stat st {};
+    if (::lstat(path->c_str(), &st) == 0) {
+      if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(*path + " exists and is not a socket; refusing to replace it");
+      if (net::ipc_answers(*path))
+        throw std::runtime_error("another process answers on " + *path + "; refusing to take over its socket");
+      ::unlink(path->c_str());
+    }
+  }
+  auto& a = impl_->acceptor;
+  a.open(ep.protocol());
+  // The socket file gets `mode` from its creation (umask), so nobody can
+  // connect before its permissions are right; the umask is restored at once.
+  const mode_t old = ::umask(static_cast<mode_t>(~mode & 0777));
+  boost::system::error_code ec;
+  a.bind(ep, ec);
+  ::umask(old);
+  if (ec) throw std::runtime_error("cannot bind " + endpoint + ": " + ec.message());
+  a.listen(asio::socket_base::max_listen_connections);
+  if (path) {
+    if (group && ::chown(path->c_str(), static_cast<uid_t>(-1), *group) != 0)
+      throw std::system_error(errno, std::generic_category(), "chown " + *path);
+    if (::chmod(path->c_str(), mode) != 0) throw std::system_error(errno, std::generic_category(), "chmod " + *path);
+  }
+}
+
+client_listener::~client_listener() {
+  impl_->accepting = false;
+  boost::system::error_code ec;
+  impl_->acceptor.close(ec);
+  auto sessions = std::move(impl_->sessions);
+  impl_->on_close = nullptr;
+  for (auto& [id, s] : sessions) s->close();
+}
+
+void client_listener::start() { impl_->accept(); }
+
+void client_listener::stop_accepting() {
+  impl_->accepting = false;
+  boost::system::error_code ec;
+  impl_->acceptor.close(ec);
+  impl_->retry.cancel();
+}
+
+bool client_listener::send(std::uint64_t conn, std::span<const std::uint8_t> bytes) {
+  auto it = impl_->sessions.find(conn);
+  if (it == impl_->sessions.end()) return false;
+  auto s = it->second;  // enqueue may close it (and erase it from the map)
+  return s->enqueue(net::zmtp::message_frame(bytes));
+}
+
+void client_listener::close(std::uint64_t conn) {
+  auto it = impl_->sessions.find(conn);
+  if (it != impl_->sessions.end()) {
+    auto s = it->second;
+    s->close();
+  }
+}
+
+std::size_t client_listener::connections() const { return impl_->sessions.size(); }
+
+std::uint32_t client_listener::connections_of(uid_t uid) const {
+  auto it = impl_->per_uid.find(uid);
+  return it == impl_->per_uid.end() ? 0 : it->second;
+}
+
+const client_counters& client_listener::counters() const { return impl_->counters; }
+const client_limits& client_listener::limits() const { return impl_->limits; }
+
+std::uint32_t fit_descriptor_limit(std::uint32_t wanted, std::uint32_t reserve) {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) return wanted;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rlimit raised = rl;
+    raised.rlim_cur = rl.rlim_max == RLIM_INFINITY ? 1048576 : rl.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) rl = raised;
+  }
+  const std::uint64_t soft = rl.rlim_cur == RLIM_INFINITY ? 1048576 : rl.rlim_cur;
+  const std::uint64_t fit = soft > 2ull * reserve ? (soft - reserve) / 2 : 1;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(wanted, fit));
+}
+
+}  // namespace cuzk::server

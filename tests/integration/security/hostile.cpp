@@ -1,0 +1,123 @@
+#include "hostile.hpp"
+
+#include <grp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include "harness.hpp"
+#include "run.hpp"
+
+namespace cuzk::test {
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+cli_result cli(bool nobody, const std::vector<std::string>& args, int limit) {
+  std::string cmd = quote(cli_bin());
+  for (const auto& a : args) cmd += " " + quote(a);
+  cmd = "timeout " + std::to_string(limit) + " " + (nobody ? as_nobody(cmd) : cmd);
+  const auto r = run(cmd);
+  return {r.rc, r.out + r.err};
+}
+
+raw_peer::raw_peer(const std::string& endpoint, const std::string& routing_id) {
+  s.set(zmq::sockopt::linger, 0);
+  if (!routing_id.empty()) s.set(zmq::sockopt::routing_id, zmq::buffer(routing_id));
+  s.connect(endpoint);
+}
+
+void raw_peer::send(const proto::body& b, std::uint64_t rq) {
+  const auto bytes = proto::encode(proto::message{rq, b});
+  s.send(zmq::buffer(bytes), zmq::send_flags::none);
+}
+
+std::optional<proto::message> raw_peer::receive(std::chrono::milliseconds limit) {
+  zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
+  if (zmq::poll(&item, 1, limit) <= 0) return std::nullopt;
+  zmq::message_t m;
+  if (!s.recv(m)) return std::nullopt;
+  auto d = proto::decode({static_cast<const std::uint8_t*>(m.data()), m.size()});
+  if (!d) return std::nullopt;
+  return *d;
+}
+
+pid_t fork_as_nobody(const std::function<int()>& f, unsigned nofile) {
+  const pid_t child = ::fork();
+  if (child != 0) return child;
+  if (nofile) {
+    rlimit rl{nofile, nofile};
+    if (::setrlimit(RLIMIT_NOFILE, &rl) != 0) ::_exit(100);
+  }
+  if (::setgroups(0, nullptr) != 0 || ::setgid(::getgrnam("nogroup")->gr_gid) != 0 ||
+      ::setuid(::getpwnam("nobody")->pw_uid) != 0)
+    ::_exit(101);
+  int rc = 102;
+  try {
+    rc = f();
+  } catch (...) {
+  }
+  ::_exit(rc);
+}
+
+int wait_child(pid_t pid, std::chrono::seconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  int st = 0;
+  while (::waitpid(pid, &st, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > end) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &st, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+std::vector<int> open_unix_connections(const std::string& path, unsigned n) {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+  std::vector<int> fds;
+  const timeval second{1, 0};  // a connect waits at most this long for a full backlog
+  for (unsigned i = 0; i < n; ++i) {
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0) ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &second, sizeof second);
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0) {
+      ::close(fd);
+      fd = -1;
+    }
+    fds.push_back(fd);
+  }
+  return fds;
+}
+
+unsigned still_open(const std::vector<int>& fds) {
+  unsigned n = 0;
+  for (int fd : fds) {
+    if (fd < 0) continue;
+    char buf[256];
+    ssize_t r;
+    while ((r = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0) {
+    }
+    n += r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);  // nothing more to read, no end: open
+  }
+  return n;
+}
+
+}  // namespace cuzk::test
