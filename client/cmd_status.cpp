@@ -162,7 +162,7 @@ int run_status(const status_args& a) {
     o.attempts = 2;
     client::connection c(a.endpoint, o);
     if (!a.job_id.empty()) {
-      const auto j = c.status(a.job_id);
+      const auto j = c.status(a.job_id, a.owner);
       if (a.json) std::printf("%s\n", to_json(j).dump(1).c_str());
       else print_job(j);
       return j.state == proto::job_state::failed ? client::exit_job_failed : client::exit_ok;

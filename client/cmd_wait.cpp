@@ -38,7 +38,7 @@ int run_wait(const wait_args& a) {
   return client::with_exit_codes([&] {
     client::connection c(a.endpoint, client::options{});
     const auto timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout * 1000));
-    const auto r = c.wait(a.job_id, timeout);
+    const auto r = c.wait(a.job_id, timeout, a.owner);
     if (const auto* st = std::get_if<proto::job_status>(&r)) {
       if (st->state == proto::job_state::failed) {
         std::fprintf(stderr, "cuzk: job %s failed: %s\n", st->job_id.c_str(), st->error.c_str());

@@ -39,9 +39,11 @@ struct submit_args {
 struct wait_args {
   std::string endpoint, job_id, proof, public_path;
   double timeout = 3600;
+  std::optional<std::uint32_t> owner = std::nullopt;  // --uid: whose job (operators)
 };
 struct status_args {
   std::string endpoint, job_id;
+  std::optional<std::uint32_t> owner = std::nullopt;  // --uid, with --job-id
   bool json = false;
   double watch = 0;  // > 0: redraw every this many seconds until interrupted
 };

@@ -94,11 +94,14 @@ int main(int argc, char** argv) {
   wait->add_option("--proof", wa.proof)->required();
   wait->add_option("--public", wa.public_path)->required();
   wait->add_option("--timeout", wa.timeout, "seconds")->default_val(3600);
+  wait->add_option("--uid", wa.owner, "the uid whose job it is (operators, when several users have that job id)");
 
   status_args sa2;
   auto* status = app.add_subcommand("status", "jobs, slots and workers of a server, or one job");
   status->add_option("--endpoint", sa2.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
-  status->add_option("--job-id", sa2.job_id);
+  auto* job_id = status->add_option("--job-id", sa2.job_id);
+  status->add_option("--uid", sa2.owner, "with --job-id: the uid whose job it is (operators, when several users have that job id)")
+      ->needs(job_id);
   status->add_flag("--json", sa2.json, "JSON instead of tables");
   status->add_option("--watch", sa2.watch, "redraw the tables every SECONDS (e.g. 2) until interrupted")
       ->check(CLI::PositiveNumber);

@@ -18,29 +18,31 @@ namespace {
 using util::unexpected;
 
 /* openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS: no component may be a
-   symlink or leave dirfd (Linux 5.6). O_NONBLOCK so a FIFO never blocks. */
-int open_beneath(int dirfd, const std::string& relative) {
+   symlink or leave dirfd (Linux 5.6). */
+int open_beneath(int dirfd, const std::string& relative, std::uint64_t flags) {
   open_how how{};
-  how.flags = O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+  how.flags = flags | O_NOFOLLOW | O_CLOEXEC;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-  return static_cast<int>(::syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how));
+  int fd;
+  do fd = static_cast<int>(::syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof how));
+  while (fd < 0 && errno == EINTR);
+  return fd;
 }
 
-/* Every directory from the allow-listed one down to the file must let the
-   peer through (x), as the kernel would check for the peer itself. */
-bool may_traverse(const net::peer_credentials& who, int dirfd, const std::filesystem::path& relative) {
+/* The peer may search (x) the directory open as fd, as the kernel would check for the peer itself. */
+bool may_search(const net::peer_credentials& who, int fd) {
   struct stat st {};
-  if (::fstat(dirfd, &st) != 0 || !net::may_read(who, st.st_uid, st.st_gid, (st.st_mode & 0111) << 2)) return false;
-  std::filesystem::path sub;
-  for (auto it = relative.begin(); it != relative.end(); ++it) {
-    if (std::next(it) == relative.end()) break;  // the file itself
-    sub /= *it;
-    if (::fstatat(dirfd, sub.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
-        !net::may_read(who, st.st_uid, st.st_gid, (st.st_mode & 0111) << 2))
-      return false;
-  }
-  return true;
+  return ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) &&
+         net::may_read(who, st.st_uid, st.st_gid, (st.st_mode & 0111) << 2);
 }
+
+struct fd_guard {
+  int fd = -1;
+  ~fd_guard() {
+    if (fd >= 0) ::close(fd);
+  }
+  int release() { return std::exchange(fd, -1); }
+};
 
 }  // namespace
 
@@ -79,30 +81,46 @@ util::expected<opened_file, std::string> file_policy::open(const net::peer_crede
   for (const auto& dir : dirs_) {
     const auto rel = p.lexically_relative(dir);
     if (rel.empty() || *rel.begin() == ".." || rel == ".") continue;
-    const int dirfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirfd < 0) continue;
-    const int fd = open_beneath(dirfd, rel.string());
-    const int err = errno;
-    const bool traversable = fd >= 0 && may_traverse(who, dirfd, rel);
-    ::close(dirfd);
-    if (fd < 0) {
-      if (err == ELOOP || err == EXDEV)
-        return unexpected("the " + what_ + " " + path + " goes through a symbolic link, which the server does not follow");
-      return unexpected("cannot open the " + what_ + " " + path + ": " + std::strerror(err));
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      return unexpected("the " + what_ + " " + path + " is not a regular file");
-    }
-    if (!traversable || !net::may_read(who, st.st_uid, st.st_gid, st.st_mode)) {
-      ::close(fd);
-      return unexpected("permission denied: you (uid " + std::to_string(who.uid) + ") cannot read the " + what_ +
-                        " " + path + " yourself");
-    }
-    return opened_file(fd, job::file_identity(st));
+    fd_guard top{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (top.fd < 0) continue;
+    return open_under(who, top.release(), rel, path);
   }
   return unexpected("the " + what_ + " " + path + " cannot be opened");
+}
+
+/* One component at a time from the allow-listed directory, each directory
+   opened (O_PATH) and checked for the peer before anything inside it is
+   looked up: whether a name exists, or what it is, is said only about
+   directories the peer may search itself, and one sentence covers the rest. */
+util::expected<opened_file, std::string> file_policy::open_under(const net::peer_credentials& who, int top,
+                                                                 const std::filesystem::path& rel,
+                                                                 const std::string& path) const {
+  auto failed = [&](int err) {
+    if (err == ELOOP || err == EXDEV)
+      return unexpected("the " + what_ + " " + path + " goes through a symbolic link, which the server does not follow");
+    return unexpected("cannot open the " + what_ + " " + path + ": " + std::strerror(err));
+  };
+  fd_guard dir{top};
+  for (auto it = rel.begin();; ++it) {
+    if (!may_search(who, dir.fd))
+      return unexpected("cannot open the " + what_ + " " + path + ": permission denied or no such file (uid " +
+                        std::to_string(who.uid) + " may not search a directory on its way)");
+    if (std::next(it) == rel.end()) break;
+    const int next = open_beneath(dir.fd, it->string(), O_PATH | O_DIRECTORY);
+    if (next < 0) return failed(errno);
+    ::close(dir.fd);
+    dir.fd = next;
+  }
+  // O_NONBLOCK: a FIFO never blocks the open.
+  fd_guard file{open_beneath(dir.fd, rel.filename().string(), O_RDONLY | O_NONBLOCK | O_NOCTTY)};
+  if (file.fd < 0) return failed(errno);
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return unexpected("the " + what_ + " " + path + " is not a regular file");
+  if (!net::may_read(who, st.st_uid, st.st_gid, st.st_mode))
+    return unexpected("permission denied: you (uid " + std::to_string(who.uid) + ") cannot read the " + what_ + " " +
+                      path + " yourself");
+  return opened_file(file.release(), job::file_identity(st));
 }
 
 }  // namespace cuzk::server

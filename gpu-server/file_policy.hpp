@@ -42,6 +42,9 @@ class file_policy {
   util::expected<opened_file, std::string> open(const net::peer_credentials& who, const std::string& path) const;
 
  private:
+  /* path below the allow-listed directory open as top (closed here), as rel. */
+  util::expected<opened_file, std::string> open_under(const net::peer_credentials& who, int top,
+                                                      const std::filesystem::path& rel, const std::string& path) const;
   std::vector<std::filesystem::path> dirs_;  // canonical
   std::string what_;                         // "key" or "witness", for errors
 };

@@ -1,6 +1,7 @@
 // A Submit's preparation, on the pool (never the loop): resolve the key
 // (installed by id, preloaded with --key, or a file under an allow-listed
-// keys directory that the client could read), size the work against it
+// keys directory that the client could read, by path or by the id it was
+// loaded under), size the work against it
 // (a counting run bounded by the key's domain), and check a circom witness's
 // header through a descriptor opened under the witness policy.
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include <nlohmann/json.hpp>
@@ -68,13 +70,23 @@ std::uint64_t witness_count(int fd, const std::string& path) {
   }
 }
 
+/* The files (path → identity) a key was loaded from, a few per key: each is
+   opened again when a client names the key by id. */
+void remember_file(std::map<std::string, std::string>& files, const std::string& path, const std::string& identity) {
+  constexpr std::size_t most = 16;
+  if (!files.count(path) && files.size() >= most) files.erase(files.begin());
+  files[path] = identity;
+}
+
 }  // namespace
 
 std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::string& zkey,
                                                                 const net::peer_credentials& who,
                                                                 std::string& key_id) {
   std::unique_lock lk(key_mu_);
-  if (shm::is_key_id(zkey)) {  // installed by the operator (cuzk-shm load-srs, --key)
+  if (shm::is_key_id(zkey)) {
+    if (!may_name_key(who, zkey))  // as for an id the pool does not hold: ids are no secret, the keys may be
+      throw job::job_error("the pool holds no key " + zkey + " (an operator installs keys with cuzk-shm load-srs)");
     key_id = zkey;
     return keys_.get(zkey);
   }
@@ -90,25 +102,42 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
   if (auto it = key_by_file_.find(f->identity()); it != key_by_file_.end()) {
     key_id = it->second;
     try {
-      return keys_.get(key_id);
+      auto pk = keys_.get(key_id);
+      remember_file(key_files_of_[key_id], zkey, f->identity());
+      return pk;
     } catch (const std::exception&) {
       key_by_file_.erase(it);  // its region was destroyed: load it again
     }
   }
   lk.unlock();  // hashing and copying a large key must not hold up other submissions
   std::string why;
-  auto srs = shm::srs_region::load(opt_.pool, f->fd(), zkey, &why);
+  auto srs = shm::srs_region::load(opt_.pool, f->fd(), zkey, &why, shm::srs_origin::client_file);
   if (!srs) throw job::job_error("cannot load the key " + zkey + ": " + why);
   key_id = srs->key_id();
   try {
     std::lock_guard again(key_mu_);
     auto pk = keys_.get(key_id);
     key_by_file_[f->identity()] = key_id;
+    remember_file(key_files_of_[key_id], zkey, f->identity());
     return pk;
   } catch (const std::exception&) {
     drop_unused_key(key_id);  // not a key: do not keep its copy in /dev/shm
     throw;
   }
+}
+
+// Key ids are content hashes anyone may compute or see in /dev/shm, so an id
+// alone proves nothing: a client names by id a key the operator installed,
+// or one whose file (under a keys directory) it can read itself now.
+bool server::may_name_key(const net::peer_credentials& who, const std::string& key_id) const {
+  if (is_operator(who.uid) || std::find(opt_.keys.begin(), opt_.keys.end(), key_id) != opt_.keys.end()) return true;
+  for (const auto& [path, id] : preloaded_)
+    if (id == key_id) return true;
+  if (auto it = key_files_of_.find(key_id); it != key_files_of_.end())
+    for (const auto& [path, identity] : it->second)
+      if (auto f = key_files_.open(who, path); f && f->identity() == identity) return true;
+  auto srs = shm::srs_region::open(opt_.pool, key_id);
+  return srs && srs->origin() == shm::srs_origin::installed;
 }
 
 // A key a client's path brought into /dev/shm that no job can use is removed
@@ -121,6 +150,7 @@ void server::drop_unused_key(const std::string& key_id) {
   {
     std::lock_guard lk(key_mu_);
     keys_.forget(key_id);
+    key_files_of_.erase(key_id);
   }
   (void)shm::srs_region::destroy(opt_.pool, key_id);
 }

@@ -179,8 +179,10 @@ class server {
   void on_status(const peer& p, std::uint64_t rq, const proto::status_request& s);
   void on_fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void on_wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
-  /* The job this client may see: its own (operators: anyone's). */
-  std::optional<shm::job_ref> find_job(const peer& p, const std::string& job_id) const;
+  /* The job this client may see: its own (operators: anyone's, job_lookup.hpp),
+     or nullopt after replying unknown_job (an operator: or that several uids have the id). */
+  std::optional<shm::job_ref> find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
+                                       std::optional<std::uint32_t> owner);
   /* Replies with the proofs (done; built off the loop) or the status
      (failed); false while the job runs. uid: whose fetch it is, for the bound. */
   bool answer_finished(const std::string& id, uid_t uid, std::uint64_t rq, shm::job_ref j);
@@ -192,6 +194,8 @@ class server {
   prepared prepare(const proto::submit& s, const net::peer_credentials& who);
   std::shared_ptr<const groth16::proving_key> resolve_key(const std::string& zkey, const net::peer_credentials& who,
                                                           std::string& key_id);
+  /* May this client name the key by its id? (key_mu_ held) */
+  bool may_name_key(const net::peer_credentials& who, const std::string& key_id) const;
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
   std::shared_ptr<const groth16::proving_key> ready_key(const std::string& key_id);
   /* A key parsed before serving without its content check (key_cache::get(id,
@@ -246,6 +250,8 @@ class server {
   file_policy key_files_, witness_files_;
   std::map<std::string, std::string> preloaded_;  // --key path → key id (read-only after start)
   std::map<std::string, std::string> key_by_file_;  // job::file_identity of a key file → key id (under key_mu_)
+  // key id → the client key files (path → job::file_identity) it was loaded from (under key_mu_)
+  std::map<std::string, std::map<std::string, std::string>> key_files_of_;
 
   // the loop's
   std::map<std::string, std::shared_ptr<const groth16::proving_key>> ready_keys_;

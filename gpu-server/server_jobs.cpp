@@ -15,6 +15,7 @@
 #include "r1cs/error.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "gpu_report.hpp"
+#include "job_lookup.hpp"
 #include "proof_timings.hpp"
 #include "request_digest.hpp"
 #include "server.hpp"
@@ -200,17 +201,30 @@ void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s
   dispatch();
 }
 
-std::optional<shm::job_ref> server::find_job(const peer& p, const std::string& job_id) const {
-  if (auto j = jobs_->find(job_id, p.cred.uid)) return j;
-  if (is_operator(p.cred.uid)) return jobs_->find(job_id, std::nullopt);
+std::optional<shm::job_ref> server::find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
+                                             std::optional<std::uint32_t> owner) {
+  std::vector<uid_t> owners;
+  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::reserved && shm::field_text(rec.job_id) == job_id)
+      owners.push_back(rec.owner_uid);
+  });
+  const auto o = owner_of_job(p.cred.uid, is_operator(p.cred.uid), owner, std::move(owners));
+  std::optional<shm::job_ref> j;
+  if (o.uid) j = jobs_->find(job_id, *o.uid);
+  if (j) return j;
+  if (!o.ambiguous.empty())
+    reply_error(p.identity, rq, proto::error_code::bad_request, ambiguous_job(job_id, o.ambiguous));
+  else
+    reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + job_id);
   return std::nullopt;
 }
 
 void server::on_status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
   const std::string& id = p.identity;
   if (s.job_id) {
-    auto j = find_job(p, *s.job_id);
-    auto rec = j ? jobs_->get(*j) : shm::result<const shm::job_record*>(shm::unexpected(shm::error::no_such_job));
+    auto j = find_job(p, rq, *s.job_id, s.owner_uid);
+    if (!j) return;
+    auto rec = jobs_->get(*j);
     if (!rec) return reply_error(id, rq, proto::error_code::unknown_job, "no job " + *s.job_id);
     send(id, proto::message{rq, job_status_of(*j, **rec)});
     return;
@@ -312,16 +326,16 @@ bool server::answer_finished(const std::string& id, uid_t uid, std::uint64_t rq,
 }
 
 void server::on_fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
-  auto j = find_job(p, f.job_id);
-  if (!j) return reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + f.job_id);
+  auto j = find_job(p, rq, f.job_id, f.owner_uid);
+  if (!j) return;
   if (answer_finished(p.identity, p.cred.uid, rq, *j)) return;
   auto rec = jobs_->get(*j);
   if (rec) send(p.identity, proto::message{rq, job_status_of(*j, **rec)});
 }
 
 void server::on_wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
-  auto j = find_job(p, w.job_id);
-  if (!j) return reply_error(p.identity, rq, proto::error_code::unknown_job, "no job " + w.job_id);
+  auto j = find_job(p, rq, w.job_id, w.owner_uid);
+  if (!j) return;
   if (answer_finished(p.identity, p.cred.uid, rq, *j)) return;
   const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == p.cred.uid; });
   if (static_cast<std::uint64_t>(pending) >= opt_.max_waits_per_client)

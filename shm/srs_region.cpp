@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -40,6 +41,7 @@ struct srs_header {
   std::uint64_t content_bytes;  // the .zkey's size
   std::uint64_t created_unix_ns;
   char key_id[40];              // 32 hex digits, NUL-padded
+  std::atomic<std::uint32_t> client_file;  // 1: srs_origin::client_file (older regions: 0, installed)
 };
 
 void say(std::string* why, const std::string& s) {
@@ -145,8 +147,10 @@ result<mapping> unnamed_region(fd_guard& out, std::uint64_t total, const detail:
 }
 
 /* The header of a region whose content is in place; the magic is stored last (release). */
-void publish(std::uint8_t* base, std::uint64_t total, std::uint64_t content, const std::string& key) {
+void publish(std::uint8_t* base, std::uint64_t total, std::uint64_t content, const std::string& key,
+             srs_origin origin = srs_origin::installed) {
   auto& h = *reinterpret_cast<srs_header*>(base);
+  h.client_file.store(origin == srs_origin::client_file ? 1 : 0, std::memory_order_relaxed);
   h.version = srs_version;
   h.header_bytes = srs_header_bytes;
   h.total_bytes = total;
@@ -154,6 +158,20 @@ void publish(std::uint8_t* base, std::uint64_t total, std::uint64_t content, con
   h.created_unix_ns = now_ns();
   std::memcpy(h.key_id, key.data(), key.size());
   h.magic.store(srs_magic, std::memory_order_release);
+}
+
+/* An operator loads a key a client's file brought in first: from now on
+   every client may name it by id. */
+result<void> mark_installed(const std::string& path, const struct stat* pool, std::string* why) {
+  auto fd = detail::open_checked(path, O_RDWR, "SRS region", why, pool);
+  if (!fd) return unexpected(fd.error());
+  fd_guard guard{*fd};
+  const std::uint32_t installed = 0;
+  if (::pwrite(*fd, &installed, sizeof installed, offsetof(srs_header, client_file)) != sizeof installed) {
+    say(why, "cannot mark SRS region " + path + " installed: " + std::strerror(errno));
+    return unexpected(error::os_error);
+  }
+  return {};
 }
 
 }  // namespace
@@ -193,6 +211,10 @@ std::span<const std::uint8_t> srs_region::bytes() const noexcept {
   return {static_cast<const std::uint8_t*>(p_->map.data()) + srs_header_bytes, p_->content_bytes};
 }
 bool srs_region::verified() const noexcept { return p_->verified; }
+srs_origin srs_region::origin() const noexcept {
+  const auto& h = *static_cast<const srs_header*>(p_->map.data());
+  return h.client_file.load(std::memory_order_acquire) ? srs_origin::client_file : srs_origin::installed;
+}
 
 result<void> srs_region::verify() const noexcept {
   if (content_hash(bytes()) != p_->key_id) return unexpected(error::srs_mismatch);
@@ -294,7 +316,7 @@ result<srs_region> srs_region::load(std::string_view pool, const std::filesystem
 }
 
 result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_view display_name,
-                                    std::string* why) noexcept {
+                                    std::string* why, srs_origin origin) noexcept {
   try {
     const std::string file = "key file " + std::string(display_name);
     struct stat st {};
@@ -351,6 +373,8 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
                        "loaded); destroy it and load the key again");
           return unexpected(error::srs_mismatch);
         }
+        if (origin == srs_origin::installed && existing->origin() == srs_origin::client_file)
+          if (auto m = mark_installed(path, ps ? &*ps : nullptr, why); !m) return unexpected(m.error());
         return existing;
       }
       if (existing.error() == error::srs_abandoned && attempt < 300) continue;  // reclaimed: load it ourselves
@@ -391,7 +415,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         say(why, file + " changed while being loaded (its bytes no longer hash to " + key + "); nothing was kept");
         return unexpected(error::srs_mismatch);
       }
-      publish(base, total, n, key);  // closing out.fd drops the lock
+      publish(base, total, n, key, origin);  // closing out.fd drops the lock
       return srs_region(new impl{key, std::move(*map), n, true});
     }
   } catch (...) {
@@ -435,6 +459,8 @@ result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
       say(why, "SRS region '" + object_name(pool, key) + "' exists with other content; destroy it and run again");
       return unexpected(error::srs_mismatch);
     }
+    if (existing->origin() == srs_origin::client_file)
+      if (auto m = mark_installed(path, ps ? &*ps : nullptr, why); !m) return unexpected(m.error());
     return existing;
   }
   return srs_region(new impl{key, std::move(*map), n, true});

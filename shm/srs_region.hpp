@@ -22,6 +22,11 @@ namespace cuzk::shm {
 
 inline constexpr std::uint64_t srs_magic = 0x3153525350555a43ULL;  // "CZUPSRS1"
 
+/* Who put a key into the pool: the operator (load-srs, --key, setup --pool),
+   or the server from a file a client named by path. Clients may name the
+   latter by id only when they can read its file (DESIGN §9). */
+enum class srs_origin { installed, client_file };
+
 class srs_region {
  public:
   /* Opens zkey with O_RDONLY|O_NONBLOCK|O_NOFOLLOW|O_CLOEXEC and loads it
@@ -35,9 +40,11 @@ class srs_region {
      creates it (posix_fallocate, copy with pread, header last) and checks the
      copied bytes' hash. A file that shrinks or changes while read is an
      error, never a SIGBUS. Waits up to 30 s for another live loader
-     (being_created). `why` names the file by display_name, never its bytes. */
+     (being_created). `why` names the file by display_name, never its bytes.
+     origin is recorded in a new region's header; loading as installed marks
+     an existing client_file region installed. */
   static result<srs_region> load(std::string_view pool, int fd, std::string_view display_name,
-                                 std::string* why = nullptr) noexcept;
+                                 std::string* why = nullptr, srs_origin origin = srs_origin::installed) noexcept;
   /* A region written in place rather than copied from a file: fill gets the
      content_bytes zeroed bytes to write, then the content is hashed and the
      region published under that key id (an existing region with the same id
@@ -64,6 +71,8 @@ class srs_region {
   /* The content is known to hash to the key id: load checked it, or verify
      succeeded. */
   bool verified() const noexcept;
+  /* As recorded in the header (regions of older versions: installed). */
+  srs_origin origin() const noexcept;
 
  private:
   struct impl;

@@ -93,29 +93,29 @@ proto::accepted connection::submit(const proto::submit& s) {
   return expect<proto::accepted>(request(s, opt_.timeout), "submit");
 }
 
-proto::job_status connection::status(std::string_view job_id) {
-  return expect<proto::job_status>(request(proto::status_request{std::string(job_id)}, opt_.timeout), "status");
+proto::job_status connection::status(std::string_view job_id, std::optional<std::uint32_t> owner) {
+  return expect<proto::job_status>(request(proto::status_request{std::string(job_id), owner}, opt_.timeout), "status");
 }
 
 proto::status_reply connection::status() {
   return expect<proto::status_reply>(request(proto::status_request{}, opt_.timeout), "status");
 }
 
-job_outcome connection::fetch(std::string_view job_id) {
-  return outcome(request(proto::fetch{std::string(job_id)}, opt_.timeout), "fetch");
+job_outcome connection::fetch(std::string_view job_id, std::optional<std::uint32_t> owner) {
+  return outcome(request(proto::fetch{std::string(job_id), owner}, opt_.timeout), "fetch");
 }
 
-job_outcome connection::wait(std::string_view job_id, milliseconds timeout) {
+job_outcome connection::wait(std::string_view job_id, milliseconds timeout, std::optional<std::uint32_t> owner) {
   const auto deadline = clock::now() + timeout;
   // In slices, so a server that dies mid-wait is noticed within one slice
   // plus the request timeout, not after the whole wait.
   for (;;) {
     const auto slice = std::min({left(deadline), opt_.wait_slice, milliseconds(proto::max_wait_ms)});
-    proto::wait_request w{std::string(job_id), static_cast<std::uint32_t>(slice.count())};
+    proto::wait_request w{std::string(job_id), static_cast<std::uint32_t>(slice.count()), owner};
     job_outcome r = outcome(request(w, slice + opt_.timeout), "wait");
     if (std::holds_alternative<proto::proof_reply>(r)) return r;
     const auto state = std::get<proto::job_status>(r).state;
-    if (state == proto::job_state::done) return fetch(job_id);  // finished between the server's checks
+    if (state == proto::job_state::done) return fetch(job_id, owner);  // finished between the server's checks
     if (state == proto::job_state::failed || left(deadline) == milliseconds(0)) return r;
   }
 }

@@ -45,15 +45,17 @@ class connection {
   void connect(const std::string& endpoint);
 
   /* Every call below throws server_error for an Error reply, unreachable
-     after `attempts` timeouts, protocol_error for an unusable reply. */
+     after `attempts` timeouts, protocol_error for an unusable reply.
+     owner: the uid whose job the id names (operators; default: the
+     caller's own, or the only uid with that id). */
   proto::accepted submit(const proto::submit& s);
-  proto::job_status status(std::string_view job_id);
+  proto::job_status status(std::string_view job_id, std::optional<std::uint32_t> owner = std::nullopt);
   proto::status_reply status();
   /* The proofs when the job is done, else its status. Never waits. */
-  job_outcome fetch(std::string_view job_id);
+  job_outcome fetch(std::string_view job_id, std::optional<std::uint32_t> owner = std::nullopt);
   /* Returns as soon as the job is done or failed, or its status once
      `timeout` has passed. */
-  job_outcome wait(std::string_view job_id, milliseconds timeout);
+  job_outcome wait(std::string_view job_id, milliseconds timeout, std::optional<std::uint32_t> owner = std::nullopt);
 
   const std::string& endpoint() const noexcept { return endpoint_; }
 

@@ -61,6 +61,7 @@ rule_result check_body(const submit& m) {
 
 rule_result check_body(const status_request& m) {
   if (m.job_id) CUZK_RULE(check_job_id("StatusRequest.job_id", *m.job_id));
+  if (m.owner_uid && !m.job_id) return fail("StatusRequest.owner_uid", "set without a job_id");
   return std::nullopt;
 }
 rule_result check_body(const fetch& m) { return check_job_id("Fetch.job_id", m.job_id); }

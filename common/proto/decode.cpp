@@ -130,10 +130,19 @@ struct converter {
   status_request from(const wire::StatusRequest& w) {
     status_request m;
     if (w.has_job_id()) m.job_id = w.job_id();
+    if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
     return m;
   }
-  fetch from(const wire::Fetch& w) { return {w.job_id()}; }
-  wait_request from(const wire::Wait& w) { return {w.job_id(), w.timeout_ms()}; }
+  fetch from(const wire::Fetch& w) {
+    fetch m{w.job_id()};
+    if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
+    return m;
+  }
+  wait_request from(const wire::Wait& w) {
+    wait_request m{w.job_id(), w.timeout_ms()};
+    if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
+    return m;
+  }
   accepted from(const wire::Accepted& w) {
     return {w.job_id(), w.created(), enum_value<job_state>(w.state(), 1, 4)};
   }

@@ -101,11 +101,16 @@ void put(wire::Envelope& e, const body& b) {
                  [&](const status_request& m) {
                    auto* w = e.mutable_status_request();
                    if (m.job_id) w->set_job_id(*m.job_id);
+                   if (m.owner_uid) w->set_owner_uid(*m.owner_uid);
                  },
-                 [&](const fetch& m) { e.mutable_fetch()->set_job_id(m.job_id); },
+                 [&](const fetch& m) {
+                   e.mutable_fetch()->set_job_id(m.job_id);
+                   if (m.owner_uid) e.mutable_fetch()->set_owner_uid(*m.owner_uid);
+                 },
                  [&](const wait_request& m) {
                    e.mutable_wait()->set_job_id(m.job_id);
                    e.mutable_wait()->set_timeout_ms(m.timeout_ms);
+                   if (m.owner_uid) e.mutable_wait()->set_owner_uid(*m.owner_uid);
                  },
                  [&](const accepted& m) {
                    auto* w = e.mutable_accepted();

@@ -65,17 +65,22 @@ struct submit {
   std::optional<proto::blinding> blinding;
   friend bool operator==(const submit&, const submit&) = default;
 };
+/* owner_uid: whose job the id names; nullopt: the sender's own, or (an
+   operator) the only uid with that id. */
 struct status_request {
   std::optional<std::string> job_id;  // nullopt: the whole service
+  std::optional<std::uint32_t> owner_uid = std::nullopt;
   friend bool operator==(const status_request&, const status_request&) = default;
 };
 struct fetch {
   std::string job_id;
+  std::optional<std::uint32_t> owner_uid = std::nullopt;
   friend bool operator==(const fetch&, const fetch&) = default;
 };
 struct wait_request {
   std::string job_id;
   std::uint32_t timeout_ms = 0;
+  std::optional<std::uint32_t> owner_uid = std::nullopt;
   friend bool operator==(const wait_request&, const wait_request&) = default;
 };
 

@@ -91,6 +91,8 @@ const std::vector<broken>& cases() {
        with(valid_native(), [](submit& s) { s.blinding->s.assign(79, '9'); })},
       {"SubmitBlindingWithoutS", "Submit.blinding.s", with(valid_native(), [](submit& s) { s.blinding->s = ""; })},
       {"StatusRequestForABadJobId", "StatusRequest.job_id", [] { return body{status_request{"a/b"}}; }},
+      {"StatusRequestForAnOwnerWithoutAJobId", "StatusRequest.owner_uid",
+       [] { return body{status_request{std::nullopt, 1000}}; }},
       {"FetchWithoutJobId", "Fetch.job_id", [] { return body{fetch{""}}; }},
       {"WaitWithoutJobId", "Wait.job_id", [] { return body{wait_request{"", 10}}; }},
       {"WaitOverTenMinutes", "Wait.timeout_ms", [] { return body{wait_request{"j", max_wait_ms + 1}}; }},

@@ -31,6 +31,9 @@ class message_gen {
 
   std::uint64_t below(std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(rng_); }
   bool coin() { return below(2) == 1; }
+  std::optional<std::uint32_t> owner() {
+    return coin() ? std::optional(static_cast<std::uint32_t>(below(1ULL << 32))) : std::nullopt;
+  }
 
   /* 1..max visible ASCII bytes other than '/'. */
   std::string job_id(std::size_t max = proto::max_job_id_bytes) {
@@ -130,9 +133,13 @@ class message_gen {
         if (coin()) m.blinding = proto::blinding{decimal(), decimal()};
         return m;
       }
-      case 1: return status_request{coin() ? std::optional(job_id()) : std::nullopt};
-      case 2: return fetch{job_id()};
-      case 3: return wait_request{job_id(), static_cast<std::uint32_t>(below(max_wait_ms + 1))};
+      case 1: {
+        status_request m{coin() ? std::optional(job_id()) : std::nullopt};
+        if (m.job_id) m.owner_uid = owner();
+        return m;
+      }
+      case 2: return fetch{job_id(), owner()};
+      case 3: return wait_request{job_id(), static_cast<std::uint32_t>(below(max_wait_ms + 1)), owner()};
       case 4: return accepted{job_id(), coin(), pick<job_state>(1, 4)};
       case 5: return job_status();
       case 6: {
