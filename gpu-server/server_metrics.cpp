@@ -115,6 +115,16 @@ std::string server::metrics_text() const {
   w.sample("cuzk_protocol_errors_total", {{"kind", "malformed"}}, double(counters_.malformed));
   w.sample("cuzk_protocol_errors_total", {{"kind", "stale"}}, double(counters_.stale));
   w.sample("cuzk_protocol_errors_total", {{"kind", "refused"}}, double(counters_.refused));
+  if (http_) {
+    const auto h = http_->stats();
+    w.family("cuzk_http_connections", "gauge", "Connections open to this metrics endpoint.");
+    w.sample("cuzk_http_connections", double(h.open));
+    w.family("cuzk_http_closed_total", "counter",
+             "Metrics endpoint connections closed unanswered: evicted (the oldest of a peer over its bound, or of the "
+             "busiest peer when the total was reached) or timeout (request not read, or reply not taken, in time).");
+    w.sample("cuzk_http_closed_total", {{"reason", "evicted"}}, double(h.evicted));
+    w.sample("cuzk_http_closed_total", {{"reason", "timeout"}}, double(h.timed_out));
+  }
   w.family("cuzk_uptime_seconds", "gauge", "Seconds since the server started.");
   w.sample("cuzk_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
 
