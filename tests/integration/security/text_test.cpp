@@ -2,7 +2,8 @@
 // long multi-byte path crosses the job table's bound, and a client name holds
 // bidi overrides and C1 controls. The operator's `cuzk status` (plain and
 // --json) still answers, with valid UTF-8 and none of those characters raw,
-// and the server's and worker's logs carry none of them either.
+// and so does the pool's `cuzk-shm status --json`; the server's and worker's
+// logs carry none of them either.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -127,6 +128,11 @@ TEST(Text, AnErrorCutInsideACharacterAndBidiClientNamesLeaveStatusAndLogsReadabl
   EXPECT_EQ(one.rc, 1) << "a failed job's status exits 1\n" << one.out << one.err;
   EXPECT_EQ(hostile_in(one.out + one.err), "") << one.out << one.err;
   EXPECT_NE(one.out.find("by ev\\u{202e}il\\u{009b}2J\\u{2066}"), std::string::npos) << one.out;
+
+  const auto pool = run(quote(shm_bin()) + " status --json --name " + svc.pool());
+  EXPECT_EQ(pool.rc, 0) << pool.out << pool.err;
+  EXPECT_EQ(hostile_in(pool.out), "") << pool.out;
+  EXPECT_NE(pool.out.find("the witness "), std::string::npos) << pool.out;
 
   const auto logs = all_logs(svc);
   EXPECT_NE(logs.find("changed after"), std::string::npos) << "the error was not logged\n" << logs;
