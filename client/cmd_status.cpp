@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "proto/limits.hpp"
 #include "proto/names.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::cli {
 
@@ -22,6 +23,9 @@ namespace {
 using json = nlohmann::json;
 
 std::string str(std::string_view s) { return std::string(s); }
+/* Text from the server that other clients chose (job ids, client names, errors quoting their
+   inputs), made safe for the operator's terminal: one line, no controls, C1 or bidi overrides. */
+std::string shown(std::string_view s) { return util::escape_for_terminal(s); }
 
 /* Seconds, from the job record's microseconds. */
 json to_json(const proto::partition_timings& t) {
@@ -82,6 +86,10 @@ json to_json(const proto::status_reply& r) {
           {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}};
 }
 
+/* JSON as ASCII: other scripts, C1 controls and bidi overrides as \\u escapes that a JSON reader
+   decodes and a terminal shows as text; bytes that are not UTF-8 as U+FFFD rather than an exception. */
+std::string json_text(const json& j) { return j.dump(1, ' ', true, json::error_handler_t::replace); }
+
 std::string when(std::uint64_t ns) {
   if (ns == 0) return "-";
   std::time_t t = static_cast<std::time_t>(ns / 1'000'000'000ULL);
@@ -106,11 +114,11 @@ std::size_t done_parts(const proto::job_status& j) {
 }
 
 void print_job(const proto::job_status& j) {
-  std::printf("job %s: %s, priority %s, submitted %s", j.job_id.c_str(), str(proto::name(j.state)).c_str(),
+  std::printf("job %s: %s, priority %s, submitted %s", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
               str(proto::name(j.priority)).c_str(), when(j.submitted_ns).c_str());
-  if (!j.client.empty()) std::printf(" by %s", j.client.c_str());
+  if (!j.client.empty()) std::printf(" by %s", shown(j.client).c_str());
   std::printf("\n");
-  if (!j.error.empty()) std::printf("error: %s\n", j.error.c_str());
+  if (!j.error.empty()) std::printf("error: %s\n", shown(j.error).c_str());
   std::printf("%-5s %-13s %9s %9s %9s %8s %9s %4s\n", "PART", "STATE", "SYNTH_S", "PROVE_S", "SYNTHS", "REQUEUED",
               "PROOF_S", "GPU");
   for (std::size_t i = 0; i < j.partitions.size(); ++i) {
@@ -127,9 +135,9 @@ void print_service(const proto::status_reply& r) {
               r.jobs_omitted ? (", " + std::to_string(r.jobs_omitted) + " more not shown").c_str() : "");
   std::printf("  %-36s %-8s %-6s %-7s %-19s %s\n", "JOB ID", "STATE", "PRIO", "PARTS", "SUBMITTED", "ERROR");
   for (const auto& j : r.jobs)
-    std::printf("  %-36s %-8s %-6s %3zu/%-3zu %-19s %s\n", j.job_id.c_str(), str(proto::name(j.state)).c_str(),
+    std::printf("  %-36s %-8s %-6s %3zu/%-3zu %-19s %s\n", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
                 str(proto::name(j.priority)).c_str(), done_parts(j), j.partitions.size(), when(j.submitted_ns).c_str(),
-                j.error.c_str());
+                shown(j.error).c_str());
   std::printf("SLOTS (%zu)\n", r.slots.size());
   std::printf("  %-6s %-5s %-9s %-10s %s\n", "SLOT", "CLASS", "STATE", "GEN", "OWNER");
   for (const auto& s : r.slots)
@@ -140,7 +148,7 @@ void print_service(const proto::status_reply& r) {
               static_cast<double>(r.hung_timeout_ms) / 1000);
   std::printf("  %-5s %-23s %-8s %-5s %s\n", "LEASE", "NAME", "PID", "STATE", "HEARTBEAT");
   for (const auto& w : r.workers)
-    std::printf("  %-5u %-23s %-8d %-5s %.1f s ago\n", w.lease, w.name.c_str(), w.pid,
+    std::printf("  %-5u %-23s %-8d %-5s %.1f s ago\n", w.lease, shown(w.name).c_str(), w.pid,
                 str(proto::name(w.state)).c_str(), static_cast<double>(w.heartbeat_age_ms) / 1000);
   if (r.gpus.empty()) return;
   std::printf("GPUS (%zu)\n", r.gpus.size());
@@ -148,7 +156,7 @@ void print_service(const proto::status_reply& r) {
               "KEYS GiB", "PROOFS", "FAULTS");
   auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ULL << 30); };
   for (const auto& g : r.gpus)
-    std::printf("  %-3d %-20s %-7u %4.0f%% %8.1f/%-10.1f %-10.1f %-7llu %llu\n", g.device, g.name.c_str(), g.workers,
+    std::printf("  %-3d %-20s %-7u %4.0f%% %8.1f/%-10.1f %-10.1f %-7llu %llu\n", g.device, shown(g.name).c_str(), g.workers,
                 g.busy_ratio * 100, gib(g.mem_free), gib(g.mem_total), gib(g.resident_bytes),
                 (unsigned long long)g.proofs, (unsigned long long)g.faults);
 }
@@ -163,7 +171,7 @@ int run_status(const status_args& a) {
     client::connection c(a.endpoint, o);
     if (!a.job_id.empty()) {
       const auto j = c.status(a.job_id, a.owner);
-      if (a.json) std::printf("%s\n", to_json(j).dump(1).c_str());
+      if (a.json) std::printf("%s\n", json_text(to_json(j)).c_str());
       else print_job(j);
       return j.state == proto::job_state::failed ? client::exit_job_failed : client::exit_ok;
     }
@@ -179,7 +187,7 @@ int run_status(const status_args& a) {
       }
     }
     const auto r = c.status();
-    if (a.json) std::printf("%s\n", to_json(r).dump(1).c_str());
+    if (a.json) std::printf("%s\n", json_text(to_json(r)).c_str());
     else print_service(r);
     return client::exit_ok;
   });

@@ -16,8 +16,10 @@
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
 #include "proto/codec.hpp"
+#include "proto/limits.hpp"
 #include "proto/names.hpp"
 #include "shm/srs_region.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::cli {
 
@@ -68,7 +70,7 @@ bool proofs_verify(const groth16::verifying_key& vk, const std::string& proof, c
 proto::submit request_from(const submit_args& a) {
   proto::submit s;
   s.job_id = a.job_id.empty() ? random_job_id() : a.job_id;
-  if (const char* user = std::getenv("USER")) s.client = std::string(user).substr(0, 63);
+  if (const char* user = std::getenv("USER")) s.client = util::truncate_utf8(user, proto::max_client_bytes);
   s.priority = *proto::priority_from_name(a.priority);
   s.partitions = a.partitions;
   s.zkey = shm::is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);

@@ -11,6 +11,7 @@
 #include "client/lib/exit_codes.hpp"
 #include "commands.hpp"
 #include "proto/names.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::cli {
 
@@ -41,7 +42,8 @@ int run_wait(const wait_args& a) {
     const auto r = c.wait(a.job_id, timeout, a.owner);
     if (const auto* st = std::get_if<proto::job_status>(&r)) {
       if (st->state == proto::job_state::failed) {
-        std::fprintf(stderr, "cuzk: job %s failed: %s\n", st->job_id.c_str(), st->error.c_str());
+        std::fprintf(stderr, "cuzk: job %s failed: %s\n", util::escape_for_terminal(st->job_id).c_str(),
+                     util::escape_for_terminal(st->error, true).c_str());
         return client::exit_job_failed;
       }
       std::fprintf(stderr, "cuzk: job %s still %s after %g s\n", st->job_id.c_str(),

@@ -26,6 +26,7 @@
 #include "server.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::server {
 
@@ -263,7 +264,7 @@ void server::key_loaded(const std::string& key_id, std::shared_ptr<const groth16
   if (pk) {
     ready_keys_[key_id] = pk;
   } else {  // the key is gone or corrupt: its jobs cannot be proven
-    spdlog::warn("key {}: {}", key_id, error);
+    spdlog::warn("key {}: {}", key_id, util::printable(error));
     jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
       if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
       for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);

@@ -17,6 +17,7 @@
 #include "net/endpoint.hpp"
 #include "net/options.hpp"
 #include "proto/codec.hpp"
+#include "util/utf8.hpp"
 #include <spdlog/spdlog.h>
 
 namespace cuzk::server {
@@ -94,7 +95,7 @@ server::server(server_options opt)
       backend_->attach_key(id, *pk);
       verify_key(id, pk);
     } catch (const std::exception& e) {
-      spdlog::warn("key {} of a queued job: {}", id, e.what());
+      spdlog::warn("key {} of a queued job: {}", id, util::printable(e.what()));
     }
   });
 
@@ -274,7 +275,9 @@ bool server::send(const std::string& identity, const proto::message& m, bool wor
 
 void server::reply_error(const std::string& identity, std::uint64_t request_id, proto::error_code code,
                          const std::string& text, bool workers) {
-  send(identity, proto::message{request_id, proto::error_reply{code, text, request_id}}, workers);
+  // Valid UTF-8 within the bound, whatever it quotes: else the client cannot decode the reply at all.
+  send(identity, proto::message{request_id, proto::error_reply{code, util::printable(text, proto::max_error_bytes, true), request_id}},
+       workers);
 }
 
 bool server::is_operator(uid_t uid) const {

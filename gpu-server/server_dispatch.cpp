@@ -12,6 +12,7 @@
 #include "shm/failpoint.hpp"
 #include "shm/reclaim.hpp"
 #include "server.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::server {
 
@@ -82,7 +83,7 @@ void server::on_ready(const peer& p, const proto::ready& r) {
   w.capacity = r.capacity;
   w.busy.reset();
   w.seen = std::chrono::steady_clock::now();
-  if (is_new) spdlog::info("worker {} (lease {}, pid {}, uid {}) ready", r.name, r.lease, p.cred.pid, p.cred.uid);
+  if (is_new) spdlog::info("worker {} (lease {}, pid {}, uid {}) ready", util::printable(r.name), r.lease, p.cred.pid, p.cred.uid);
   // A slot still ASSIGNED to an idle worker: its Assign was lost (a server
   // restart between the region write and the send). Send it again.
   for (std::uint64_t s = 0; s < slots_->size(); ++s) {
@@ -126,7 +127,7 @@ void server::on_synth_failed(const peer& p, const proto::synth_failed& f) {
     if (w.busy && w.busy->first == f.slot && w.busy->second == f.generation) w.busy.reset();
   if (auto e = slots_->entry(f.slot)) {
     shm::job_ref j{(*e)->job, (*e)->job_generation};
-    spdlog::warn("job {} partition {}: {}", j.index, (*e)->partition, f.error);
+    spdlog::warn("job {} partition {}: {}", j.index, (*e)->partition, util::printable(f.error));
     ++counters_.failed;
     queue_.drop(j);
     notify_waiters(j);
@@ -165,7 +166,7 @@ void server::kill_hung() {
     const auto* e = shm::lease_entries(*region_) + w->owner;
     if (e->pid <= 0 || shm::process_start_time(e->pid) != e->start_time) continue;
     spdlog::warn("worker {} (lease {}, pid {}) holds slot {} and has not heartbeaten for {} ms: killing it",
-                 shm::field_text(e->name), w->owner, e->pid, s,
+                 util::printable(shm::field_text(e->name)), w->owner, e->pid, s,
                  opt_.hung_timeout.count());
     ::kill(e->pid, SIGKILL);
   }
@@ -353,7 +354,7 @@ void server::on_device_fault(const proof_done& d) {
     const bool filled = static_cast<bool>(slots_->reclaim_proving(w.slot, w.gen, lease_->index()));  // PROVING → FILLED
     spdlog::critical("job {} partition {}: {}; the device is lost: slot {} is {} and the server exits with code {} "
                      "so that it is restarted",
-                     w.job.index, w.partition, d.error, w.slot, filled ? "FILLED again" : "left to reclamation",
+                     w.job.index, w.partition, util::printable(d.error), w.slot, filled ? "FILLED again" : "left to reclamation",
                      exit_device_lost);
     exit_code_ = exit_device_lost;
     stopping_ = true;
@@ -364,12 +365,13 @@ void server::on_device_fault(const proof_done& d) {
   const unsigned failures = ++device_failures_[key];
   if (failures < std::max(1u, opt_.device_attempts) && slots_->reclaim_proving(w.slot, w.gen, lease_->index())) {
     spdlog::warn("job {} partition {}: {} (device attempt {} of {}); slot {} is FILLED again and will be retried",
-                 w.job.index, w.partition, d.error, failures, opt_.device_attempts, w.slot);
+                 w.job.index, w.partition, util::printable(d.error), failures, opt_.device_attempts, w.slot);
     return;
   }
   device_failures_.erase(key);
   ++counters_.failed;
-  spdlog::warn("job {} partition {} failed after {} device error(s): {}", w.job.index, w.partition, failures, d.error);
+  spdlog::warn("job {} partition {} failed after {} device error(s): {}", w.job.index, w.partition, failures,
+               util::printable(d.error));
   (void)jobs_->fail(w.job, w.partition, d.error);
   (void)slots_->abandon(w.slot, w.gen, lease_->index());
 }
@@ -419,7 +421,7 @@ void server::on_proof_result(const proof_done& d) {
     (void)slots_->release(w.slot, w.gen, lease_->index());
   } else {
     ++counters_.failed;
-    spdlog::warn("job {} partition {} failed: {}", w.job.index, w.partition, d.error);
+    spdlog::warn("job {} partition {} failed: {}", w.job.index, w.partition, util::printable(d.error));
     (void)jobs_->fail(w.job, w.partition, d.error);
     (void)slots_->abandon(w.slot, w.gen, lease_->index());
   }

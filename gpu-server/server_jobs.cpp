@@ -21,6 +21,7 @@
 #include "server.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::server {
 
@@ -46,11 +47,13 @@ proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& r
   proto::job_status st;
   st.job_id = std::string(shm::field_text(rec.job_id));
   st.state = job_state_of(rec, shm::job_word_state(rec));
-  st.error = std::string(rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error));
+  // Made valid and bounded on the way out too (a record of an older server may hold a cut character):
+  // one bad string would make the whole reply undecodable for the operator.
+  st.error = util::printable({rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error)}, proto::max_error_bytes, true);
   st.submitted_ns = rec.submitted_ns;
   st.finished_ns = rec.finished_ns;
   st.priority = static_cast<proto::priority>(rec.priority);
-  st.client = std::string(shm::field_text(rec.client));
+  st.client = util::printable(shm::field_text(rec.client), proto::max_client_bytes);
   for (std::uint32_t p = 0; p < rec.n_partitions; ++p) {
     const auto& part = rec.parts[p];
     const auto pw = shm::part_word::unpack(part.word.load(std::memory_order_acquire));
@@ -196,7 +199,7 @@ void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s
   send(p.identity, proto::message{rq, proto::accepted{s.job_id, out->created,
                                                      rec ? job_status_of(out->job, **rec).state : proto::job_state::queued}});
   if (out->created)
-    spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", s.job_id, p.cred.uid, s.partitions,
+    spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", util::printable(s.job_id), p.cred.uid, s.partitions,
                  int(s.priority));
   dispatch();
 }

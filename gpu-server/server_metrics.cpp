@@ -129,6 +129,16 @@ std::string server::metrics_text() const {
     w.family("cuzk_client_accept_errors_total", "counter", "Failed accepts of client connections (out of descriptors).");
     w.sample("cuzk_client_accept_errors_total", double(cc.accept_errors));
   }
+  if (http_) {
+    const auto h = http_->stats();
+    w.family("cuzk_http_connections", "gauge", "Connections open to this metrics endpoint.");
+    w.sample("cuzk_http_connections", double(h.open));
+    w.family("cuzk_http_closed_total", "counter",
+             "Metrics endpoint connections closed unanswered: evicted (the oldest of a peer over its bound, or of the "
+             "busiest peer when the total was reached) or timeout (request not read, or reply not taken, in time).");
+    w.sample("cuzk_http_closed_total", {{"reason", "evicted"}}, double(h.evicted));
+    w.sample("cuzk_http_closed_total", {{"reason", "timeout"}}, double(h.timed_out));
+  }
   w.family("cuzk_uptime_seconds", "gauge", "Seconds since the server started.");
   w.sample("cuzk_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
 

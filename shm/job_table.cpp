@@ -4,6 +4,7 @@
 
 #include "shm/failpoint.hpp"
 #include "shm/lease.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -251,10 +252,8 @@ result<void> job_table::fail(job_ref j, std::uint32_t p, std::string_view text) 
   if (part_state s = part_word::unpack(r.parts[p].word.load(std::memory_order_acquire)).state;
       s == part_state::done || s == part_state::failed)
     return unexpected(error::wrong_state);
-  std::size_t n = text.size() < error_bytes - 1 ? text.size() : error_bytes - 1;
   std::memset(r.error, 0, error_bytes);
-  std::memcpy(r.error, text.data(), n);
-  r.error_len = static_cast<std::uint32_t>(n);
+  r.error_len = static_cast<std::uint32_t>(util::copy_utf8(text, r.error, error_bytes - 1));  // never a cut character
   failpoint("job.fail.text");
   std::uint64_t cur = r.parts[p].word.load(std::memory_order_acquire);
   for (;;) {

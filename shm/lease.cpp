@@ -13,6 +13,7 @@
 #include "shm/failpoint.hpp"
 #include "shm/lock_file.hpp"
 #include "shm/reclaim.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -94,7 +95,7 @@ result<lease> lease::take(const region& r, role who, std::string_view name) noex
     e.epoch = epoch;
     e.heartbeat_ns.store(boot_ns(), std::memory_order_relaxed);
     std::memset(e.name, 0, sizeof e.name);
-    std::memcpy(e.name, name.data(), std::min(name.size(), sizeof e.name - 1));
+    (void)util::copy_utf8(name, e.name, sizeof e.name - 1);
     failpoint("lease.take.fields");
     const auto old = lease_word::unpack(e.word.load(std::memory_order_relaxed));
     e.word.store(lease_word{true, old.incarnation + 1}.pack(), std::memory_order_release);

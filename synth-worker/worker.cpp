@@ -16,7 +16,9 @@
 #include "liveness.hpp"
 #include "net/options.hpp"
 #include "proto/codec.hpp"
+#include "proto/limits.hpp"
 #include "shm/failpoint.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::worker {
 
@@ -174,7 +176,7 @@ void worker::on_message(const proto::message& m) {
     if (!dup) pending_.push_back(*a);
     if (!current_) start_next();
   } else if (const auto* e = std::get_if<proto::error_reply>(&m.body)) {
-    spdlog::warn("server: {}", e->message);
+    spdlog::warn("server: {}", util::printable(e->message));
   }
 }
 
@@ -241,10 +243,10 @@ synth_outcome worker::synthesize(const proto::assign& a) {
   if (state_.load() != synth_state::finishing && !finish()) return {};
   // The job cannot be synthesized (bad inputs, unsatisfied constraint): record
   // it in the job table first, then give the slot back.
-  spdlog::warn("slot {}: job {} partition {}: {}", a.slot, a.job_index, a.partition, error);
+  spdlog::warn("slot {}: job {} partition {}: {}", a.slot, a.job_index, a.partition, util::printable(error));
   (void)jobs_->fail(j, a.partition, error);
   (void)slots_->abandon(a.slot, a.generation, lease_->index());
-  return {proto::synth_failed{a.slot, a.generation, error}};
+  return {proto::synth_failed{a.slot, a.generation, util::printable(error, proto::max_error_bytes, true)}};
 }
 
 bool worker::give_back(const std::string& why) {

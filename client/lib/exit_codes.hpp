@@ -13,6 +13,7 @@
 
 #include "client/lib/errors.hpp"
 #include "proto/message.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::client {
 
@@ -42,7 +43,7 @@ int with_exit_codes(F&& f) {
   try {
     return f();
   } catch (const server_error& e) {
-    std::fprintf(stderr, "cuzk: the server refused: %s\n", e.what());
+    std::fprintf(stderr, "cuzk: the server refused: %s\n", util::escape_for_terminal(e.what(), true).c_str());
     return exit_code(e.code());
   } catch (const unreachable& e) {
     std::fprintf(stderr, "cuzk: %s\n", e.what());

@@ -187,7 +187,9 @@ int cmd_status(const status_args& a) {
     hung_after_s = ms ? ms / 1e3 : 60;
   }
   nlohmann::json j = snapshot(*r, hung_after_s);
-  if (a.json) std::printf("%s\n", j.dump(2).c_str());
+  // ASCII, and a record's bytes that are not UTF-8 as U+FFFD: client text reaches the operator's terminal
+  // without raw controls or bidi overrides, and an older server's cut error never makes the dump throw.
+  if (a.json) std::printf("%s\n", j.dump(2, ' ', true, nlohmann::json::error_handler_t::replace).c_str());
   else print_table(j);
   return 0;
 }
