@@ -85,7 +85,7 @@ enum class verdict { ok, does_not_verify, other_statement };
 /* Whether every partition written by wait verifies under vk and (when known)
    proves the client's own statement. */
 verdict check_proofs(const groth16::verifying_key& vk, const std::optional<std::vector<std::vector<fr_t>>>& own,
-                         const std::string& proof, const std::string& pub) {
+                     const std::string& proof, const std::string& pub) {
   for (std::size_t i = 0;; ++i) {
     const auto pp = partition_path(proof, i), pb = partition_path(pub, i);
     if (i > 0 && !std::filesystem::exists(pp)) return verdict::ok;

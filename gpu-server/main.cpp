@@ -5,8 +5,8 @@
 
 #include <cstdio>
 #include <exception>
-#include <tuple>
 #include <filesystem>
+#include <tuple>
 #include <vector>
 
 #include "config/config_file.hpp"
