@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "circuits/registry.hpp"
 #include "client/lib/connection.hpp"
 #include "client/lib/exit_codes.hpp"
 #include "commands.hpp"
@@ -18,12 +19,17 @@
 #include "proto/codec.hpp"
 #include "proto/limits.hpp"
 #include "proto/names.hpp"
+#include "r1cs/error.hpp"
+#include "r1cs/input_file.hpp"
+#include "r1cs/wtns_file.hpp"
 #include "shm/srs_region.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::cli {
 
 namespace {
+
+using ff::fr_t;
 
 /* 8-4-4-4-12 hex digits, version 4 (random) layout. */
 std::string random_job_id() {
@@ -52,18 +58,49 @@ std::optional<groth16::verifying_key> own_vk(const submit_args& a) {
   return std::nullopt;
 }
 
-/* Every partition written by wait verifies under vk. */
-bool proofs_verify(const groth16::verifying_key& vk, const std::string& proof, const std::string& pub) {
+/* The public signals the client's own inputs give: one list per partition,
+   or one for every partition. Native circuits compute them from the inputs;
+   a circom witness holds them as wires 1..n_public, read here from the
+   client's own copy. nullopt (with a warning) when they cannot be known. */
+std::optional<std::vector<std::vector<fr_t>>> own_statement(const submit_args& a,
+                                                            const std::optional<groth16::verifying_key>& vk) {
+  if (!a.circuit.empty()) {
+    const auto c = circuits::make_circuit(a.circuit);
+    const auto j = io::read_json_file(a.inputs);
+    std::vector<std::vector<fr_t>> out;
+    for (const auto& e : j.is_array() ? j : nlohmann::json::array({j}))
+      out.push_back(c->public_values(*c->parse_inputs(e)));
+    return out;
+  }
+  if (!vk || vk->ic.empty()) return std::nullopt;
+  try {
+    auto z = r1cs::read_wtns_prefix(r1cs::input_file(a.wtns, "wtns"), vk->ic.size());
+    return std::vector<std::vector<fr_t>>{{z.begin() + 1, z.end()}};
+  } catch (const r1cs::format_error& e) {
+    std::fprintf(stderr, "[cuzk] warning: %s: the proof's public signals are not checked here\n", e.what());
+    return std::nullopt;
+  }
+}
+
+enum class verdict { ok, does_not_verify, other_statement };
+
+/* Whether every partition written by wait verifies under vk and (when known)
+   proves the client's own statement. */
+verdict check_proofs(const groth16::verifying_key& vk, const std::optional<std::vector<std::vector<fr_t>>>& own,
+                     const std::string& proof, const std::string& pub) {
   for (std::size_t i = 0;; ++i) {
     const auto pp = partition_path(proof, i), pb = partition_path(pub, i);
-    if (i > 0 && !std::filesystem::exists(pp)) return true;
+    if (i > 0 && !std::filesystem::exists(pp)) return verdict::ok;
+    std::vector<fr_t> signals;
     try {
       const auto p = io::proof_from_json(io::read_json_file(pp));
-      const auto signals = io::public_from_json(io::read_json_file(pb));
-      if (signals.size() + 1 != vk.ic.size() || !groth16::verify(vk, signals, p)) return false;
+      signals = io::public_from_json(io::read_json_file(pb));
+      if (signals.size() + 1 != vk.ic.size() || !groth16::verify(vk, signals, p)) return verdict::does_not_verify;
     } catch (const std::exception&) {
-      return false;
+      return verdict::does_not_verify;
     }
+    if (own && !own->empty() && signals != (*own)[std::min(i, own->size() - 1)])
+      return verdict::other_statement;
   }
 }
 
@@ -102,7 +139,11 @@ int run_submit(const submit_args& a) {
     throw std::invalid_argument("--proof and --public go with --wait");
   const proto::submit s = request_from(a);
   std::optional<groth16::verifying_key> vk;
-  if (a.wait) vk = own_vk(a);  // before submitting: a key file that does not parse is the caller's error
+  std::optional<std::vector<std::vector<fr_t>>> own;
+  if (a.wait) {  // before submitting: a key file or inputs that do not parse are the caller's error
+    vk = own_vk(a);
+    own = own_statement(a, vk);
+  }
   const double timeout = a.timeout >= 0 ? a.timeout : a.wait ? 3600 : 10;
 
   int rc = client::with_exit_codes([&] {
@@ -122,13 +163,17 @@ int run_submit(const submit_args& a) {
   if (rc != client::exit_ok || !a.wait) return rc;
   rc = run_wait({a.endpoint, s.job_id, a.proof, a.public_path, timeout});
   if (rc != client::exit_ok || !vk) return rc;
-  if (!proofs_verify(*vk, a.proof, a.public_path)) {
+  if (const auto v = check_proofs(*vk, own, a.proof, a.public_path); v != verdict::ok) {
     for (std::size_t i = 0; std::filesystem::exists(partition_path(a.proof, i)); ++i) {
       std::filesystem::remove(partition_path(a.proof, i));
       std::filesystem::remove(partition_path(a.public_path, i));
     }
-    std::fprintf(stderr, "cuzk: the proof of job %s does not verify under the verification key of %s; "
-                 "files removed\n", s.job_id.c_str(), a.vk.empty() ? a.zkey.c_str() : a.vk.c_str());
+    if (v == verdict::does_not_verify)
+      std::fprintf(stderr, "cuzk: the proof of job %s does not verify under the verification key of %s; "
+                   "files removed\n", s.job_id.c_str(), a.vk.empty() ? a.zkey.c_str() : a.vk.c_str());
+    else
+      std::fprintf(stderr, "cuzk: job %s: the proof's public signals are not your statement's (not the ones your "
+                   "%s give); files removed\n", s.job_id.c_str(), a.circuit.empty() ? "witness" : "inputs");
     return client::exit_job_failed;
   }
   std::fprintf(stderr, "[cuzk] %s: the proof verifies under %s\n", s.job_id.c_str(),

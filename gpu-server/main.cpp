@@ -4,12 +4,16 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <tuple>
 #include <vector>
 
 #include "config/config_file.hpp"
+#include "config/range.hpp"
 #include "log/log_setup.hpp"
+#include "net/endpoint.hpp"
 #include "server.hpp"
 #include "shm/srs_region.hpp"
 
@@ -27,6 +31,10 @@ int main(int argc, char** argv) {
   std::string config;
   app.add_option("--config", config, "TOML configuration ([pool] and [server]; flags given here win)");
   cuzk::server::server_options o;
+  // Every count and duration is bounded: an absurd value (10^8 threads) is
+  // refused with the option's name and range, never tried.
+  constexpr unsigned max_threads = 4096;
+  constexpr double max_gib = 1 << 20, day = 24 * 3600;
   app.add_option("--pool", o.pool, "pool region name (created by cuzk-shm create)")->required();
   app.add_option("--hugepages", o.hugepage_dir, "hugetlbfs directory the pool was created in");
   app.add_option("--endpoint", o.endpoint, "clients' ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")->required();
@@ -39,21 +47,22 @@ int main(int argc, char** argv) {
   app.add_option("--witness-dir", o.witness_dirs, "directory of .wtns/.r1cs files clients may name (repeatable)")
       ->check(CLI::ExistingDirectory);
   app.add_option("--backend", o.backend.kind, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  app.add_option("--threads", o.backend.threads, "CPU backend threads (0: all cores)");
+  using cuzk::config::range;
+  app.add_option("--threads", o.backend.threads, "CPU backend threads (0: all cores)")->check(range(0u, max_threads));
   bool no_register = false;
   app.add_flag("--no-register", no_register,
                "do not register the pool with CUDA: copy a, b, c, z through heap memory first (the old, slow way)");
   app.add_option("--gpus", o.backend.gpus, "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
-                 "default: every visible device")->delimiter(',')->check(CLI::NonNegativeNumber);
+                 "default: every visible device")->delimiter(',')->check(range(0, 255));
   app.add_option("--workers-per-gpu", o.backend.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
-      ->check(CLI::Range(1u, 8u));
+      ->check(range(1u, 8u));
   double reserve_gib = 2, budget_gib = 0;
   app.add_option("--device-reserve", reserve_gib, "GiB of device memory left unused on each GPU")
-      ->check(CLI::NonNegativeNumber);
+      ->check(range(0.0, max_gib));
   app.add_option("--device-budget", budget_gib,
                  "GiB of device memory per GPU for resident keys and proof buffers (0: all but the reserve); "
                  "a key that does not fit is streamed for each proof")
-      ->check(CLI::NonNegativeNumber);
+      ->check(range(0.0, max_gib));
   const CLI::Validator key_id([](std::string& k) { return cuzk::shm::is_key_id(k) ? "" : k + " is not a key id"; },
                               "KEY_ID");
   app.add_option("--key", o.keys,
@@ -62,26 +71,33 @@ int main(int argc, char** argv) {
       ->check(key_id | CLI::ExistingFile);
   double hung_s = 60;
   app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
-      ->check(CLI::PositiveNumber);
+      ->check(range(0.001, day));
   double retention_s = 24 * 3600;
   app.add_option("--retention", retention_s, "seconds a finished job whose result was never fetched is kept")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have");
-  app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have");
-  app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions");
+      ->check(range(0.0, 365 * day));
+  app.add_option("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have")
+      ->check(range(1u, 1u << 20));
+  app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have")
+      ->check(range(1u, 1u << 16));
+  app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions")
+      ->check(range(1u, 256u));
+  app.add_option("--max-synth-crashes", o.max_synth_crashes,
+                 "syntheses of one partition that may end their worker (killed, out of memory?) before its job "
+                 "fails as poison input")
+      ->check(range(1u, 100u));
   app.add_option("--max-preparing", o.max_preparing, "Submits waiting for or in preparation, all clients")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(range(1u, 4096u));
   app.add_option("--max-preparing-per-client", o.max_preparing_per_client,
                  "Submits of one client uid waiting for or in preparation")
-      ->check(CLI::Range(1u, 4096u));
+      ->check(range(1u, 4096u));
   app.add_option("--max-fetches-per-client", o.max_fetches_per_client,
                  "proof replies of one client uid being built at once")
-      ->check(CLI::Range(1u, 1024u));
+      ->check(range(1u, 1024u));
   app.add_option("--max-connections-per-client", o.clients.per_uid, "client connections one uid may hold")
-      ->check(CLI::Range(1u, 65536u));
+      ->check(range(1u, 65536u));
   app.add_option("--max-connections", o.clients.total,
                  "client connections in total (capped below the descriptor limit)")
-      ->check(CLI::Range(1u, 1048576u));
+      ->check(range(1u, 1u << 20));
   app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
@@ -97,8 +113,8 @@ int main(int argc, char** argv) {
         {"no_register", {"--no-register", true}}, {"keys", {"--key"}}, {"keys_dirs", {"--keys-dir"}},
         {"witness_dirs", {"--witness-dir"}}, {"hung_timeout", {"--hung-timeout"}}, {"retention", {"--retention"}},
         {"max_jobs_per_client", {"--max-jobs-per-client"}}, {"max_waits_per_client", {"--max-waits-per-client"}},
-        {"prepare_threads", {"--prepare-threads"}}, {"max_preparing", {"--max-preparing"}},
-        {"max_preparing_per_client", {"--max-preparing-per-client"}},
+        {"prepare_threads", {"--prepare-threads"}}, {"max_synth_crashes", {"--max-synth-crashes"}},
+        {"max_preparing", {"--max-preparing"}}, {"max_preparing_per_client", {"--max-preparing-per-client"}},
         {"max_fetches_per_client", {"--max-fetches-per-client"}},
         {"max_connections_per_client", {"--max-connections-per-client"}},
         {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}}}},
@@ -115,6 +131,19 @@ int main(int argc, char** argv) {
     }
     *dirs = std::move(both);
   }
+  // A group is set on a socket file: an abstract ipc socket (ipc://@name) or
+  // tcp has none, and the group would silently limit nobody.
+  const std::string worker_endpoint = o.worker_endpoint.empty() ? o.endpoint + ".worker" : o.worker_endpoint;
+  for (const auto& [group, flag, endpoint, endpoint_flag] :
+       {std::tuple(o.client_group, "--client-group", o.endpoint, "--endpoint"),
+        std::tuple(o.worker_group, "--worker-group", worker_endpoint, "--worker-endpoint")})
+    if (!group.empty() && !cuzk::net::ipc_path(endpoint)) {
+      std::fprintf(stderr,
+                   "cuzk-gpu-server: %s %s cannot limit who connects to %s %s: it has no socket file whose group could "
+                   "be set (an abstract ipc:// socket or tcp); bind a path, e.g. ipc:///run/cuzk/cuzk.sock\n",
+                   flag, group.c_str(), endpoint_flag, endpoint.c_str());
+      return 1;
+    }
   o.backend.register_pool = !no_register;
   o.backend.device_reserve = static_cast<std::size_t>(reserve_gib * double(1ULL << 30));
   o.backend.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));

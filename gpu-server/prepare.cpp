@@ -3,7 +3,8 @@
 // keys directory that the client could read, by path or by the id it was
 // loaded under), size the work against it
 // (a counting run bounded by the key's domain), and check a circom witness's
-// header through a descriptor opened under the witness policy.
+// and constraint system's headers through descriptors opened under the
+// witness policy.
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -20,8 +21,10 @@
 #include "job/file_identity.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
+#include "job/synthesize.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/input_file.hpp"
+#include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "server.hpp"
 #include "shm/failpoint.hpp"
@@ -77,6 +80,20 @@ void remember_file(std::map<std::string, std::string>& files, const std::string&
   constexpr std::size_t most = 16;
   if (!files.count(path) && files.size() >= most) files.erase(files.begin());
   files[path] = identity;
+}
+
+/* The .r1cs's header and section table against what the key allows, read
+   with pread through the descriptor the policy opened: a few dozen bytes, so
+   a file claiming a gigabyte of constraints is refused here, before any
+   worker reads it. */
+void check_constraint_system(int fd, const std::string& path, const groth16::proving_key& pk) {
+  const int own = ::dup(fd);
+  if (own < 0) throw job::job_error("cannot read the constraint system " + path);
+  try {
+    r1cs::check_r1cs_shape(r1cs::read_r1cs_shape(r1cs::input_file(own, path, "r1cs")), job::r1cs_bounds_of(pk));
+  } catch (const r1cs::format_error& e) {
+    throw job::job_error("the constraint system " + path + " is refused: " + e.what());
+  }
 }
 
 }  // namespace
@@ -196,6 +213,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
       if (c.r1cs) {
         auto f = witness_files_.open(who, *c.r1cs);
         if (!f) throw job::job_error(f.error());
+        check_constraint_system(f->fd(), *c.r1cs, pk);
         sp.r1cs = *c.r1cs;
         sp.r1cs_identity = f->identity();
       }

@@ -60,6 +60,7 @@ struct server_options {
   std::vector<std::filesystem::path> keys_dirs;     // .zkey files clients may name by path
   std::vector<std::filesystem::path> witness_dirs;  // .wtns/.r1cs files clients may name
   backend_options backend;  // kind, threads, gpus, workers, device memory, --no-register (backend/backend.hpp)
+  unsigned max_synth_crashes = 3;  // syntheses of one partition that may end their worker before its job fails
   unsigned device_attempts = 3;    // proofs of one slot that a transient device error may fail before its job fails
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
   std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed

@@ -20,6 +20,23 @@ namespace {
 
 shm::job_state state_of(const shm::job_record& rec) { return shm::job_word_state(rec); }
 
+/* A QUEUED partition whose synthesis has started `max` times (a synthesis
+   that ends without a filled slot or an error ended its worker: killed,
+   for memory most likely, hung, or past its deadline) is failed rather than
+   requeued: its input is poison, and other jobs must get the workers. */
+bool refuse_poison(shm::job_table& jobs, shm::job_ref j, const shm::job_record& rec, std::uint32_t p, unsigned max,
+                   const std::string& last) {
+  const std::uint32_t n = rec.parts[p].syntheses.load(std::memory_order_relaxed);
+  if (n < max) return false;
+  const std::string why = "synthesis of partition " + std::to_string(p) + " ended its worker " + std::to_string(n) +
+                          " times (last: " + last + "); the job's input is refused";
+  if (!jobs.fail(j, p, why)) return false;
+  spdlog::warn("job {} ({}): {}", j.index, shm::field_text(rec.job_id), why);
+  return true;
+}
+
+constexpr const char* died_unseen = "its worker died while synthesizing it: killed, out of memory?";
+
 }  // namespace
 
 // The queue mirrors the job table's QUEUED partitions. Other processes change
@@ -28,14 +45,24 @@ shm::job_state state_of(const shm::job_record& rec) { return shm::job_word_state
 void server::rebuild_queues(bool log) {
   queue_.clear();
   std::size_t n = 0;
+  std::vector<shm::job_ref> refused;
   jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
     if (state_of(rec) != shm::job_state::active) return;
     for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
       if (shm::part_word::unpack(rec.parts[p].word.load(std::memory_order_acquire)).state == shm::part_state::queued) {
+        if (refuse_poison(*jobs_, j, rec, p, opt_.max_synth_crashes, died_unseen)) {
+          refused.push_back(j);
+          break;
+        }
         queue_.push({static_cast<shm::priority>(rec.priority), rec.seq, j, p});
         ++n;
       }
   });
+  for (auto j : refused) {
+    ++counters_.failed;
+    queue_.drop(j);
+    notify_waiters(j);
+  }
   if (n && log) spdlog::info("{} partition(s) queued from the job table", n);
 }
 
@@ -176,15 +203,32 @@ void server::reap_dead() {
   kill_hung();
   std::erase_if(workers_, [&](const auto& kv) { return !shm::is_alive(*region_, kv.first); });
   bool reclaimed = false;
+  std::vector<shm::job_ref> refused;
   for (std::uint64_t s = 0; s < slots_->size(); ++s) {
     auto w = slots_->word(s);
     if (!w || w->state != shm::slot_state::assigned || shm::is_alive(*region_, w->owner)) continue;
+    auto e = slots_->entry(s);
+    const std::optional<std::pair<shm::job_ref, std::uint32_t>> held =
+        e ? std::optional(std::pair(shm::job_ref{(*e)->job, (*e)->job_generation}, (*e)->partition)) : std::nullopt;
+    const auto* le = shm::lease_entries(*region_) + w->owner;
+    const std::string last = "worker " + std::string(shm::field_text(le->name)) + " (pid " + std::to_string(le->pid) +
+                             ") died while synthesizing it: killed, out of memory?";
     auto rep = shm::reclaim(*region_, shm::reclaim_options{w->owner, false});
     if (rep && rep->assigned_freed) {
       spdlog::warn("worker lease {} died: {} slot(s) freed, {} partition(s) requeued", w->owner,
                    rep->assigned_freed, rep->partitions_requeued);
       reclaimed = true;
     }
+    if (!held) continue;
+    auto rec = jobs_->get(held->first);
+    auto pw = jobs_->part(held->first, held->second);
+    if (rec && pw && pw->state == shm::part_state::queued &&
+        refuse_poison(*jobs_, held->first, **rec, held->second, opt_.max_synth_crashes, last))
+      refused.push_back(held->first);
+  }
+  for (auto j : refused) {
+    ++counters_.failed;
+    notify_waiters(j);
   }
   if (reclaimed) spdlog::info("requeued the dead worker's partitions");
   rebuild_queues(false);

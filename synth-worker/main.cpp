@@ -8,6 +8,7 @@
 #include <exception>
 
 #include "config/config_file.hpp"
+#include "config/range.hpp"
 #include "log/log_setup.hpp"
 #include "worker.hpp"
 
@@ -23,16 +24,18 @@ int main(int argc, char** argv) {
   app.add_option("--name", o.name, "name shown in status (e.g. worker@3)");
   app.add_flag("--checksum", o.checksum, "store an XXH3 checksum of every filled payload");
   double deadline_s = 0, stop_s = 10, grace_s = 10;
+  constexpr double day = 24 * 3600;  // every duration bounded: an absurd one is refused, naming the option
+  using cuzk::config::range;
   app.add_option("--synth-deadline", deadline_s,
                  "seconds a synthesis may take before the worker gives its slot back and exits 3 "
                  "(0: 60 s + 20 us per element of the key's domain)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(range(0.0, 7 * day));
   app.add_option("--stop-timeout", stop_s,
                  "seconds to wait for the synthesis in hand after SIGTERM before giving its slot back")
-      ->check(CLI::NonNegativeNumber);
+      ->check(range(0.0, day));
   app.add_option("--progress-grace", grace_s,
                  "seconds a synthesis may go without progress before the worker stops heartbeating")
-      ->check(CLI::PositiveNumber);
+      ->check(range(0.001, day));
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
       {"server", {{"worker_endpoint", {"--endpoint"}}}},

@@ -3,6 +3,7 @@
 //   0  ok
 //   1  the job failed (its error is printed), or the server failed (internal),
 //      or (submit --wait) the proof received does not verify under the key named
+//      or proves other public signals than the client's inputs or witness give
 //   2  usage or bad input: refused by the CLI, or by the server as malformed,
 //      bad_request, unknown_circuit, unknown_job, conflict, ...
 //   3  the server cannot be reached or cannot take the job now (no reply in

@@ -36,7 +36,7 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
        {"endpoint", "worker_endpoint", "client_group", "worker_group", "backend", "threads", "gpus",
         "workers_per_gpu", "device_reserve_gib", "device_budget_gib", "no_register", "keys", "keys_dirs",
         "witness_dirs", "hung_timeout", "retention", "max_jobs_per_client", "max_waits_per_client",
-        "prepare_threads", "operators"}},
+        "prepare_threads", "max_synth_crashes", "operators"}},
       {"worker", {"name", "checksum", "synth_deadline", "stop_timeout", "progress_grace", "count"}},
       {"metrics", {"address"}},
   };

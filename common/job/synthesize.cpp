@@ -97,7 +97,6 @@ class progress_circuit final : public circuits::circuit {
   progress& p_;
 };
 
-/* Mapped, not copied: the witness is parsed from the page cache straight into the slot. */
 /* The file the server checked for the client (same device, inode, size and
    mtime; no symlink followed), read with pread: never a file swapped in since. */
 std::unique_ptr<r1cs::input_file> open_checked(const std::string& path, const std::string& identity, const char* what,
@@ -152,20 +151,19 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
     groth16::evaluate_from_coefs(pk, buf.z, buf.a, buf.b, buf.c);
     return {pk.domain_size, n};
   }
-  r1cs::r1cs_file f;
   std::uint64_t rows = 0;
   {
     opaque_phase phase(p);
     try {
-      f = r1cs::read_r1cs(open_checked(s.r1cs, s.r1cs_identity, "constraint system", "r1cs")->read_all());
+      // what the header and section table declare is checked against the key
+      // before anything is read: the rows are then evaluated a chunk at a time
+      const auto file = open_checked(s.r1cs, s.r1cs_identity, "constraint system", "r1cs");
+      const auto shape = r1cs::read_r1cs_shape(*file);
+      r1cs::check_r1cs_shape(shape, r1cs_bounds_of(pk));
+      rows = r1cs::evaluate_r1cs(*file, shape, buf.z, buf.a, buf.b, buf.c);
     } catch (const r1cs::format_error& e) {
       throw job_error(s.r1cs + ": " + e.what());
     }
-    const auto& m = f.m;
-    rows = m.n_constraints();
-    if (m.n_wires != n || m.n_public != pk.n_public || rows + pk.n_public + 1 > pk.domain_size)
-      throw job_error("the .r1cs does not match the key and witness (wires, public signals or size)");
-    r1cs::evaluate(m, buf.z, buf.a.first(rows), buf.b.first(rows), buf.c.first(rows));
   }
   for (std::uint64_t i = 0; i < rows; ++i) {
     if (p) p->advance();
@@ -178,6 +176,10 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
 }
 
 }  // namespace
+
+r1cs::r1cs_bounds r1cs_bounds_of(const groth16::proving_key& pk) {
+  return {pk.n_vars, pk.n_public, pk.domain_size - std::min<std::uint64_t>(pk.domain_size, pk.n_public + 1)};
+}
 
 synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
                        groth16::buffer_view buf, progress* p) {

@@ -10,6 +10,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/native.hpp"
 #include "job/spec.hpp"
+#include "r1cs/r1cs_file.hpp"
 
 namespace cuzk::job {
 
@@ -51,6 +52,9 @@ class progress {
    every constraint and witness value written. */
 synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
                        groth16::buffer_view buf, progress* p = nullptr);
+
+/* What the key allows a circom job's .r1cs (checked before it is read). */
+r1cs::r1cs_bounds r1cs_bounds_of(const groth16::proving_key& pk);
 
 /* The public signals z[1..n_public] of a synthesized witness. */
 std::vector<groth16::fr_t> public_signals(const groth16::proving_key& pk, groth16::buffer_view buf);

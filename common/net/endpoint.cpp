@@ -43,6 +43,9 @@ gid_t group_id(const std::string& name) {
 
 void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode, std::optional<gid_t> group) {
   const auto path = ipc_path(endpoint);
+  if (!path && group)
+    throw std::invalid_argument(endpoint + " has no socket file whose group could be set, so a group would not limit "
+                                "who connects; bind an ipc:///path endpoint to limit it to a group");
   if (!path) {
     s.bind(endpoint);
     return;

@@ -24,7 +24,8 @@ bool ipc_answers(const std::string& path);
    take over), creates the file under a umask that gives it `mode` from the
    start, so nobody can connect before its permissions are right, then sets
    the group when given. Throws zmq::error_t when the bind fails,
-   std::system_error when the chown/chmod does. */
+   std::system_error when the chown/chmod does, std::invalid_argument for a
+   group with an endpoint that has no socket file (tcp, abstract ipc). */
 void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode = 0660,
                    std::optional<gid_t> group = std::nullopt);
 

@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "r1cs/input_file.hpp"
 #include "r1cs/matrices.hpp"
 
 namespace cuzk::r1cs {
@@ -30,6 +31,39 @@ struct r1cs_file {
   r1cs_header header;
   matrices m;  // n_public = n_pub_out + n_pub_in
 };
+
+/* What a .r1cs declares, from its section table and header alone. */
+struct r1cs_shape {
+  r1cs_header header;
+  std::uint64_t constraints_offset = 0, constraints_bytes = 0;
+  std::uint64_t wire_map_offset = 0;
+};
+
+/* The container, the header and the sections' sizes (the wire map 8 bytes a
+   wire, the constraints at least 12 bytes each), reading only a few dozen
+   bytes: nothing is allocated by what the file claims. */
+r1cs_shape read_r1cs_shape(const byte_source& src);
+
+/* What a proving key allows a .r1cs: its witness length, its public signals,
+   and the constraint rows its domain holds besides the public-input rows. */
+struct r1cs_bounds {
+  std::uint32_t n_wires = 0;
+  std::uint32_t n_public = 0;
+  std::uint64_t max_constraints = 0;
+};
+
+/* format_error naming the declared number and the bound, for the first
+   count or size beyond what the key allows. The constraints section may be
+   at most as large as one that names every wire once in each of the three
+   linear combinations of every constraint. */
+void check_r1cs_shape(const r1cs_shape& s, const r1cs_bounds& b);
+
+/* a_i = <A_i,z>, b_i = <B_i,z>, c_i = <C_i,z> streamed from the file a
+   bounded chunk at a time, validating as read_r1cs does but never holding
+   the matrices; returns the constraint count. capacity_error when a, b or c
+   is too short, error when z does not have nWires values. */
+std::uint64_t evaluate_r1cs(const byte_source& src, const r1cs_shape& s, std::span<const fr_t> z, std::span<fr_t> a,
+                            std::span<fr_t> b, std::span<fr_t> c);
 
 /* Validates everything; format_error names the section on the first problem. */
 r1cs_file read_r1cs(std::span<const std::uint8_t> bytes);

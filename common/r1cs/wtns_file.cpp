@@ -57,6 +57,19 @@ layout parse(const byte_source& src) {
   return {count, vs->offset};
 }
 
+/* The first n values into out, each checked to be below r. */
+void decode_values(const byte_source& src, const layout& l, std::uint64_t n, std::span<ff::fr_t> out) {
+  for_each_chunk(src, l.values_offset, n, field_bytes, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+    for (std::size_t k = 0; k < b.size() / field_bytes; ++k) {
+      const auto v = ff::fr_t::from_bytes_le(b.subspan(k * field_bytes, field_bytes));
+      if (!v)
+        throw format_error(ctx(values_section) + ": value " + std::to_string(first + k) +
+                           " is not below the field modulus r");
+      out[first + k] = *v;
+    }
+  });
+}
+
 }  // namespace
 
 std::uint64_t wtns_size(const byte_source& src) { return parse(src).count; }
@@ -68,20 +81,22 @@ std::uint64_t read_wtns_into(const byte_source& src, std::span<ff::fr_t> out) {
   if (out.size() < l.count)
     throw capacity_error("wtns: " + std::to_string(l.count) + " values do not fit a buffer of " +
                          std::to_string(out.size()));
-  for_each_chunk(src, l.values_offset, l.count, field_bytes, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
-    for (std::size_t k = 0; k < b.size() / field_bytes; ++k) {
-      const auto v = ff::fr_t::from_bytes_le(b.subspan(k * field_bytes, field_bytes));
-      if (!v)
-        throw format_error(ctx(values_section) + ": value " + std::to_string(first + k) +
-                           " is not below the field modulus r");
-      out[first + k] = *v;
-    }
-  });
+  decode_values(src, l, l.count, out);
   return l.count;
 }
 
 std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::fr_t> out) {
   return read_wtns_into(memory_source(bytes, "wtns"), out);
+}
+
+std::vector<ff::fr_t> read_wtns_prefix(const byte_source& src, std::uint64_t n) {
+  const layout l = parse(src);
+  if (l.count < n)
+    throw format_error(ctx(values_section) + ": holds " + std::to_string(l.count) + " values, fewer than the " +
+                       std::to_string(n) + " asked for");
+  std::vector<ff::fr_t> z(n);
+  decode_values(src, l, n, z);
+  return z;
 }
 
 std::vector<ff::fr_t> read_wtns(const byte_source& src) {

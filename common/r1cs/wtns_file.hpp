@@ -23,6 +23,11 @@ std::uint64_t wtns_size(std::span<const std::uint8_t> bytes);
 std::uint64_t read_wtns_into(const byte_source& src, std::span<ff::fr_t> out);
 std::uint64_t read_wtns_into(std::span<const std::uint8_t> bytes, std::span<ff::fr_t> out);
 
+/* The first n values (n = n_public + 1: the constant one and the public
+   signals), checked as read_wtns checks them, reading only those; format_error
+   when the file holds fewer. */
+std::vector<ff::fr_t> read_wtns_prefix(const byte_source& src, std::uint64_t n);
+
 std::vector<ff::fr_t> read_wtns(const byte_source& src);
 std::vector<ff::fr_t> read_wtns(std::span<const std::uint8_t> bytes);
 std::vector<ff::fr_t> read_wtns_file(const std::filesystem::path& path);

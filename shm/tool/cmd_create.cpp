@@ -43,6 +43,14 @@ std::string resolve(create_args& a) {
       return "config " + a.config + ": " + e.what();
     }
   }
+  // the JSON file's counts, bounded as the command line's are
+  auto out_of = [](const char* option, std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+    return std::string(option) + ": " + std::to_string(v) + " is not in the allowed range " + std::to_string(lo) +
+           " to " + std::to_string(hi);
+  };
+  if (a.jobs > max_jobs) return out_of("--jobs", a.jobs, 1, max_jobs);
+  if (a.leases > max_leases) return out_of("--leases", a.leases, 1, max_leases);
+  if (a.threads > max_threads) return out_of("--threads", a.threads, 0, max_threads);
   if (a.name.empty()) return "create needs --name (or \"name\" in --config)";
   if (a.slots.empty()) return "create needs at least one --slots COUNTxMAX_CONSTRAINTS (e.g. 4x65536)";
   return "";

@@ -2,10 +2,15 @@
 // printed one line to stderr ("cuzk-shm: error: ...").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace cuzk::shm::tool {
+
+/* Bounds of create's counts, for the command line, the TOML and the JSON config alike. */
+inline constexpr std::uint64_t max_jobs = std::uint64_t{1} << 20;
+inline constexpr unsigned max_threads = 4096;
 
 struct create_args {
   std::string name;

@@ -6,6 +6,8 @@
 
 #include "commands.hpp"
 #include "config/config_file.hpp"
+#include "config/range.hpp"
+#include "shm/layout.hpp"
 
 namespace cuzk::shm::tool {
 int fail(const std::string& msg) {
@@ -16,6 +18,7 @@ int fail(const std::string& msg) {
 
 int main(int argc, char** argv) {
   using namespace cuzk::shm::tool;
+  using cuzk::config::range;
   CLI::App app{"cuzk-shm: create, inspect and destroy a cuzk shared-memory pool"};
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // flags override --config
   app.require_subcommand(1);
@@ -24,10 +27,11 @@ int main(int argc, char** argv) {
   auto pool_options = [&ca](CLI::App* c) {
     c->add_option("--name", ca.name, "pool name (the shm object /dev/shm/NAME)");
     c->add_option("--slots", ca.slots, "slot class COUNTxMAX_CONSTRAINTS[:w=WITNESS], repeatable (e.g. 4x65536)");
-    c->add_option("--jobs", ca.jobs, "job table capacity (default 256)");
-    c->add_option("--leases", ca.leases, "process lease entries (default 64)");
+    c->add_option("--jobs", ca.jobs, "job table capacity (default 256)")->check(range(std::uint64_t{1}, max_jobs));
+    c->add_option("--leases", ca.leases, "process lease entries (default 64)")
+        ->check(range(1u, cuzk::shm::max_leases));
     c->add_option("--hugepages", ca.hugepages, "hugetlbfs directory to back the region");
-    c->add_option("--threads", ca.threads, "pre-touch threads (default: all cores)");
+    c->add_option("--threads", ca.threads, "pre-touch threads (default: all cores)")->check(range(0u, max_threads));
     c->add_option("--group", ca.group,
                   "service group: the pool, its lock file and its SRS regions are mode 0660 with this group "
                   "(default: 0600, only the creating user)");
@@ -49,7 +53,8 @@ int main(int argc, char** argv) {
   status->add_flag("--json", sa.json, "machine-readable output");
   status->add_option("--hung-after", sa.hung_after_s,
                      "seconds without heartbeat before a live lease counts as hung (default: the gpu-server's "
-                     "--hung-timeout, recorded in the pool; 60 when no server has run)");
+                     "--hung-timeout, recorded in the pool; 60 when no server has run)")
+      ->check(range(0.0, 24.0 * 3600));
 
   destroy_args da;
   auto* destroy = app.add_subcommand("destroy", "remove the pool region, its lock file and its SRS regions");

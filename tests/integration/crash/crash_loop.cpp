@@ -105,7 +105,9 @@ void crash_loop::start_server(arm a) {
     retire_worker();
     worker_wanted_ = true;
   }
-  server_ = svc_->start_server(env_for(a, kind::server), {"--threads", "1"});
+  // Workers die at random points here, some in the same synthesis more than
+  // once: that is recovery, not the poison input --max-synth-crashes refuses.
+  server_ = svc_->start_server(env_for(a, kind::server), {"--threads", "1", "--max-synth-crashes", "100"});
   server_arm_ = a;
   if (a == arm::kill || a == arm::kill_next) target_ = server_->pid();
   if (a == arm::kill_next) server_arm_ = arm::kill;

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
@@ -9,6 +14,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
 #include "job/result.hpp"
+#include "r1cs/binfile.hpp"
 #include "seed.hpp"
 
 namespace cuzk::job {
@@ -98,6 +104,58 @@ TEST(JobResult, TruncatedOrPaddedResultsAreRefused) {
   auto longer = bytes;
   longer.push_back(0);
   EXPECT_THROW(decode_result(longer), job_error);
+}
+
+
+// A circom job's .r1cs is checked against the key from its header before the
+// worker reads it (issue 19): a sparse gigabyte claiming 2^30 / 12
+// constraints is an input error naming the number and the bound, read in a
+// few preads; the real file still synthesizes to a proof.
+TEST(JobSynthesis, ACircomR1csBeyondTheKeyIsAnInputErrorBeforeItIsRead) {
+  const auto dir = std::filesystem::path(CUZK_R1CS_TEST_DATA);
+  const auto m = r1cs::read_r1cs_file(dir / "chain4.r1cs").m;
+  const auto pk = groth16::setup(m, groth16::toxic_waste::random());
+  const auto tmp = std::filesystem::temp_directory_path() / ("cuzk-job-poison-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(tmp);
+  groth16::prover_buffers buf(pk);
+  spec s;
+  s.wtns = (dir / "chain4.wtns").string();
+  s.r1cs = (dir / "chain4.r1cs").string();
+  synthesize(pk, s, 0, buf.view());
+  EXPECT_TRUE(groth16::verify(pk.vk(), public_signals(pk, buf.view()), groth16::prove(pk, buf.z, buf.a, buf.b, buf.c)));
+
+  constexpr std::uint64_t gib = std::uint64_t{1} << 30;
+  r1cs::binfile_writer w("r1cs", 1, 3);
+  w.begin_section(1);
+  w.u32(32);
+  w.raw(r1cs::fr_modulus_le());
+  for (std::uint32_t v : {pk.n_vars, pk.n_public, 0u, 0u}) w.u32(v);
+  w.u64(pk.n_vars);
+  w.u32(static_cast<std::uint32_t>(gib / 12));
+  w.end_section();
+  w.begin_section(3);
+  for (std::uint64_t i = 0; i < pk.n_vars; ++i) w.u64(i);
+  w.end_section();
+  w.u32(2);
+  w.u64(gib);
+  const auto head = std::move(w).take();
+  s.r1cs = (tmp / "many.r1cs").string();
+  std::ofstream(s.r1cs, std::ios::binary)
+      .write(reinterpret_cast<const char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  std::filesystem::resize_file(s.r1cs, head.size() + gib);
+  rusage before{}, after{};
+  ::getrusage(RUSAGE_SELF, &before);
+  std::string why;
+  try {
+    synthesize(pk, s, 0, buf.view());
+  } catch (const job_error& e) {
+    why = e.what();
+  }
+  ::getrusage(RUSAGE_SELF, &after);
+  std::filesystem::remove_all(tmp);
+  EXPECT_EQ(why, s.r1cs + ": r1cs: the header declares 89478485 constraints, more than the " +
+                     std::to_string(pk.domain_size - pk.n_public - 1) + " the key's domain holds");
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 * 1024) << "KiB of peak memory for a file that claims a gigabyte";
 }
 
 }  // namespace

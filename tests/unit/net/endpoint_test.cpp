@@ -77,6 +77,21 @@ TEST(NetEndpoint, BindingOverAFileThatIsNotASocketIsRefused) {
   EXPECT_THROW(bind_endpoint(s, dir.ipc("plain.sock")), std::runtime_error);
 }
 
+// An abstract socket has no file to chown: a group there would limit nobody (issue 19).
+TEST(NetEndpoint, AGroupForAnEndpointWithoutASocketFileIsRefusedNotIgnored) {
+  zmq::context_t ctx;
+  zmq::socket_t s(ctx, zmq::socket_type::router);
+  const std::string abstract = "ipc://@cuzk-endpoint-test-" + std::to_string(::getpid());
+  try {
+    bind_endpoint(s, abstract, 0660, ::getgid());
+    ADD_FAILURE() << "bound " << abstract << " with a group";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(abstract + " has no socket file whose group could be set"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(bind_endpoint(s, abstract));  // without a group it binds, and was not bound before
+}
+
 TEST(NetEndpoint, TheGroupCanBeSetAndUnknownGroupsAreNamed) {
   test::temp_dir dir;
   zmq::context_t ctx;

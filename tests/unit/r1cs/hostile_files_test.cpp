@@ -290,14 +290,14 @@ TEST_F(HostileFiles, ASparseTerabyteIsRefusedAtOnce) {
   };
   const fs::path zeros = sparse("zeros", {});
   if (zeros.empty()) GTEST_SKIP() << "this filesystem cannot hold a sparse 1 TiB file";
-  // a .r1cs whose one section declares the whole terabyte: the container is fine, the size is not
+  // a .r1cs whose one section declares the whole terabyte: the container is fine, and its section table, read
+  // before anything else, has no header
   std::vector<std::uint8_t> head = {'r', '1', 'c', 's', 1, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0};
   for (int i = 0; i < 8; ++i) head.push_back(static_cast<std::uint8_t>(((std::uint64_t{1} << 40) - 24) >> (8 * i)));
   const fs::path r1cs = sparse("big.r1cs", head);
   const auto start = std::chrono::steady_clock::now();
   for (kind k : kinds) EXPECT_EQ(file_error_of(k, zeros), name(k) + ": not a ." + name(k) + " file (bad magic)");
-  EXPECT_NE(file_error_of(kind::r1cs, r1cs).find("too large to read into memory"), std::string::npos)
-      << file_error_of(kind::r1cs, r1cs);
+  EXPECT_EQ(file_error_of(kind::r1cs, r1cs), "r1cs: section 1 (header): missing");
   EXPECT_NE(format_error_of([&] { mapped_file m(zeros, "wtns"); }).find("too large to read into memory"),
             std::string::npos);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));

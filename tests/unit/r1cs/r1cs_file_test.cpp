@@ -1,6 +1,11 @@
 #include "r1cs/r1cs_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "file_bytes.hpp"
 #include "r1cs/wtns_file.hpp"
@@ -247,6 +252,133 @@ TEST(R1csFile, UnsortedOrRepeatedTermsAreNormalized) {
 TEST(R1csFile, MissingFilesAreFormatErrorsNamingThePath) {
   EXPECT_NE(format_error_of([] { read_r1cs_file("/nonexistent/x.r1cs"); }).find("r1cs: cannot read /nonexistent/x.r1cs"),
             std::string::npos);
+}
+
+
+// What the header declares is checked against a key before anything is read
+// or allocated (issue 19): a sparse file of a gigabyte costs a few preads.
+struct sparse_file {
+  std::filesystem::path path;
+  /* `head` then holes up to `size` bytes */
+  sparse_file(const std::vector<std::uint8_t>& head, std::uint64_t size)
+      : path(std::filesystem::temp_directory_path() / ("cuzk-r1cs-sparse-" + std::to_string(::getpid()) + ".r1cs")) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(head.data()), static_cast<std::streamsize>(head.size()));
+    std::filesystem::resize_file(path, size);
+  }
+  ~sparse_file() { std::filesystem::remove(path); }
+};
+
+/* Sections 1 and 3 of a system of n_wires wires (n_public public) declaring
+   n_constraints, then the constraints section header declaring `section`
+   bytes, which the caller provides (or leaves as holes). */
+std::vector<std::uint8_t> head_of(std::uint32_t n_wires, std::uint32_t n_public, std::uint32_t n_constraints,
+                                  std::uint64_t section) {
+  binfile_writer w("r1cs", 1, 3);
+  w.begin_section(1);
+  w.u32(32);
+  w.raw(fr_modulus_le());
+  for (std::uint32_t v : {n_wires, n_public, 0u, 0u}) w.u32(v);
+  w.u64(n_wires);
+  w.u32(n_constraints);
+  w.end_section();
+  w.begin_section(3);
+  for (std::uint64_t i = 0; i < n_wires; ++i) w.u64(i);
+  w.end_section();
+  w.u32(2);
+  w.u64(section);
+  return std::move(w).take();
+}
+
+std::uint64_t peak_rss_kib() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<std::uint64_t>(u.ru_maxrss);
+}
+
+TEST(R1csShape, IsReadFromTheHeaderAndAgreesWithTheFullRead) {
+  const auto bytes = fixtures::data_file("mix3.r1cs");
+  const auto s = read_r1cs_shape(memory_source(bytes, "r1cs"));
+  EXPECT_EQ(s.header, read_r1cs(bytes).header);
+  EXPECT_GE(s.constraints_bytes, 12u * s.header.n_constraints);
+  EXPECT_NO_THROW(check_r1cs_shape(s, {9, 3, 4}));
+}
+
+TEST(R1csShape, CountsBeyondTheKeyAreRefusedNamingTheNumberAndTheBound) {
+  const auto s = read_r1cs_shape(memory_source(fixtures::data_file("mix3.r1cs"), "r1cs"));
+  EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {10, 3, 4}); }),
+            "r1cs: the header declares 9 wires, the key's witness has 10 values (the constraint system of another "
+            "circuit?)");
+  EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {9, 1, 4}); }),
+            "r1cs: the header declares 3 public signals, the key 1");
+  EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {9, 3, 3}); }),
+            "r1cs: the header declares 4 constraints, more than the 3 the key's domain holds");
+}
+
+TEST(R1csShape, ASparseGigabyteIsRefusedBeforeItIsReadWhateverItClaims) {
+  constexpr std::uint64_t gib = std::uint64_t{1} << 30;
+  const std::uint64_t rss = peak_rss_kib();
+  {  // 2^30 / 12 empty constraints: all 1 GiB of zeros holds
+    const auto head = head_of(6, 1, static_cast<std::uint32_t>(gib / 12), gib);
+    const sparse_file file(head, head.size() + gib);
+    const input_file in(file.path, "r1cs");
+    const auto s = read_r1cs_shape(in);
+    EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {6, 1, 4091}); }),
+              "r1cs: the header declares 89478485 constraints, more than the 4091 the key's domain holds");
+  }
+  {  // 4 constraints in a constraints section of a gigabyte
+    const auto head = head_of(6, 1, 4, gib);
+    const sparse_file file(head, head.size() + gib);
+    const auto s = read_r1cs_shape(input_file(file.path, "r1cs"));
+    EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {6, 1, 4091}); }),
+              "r1cs: section 2 (constraints): is 1073741824 bytes, more than 4 constraints over 6 wires can take "
+              "(2640)");
+  }
+  {  // within the bound, all holes: evaluated a chunk at a time, refused after the 4 constraints' 48 bytes
+    const auto head = head_of(6, 1, 4, 2640);
+    const sparse_file file(head, head.size() + 2640);
+    const input_file in(file.path, "r1cs");
+    const auto s = read_r1cs_shape(in);
+    check_r1cs_shape(s, {6, 1, 4091});
+    std::vector<fr_t> z(6, f(1)), a(4), b(4), c(4);
+    EXPECT_EQ(format_error_of([&] { evaluate_r1cs(in, s, z, a, b, c); }),
+              "r1cs: section 2 (constraints): 2592 bytes left over after the header's 4 constraints");
+  }
+  EXPECT_LT(peak_rss_kib() - rss, 64u * 1024) << "KiB of peak memory for files that claim a gigabyte";
+}
+
+TEST(R1csShape, StreamedEvaluationEqualsTheMatricesForMemoryAndFiles) {
+  for (const char* name : {"chain4", "mix3"}) {
+    const auto bytes = fixtures::data_file(std::string(name) + ".r1cs");
+    const auto z = read_wtns(fixtures::data_file(std::string(name) + ".wtns"));
+    const r1cs_file r = read_r1cs(bytes);
+    const auto n = r.m.n_constraints();
+    std::vector<fr_t> a(n), b(n), c(n), a2(n), b2(n), c2(n);
+    evaluate(r.m, z, a, b, c);
+    const memory_source src(bytes, "r1cs");
+    EXPECT_EQ(evaluate_r1cs(src, read_r1cs_shape(src), z, a2, b2, c2), n);
+    EXPECT_EQ(a2, a) << name;
+    EXPECT_EQ(b2, b) << name;
+    EXPECT_EQ(c2, c) << name;
+    const sparse_file file(bytes, bytes.size());
+    const input_file in(file.path, "r1cs");
+    std::fill(a2.begin(), a2.end(), fr_t());
+    EXPECT_EQ(evaluate_r1cs(in, read_r1cs_shape(in), z, a2, b2, c2), n);
+    EXPECT_EQ(a2, a) << name;
+  }
+}
+
+TEST(R1csShape, StreamedEvaluationRefusesWhatTheFullReadRefuses) {
+  auto b = rewritten_chain4();
+  fixtures::put_u32(b, first_wire, 6);
+  const auto z = read_wtns(fixtures::data_file("chain4.wtns"));
+  std::vector<fr_t> a(4), bb(4), c(4);
+  const memory_source src(b, "r1cs");
+  EXPECT_EQ(format_error_of([&] { evaluate_r1cs(src, read_r1cs_shape(src), z, a, bb, c); }), read_error(b));
+  b = rewritten_chain4();
+  fixtures::put_u64(b, b.size() - 6 * 8 + 8 * 2, 8);  // a label beyond nLabels
+  const memory_source src2(b, "r1cs");
+  EXPECT_EQ(format_error_of([&] { evaluate_r1cs(src2, read_r1cs_shape(src2), z, a, bb, c); }), read_error(b));
 }
 
 }  // namespace

@@ -107,5 +107,16 @@ TEST(WtnsFile, RandomCorruptionNeverCrashes) {
   }
 }
 
+
+TEST(WtnsFile, APrefixReadsOnlyThePublicValues) {
+  const auto bytes = fixtures::data_file("mix3.wtns");
+  const auto z = read_wtns(bytes);
+  const memory_source src(bytes, "wtns");
+  EXPECT_EQ(read_wtns_prefix(src, 4), std::vector<ff::fr_t>(z.begin(), z.begin() + 4));
+  EXPECT_NE(format_error_of([&] { read_wtns_prefix(src, z.size() + 1); })
+                .find("holds " + std::to_string(z.size()) + " values, fewer than the"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace cuzk::r1cs
