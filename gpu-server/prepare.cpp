@@ -106,12 +106,12 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
     key_by_file_[f->identity()] = key_id;
     return pk;
   } catch (const std::exception&) {
-    drop_unused_key(key_id);  // not a key: do not keep its copy in /dev/shm
+    drop_unused_key(key_id);  // not a key: do not keep its copy in shared memory
     throw;
   }
 }
 
-// A key a client's path brought into /dev/shm that no job can use is removed
+// A key a client's path brought into shared memory that no job can use is removed
 // again, unless a job names it (pool threads; the job table is only read).
 void server::drop_unused_key(const std::string& key_id) {
   bool used = false;
