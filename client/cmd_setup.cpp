@@ -9,6 +9,7 @@
 #include "groth16/native.hpp"
 #include "io/zkey.hpp"
 #include "io/zkey_setup.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 #include "r1cs/r1cs_file.hpp"
 
@@ -39,7 +40,12 @@ std::unique_ptr<groth16::fixed_base_engine> fixed_base_engine(const std::string&
 int setup_into_pool(const setup_args& a, const groth16::toxic_waste& t, groth16::h_form h,
                     const groth16::progress_fn& report, groth16::fixed_base_engine& fb) {
   if (a.circuit.empty()) throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
-  if (!std::filesystem::exists("/dev/shm/" + a.pool + ".lock"))
+  // Only the service (or the operator) may write the service's directory: refuse
+  // anyone else before the setup's work rather than at its end.
+  std::string dir_why;
+  if (auto d = shm::check_shm_dir(true, &dir_why); !d && d.error() != shm::error::not_found)
+    throw std::invalid_argument("--pool " + a.pool + ": " + dir_why);
+  if (!std::filesystem::exists(shm::shm_path(a.pool + ".lock")))
     throw std::invalid_argument("--pool " + a.pool + ": no such pool (create it first: cuzk-shm create --name " + a.pool + ")");
   auto c = circuits::make_circuit(a.circuit);
   progress("setup for " + c->spec() + " into pool " + a.pool);

@@ -139,12 +139,12 @@ std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::strin
     remember_file(key_files_of_[key_id], zkey, f->identity());
     return pk;
   } catch (const std::exception&) {
-    drop_unused_key(key_id);  // not a key: do not keep its copy in /dev/shm
+    drop_unused_key(key_id);  // not a key: do not keep its copy in shared memory
     throw;
   }
 }
 
-// Key ids are content hashes anyone may compute or see in /dev/shm, so an id
+// Key ids are content hashes anyone may compute or see in shared memory, so an id
 // alone proves nothing: a client names by id a key the operator installed,
 // or one whose file (under a keys directory) it can read itself now.
 bool server::may_name_key(const net::peer_credentials& who, const std::string& key_id) const {
@@ -158,7 +158,7 @@ bool server::may_name_key(const net::peer_credentials& who, const std::string& k
   return srs && srs->origin() == shm::srs_origin::installed;
 }
 
-// A key a client's path brought into /dev/shm that no job can use is removed
+// A key a client's path brought into shared memory that no job can use is removed
 // again, unless a job names it (pool threads; the job table is only read).
 void server::drop_unused_key(const std::string& key_id) {
   bool used = false;

@@ -1,5 +1,5 @@
-// Region creation, validation and removal. The region is the file
-// /dev/shm/NAME (what shm_open names NAME) or a file on hugetlbfs, opened
+// Region creation, validation and removal. The region is the file NAME in
+// the service's directory (shm_dir.hpp) or a file on hugetlbfs, opened
 // directly so that O_NOFOLLOW and the owner checks of shm_file.hpp are
 // explicit, and mapped with mmap; no allocator or in-memory mutex (DESIGN §3).
 #include "shm/region.hpp"
@@ -23,6 +23,7 @@
 #include "shm/lease.hpp"
 #include "shm/lock_file.hpp"
 #include "shm/prefault.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/shm_file.hpp"
 
 namespace cuzk::shm {
@@ -56,10 +57,10 @@ bool valid_name(std::string_view n) {
 }
 
 std::string file_path(const region_location& loc) {
-  return (loc.hugepage_dir.empty() ? std::string("/dev/shm") : loc.hugepage_dir) + "/" + loc.name;
+  return loc.hugepage_dir.empty() ? shm_path(loc.name) : loc.hugepage_dir + "/" + loc.name;
 }
 
-std::string lock_file_path(const region_location& loc) { return "/dev/shm/" + loc.name + ".lock"; }
+std::string lock_file_path(const region_location& loc) { return shm_path(loc.name + ".lock"); }
 
 /* Free huge pages of this size (/sys/kernel/mm/hugepages); 0 when unknown. */
 std::uint64_t free_hugepages(std::uint64_t page) {
@@ -270,8 +271,9 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
     if (!plan) return unexpected(plan.error());
     auto access = detail::access_for_group(cfg.group, why);
     if (!access) return unexpected(access.error());
+    if (auto d = make_shm_dir(*access, why); !d) return unexpected(d.error());
     region_location loc{cfg.name, cfg.hugepage_dir};
-    const std::string dir = cfg.hugepage_dir.empty() ? "/dev/shm" : cfg.hugepage_dir;
+    const std::string dir = cfg.hugepage_dir.empty() ? shm_dir() : cfg.hugepage_dir;
     std::uint64_t total = plan->end, page = 4096;
     if (!cfg.hugepage_dir.empty()) {
       struct statfs sf {};
@@ -387,6 +389,10 @@ result<region> region::open(const region_location& where, std::string* why) noex
       say(why, "invalid region name '" + where.name + "'");
       return unexpected(error::bad_config);
     }
+    if (auto d = check_shm_dir(false, why); !d) {
+      if (d.error() == error::not_found) say(why, "no region '" + where.name + "' (" + shm_dir() + " does not exist)");
+      return unexpected(d.error());
+    }
     auto map = map_file(where, why);
     if (!map) return unexpected(map.error());
     std::uint64_t size = map->size();
@@ -421,6 +427,10 @@ result<void> region::destroy(const region_location& where, bool force, std::stri
     if (!valid_name(where.name)) {
       say(why, "invalid region name '" + where.name + "'");
       return unexpected(error::bad_config);
+    }
+    if (auto d = check_shm_dir(true, why); !d) {
+      if (d.error() == error::not_found) say(why, "no region '" + where.name + "' (" + shm_dir() + " does not exist)");
+      return unexpected(d.error());
     }
     const std::string lock_path = lock_file_path(where);
     struct stat st {};

@@ -43,15 +43,17 @@ struct region_config {
 };
 
 /* Where a region lives: its name, and the directory of its file when not in
-   /dev/shm. The lock file is always /dev/shm/NAME.lock. */
+   the service's directory (shm_dir.hpp). The lock file is always there, NAME.lock. */
 struct region_location {
   std::string name;
-  std::string hugepage_dir;  // empty: /dev/shm
+  std::string hugepage_dir;  // empty: shm_dir()
 };
 
 class region {
  public:
-  /* posix_fallocate (no_space on a full /dev/shm, never SIGBUS later), parallel
+  /* Makes the service's directory when absent (make_shm_dir) and refuses one
+     that fails its checks (access_denied, `why` says who made it).
+     posix_fallocate (no_space on a full /dev/shm, never SIGBUS later), parallel
      pre-touch, header published last. The region and its lock file are made
      with O_EXCL|O_NOFOLLOW, mode 0600 (0660 and cfg.group's gid with a group;
      bad_config when no such group). Fails with already_exists when the name

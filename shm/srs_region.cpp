@@ -21,6 +21,7 @@
 #include "shm/failpoint.hpp"
 #include "shm/lease.hpp"
 #include "shm/prefault.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/shm_file.hpp"
 
 namespace cuzk::shm {
@@ -54,7 +55,7 @@ std::string object_name(std::string_view pool, std::string_view key_id) {
 }
 
 std::string object_path(std::string_view pool, std::string_view key_id) {
-  return "/dev/shm/" + object_name(pool, key_id);
+  return shm_path(object_name(pool, key_id));
 }
 
 struct fd_guard {
@@ -102,7 +103,7 @@ std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off) {
 /* The pool's lock file's status when it exists and passes the checks: SRS
    regions take its mode and group, and its owner and group are trusted for them. */
 std::optional<struct stat> pool_stat(std::string_view pool) {
-  auto fd = detail::open_checked("/dev/shm/" + std::string(pool) + ".lock", O_RDONLY, "lock file", nullptr);
+  auto fd = detail::open_checked(shm_path(std::string(pool) + ".lock"), O_RDONLY, "lock file", nullptr);
   if (!fd) return std::nullopt;
   struct stat st {};
   bool ok = ::fstat(*fd, &st) == 0;
@@ -113,22 +114,25 @@ std::optional<struct stat> pool_stat(std::string_view pool) {
 
 constexpr std::uint64_t total_for(std::uint64_t content) { return srs_header_bytes + (content + 4095) / 4096 * 4096; }
 
-/* A new unnamed /dev/shm file of `total` bytes in out.fd (locked when lock),
-   with the pool's access, allocated and mapped writable; `what` names it in
-   errors. linkat gives it its name once it is ready. */
+/* A new unnamed file in the service's directory of `total` bytes in out.fd
+   (locked when lock), with the pool's access, allocated and mapped writable;
+   `what` names it in errors. linkat gives it its name once it is ready. */
 result<mapping> unnamed_region(fd_guard& out, std::uint64_t total, const detail::file_access& access, bool lock,
                                const std::string& what, const std::string& path, std::string* why) {
+  if (auto d = check_shm_dir(true, why); !d) return unexpected(d.error());
+  const std::string dir = shm_dir();
   struct statvfs sv {};
-  if (::statvfs("/dev/shm", &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
-    say(why, what + " needs " + std::to_string(total) + " bytes but /dev/shm has " +
+  if (::statvfs(dir.c_str(), &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
+    say(why, what + " needs " + std::to_string(total) + " bytes but " + dir + " has " +
                  std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
     return unexpected(error::no_space);
   }
-  do out.fd = ::open("/dev/shm", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  do out.fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
   while (out.fd < 0 && errno == EINTR);
   if (out.fd < 0) {
-    say(why, "cannot create " + what + " in /dev/shm: " + std::strerror(errno));
-    return unexpected(error::os_error);
+    const int err = errno;
+    say(why, "cannot create " + what + " in " + dir + ": " + std::strerror(err));
+    return unexpected(err == EACCES ? error::access_denied : error::os_error);
   }
   if (lock && ::flock(out.fd, LOCK_EX) != 0) {
     say(why, "cannot lock " + what + ": " + std::strerror(errno));
@@ -234,6 +238,7 @@ result<srs_region> srs_region::open_as(std::string_view pool, std::string_view k
       return unexpected(error::not_found);
     }
     const std::string name = object_name(pool, key_id), path = object_path(pool, key_id);
+    if (auto d = check_shm_dir(false, why); !d) return unexpected(d.error());
     auto ps = pool_stat(pool);
     auto fd = detail::open_checked(path, O_RDONLY, "SRS region", why, ps ? &*ps : nullptr);
     if (!fd) {
@@ -435,7 +440,7 @@ result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
   auto ps = pool_stat(pool);
   const detail::file_access access = ps ? detail::access_of(*ps) : detail::file_access{};
   fd_guard out;
-  auto map = unnamed_region(out, total, access, false, what, "/dev/shm/" + std::string(pool) + ".srs.new", why);
+  auto map = unnamed_region(out, total, access, false, what, shm_path(std::string(pool) + ".srs.new"), why);
   if (!map) return unexpected(map.error());
   auto* base = static_cast<std::uint8_t*>(map->data());
   // every page faulted in at once, from all cores: fill then writes at memory speed
@@ -469,6 +474,7 @@ result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
 result<void> srs_region::destroy(std::string_view pool, std::string_view key_id) noexcept {
   try {
     if (!is_key_id(key_id)) return unexpected(error::not_found);
+    if (auto d = check_shm_dir(true); !d) return unexpected(d.error());
     if (::unlink(object_path(pool, key_id).c_str()) != 0)
       return unexpected(errno == ENOENT ? error::not_found : error::os_error);
     return {};
@@ -481,7 +487,8 @@ std::vector<std::string> list_srs(std::string_view pool) noexcept {
   std::vector<std::string> out;
   try {
     const std::string prefix = std::string(pool) + ".srs.";
-    if (DIR* d = ::opendir("/dev/shm")) {
+    if (!check_shm_dir(false)) return out;
+    if (DIR* d = ::opendir(shm_dir().c_str())) {
       while (dirent* e = ::readdir(d)) {
         std::string_view n(e->d_name);
         if (n.size() == prefix.size() + 32 && n.substr(0, prefix.size()) == prefix &&

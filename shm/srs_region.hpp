@@ -1,5 +1,5 @@
 // SRS regions: a proving key's .zkey bytes in their own shm object
-// ("/dev/shm/POOL.srs.HASH"), loaded once and kept across server restarts.
+// (POOL.srs.HASH in the service's directory, shm_dir.hpp), loaded once and kept across server restarts.
 // The header carries magic, version, size and the XXH3-128 content hash
 // (hex), which is also the key id jobs name. A region has the pool's mode and
 // group (its lock file's), and is opened only after the checks of
@@ -82,7 +82,7 @@ class srs_region {
   impl* p_ = nullptr;
 };
 
-/* Key ids of the pool's SRS regions (/dev/shm/POOL.srs.*). */
+/* Key ids of the pool's SRS regions (POOL.srs.* in shm_dir()). */
 std::vector<std::string> list_srs(std::string_view pool) noexcept;
 
 /* A key id: 32 lowercase hex digits (what content_hash gives). */

@@ -134,7 +134,7 @@ restart() {
     log "key $rspec into the pool ($(df -h --output=avail /dev/shm | tail -1 | xargs) free in /dev/shm)"
     k=$(pool_key "$rspec" "$be")
     [[ $k =~ ^[0-9a-f]{32}$ ]] || { log "cuzk setup --pool failed"; tail -20 "$out/setup.pool.log" >&2; return 1; }
-    log "key $k: $(du -h "/dev/shm/$pool.srs.$k" | cut -f1) in /dev/shm"
+    log "key $k: $(du -h "${CUZK_SHM_DIR:-/dev/shm/cuzk}/$pool.srs.$k" | cut -f1) in /dev/shm"
   fi
   "$bin/cuzk-gpu-server" --pool "$pool" "${hp[@]}" --endpoint "$ep" --backend "$be" --key "$k" --keys-dir "$keys" \
     >"$out/restart.server1.log" 2>&1 &

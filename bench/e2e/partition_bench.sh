@@ -39,6 +39,7 @@ out=$(cd "$out" && pwd)
 [[ -d $bin/../lib ]] && export LD_LIBRARY_PATH="$bin/../lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 blocks=${BLOCKS:-4984} jobs=${JOBS:-3} backend=${BACKEND:-cuda} seed=${SEED:-$RANDOM$RANDOM}
 pool=${POOL:-cuzk-pbench} spec="sha256:blocks=$blocks"
+shm=${CUZK_SHM_DIR:-/dev/shm/cuzk}  # the service's directory: the pool and its keys
 work=$(mktemp -d /tmp/cuzk-pbench.XXXXXX)
 ep="ipc://$work/cuzk.sock"
 pids=() owns_pool=0
@@ -65,7 +66,7 @@ cleanup() {
     log "KEEP=1: pool $pool and key $(cat "$out/keyid" 2>/dev/null) left for SKIP_SETUP=1"
   elif ((owns_pool)); then
     "$bin/cuzk-shm" destroy --force --name "$pool" >>"$out/shm.log" 2>&1 || true
-    rm -f "/dev/shm/$pool-aside.srs."*
+    rm -f "$shm/$pool-aside.srs."*
     if [[ -f $out/shm-size ]]; then  # the size /dev/shm had before this bench grew it
       mount -o remount,size="$(cat "$out/shm-size")" /dev/shm && rm -f "$out/shm-size"
     fi
@@ -143,21 +144,21 @@ if [[ ${SKIP_SETUP:-0} != 1 ]]; then
   [[ -z $got || $got == "domain 2^$log_dom" ]] || fail "the key's $got, expected 2^$log_dom (see the sizes at the top)" "$out/setup.log"
   setup_s=$(since "$s0")
   echo "$setup_s" >"$out/setup_s"
-  log "    key $key in $setup_s s: $(stat -c %s "/dev/shm/$pool.srs.$key") bytes"
+  log "    key $key in $setup_s s: $(stat -c %s "$shm/$pool.srs.$key") bytes"
   memory
   if ((after == 1)); then
     log "(b) pool $pool again, with 1 slot of 2^$log_dom (the key's region renamed aside meanwhile)"
-    mv "/dev/shm/$pool.srs.$key" "/dev/shm/$pool-aside.srs.$key" || fail "cannot rename the key's region"
+    mv "$shm/$pool.srs.$key" "$shm/$pool-aside.srs.$key" || fail "cannot rename the key's region"
     "$bin/cuzk-shm" destroy --force --name "$pool" >>"$out/shm.log" 2>&1 || fail "cuzk-shm destroy" "$out/shm.log"
     "$bin/cuzk-shm" create --name "$pool" --slots "1x$dom" --jobs 16 >>"$out/shm.log" 2>&1 ||
       fail "cuzk-shm create" "$out/shm.log"
-    mv "/dev/shm/$pool-aside.srs.$key" "/dev/shm/$pool.srs.$key" || fail "cannot rename the key's region back"
+    mv "$shm/$pool-aside.srs.$key" "$shm/$pool.srs.$key" || fail "cannot rename the key's region back"
     memory
   fi
 else
   key=${KEY_ID:-$(cat "$out/keyid" 2>/dev/null)}
   [[ $key =~ ^[0-9a-f]{32}$ ]] || fail "SKIP_SETUP=1 needs KEY_ID or a key id in $out/keyid"
-  [[ -f /dev/shm/$pool.srs.$key ]] || fail "no SRS region /dev/shm/$pool.srs.$key (was the first run made with KEEP=1?)"
+  [[ -f $shm/$pool.srs.$key ]] || fail "no SRS region $shm/$pool.srs.$key (was the first run made with KEEP=1?)"
   log "(a-c) skipped: pool $pool, key $key"
   owns_pool=1
 fi

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "shm/layout_plan.hpp"
 #include "shm/region.hpp"
+#include "shm/shm_dir.hpp"
 
 namespace cuzk::shm::tool {
 
@@ -101,6 +102,8 @@ int cmd_ensure(const create_args& in) {
   region_config cfg;
   if (auto e = region_config_of(a, cfg); !e.empty()) return fail(e);
   std::string why;
+  // A directory someone else made is refused as itself, not as a pool that "does not validate".
+  if (auto d = check_shm_dir(false, &why); !d && d.error() != error::not_found) return fail(why);
   auto r = region::open({a.name, a.hugepages}, &why);
   if (!r && r.error() == error::not_found) return cmd_create(a);
   if (!r) return fail("pool '" + a.name + "' exists but does not validate: " + (why.empty() ? std::string(to_string(r.error())) : why));

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
 
   create_args ca;
   auto pool_options = [&ca](CLI::App* c) {
-    c->add_option("--name", ca.name, "pool name (the shm object /dev/shm/NAME)");
+    c->add_option("--name", ca.name, "pool name (the file NAME in the service's directory, /dev/shm/cuzk or $CUZK_SHM_DIR)");
     c->add_option("--slots", ca.slots, "slot class COUNTxMAX_CONSTRAINTS[:w=WITNESS], repeatable (e.g. 4x65536)");
     c->add_option("--jobs", ca.jobs, "job table capacity (default 256)")->check(range(std::uint64_t{1}, max_jobs));
     c->add_option("--leases", ca.leases, "process lease entries (default 64)")

@@ -89,6 +89,8 @@ wait_for 60 active cuzk-gpu-server || fail "cuzk-gpu-server did not become activ
 status=$(prop cuzk-gpu-server StatusText)
 [[ $status == *queued* ]] || fail "no STATUS= line from the server: '$status'"
 active cuzk-shm || fail "cuzk-shm is not active"
+shmdir=$(ct stat -c '%U:%G %a' /dev/shm/cuzk)
+[[ $shmdir == "cuzk:cuzk 750" ]] || fail "the service's directory /dev/shm/cuzk is $shmdir, expected cuzk:cuzk 750 (tmpfiles)"
 wait_for 30 active cuzk-synth-worker@2 || fail "worker@2 is not active"
 # READY (systemd's "Started") only after the server had its pool, keys and queues ("serving pool")
 order=$(ct journalctl --no-pager -o cat | grep -nE 'serving pool cuzk-deploy|Started cuzk-gpu-server.service' | head -2)
@@ -174,6 +176,6 @@ for u in cuzk-gpu-server cuzk-synth-worker@1 cuzk-synth-worker@2 cuzk-shm; do
     fail "$u did not stop cleanly: $(prop $u ActiveState) $(prop $u Result)"
   [[ $(prop $u Result) == success ]] || fail "$u stopped with result $(prop $u Result)"
 done
-ct test -e /dev/shm/cuzk-deploy || fail "stopping cuzk.target removed the pool"
-echo "ok: systemctl stop cuzk.target: every unit inactive (success), the pool /dev/shm/cuzk-deploy remains"
+ct test -e /dev/shm/cuzk/cuzk-deploy || fail "stopping cuzk.target removed the pool"
+echo "ok: systemctl stop cuzk.target: every unit inactive (success), the pool /dev/shm/cuzk/cuzk-deploy remains"
 echo "PASS"

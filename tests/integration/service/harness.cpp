@@ -102,9 +102,15 @@ std::string server_bin() { return from_env("CUZK_SERVER_BIN", CUZK_SERVER_BIN); 
 std::string worker_bin() { return from_env("CUZK_WORKER_BIN", CUZK_WORKER_BIN); }
 std::string cli_bin() { return from_env("CUZK_CLI_BIN", CUZK_CLI_BIN); }
 
+namespace {
+int services_made = 0;
+}  // namespace
+
+std::string service::next_pool() { return "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(services_made); }
+
 service::service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args) {
-  static int n = 0;
-  pool_ = "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++);
+  pool_ = next_pool();
+  ++services_made;
   dir_ = fs::temp_directory_path() / pool_;
   fs::create_directories(dir_);
   endpoint_ = "ipc://" + (dir_ / "cuzk.sock").string();

@@ -48,6 +48,8 @@ class service {
   /* slots: cuzk-shm --slots values, e.g. {"4x4096", "2x32768"}. */
   explicit service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args = {});
   ~service();  // kills what runs, destroys the pool (and its SRS regions)
+  /* The pool name the next service of this process will have. */
+  static std::string next_pool();
 
   const fs::path& dir() const { return dir_; }
   const std::string& pool() const { return pool_; }

@@ -12,6 +12,7 @@
 #include "io/zkey.hpp"
 #include "proto/codec.hpp"
 #include "seed.hpp"
+#include "shm/shm_dir.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -168,7 +169,7 @@ TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   EXPECT_THROW(c.submit(mismatch), client::server_error);
   auto srs_regions = [&] {
     int n = 0;
-    for (const auto& e : fs::directory_iterator("/dev/shm"))
+    for (const auto& e : fs::directory_iterator(shm::shm_dir()))
       n += e.path().filename().string().rfind(svc.pool() + ".srs.", 0) == 0;
     return n;
   };
@@ -181,7 +182,7 @@ TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   } catch (const client::server_error& e) {
     EXPECT_NE(std::string(e.what()).find("slot class"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(srs_regions(), regions) << "the refused key stayed in /dev/shm";
+  EXPECT_EQ(srs_regions(), regions) << "the refused key stayed in the pool's directory";
   auto wrong_inputs = native_job("bad-inputs", "chain:size=300", 1);
   std::get<proto::native_work>(wrong_inputs.work).inputs_json = "{\"nope\": 1}";
   EXPECT_THROW(c.submit(wrong_inputs), client::server_error);
@@ -259,7 +260,7 @@ TEST(Service, KeysGivenAtStartAreInTheirSrsRegionsBeforeTheFirstSubmit) {
   auto c = svc.connect();
   ASSERT_TRUE(eventually([&] { return c.status().workers.size() == 1; }, 20s));
   int regions = 0;
-  for (const auto& e : fs::directory_iterator("/dev/shm"))
+  for (const auto& e : fs::directory_iterator(shm::shm_dir()))
     regions += e.path().filename().string().rfind(svc.pool() + ".srs.", 0) == 0;
   EXPECT_EQ(regions, 1);
   c.submit(native_job("preloaded", "chain:size=300", test::seed()));
@@ -300,7 +301,7 @@ TEST(Service, SetupIntoThePoolGivesTheKeyLoadSrsWouldAndJobsProveWithIt) {
   ASSERT_EQ(id.size(), 32u) << id;
   EXPECT_EQ(id, id2) << "cuzk setup --pool and --zkey + load-srs wrote different keys";
   int regions = 0;
-  for (const auto& e : fs::directory_iterator("/dev/shm"))
+  for (const auto& e : fs::directory_iterator(shm::shm_dir()))
     regions += e.path().filename().string().rfind(svc.pool() + ".srs.", 0) == 0;
   EXPECT_EQ(regions, 1);
   const std::string none = setup + " --pool " + svc.pool() + "-missing > /dev/null 2> " + (svc.dir() / "err").string();
@@ -327,7 +328,7 @@ TEST(Service, AKeyIdWhoseRegionWasAlteredFailsItsJobsWhileOthersAreProven) {
   const auto& key = key_for("chain:size=300");
   const std::string id = load_srs(svc, key.path);
   {  // a byte of the contributions' hash (opaque to the parser): the content no longer hashes to id
-    const auto region = "/dev/shm/" + svc.pool() + ".srs." + id;
+    const auto region = shm::shm_path(svc.pool() + ".srs." + id);
     std::fstream f(region, std::ios::in | std::ios::out | std::ios::binary);
     const auto at = static_cast<std::streamoff>(4096 + fs::file_size(key.path) - 20);
     f.seekg(at);

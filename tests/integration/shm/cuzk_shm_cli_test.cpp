@@ -13,7 +13,9 @@
 
 #include "pool_guard.hpp"
 #include "run.hpp"
+#include "shm_dir_scope.hpp"
 #include "shm/lease.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 
 namespace cuzk::shm {
@@ -142,11 +144,16 @@ TEST(CuzkShmCli, CreateReadsAConfigFile) {
 }
 
 TEST(CuzkShmCli, CreateGivesThePoolItsLockFileAndItsKeysOnlyToItsOwnerOrItsGroup) {
+  auto dir_mode = [] {
+    struct stat st {};
+    EXPECT_EQ(::lstat(shm_dir().c_str(), &st), 0) << shm_dir();
+    return std::pair<unsigned, gid_t>(st.st_mode & 07777, st.st_gid);
+  };
   const std::string key_path = std::filesystem::temp_directory_path() / ("cuzk-cli-gkey-" + std::to_string(::getpid()));
   std::ofstream(key_path) << "key bytes for a mode test";
   auto modes = [&](const std::string& pool, const std::string& key) {
     std::vector<std::pair<unsigned, gid_t>> out;
-    for (const std::string& p : {"/dev/shm/" + pool, "/dev/shm/" + pool + ".lock", "/dev/shm/" + pool + ".srs." + key}) {
+    for (const std::string& p : {shm_path(pool), shm_path(pool + ".lock"), shm_path(pool + ".srs." + key)}) {
       struct stat st {};
       EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
       out.emplace_back(st.st_mode & 07777, st.st_gid);
@@ -154,9 +161,12 @@ TEST(CuzkShmCli, CreateGivesThePoolItsLockFileAndItsKeysOnlyToItsOwnerOrItsGroup
     return out;
   };
   {
+    test::shm_dir_scope d("cli-0600");  // absent: create makes it
     pool_guard g("cli-0600");
+    ASSERT_EQ(::rmdir(d.path.c_str()), 0) << "the guard made it";
     auto c = cli("create --name " + g.name + " --slots 1x64 --threads 1");
     ASSERT_EQ(c.rc, 0) << c.err;
+    EXPECT_EQ(dir_mode().first, 0750u);
     EXPECT_NE(c.out.find("mode 0600"), std::string::npos) << c.out;
     auto l = cli("load-srs --name " + g.name + " --zkey " + key_path);
     ASSERT_EQ(l.rc, 0) << l.err;
@@ -167,9 +177,12 @@ TEST(CuzkShmCli, CreateGivesThePoolItsLockFileAndItsKeysOnlyToItsOwnerOrItsGroup
   if (grp && ::geteuid() == 0) {
     const std::string name = grp->gr_name;
     const gid_t gid = grp->gr_gid;
+    test::shm_dir_scope d("cli-0660");
     pool_guard g("cli-0660");
+    ASSERT_EQ(::rmdir(d.path.c_str()), 0) << "the guard made it";
     auto c = cli("create --name " + g.name + " --slots 1x64 --threads 1 --group " + name);
     ASSERT_EQ(c.rc, 0) << c.err;
+    EXPECT_EQ(dir_mode(), std::make_pair(0770u, gid)) << "the service group may create keys in the directory";
     EXPECT_NE(c.out.find("mode 0660, group " + name), std::string::npos) << c.out;
     auto l = cli("load-srs --name " + g.name + " --zkey " + key_path);
     ASSERT_EQ(l.rc, 0) << l.err;

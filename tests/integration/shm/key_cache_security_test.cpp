@@ -15,6 +15,7 @@
 #include "job/spec.hpp"
 #include "pool_guard.hpp"
 #include "run.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 
 namespace cuzk::job {
@@ -36,7 +37,7 @@ struct two_keys {
   }
 };
 
-std::string srs_path(const std::string& pool, const std::string& id) { return "/dev/shm/" + pool + ".srs." + id; }
+std::string srs_path(const std::string& pool, const std::string& id) { return shm::shm_path(pool + ".srs." + id); }
 
 /* Loads the key in another process (cuzk-shm load-srs), so that this process
    has not seen the region yet. */

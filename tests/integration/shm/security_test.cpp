@@ -1,6 +1,6 @@
 // Hostile local users against the pool and its SRS regions (DESIGN §9): a
 // second uid, files chmod'ed or chowned away from the service, symbolic links
-// planted in /dev/shm, key files that are FIFOs, directories or links.
+// planted in the service's directory, key files that are FIFOs, directories or links.
 #include <fcntl.h>
 #include <grp.h>
 #include <gtest/gtest.h>
@@ -18,8 +18,10 @@
 #include "pool_guard.hpp"
 #include "run.hpp"
 #include "seed.hpp"
+#include "shm_dir_scope.hpp"
 #include "shm/lease.hpp"
 #include "shm/region.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 
 namespace cuzk::shm {
@@ -37,7 +39,7 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t salt) {
   return v;
 }
 
-std::string dev_shm(const std::string& name) { return "/dev/shm/" + name; }
+std::string dev_shm(const std::string& name) { return shm_path(name); }
 std::string srs_path(const std::string& pool, const std::string& key) { return dev_shm(pool + ".srs." + key); }
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -51,7 +53,10 @@ struct unlink_at_exit {
 TEST(ShmSecondUid, CannotOpenThePoolItsLockFileOrItsKeysEvenWhenItsGroupIsTheCreators) {
   if (auto no = test::second_uid_unavailable(); !no.empty()) GTEST_SKIP() << no;
   // An operator whose primary group is the clients' group (nogroup here): the
-  // old 0660 objects were readable by every client in it.
+  // old 0660 objects were readable by every client in it. The directory lets
+  // that group in, so that the files' own modes are what refuses.
+  test::shm_dir_scope d("sec-uid");
+  ASSERT_TRUE(d.make(0750, 0, ::getgrnam("nogroup")->gr_gid));
   pool_guard g("sec-uid");
   test::temp_dir dir;
   auto key = dir.write("key.zkey", random_bytes(50'000, 1));
@@ -80,6 +85,8 @@ TEST(ShmSecondUid, CannotOpenThePoolItsLockFileOrItsKeysEvenWhenItsGroupIsTheCre
 
 TEST(ShmSecondUid, AMemberOfThePoolsGroupMayOpenItAndItsKeysAndNoOneElse) {
   if (auto no = test::second_uid_unavailable(); !no.empty()) GTEST_SKIP() << no;
+  test::shm_dir_scope d("sec-group");
+  ASSERT_TRUE(d.make(0770, 0, ::getgrnam("nogroup")->gr_gid));  // as tmpfiles makes it for a service group
   pool_guard g("sec-group");
   test::temp_dir dir;
   auto key = dir.write("key.zkey", random_bytes(40'000, 2));
@@ -93,12 +100,13 @@ TEST(ShmSecondUid, AMemberOfThePoolsGroupMayOpenItAndItsKeysAndNoOneElse) {
   auto s = run(test::as_nobody(shm_bin + " status --name " + g.name + " --json"));
   EXPECT_EQ(s.rc, 0) << s.err;
   EXPECT_EQ(run(test::as_nobody(probe + " srs " + g.name + " " + id)).rc, 0);
-  // nobody in no group of the pool's.
+  // nobody in no group of the pool's: refused at the service's directory already.
   auto out = run("setpriv --reuid=nobody --regid=daemon --clear-groups " + probe + " srs " + g.name + " " + id);
   EXPECT_EQ(out.rc, 3) << out.out << out.err;
   auto pool = run("setpriv --reuid=nobody --regid=daemon --clear-groups " + probe + " pool " + g.name);
   EXPECT_EQ(pool.rc, 3) << pool.out << pool.err;
-  EXPECT_TRUE(has(pool.err, "mode 0660")) << pool.err;
+  EXPECT_TRUE(has(pool.err, "may not use " + d.path + " (owned by uid 0 (root) gid")) << pool.err;
+  EXPECT_TRUE(has(pool.err, "mode 0770")) << pool.err;
 }
 
 // --- files chmod'ed or chowned away from the service ------------------------
@@ -153,7 +161,7 @@ TEST(ShmOwnership, APoolOrKeyChownedToAnotherUserIsRefusedEvenByRoot) {
   EXPECT_TRUE(has(why, "mode 0644")) << why;
 }
 
-// --- symbolic links planted in /dev/shm -------------------------------------
+// --- symbolic links planted in the service's directory ---------------------
 
 TEST(ShmSymlinks, ALinkAtThePoolsNameIsRefusedByCreateAndOpenAndItsTargetUntouched) {
   pool_guard g("sec-link"), target("sec-link-target");

@@ -7,6 +7,7 @@
 
 #include "shm/lock_file.hpp"
 #include "shm/region.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 
 int main(int argc, char** argv) {
@@ -18,7 +19,7 @@ int main(int argc, char** argv) {
     auto r = region::open(region_location{argv[2], {}}, &why);
     ok = r && r->header().magic.load() == region_magic;
   } else if (what == "lock" && argc == 3) {
-    int fd = detail::open_lock_file(std::string("/dev/shm/") + argv[2] + ".lock", &why);
+    int fd = detail::open_lock_file(shm_path(std::string(argv[2]) + ".lock"), &why);
     ok = fd >= 0;
     detail::close_fd(fd);
   } else if (what == "srs" && argc == 4) {

@@ -1,5 +1,7 @@
 // A uniquely named pool for one test, destroyed (with its SRS regions) when
 // the guard goes out of scope, pass or fail, so /dev/shm does not fill up.
+// The service's directory is made if absent, as tmpfiles does on a node, so
+// that SRS regions can be loaded without a pool.
 #pragma once
 
 #include <unistd.h>
@@ -8,6 +10,7 @@
 #include <string>
 
 #include "shm/region.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 
 namespace cuzk::test {
@@ -18,6 +21,7 @@ struct pool_guard {
   explicit pool_guard(const std::string& tag) {
     static std::atomic<unsigned> counter{0};
     name = "cuzk-test-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    (void)shm::make_shm_dir({});
     cleanup();
   }
   ~pool_guard() { cleanup(); }

@@ -13,6 +13,7 @@
 #include "pool_guard.hpp"
 #include "seed.hpp"
 #include "shm/lease.hpp"
+#include "shm/shm_dir.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -122,7 +123,7 @@ TEST(Region, InvalidConfigurationsAreRefused) {
 TEST(Region, ARegionLargerThanFreeShmFailsAtCreationWithNoSpace) {
   pool_guard g("nospace");
   struct statvfs sv {};
-  ASSERT_EQ(::statvfs("/dev/shm", &sv), 0);
+  ASSERT_EQ(::statvfs(shm_dir().c_str(), &sv), 0);
   std::uint64_t avail = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize;
   // One slot whose a, b, c and z (4 × domain × 32 B) exceed the free space.
   std::uint64_t domain = 1;
@@ -131,10 +132,10 @@ TEST(Region, ARegionLargerThanFreeShmFailsAtCreationWithNoSpace) {
   auto r = region::create(region_config{}.with_name(g.name).with_slots({1, domain, 0}), &why);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), error::no_space);
-  EXPECT_NE(why.find("/dev/shm"), std::string::npos) << why;
+  EXPECT_NE(why.find(shm_dir()), std::string::npos) << why;
   EXPECT_NE(why.find("free"), std::string::npos) << why;
-  EXPECT_EQ(::access(("/dev/shm/" + g.name).c_str(), F_OK), -1);  // nothing left behind
-  EXPECT_EQ(::access(("/dev/shm/" + g.name + ".lock").c_str(), F_OK), -1);
+  EXPECT_EQ(::access((shm_path(g.name)).c_str(), F_OK), -1);  // nothing left behind
+  EXPECT_EQ(::access((shm_path(g.name + ".lock")).c_str(), F_OK), -1);
 }
 
 /* Rewrites one header field through a second mapping, then opens. */
@@ -192,7 +193,7 @@ TEST_F(CorruptHeader, ChangedLayoutHashIsRefusedNamingLayoutHash) {
 }
 
 TEST_F(CorruptHeader, AFileGrownBehindTheHeadersBackIsRefused) {
-  int fd = ::open(("/dev/shm/" + g.name).c_str(), O_RDWR);
+  int fd = ::open((shm_path(g.name)).c_str(), O_RDWR);
   ASSERT_GE(fd, 0);
   struct stat st {};
   ::fstat(fd, &st);
@@ -276,7 +277,7 @@ TEST(RegionAccess, ThePoolAndItsLockFileAre0600WhateverTheUmask) {
     pool_guard g("mode");
     umask_scope u(mask);
     ASSERT_TRUE(region::create(g.small()));
-    stat_of pool("/dev/shm/" + g.name), lock("/dev/shm/" + g.name + ".lock");
+    stat_of pool(shm_path(g.name)), lock(shm_path(g.name + ".lock"));
     EXPECT_EQ(pool.mode(), 0600u) << "umask " << mask;
     EXPECT_EQ(lock.mode(), 0600u) << "umask " << mask;
     EXPECT_EQ(pool.st.st_uid, ::geteuid());
@@ -293,7 +294,7 @@ TEST(RegionAccess, WithAGroupThePoolAndItsLockFileAre0660InThatGroup) {
   umask_scope u(077);
   std::string why;
   ASSERT_TRUE(region::create(g.small().with_group(name), &why)) << why;
-  for (const std::string& path : {"/dev/shm/" + g.name, "/dev/shm/" + g.name + ".lock"}) {
+  for (const std::string& path : {shm_path(g.name), shm_path(g.name + ".lock")}) {
     stat_of s(path);
     EXPECT_EQ(s.mode(), 0660u) << path;
     EXPECT_EQ(s.st.st_gid, gid) << path;
@@ -309,8 +310,8 @@ TEST(RegionAccess, AnUnknownGroupIsRefusedByName) {
   EXPECT_EQ(r.error(), error::bad_config);
   EXPECT_NE(why.find("group 'cuzk-no-such-group-"), std::string::npos) << why;
   EXPECT_NE(why.find("does not exist"), std::string::npos) << why;
-  EXPECT_EQ(::access(("/dev/shm/" + g.name).c_str(), F_OK), -1);
-  EXPECT_EQ(::access(("/dev/shm/" + g.name + ".lock").c_str(), F_OK), -1);
+  EXPECT_EQ(::access((shm_path(g.name)).c_str(), F_OK), -1);
+  EXPECT_EQ(::access((shm_path(g.name + ".lock")).c_str(), F_OK), -1);
 }
 
 TEST(Region, HugePageBackingWhenAHugetlbfsIsMounted) {

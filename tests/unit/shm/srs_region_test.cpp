@@ -20,6 +20,7 @@
 #include "seed.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/region.hpp"
+#include "shm/shm_dir.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -122,7 +123,7 @@ TEST(SrsRegion, ACreateWhoseFillFailsLeavesNothing) {
   auto huge = srs_region::create(g.name, std::uint64_t{1} << 50, [](std::span<std::uint8_t>) { FAIL(); }, &why);
   ASSERT_FALSE(huge);
   EXPECT_EQ(huge.error(), error::no_space);
-  EXPECT_NE(why.find("/dev/shm has"), std::string::npos) << why;
+  EXPECT_NE(why.find(shm_dir() + " has"), std::string::npos) << why;
 }
 
 TEST(SrsRegion, ACorruptHeaderIsRefusedNamingTheField) {
@@ -130,7 +131,7 @@ TEST(SrsRegion, ACorruptHeaderIsRefusedNamingTheField) {
   auto bytes = random_bytes(3000, 3);
   temp_file f(bytes);
   std::string key = srs_region::load(g.name, f.path)->key_id();
-  int fd = ::open(("/dev/shm/" + g.name + ".srs." + key).c_str(), O_RDWR);
+  int fd = ::open((shm_path(g.name + ".srs." + key)).c_str(), O_RDWR);
   ASSERT_GE(fd, 0);
   auto* h = static_cast<std::uint8_t*>(::mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
   ::close(fd);
@@ -163,7 +164,7 @@ TEST(SrsRegion, MissingFilesAndBadKeyIdsAreErrors) {
   EXPECT_EQ(srs_region::open(g.name, std::string(32, 'a')).error(), error::not_found);
 }
 
-std::string object_path(const std::string& pool, const std::string& key) { return "/dev/shm/" + pool + ".srs." + key; }
+std::string object_path(const std::string& pool, const std::string& key) { return shm_path(pool + ".srs." + key); }
 
 unsigned mode_of(const std::string& path) {
   struct stat st {};
