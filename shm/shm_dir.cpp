@@ -1,4 +1,5 @@
 #include "shm/shm_dir.hpp"
+#include "shm/shm_file.hpp"
 
 #include <fcntl.h>
 #include <pwd.h>
@@ -14,15 +15,8 @@
 namespace cuzk::shm {
 namespace {
 
-void say(std::string* why, const std::string& s) {
-  if (why) *why = s;
-}
-
-std::string octal(mode_t m) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(m & 07777));
-  return buf;
-}
+using detail::octal;
+using detail::say;
 
 /* "uid 65534 (nobody)" */
 std::string user(uid_t uid) {

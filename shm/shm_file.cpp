@@ -11,8 +11,6 @@
 #include <vector>
 
 namespace cuzk::shm::detail {
-namespace {
-
 void say(std::string* why, const std::string& s) {
   if (why) *why = s;
 }
@@ -22,6 +20,8 @@ std::string octal(mode_t m) {
   std::snprintf(buf, sizeof buf, "%04o", static_cast<unsigned>(m & 07777));
   return buf;
 }
+
+namespace {
 
 std::string owner_and_mode(const struct stat& st) {
   return "owned by uid " + std::to_string(st.st_uid) + " gid " + std::to_string(st.st_gid) + " with mode " +

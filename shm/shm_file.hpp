@@ -69,4 +69,9 @@ class mapping {
   std::size_t n_ = 0;
 };
 
+/* Sets *why when asked for a reason. */
+void say(std::string* why, const std::string& s);
+/* A mode as four octal digits ("0640"). */
+std::string octal(mode_t m);
+
 }  // namespace cuzk::shm::detail

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "run.hpp"
 
 namespace cuzk::test {
@@ -36,9 +37,6 @@ timed_result timed(const std::string& cmd) {
 timed_result capped(const std::string& cmd) { return timed(as_nobody("prlimit --nproc=256 " + cmd)); }
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
-
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
 
 const std::string server_args = " --pool cuzk-bounds-test --endpoint ipc:///nonexistent/c.sock --backend cpu";
 

@@ -22,9 +22,6 @@ using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
 
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
-
 TEST(Exhaustion, OneClientsFinishedUnfetchedJobsNeverFillTheJobTable) {
   REQUIRE_SECOND_UID();
   service svc({"2x4096"}, {"--jobs", "8"});
@@ -64,13 +61,7 @@ TEST(Exhaustion, OneClientsFloodOfSlowSubmissionsLeavesOthersAPreparationTurn) {
   auto worker = svc.start_worker("w1");
   // Not a key, but a file the server must hash and copy before it can say so.
   const auto junk = svc.dir() / "junk.zkey";
-  {
-    std::ofstream f(junk, std::ios::binary);
-    std::vector<char> chunk(1 << 20);
-    std::mt19937_64 g(seed());
-    for (auto& ch : chunk) ch = static_cast<char>(g());
-    for (int i = 0; i < 48; ++i) f.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-  }
+  random_file(junk, 48, seed());
   const pid_t flood = fork_as_nobody([&] {
     raw_peer p(svc.endpoint());
     auto s = native_submit("", circuit, 1, "flood");

@@ -11,29 +11,45 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <random>
+#include <fstream>
+#include <stdexcept>
 #include <thread>
 
 #include "harness.hpp"
+#include "r1cs/binfile.hpp"
 #include "run.hpp"
 
 namespace cuzk::test {
 
-namespace {
-
-std::string quote(const std::string& s) {
+std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
 }
 
-}  // namespace
+run_result run_cli(const std::string& user, const std::vector<std::string>& args, int limit) {
+  std::string cmd = shell_quote(cli_bin());
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  if (!user.empty()) cmd = "setpriv --reuid=" + user + " --regid=nogroup --clear-groups " + cmd;
+  return run("timeout " + std::to_string(limit) + " " + cmd);
+}
+
+cli_result cli_as(const std::string& user, const std::vector<std::string>& args, int limit) {
+  const auto r = run_cli(user, args, limit);
+  return {r.rc, r.out + r.err};
+}
 
 cli_result cli(bool nobody, const std::vector<std::string>& args, int limit) {
-  std::string cmd = quote(cli_bin());
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd = "timeout " + std::to_string(limit) + " " + (nobody ? as_nobody(cmd) : cmd);
-  const auto r = run(cmd);
-  return {r.rc, r.out + r.err};
+  return cli_as(nobody ? "nobody" : "", args, limit);
+}
+
+void random_file(const std::filesystem::path& p, unsigned mib, std::uint64_t seed) {
+  std::ofstream f(p, std::ios::binary);
+  std::vector<char> chunk(1 << 20);
+  std::mt19937_64 g(seed);
+  for (auto& ch : chunk) ch = static_cast<char>(g());
+  for (unsigned i = 0; i < mib; ++i) f.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
 }
 
 raw_peer::raw_peer(const std::string& endpoint, const std::string& routing_id) {
@@ -118,6 +134,32 @@ unsigned still_open(const std::vector<int>& fds) {
     n += r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);  // nothing more to read, no end: open
   }
   return n;
+}
+
+void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b) {
+  std::ofstream(p, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16::proving_key& pk,
+                                  std::uint32_t n_constraints, std::uint64_t section) {
+  r1cs::binfile_writer w("r1cs", 1, 3);
+  w.begin_section(1);
+  w.u32(32);
+  w.raw(r1cs::fr_modulus_le());
+  for (std::uint32_t v : {pk.n_vars, pk.n_public, 0u, 1u}) w.u32(v);
+  w.u64(pk.n_vars);
+  w.u32(n_constraints);
+  w.end_section();
+  w.begin_section(3);
+  for (std::uint64_t i = 0; i < pk.n_vars; ++i) w.u64(i);
+  w.end_section();
+  w.u32(2);
+  w.u64(section);
+  auto b = std::move(w).take();
+  write_bytes(p, b);
+  if (::truncate(p.c_str(), static_cast<off_t>(b.size() + section)) != 0) throw std::runtime_error("truncate " + p.string());
+  return p;
 }
 
 }  // namespace cuzk::test

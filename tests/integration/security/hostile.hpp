@@ -4,22 +4,39 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 #include <zmq.hpp>
 
+#include "groth16/keys.hpp"
 #include "proto/codec.hpp"
+#include "run.hpp"
 
 namespace cuzk::test {
+
+#define REQUIRE_SECOND_UID()                                         \
+  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
+
+/* 's' with its single quotes escaped: one word for sh. */
+std::string shell_quote(const std::string& s);
+
+/* The cuzk CLI as `user` with only group nogroup (setpriv), or as root when
+   user is empty, killed after `limit` seconds; stdout and stderr apart. */
+run_result run_cli(const std::string& user, const std::vector<std::string>& args, int limit = 60);
 
 struct cli_result {
   int exit = -1;
   std::string output;  // stdout and stderr
 };
-/* The cuzk CLI, as root or (nobody) as uid nobody with only group nogroup, killed after `limit` seconds. */
+cli_result cli_as(const std::string& user, const std::vector<std::string>& args, int limit = 60);
+/* As root or (nobody) as uid nobody. */
 cli_result cli(bool nobody, const std::vector<std::string>& args, int limit = 60);
+
+/* A file of `mib` MiB of random bytes (not a key, but one the server must hash before it can say so). */
+void random_file(const std::filesystem::path& p, unsigned mib, std::uint64_t seed);
 
 /* A raw DEALER on an endpoint, to send what the client library never would. */
 struct raw_peer {
@@ -43,5 +60,13 @@ int wait_child(pid_t pid, std::chrono::seconds limit);
 std::vector<int> open_unix_connections(const std::string& path, unsigned n);
 /* How many of these descriptors the server has not closed (no EOF or error when polled). */
 unsigned still_open(const std::vector<int>& fds);
+
+/* A file of these bytes. */
+void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b);
+/* A .r1cs of the key's wires and public signals declaring n_constraints,
+   whose constraints section (last) declares `section` bytes: the file is
+   sparse, a few hundred bytes on disk. */
+std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16::proving_key& pk,
+                                  std::uint32_t n_constraints, std::uint64_t section);
 
 }  // namespace cuzk::test

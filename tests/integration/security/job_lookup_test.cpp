@@ -10,6 +10,7 @@
 
 #include "client/lib/errors.hpp"
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "run.hpp"
 #include "seed.hpp"
 
@@ -17,26 +18,6 @@ namespace cuzk::test {
 namespace {
 
 const std::string circuit = "chain:size=64";
-
-struct cli_result {
-  int exit = -1;
-  std::string output;  // stdout and stderr
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/* The cuzk CLI as `user` with only group nogroup (setpriv), or as root when user is empty. */
-cli_result cli(const std::string& user, const std::vector<std::string>& args) {
-  std::string cmd = quote(CUZK_CLI_BIN);
-  for (const auto& a : args) cmd += " " + quote(a);
-  if (!user.empty()) cmd = "setpriv --reuid=" + user + " --regid=nogroup --clear-groups " + cmd;
-  const auto r = run("timeout 60 " + cmd);
-  return {r.rc, r.out + r.err};
-}
 
 std::string third_uid_unavailable() {
   if (auto why = second_uid_unavailable(); !why.empty()) return why;
@@ -60,7 +41,7 @@ TEST(JobIds, AnOperatorIsToldWhoseJobsShareAnIdAndNamesTheOwnerWithUid) {
   std::ofstream(inputs) << inputs_for(circuit, seed());
   ::chmod(inputs.c_str(), 0644);
   auto submit = [&](const std::string& user, int partitions) {
-    const auto r = cli(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit",
+    const auto r = cli_as(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit",
                               circuit, "--inputs", inputs.string(), "--job-id", "same-id", "--partitions",
                               std::to_string(partitions)});
     EXPECT_EQ(r.exit, 0) << user << ": " << r.output;
@@ -68,7 +49,7 @@ TEST(JobIds, AnOperatorIsToldWhoseJobsShareAnIdAndNamesTheOwnerWithUid) {
   auto status = [&](const std::string& user, std::vector<std::string> extra) {
     std::vector<std::string> args{"status", "--endpoint", svc.endpoint(), "--json", "--job-id", "same-id"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return cli(user, args);
+    return cli_as(user, args);
   };
   submit("nobody", 1);  // whose job it is shows in its partition count
   submit("daemon", 2);
@@ -105,7 +86,7 @@ TEST(JobIds, AnOperatorIsToldWhoseJobsShareAnIdAndNamesTheOwnerWithUid) {
   } catch (const client::server_error& e) {
     EXPECT_EQ(e.code(), proto::error_code::bad_request) << e.what();
   }
-  const auto wait_cli = cli("", {"wait", "--endpoint", svc.endpoint(), "--job-id", "same-id", "--proof", "/dev/null",
+  const auto wait_cli = cli_as("", {"wait", "--endpoint", svc.endpoint(), "--job-id", "same-id", "--proof", "/dev/null",
                                  "--public", "/dev/null", "--timeout", "1"});
   EXPECT_NE(wait_cli.output.find("exists for uids " + both), std::string::npos) << wait_cli.output;
 

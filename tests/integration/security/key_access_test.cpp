@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "run.hpp"
 #include "seed.hpp"
 #include "shm/srs_region.hpp"
@@ -20,29 +21,6 @@ namespace {
 using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
-
-struct cli_result {
-  int exit = -1;
-  std::string output;  // stdout and stderr
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/* The cuzk CLI as `user` (with only group nogroup, through setpriv), or as root when user is empty. */
-cli_result cli(const std::string& user, const std::vector<std::string>& args) {
-  std::string cmd = quote(CUZK_CLI_BIN);
-  for (const auto& a : args) cmd += " " + quote(a);
-  if (!user.empty()) cmd = "setpriv --reuid=" + user + " --regid=nogroup --clear-groups " + cmd;
-  const auto r = run("timeout 60 " + cmd);
-  return {r.rc, r.out + r.err};
-}
-
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
 
 /* A copy of a test key's bytes, with its own mode (root-owned). */
 std::string key_copy(const fs::path& to, const std::string& spec, mode_t mode) {
@@ -66,7 +44,7 @@ struct key_service {
     const auto inputs = svc.dir() / ("in-" + std::to_string(jobs) + ".json");
     std::ofstream(inputs) << inputs_for(spec, seed() + static_cast<std::uint64_t>(jobs));
     ::chmod(inputs.c_str(), 0644);
-    return cli(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", zkey, "--circuit", spec, "--inputs",
+    return cli_as(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", zkey, "--circuit", spec, "--inputs",
                       inputs.string(), "--job-id", "job-" + std::to_string(jobs++)});
   }
 };

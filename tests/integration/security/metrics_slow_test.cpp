@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "run.hpp"
 
 namespace cuzk::test {
@@ -26,9 +27,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
-
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
 
 constexpr std::string_view stalled = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n";  // never ended
 

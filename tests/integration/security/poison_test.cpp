@@ -12,6 +12,7 @@
 
 #include "client/lib/errors.hpp"
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "seed.hpp"
@@ -22,35 +23,6 @@ namespace {
 using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
-
-void write_bytes(const fs::path& p, const std::vector<std::uint8_t>& b) {
-  std::ofstream(p, std::ios::binary)
-      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
-
-/* A .r1cs of the key's wires and public signals declaring n_constraints,
-   whose constraints section (last) declares `section` bytes: the file is
-   sparse, a few hundred bytes on disk. */
-fs::path sparse_r1cs(const fs::path& p, const groth16::proving_key& pk, std::uint32_t n_constraints,
-                     std::uint64_t section) {
-  r1cs::binfile_writer w("r1cs", 1, 3);
-  w.begin_section(1);
-  w.u32(32);
-  w.raw(r1cs::fr_modulus_le());
-  for (std::uint32_t v : {pk.n_vars, pk.n_public, 0u, 1u}) w.u32(v);
-  w.u64(pk.n_vars);
-  w.u32(n_constraints);
-  w.end_section();
-  w.begin_section(3);
-  for (std::uint64_t i = 0; i < pk.n_vars; ++i) w.u64(i);
-  w.end_section();
-  w.u32(2);
-  w.u64(section);
-  auto b = std::move(w).take();
-  write_bytes(p, b);
-  if (::truncate(p.c_str(), static_cast<off_t>(b.size() + section)) != 0) ADD_FAILURE() << "truncate " << p;
-  return p;
-}
 
 proto::submit circom_job(const std::string& id, const fs::path& wtns, const fs::path& r1cs) {
   proto::submit s;

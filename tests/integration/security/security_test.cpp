@@ -34,9 +34,6 @@ using namespace std::chrono_literals;
 using fr_t = ff::fr_t;
 const std::string circuit = "chain:size=64";
 
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
-
 void write_file(const fs::path& p, const std::string& text, mode_t mode = 0644) {
   std::ofstream(p) << text;
   ::chmod(p.c_str(), mode);
@@ -247,7 +244,7 @@ TEST(Security, ASecondServerDoesNotTakeOverALiveServersSocket) {
   auto server = svc.start_server();
   auto c = svc.connect();
   (void)c.status();
-  process second(CUZK_SERVER_BIN,
+  process second(server_bin(),
                  {"--pool", other.pool(), "--endpoint", svc.endpoint(), "--worker-endpoint",
                   "ipc://" + (other.dir() / "worker.sock").string(), "--backend", "cpu"},
                  other.dir() / "second.log");
@@ -328,13 +325,7 @@ TEST(Security, StatusAnswersWithin200msWhileAGibibyteKeyLoadsAndHostileSubmitsAr
   service svc({"2x4096"});
   auto server = svc.start_server();
   const auto big = svc.dir() / "big.zkey";
-  {
-    std::ofstream f(big, std::ios::binary);
-    std::vector<char> chunk(1 << 20);
-    std::mt19937_64 g(seed());
-    for (auto& ch : chunk) ch = static_cast<char>(g());
-    for (int i = 0; i < 1024; ++i) f.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-  }
+  random_file(big, 1024, seed());
   const auto fifo = svc.dir() / "fifo.zkey";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
   auto c = svc.connect(10000ms);

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "run.hpp"
 #include "seed.hpp"
 #include "shm/shm_dir.hpp"
@@ -25,9 +26,6 @@ namespace {
 using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
-
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -1,5 +1,5 @@
 // Every attack at once (issue 19): one hostile client (uid nobody) runs them
-// all for a minute beside a legitimate client that keeps proving. Its proofs
+// all for a minute (CUZK_SOAK_SECONDS) beside a legitimate client that keeps proving. Its proofs
 // all verify, its status latency stays under 200 ms throughout, and the server
 // is alive at the end with every slot free.
 #include <arpa/inet.h>
@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "harness.hpp"
+#include "r1cs/wtns_file.hpp"
 #include "hostile.hpp"
 #include "run.hpp"
 #include "seed.hpp"
@@ -67,8 +68,8 @@ void slow_metrics(unsigned short port, clock_t_::time_point until) {
 }
 
 /* The hostile client's minute: every attack of issue 19 in a thread of its own. */
-int hostile(service& svc, unsigned short metrics_port, const std::string& junk_key, const std::string& inputs,
-            std::chrono::seconds length) {
+int hostile(service& svc, unsigned short metrics_port, const std::string& junk_key, const fs::path& wtns,
+            const fs::path& poison, std::chrono::seconds length) {
   const auto until = clock_t_::now() + length;
   std::vector<std::thread> ts;
   std::atomic<int> stole{0};
@@ -120,7 +121,21 @@ int hostile(service& svc, unsigned short metrics_port, const std::string& junk_k
       if (fd >= 0) ::close(fd);
   });
   ts.emplace_back([&] { slow_metrics(metrics_port, until); });
-  (void)inputs;
+  // Poison input under ids and names with bidi overrides and C1 controls: a .r1cs claiming a gigabyte.
+  ts.emplace_back([&] {
+    raw_peer p(svc.endpoint());
+    proto::submit s;
+    s.client = "hostile\u2066\xc2\x9b";
+    s.zkey = key_for(circuit).path;
+    s.work = proto::circom_work{wtns.string(), poison.string()};
+    for (int i = 0; clock_t_::now() < until; ++i) {
+      s.job_id = "\u202epoison\xc2\x9b" + std::to_string(i);
+      p.send(s, 5);
+      while (p.receive(5ms)) {
+      }
+      std::this_thread::sleep_for(100ms);
+    }
+  });
   for (auto& t : ts) t.join();
   return stole ? 1 : 0;
 }
@@ -134,19 +149,17 @@ TEST(Soak, OneHostileClientRunningEveryAttackForAMinuteCostsALegitimateClientNot
   const auto port = metrics_port(svc.dir());
   ASSERT_NE(port, 0) << server_logs(svc);
   const auto junk = svc.dir() / "junk.zkey";
-  {
-    std::ofstream f(junk, std::ios::binary);
-    std::vector<char> chunk(1 << 20);
-    std::mt19937_64 g(seed());
-    for (auto& ch : chunk) ch = static_cast<char>(g());
-    for (int i = 0; i < 16; ++i) f.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-  }
+  random_file(junk, 16, seed());
+  const auto& pk = *key_for(circuit).pk;
+  const auto wtns = svc.dir() / "w.wtns", poison = svc.dir() / "poison.r1cs";
+  write_bytes(wtns, r1cs::write_wtns(std::vector<ff::fr_t>(pk.n_vars, ff::fr_t::one())));
+  sparse_r1cs(poison, pk, 4, std::uint64_t{1} << 30);
   const auto length = soak_time();
   auto c = svc.connect(30000ms);
   c.submit(native_submit("legit-0", circuit, seed(), "legit"));
   ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(c.wait("legit-0", 60s)));
   const pid_t attacker = fork_as_nobody(
-      [&] { return hostile(svc, port, junk.string(), inputs_for(circuit, 1), length); }, 4096);
+      [&] { return hostile(svc, port, junk.string(), wtns, poison, length); }, 4096);
   const auto until = clock_t_::now() + length;
   std::atomic<bool> proving{true};
   std::chrono::nanoseconds worst{0};
@@ -155,7 +168,11 @@ TEST(Soak, OneHostileClientRunningEveryAttackForAMinuteCostsALegitimateClientNot
     auto s = svc.connect(10000ms);
     while (proving) {
       const auto t0 = clock_t_::now();
-      (void)s.status("legit-0");
+      try {
+        (void)s.status();  // its own jobs (fetched ones are evicted as the table needs room)
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "status failed: " << e.what();
+      }
       worst = std::max(worst, clock_t_::now() - t0);
       ++samples;
       std::this_thread::sleep_for(50ms);
@@ -180,6 +197,7 @@ TEST(Soak, OneHostileClientRunningEveryAttackForAMinuteCostsALegitimateClientNot
   EXPECT_GE(proofs, 10);
   EXPECT_LT(worst, 200ms) << "status took " << std::chrono::duration<double, std::milli>(worst).count() << " ms";
   ASSERT_TRUE(server->running()) << server_logs(svc);
+  EXPECT_EQ(server_logs(svc).find("\u202e"), std::string::npos) << "a bidi override reached the log";
   // No leaked slots: once the hostile jobs drained, every slot is FREE again.
   EXPECT_TRUE(eventually(
       [&] {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.hpp"
+#include "hostile.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "run.hpp"
 #include "seed.hpp"
@@ -25,18 +26,6 @@ using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
 const std::string rlo = "\xe2\x80\xae", lri = "\xe2\x81\xa6", csi_c1 = "\xc2\x9b", nel_c1 = "\xc2\x85";
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-run_result cli(const std::vector<std::string>& args) {
-  std::string cmd = "timeout 60 " + quote(cli_bin());
-  for (const auto& a : args) cmd += " " + quote(a);
-  return run(cmd);
-}
 
 /* Why `text` would hurt a terminal or a protobuf reader, or empty: bytes that are not
    UTF-8, C0 controls other than newline and tab, DEL, C1 controls, bidi overrides. */
@@ -107,7 +96,7 @@ TEST(Text, AnErrorCutInsideACharacterAndBidiClientNamesLeaveStatusAndLogsReadabl
     ADD_FAILURE() << "the failed job's status cannot be read: " << e.what();
   }
 
-  const auto json = cli({"status", "--endpoint", svc.endpoint(), "--json"});
+  const auto json = run_cli("", {"status", "--endpoint", svc.endpoint(), "--json"});
   EXPECT_EQ(json.rc, 0) << json.out << json.err;
   EXPECT_EQ(hostile_in(json.out), "") << json.out;
   const auto parsed = nlohmann::json::parse(json.out, nullptr, false);
@@ -119,17 +108,17 @@ TEST(Text, AnErrorCutInsideACharacterAndBidiClientNamesLeaveStatusAndLogsReadabl
   EXPECT_NE(job["error"].get<std::string>().find("\xe4\xb8\xad"), std::string::npos) << "the CJK text is kept\n"
                                                                                      << json.out;
 
-  const auto plain = cli({"status", "--endpoint", svc.endpoint()});
+  const auto plain = run_cli("", {"status", "--endpoint", svc.endpoint()});
   EXPECT_EQ(plain.rc, 0) << plain.out << plain.err;
   EXPECT_EQ(hostile_in(plain.out), "") << plain.out;
   EXPECT_NE(plain.out.find("\\u{202e}gpj.exe\\u{2066}\\u{009b}31m"), std::string::npos) << plain.out;
 
-  const auto one = cli({"status", "--endpoint", svc.endpoint(), "--job-id", s.job_id});
+  const auto one = run_cli("", {"status", "--endpoint", svc.endpoint(), "--job-id", s.job_id});
   EXPECT_EQ(one.rc, 1) << "a failed job's status exits 1\n" << one.out << one.err;
   EXPECT_EQ(hostile_in(one.out + one.err), "") << one.out << one.err;
   EXPECT_NE(one.out.find("by ev\\u{202e}il\\u{009b}2J\\u{2066}"), std::string::npos) << one.out;
 
-  const auto pool = run(quote(shm_bin()) + " status --json --name " + svc.pool());
+  const auto pool = run(shell_quote(shm_bin()) + " status --json --name " + svc.pool());
   EXPECT_EQ(pool.rc, 0) << pool.out << pool.err;
   EXPECT_EQ(hostile_in(pool.out), "") << pool.out;
   EXPECT_NE(pool.out.find("the witness "), std::string::npos) << pool.out;

@@ -22,9 +22,6 @@ using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
 
-#define REQUIRE_SECOND_UID()                                         \
-  if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
-
 /* The id libzmq 4.3's ROUTER gives its n-th peer that names none: a zero byte
    and a counter that starts at glibc's first unseeded random(), 0x6b8b4567. */
 std::string libzmq_auto_id(std::uint32_t n) {
