@@ -46,7 +46,7 @@ int run_wait(const wait_args& a) {
                      util::escape_for_terminal(st->error, true).c_str());
         return client::exit_job_failed;
       }
-      std::fprintf(stderr, "cuzk: job %s still %s after %g s\n", st->job_id.c_str(),
+      std::fprintf(stderr, "cuzk: job %s still %s after %g s\n", util::escape_for_terminal(st->job_id).c_str(),
                    std::string(proto::name(st->state)).c_str(), a.timeout);
       return client::exit_unreachable;
     }
@@ -55,7 +55,8 @@ int run_wait(const wait_args& a) {
       write_text(partition_path(a.proof, i), p.partitions[i].proof_json);
       write_text(partition_path(a.public_path, i), p.partitions[i].public_json);
     }
-    std::fprintf(stderr, "[cuzk] %s done: %zu proof%s written\n", p.job_id.c_str(), p.partitions.size(),
+    std::fprintf(stderr, "[cuzk] %s done: %zu proof%s written\n", util::escape_for_terminal(p.job_id).c_str(),
+                 p.partitions.size(),
                  p.partitions.size() == 1 ? "" : "s");
     return client::exit_ok;
   });

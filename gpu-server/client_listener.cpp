@@ -3,18 +3,13 @@
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
-#include <cerrno>
-#include <cstring>
 #include <deque>
 #include <stdexcept>
-#include <system_error>
 
 #include "net/endpoint.hpp"
 #include "net/zmtp.hpp"
@@ -234,34 +229,14 @@ client_listener::client_listener(asio::io_context& io, const std::string& endpoi
                                  close_handler on_close)
     : impl_(std::make_shared<impl>(io, limits, std::move(on_message), std::move(on_close))) {
   const auto ep = endpoint_of(endpoint);
-  const auto path = net::ipc_path(endpoint);
-  if (!path && group)
-    throw std::runtime_error("a client group cannot restrict the abstract socket " + endpoint +
-                             ": it has no file whose group and mode the kernel checks; use a socket path (ipc:///run/cuzk/cuzk.sock)");
-  if (path) {
-    struct stat st {};
-    if (::lstat(path->c_str(), &st) == 0) {
-      if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(*path + " exists and is not a socket; refusing to replace it");
-      if (net::ipc_answers(*path))
-        throw std::runtime_error("another process answers on " + *path + "; refusing to take over its socket");
-      ::unlink(path->c_str());
-    }
-  }
   auto& a = impl_->acceptor;
-  a.open(ep.protocol());
-  // The socket file gets `mode` from its creation (umask), so nobody can
-  // connect before its permissions are right; the umask is restored at once.
-  const mode_t old = ::umask(static_cast<mode_t>(~mode & 0777));
-  boost::system::error_code ec;
-  a.bind(ep, ec);
-  ::umask(old);
-  if (ec) throw std::runtime_error("cannot bind " + endpoint + ": " + ec.message());
+  net::bind_socket_file(endpoint, mode, group, [&] {
+    a.open(ep.protocol());
+    boost::system::error_code ec;
+    a.bind(ep, ec);
+    if (ec) throw std::runtime_error("cannot bind " + endpoint + ": " + ec.message());
+  });
   a.listen(asio::socket_base::max_listen_connections);
-  if (path) {
-    if (group && ::chown(path->c_str(), static_cast<uid_t>(-1), *group) != 0)
-      throw std::system_error(errno, std::generic_category(), "chown " + *path);
-    if (::chmod(path->c_str(), mode) != 0) throw std::system_error(errno, std::generic_category(), "chmod " + *path);
-  }
 }
 
 client_listener::~client_listener() {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "job/file_identity.hpp"
+#include "util/fd_guard.hpp"
 
 namespace cuzk::server {
 
@@ -36,13 +37,7 @@ bool may_search(const net::peer_credentials& who, int fd) {
          net::may_read(who, st.st_uid, st.st_gid, (st.st_mode & 0111) << 2);
 }
 
-struct fd_guard {
-  int fd = -1;
-  ~fd_guard() {
-    if (fd >= 0) ::close(fd);
-  }
-  int release() { return std::exchange(fd, -1); }
-};
+using util::fd_guard;
 
 }  // namespace
 

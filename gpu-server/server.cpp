@@ -258,11 +258,7 @@ void server::watch_signals() {
 
 bool server::send(const std::string& identity, const proto::message& m, bool workers) {
   const auto bytes = proto::encode(m);
-  if (!workers) {
-    std::uint64_t conn = 0;
-    for (char c : identity) conn = conn * 10 + static_cast<std::uint64_t>(c - '0');
-    return clients_ && clients_->send(conn, bytes);
-  }
+  if (!workers) return clients_ && clients_->send(std::stoull(identity), bytes);  // on_client's number
   try {
     if (!wrouter_.send(zmq::buffer(identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
     if (!wrouter_.send(zmq::buffer(bytes), zmq::send_flags::dontwait)) return false;

@@ -206,15 +206,20 @@ void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s
 
 std::optional<shm::job_ref> server::find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
                                              std::optional<std::uint32_t> owner) {
+  // One scan: every live record with this id, by owner (a record evicted
+  // meanwhile fails the generation check of the get() that follows).
   std::vector<uid_t> owners;
-  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
-    if (shm::job_word_state(rec) != shm::job_state::reserved && shm::field_text(rec.job_id) == job_id)
+  std::vector<shm::job_ref> refs;
+  jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::reserved && shm::field_text(rec.job_id) == job_id) {
       owners.push_back(rec.owner_uid);
+      refs.push_back(j);
+    }
   });
-  const auto o = owner_of_job(p.cred.uid, is_operator(p.cred.uid), owner, std::move(owners));
-  std::optional<shm::job_ref> j;
-  if (o.uid) j = jobs_->find(job_id, *o.uid);
-  if (j) return j;
+  const auto o = owner_of_job(p.cred.uid, is_operator(p.cred.uid), owner, owners);
+  if (o.uid)
+    for (std::size_t i = 0; i < owners.size(); ++i)
+      if (owners[i] == *o.uid) return refs[i];
   if (!o.ambiguous.empty())
     reply_error(p.identity, rq, proto::error_code::bad_request, ambiguous_job(job_id, o.ambiguous));
   else
@@ -321,8 +326,10 @@ bool server::answer_finished(const std::string& id, uid_t uid, std::uint64_t rq,
     }
     boost::asio::post(io_, [this, id, uid, rq, j, pr = std::move(pr), error]() mutable {
       if (--fetching_by_uid_[uid] == 0) fetching_by_uid_.erase(uid);
+      // Evicted while its reply was built: what was read may be another job's.
+      if (!jobs_->get(j)) return reply_error(id, rq, proto::error_code::unknown_job, "the job is no longer known");
       if (error) return reply_error(id, rq, proto::error_code::internal, *error);
-      if (jobs_->get(j) && send(id, proto::message{rq, std::move(pr)})) jobs_->mark_fetched(j);
+      if (send(id, proto::message{rq, std::move(pr)})) jobs_->mark_fetched(j);
     });
   });
   return true;

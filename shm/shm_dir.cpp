@@ -15,6 +15,7 @@
 namespace cuzk::shm {
 namespace {
 
+using detail::in_my_groups;
 using detail::octal;
 using detail::say;
 
@@ -30,17 +31,6 @@ std::string user(uid_t uid) {
 
 std::string owner_and_mode(const struct stat& st) {
   return "owned by " + user(st.st_uid) + " gid " + std::to_string(st.st_gid) + " with mode " + octal(st.st_mode);
-}
-
-bool in_my_groups(gid_t g) {
-  if (g == ::getegid()) return true;
-  int n = ::getgroups(0, nullptr);
-  if (n <= 0) return false;
-  std::vector<gid_t> gs(static_cast<std::size_t>(n));
-  n = ::getgroups(n, gs.data());
-  for (int i = 0; i < n; ++i)
-    if (gs[static_cast<std::size_t>(i)] == g) return true;
-  return false;
 }
 
 /* The permission bits (rwx, 0..7) that apply to this process. */

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +56,11 @@ std::string group_list() {
 }
 
 }  // namespace
+
+bool in_my_groups(gid_t g) {
+  const auto gs = my_groups();
+  return std::find(gs.begin(), gs.end(), g) != gs.end();
+}
 
 result<file_access> access_for_group(const std::string& group, std::string* why) noexcept {
   try {
@@ -145,8 +151,7 @@ result<void> check_owner(const struct stat& st, const std::string& path, std::st
     if (st.st_uid == me || st.st_uid == 0) return {};
     if (also && st.st_uid == also->st_uid) return {};
     if (st.st_mode & 070) {
-      for (gid_t g : my_groups())
-        if (g == st.st_gid) return {};
+      if (in_my_groups(st.st_gid)) return {};
       if (also && (also->st_mode & 070) && also->st_gid == st.st_gid) return {};
     }
     say(why, head + " is " + owner_and_mode(st) + "; expected owner " +

@@ -69,6 +69,9 @@ class mapping {
   std::size_t n_ = 0;
 };
 
+/* g is this process's effective group or one of its supplementary groups. */
+bool in_my_groups(gid_t g);
+
 /* Sets *why when asked for a reason. */
 void say(std::string* why, const std::string& s);
 /* A mode as four octal digits ("0640"). */

@@ -23,6 +23,7 @@
 #include "shm/prefault.hpp"
 #include "shm/shm_dir.hpp"
 #include "shm/shm_file.hpp"
+#include "util/fd_guard.hpp"
 
 namespace cuzk::shm {
 
@@ -58,12 +59,7 @@ std::string object_path(std::string_view pool, std::string_view key_id) {
   return shm_path(object_name(pool, key_id));
 }
 
-struct fd_guard {
-  int fd = -1;
-  ~fd_guard() {
-    if (fd >= 0) ::close(fd);
-  }
-};
+using util::fd_guard;
 
 std::string hex(XXH128_hash_t h) {
   XXH128_canonical_t c;

@@ -41,13 +41,14 @@ gid_t group_id(const std::string& name) {
   throw std::runtime_error("no group '" + name + "' (create it, e.g. with the sysusers.d file in systemd/)");
 }
 
-void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode, std::optional<gid_t> group) {
+void bind_socket_file(const std::string& endpoint, mode_t mode, std::optional<gid_t> group,
+                      const std::function<void()>& bind) {
   const auto path = ipc_path(endpoint);
   if (!path && group)
     throw std::invalid_argument(endpoint + " has no socket file whose group could be set, so a group would not limit "
                                 "who connects; bind an ipc:///path endpoint to limit it to a group");
   if (!path) {
-    s.bind(endpoint);
+    bind();
     return;
   }
   struct stat st {};
@@ -56,12 +57,13 @@ void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode, s
       throw std::runtime_error(*path + " exists and is not a socket; refusing to replace it");
     if (ipc_answers(*path))
       throw std::runtime_error("another process answers on " + *path + "; refusing to take over its socket");
+    ::unlink(path->c_str());  // a dead server's socket
   }
   // The umask is per process: binding happens before any other thread of
   // ours creates files, and it is restored at once.
   const mode_t old = ::umask(static_cast<mode_t>(~mode & 0777));
   try {
-    s.bind(endpoint);
+    bind();
   } catch (...) {
     ::umask(old);
     throw;
@@ -70,6 +72,10 @@ void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode, s
   if (group && ::chown(path->c_str(), static_cast<uid_t>(-1), *group) != 0)
     throw std::system_error(errno, std::generic_category(), "chown " + *path);
   if (::chmod(path->c_str(), mode) != 0) throw std::system_error(errno, std::generic_category(), "chmod " + *path);
+}
+
+void bind_endpoint(zmq::socket_t& s, const std::string& endpoint, mode_t mode, std::optional<gid_t> group) {
+  bind_socket_file(endpoint, mode, group, [&] { s.bind(endpoint); });
 }
 
 }  // namespace cuzk::net

@@ -3,6 +3,7 @@
 // service group).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +20,17 @@ std::optional<std::string> ipc_path(std::string_view endpoint);
 /* True when a process accepts connections on the ipc socket file at path. */
 bool ipc_answers(const std::string& path);
 
-/* Binds an endpoint. For ipc: refuses (std::runtime_error) when another live
+/* The socket-file part of binding `endpoint`, around `bind` (which creates
+   the socket): std::invalid_argument for a group on an endpoint that has no
+   socket file (tcp, abstract ipc); for ipc, std::runtime_error when the path
+   is not a socket or another live process answers on it (a stale socket is
+   removed), the file created under a umask that gives it `mode` from the
+   start, so nobody can connect before its permissions are right, then the
+   group set (std::system_error when the chown/chmod fails). */
+void bind_socket_file(const std::string& endpoint, mode_t mode, std::optional<gid_t> group,
+                      const std::function<void()>& bind);
+
+/* Binds an endpoint (bind_socket_file around zmq's bind). For ipc: refuses (std::runtime_error) when another live
    process answers on the socket file (libzmq would silently unlink it and
    take over), creates the file under a umask that gives it `mode` from the
    start, so nobody can connect before its permissions are right, then sets

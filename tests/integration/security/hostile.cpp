@@ -91,20 +91,6 @@ pid_t fork_as_nobody(const std::function<int()>& f, unsigned nofile) {
   ::_exit(rc);
 }
 
-int wait_child(pid_t pid, std::chrono::seconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  int st = 0;
-  while (::waitpid(pid, &st, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > end) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &st, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 std::vector<int> open_unix_connections(const std::string& path, unsigned n) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;

@@ -51,10 +51,8 @@ struct raw_peer {
 
 /* Runs f in a forked child that dropped to uid nobody and group nogroup
    (after raising its descriptor limit to `nofile`, while still root); the
-   child's exit code is f's return value. Returns the child's pid. */
+   child's exit code is f's return value. Returns the child's pid (wait_child, run.hpp). */
 pid_t fork_as_nobody(const std::function<int()>& f, unsigned nofile = 0);
-/* The exit code of a child from fork_as_nobody (-1: killed or not exited within `limit`, then killed). */
-int wait_child(pid_t pid, std::chrono::seconds limit);
 
 /* Plain connect()s to an ipc socket path, held open: the descriptors (-1 where connect failed). */
 std::vector<int> open_unix_connections(const std::string& path, unsigned n);

@@ -2,12 +2,14 @@
 
 #include <grp.h>
 #include <pwd.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <thread>
 
 namespace cuzk::test {
 
@@ -27,6 +29,20 @@ run_result run(const std::string& cmd) {
   r.err.assign(std::istreambuf_iterator<char>(e), {});
   std::filesystem::remove(err_path);
   return r;
+}
+
+int wait_child(pid_t pid, std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  int st = 0;
+  while (::waitpid(pid, &st, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > end) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &st, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 std::string as_nobody(const std::string& cmd) { return "setpriv --reuid=nobody --regid=nogroup --clear-groups " + cmd; }

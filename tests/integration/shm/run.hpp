@@ -2,6 +2,9 @@
 // another (setpriv), with stdout and stderr captured.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -25,6 +28,9 @@ std::string as_nobody(const std::string& cmd);
 std::string in_group(const std::string& group, const std::string& cmd);
 /* Why the setpriv tests cannot run here, or empty when they can. */
 std::string second_uid_unavailable();
+
+/* The exit code of child `pid` (-1 when it was killed, or did not exit within `limit` and was then killed). */
+int wait_child(pid_t pid, std::chrono::milliseconds limit);
 
 /* A file of the given bytes in a fresh temporary directory, removed with it. */
 struct temp_dir {

@@ -238,17 +238,7 @@ TEST(ShmSymlinks, ALinkAtAnSrsRegionsNameIsRefusedByOpenAndLoad) {
 int within_5s(const std::function<int()>& f) {
   pid_t pid = ::fork();
   if (pid == 0) ::_exit(f());
-  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  int st = 0;
-  while (::waitpid(pid, &st, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > until) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &st, 0);
-      return -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return test::wait_child(pid, std::chrono::seconds(5));
 }
 
 constexpr int refused_not_regular = 10;
