@@ -8,17 +8,22 @@
 #include "ff/fp.hpp"
 #include "ff/fp2.hpp"
 #include "ff/fr.hpp"
+#include "curves/bn254.hpp"
 
 namespace {
 
 using cuzk::ff::fp2_t;
 using cuzk::ff::fp_t;
 using cuzk::ff::fr_t;
+using bn_fp_t = cuzk::ff::fp<cuzk::curves::bn254>;
+using bn_fr_t = cuzk::ff::fr<cuzk::curves::bn254>;
+using bn_fp2_t = cuzk::ff::fp2<cuzk::curves::bn254>;
 
 template <class F>
 F random_element(std::mt19937_64& g) {
-  if constexpr (std::is_same_v<F, fp2_t>) {
-    return {random_element<fp_t>(g), random_element<fp_t>(g)};
+  if constexpr (requires { typename F::base_t; }) {  // Fp2
+    using B = typename F::base_t;
+    return {random_element<B>(g), random_element<B>(g)};
   } else {
     typename F::limbs_t l;
     for (auto& w : l) w = g();
@@ -89,6 +94,12 @@ void BM_fr_add(benchmark::State& s) { BM_add<fr_t>(s); }
 void BM_fr_inverse(benchmark::State& s) { BM_inverse<fr_t>(s); }
 void BM_fp2_mul(benchmark::State& s) { BM_mul<fp2_t>(s); }
 void BM_fp2_sqr(benchmark::State& s) { BM_sqr<fp2_t>(s); }
+/* BN254: 4-limb Fp */
+void BM_bn254_fp_mul(benchmark::State& s) { BM_mul<bn_fp_t>(s); }
+void BM_bn254_fp_sqr(benchmark::State& s) { BM_sqr<bn_fp_t>(s); }
+void BM_bn254_fp_inverse(benchmark::State& s) { BM_inverse<bn_fp_t>(s); }
+void BM_bn254_fr_mul(benchmark::State& s) { BM_mul<bn_fr_t>(s); }
+void BM_bn254_fp2_mul(benchmark::State& s) { BM_mul<bn_fp2_t>(s); }
 
 BENCHMARK(BM_fp_mul);
 BENCHMARK(BM_fp_sqr);
@@ -101,5 +112,10 @@ BENCHMARK(BM_fr_add);
 BENCHMARK(BM_fr_inverse);
 BENCHMARK(BM_fp2_mul);
 BENCHMARK(BM_fp2_sqr);
+BENCHMARK(BM_bn254_fp_mul);
+BENCHMARK(BM_bn254_fp_sqr);
+BENCHMARK(BM_bn254_fp_inverse);
+BENCHMARK(BM_bn254_fr_mul);
+BENCHMARK(BM_bn254_fp2_mul);
 
 }  // namespace

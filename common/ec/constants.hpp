@@ -47,17 +47,6 @@ inline constexpr fp_limbs g2_y1 = {0xaaa9075ff05f79be, 0x3f370d275cec1da1, 0x267
 inline constexpr fp_limbs beta_mont = {0x30f1361b798a64e8, 0xf3b8ddab7ece5a2a, 0x16a8ca3ac61577f7,
                                        0xc26a2ff874fd029b, 0x3636b76660701c6e, 0x051ba4ab241b6160};
 
-/* psi(x, y) = (conj(x) cx, conj(y) cy), the untwist-Frobenius-twist map on G2,
-   which acts on G2 as [p] = [x] (p = x mod r).
-   cx = 1 / (1 + u)^((p-1)/3) = 0 + c1 u (Montgomery c1) */
-inline constexpr fp_limbs psi_cx1_mont = {0x890dc9e4867545c3, 0x2af322533285a5d5, 0x50880866309b7e2c,
-                                          0xa20d1b8c7e881024, 0x14e4f04fe2db9068, 0x14e56d3f1564853a};
-/* cy = 1 / (1 + u)^((p-1)/2) (Montgomery c0, c1) */
-inline constexpr fp_limbs psi_cy0_mont = {0x3e2f585da55c9ad1, 0x4294213d86c18183, 0x382844c88b623732,
-                                          0x92ad2afd19103e18, 0x1d794e4fac7cf0b9, 0x0bd592fc7d825ec8};
-inline constexpr fp_limbs psi_cy1_mont = {0x7bcfa7a25aa30fda, 0xdc17dec12a927e7c, 0x2f088dd86b4ebef1,
-                                          0xd1ca2087da74d4a7, 0x2da2596696cebc1d, 0x0e2b7eedbbfd87d2};
-
 /* Cofactors: #E(Fp) = h1 r, #E'(Fp2) = h2 r.
    h1 = (x - 1)^2 / 3 */
 inline constexpr std::array<std::uint64_t, 2> h1 = {0x8c00aaab0000aaab, 0x396c8c005555e156};

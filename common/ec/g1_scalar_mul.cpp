@@ -11,7 +11,7 @@
 
 namespace cuzk::ec {
 
-g1_jacobian_t mul(const g1_jacobian_t& p, const scalar_limbs_t& k) {
+g1_jacobian_t mul_glv(const g1_jacobian_t& p, const scalar_limbs_t& k) {
   constexpr unsigned w = 5;
   constexpr std::size_t n = 1 << (w - 2);
   if (p.is_identity()) return p;

@@ -10,13 +10,16 @@
 
 namespace cuzk::ec {
 
-/* k mod r for any 256-bit k: 2^256 < 3r, so at most two subtractions. */
+/* k mod r for any 256-bit k: 2^256 < 3r on BLS12-381 (at most two
+   subtractions), < 6r on BN254 (at most five). */
+template <class C = curves::bls12_381>
 inline scalar_limbs_t reduce_mod_r(scalar_limbs_t k) {
-  while (!ff::limbs::less(k, ff::fr_params::modulus)) ff::limbs::sub(k, k, ff::fr_params::modulus);
+  const auto& r = C::fr_params::modulus;
+  while (!ff::limbs::less(k, r)) ff::limbs::sub(k, k, r);
   return k;
 }
 
-/* The base-|x| digits of k < r: k = d0 + d1 |x| + d2 |x|^2 + d3 |x|^3 with
+/* BLS12-381: the base-|x| digits of k < r: k = d0 + d1 |x| + d2 |x|^2 + d3 |x|^3 with
    0 <= di < |x| < 2^64. Four digits suffice because r = x^4 - x^2 + 1 < |x|^4.
    Since x < 0, |x|^i = (-1)^i x^i, which is how G2 uses them (psi = [x]). */
 inline std::array<std::uint64_t, 4> split_base_x(const scalar_limbs_t& k) {

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "ec/field_bytes.hpp"
+#include "curves/bn254.hpp"
 #include "ec/subgroup.hpp"
 
 namespace cuzk::ec::snarkjs {
@@ -11,28 +12,16 @@ namespace {
 
 template <class F>
 struct lem {
-  static constexpr std::size_t size = std::is_same_v<F, fp_t> ? bytes::fp_size : 2 * bytes::fp_size;
-  static std::optional<F> read(const std::uint8_t* in) {
-    if constexpr (std::is_same_v<F, fp_t>) return bytes::read_fp_lem(in);
-    else return bytes::read_fp2_lem(in);
-  }
-  static void write(const F& a, std::uint8_t* out) {
-    if constexpr (std::is_same_v<F, fp_t>) bytes::write_fp_lem(a, out);
-    else bytes::write_fp2_lem(a, out);
-  }
+  static constexpr std::size_t size = bytes::field_layout<F>::size;
+  static std::optional<F> read(const std::uint8_t* in) { return bytes::read_lem(in, (const F*)nullptr); }
+  static void write(const F& a, std::uint8_t* out) { bytes::write_lem(a, out); }
 };
 
 template <class F>
 struct big_endian {
-  static constexpr std::size_t size = lem<F>::size;
-  static std::optional<F> read(const std::uint8_t* in) {
-    if constexpr (std::is_same_v<F, fp_t>) return bytes::read_fp_be(in);
-    else return bytes::read_fp2_be(in);
-  }
-  static void write(const F& a, std::uint8_t* out) {
-    if constexpr (std::is_same_v<F, fp_t>) bytes::write_fp_be(a, out);
-    else bytes::write_fp2_be(a, out);
-  }
+  static constexpr std::size_t size = bytes::field_layout<F>::size;
+  static std::optional<F> read(const std::uint8_t* in) { return bytes::read_be(in, (const F*)nullptr); }
+  static void write(const F& a, std::uint8_t* out) { bytes::write_be(a, out); }
 };
 
 template <template <class> class L, class F>
@@ -56,42 +45,55 @@ decode_result<affine_point<F>> decode_xy(std::span<const std::uint8_t> in, point
 }
 
 template <class F>
-decode_result<affine_point<F>> decode_lem(std::span<const std::uint8_t> in, point_check check) {
+decode_result<affine_point<F>> decode_lem_impl(std::span<const std::uint8_t> in, point_check check) {
   if (in.size() != 2 * lem<F>::size) return decode_error::wrong_length;
   if (bytes::all_zero(in)) return affine_point<F>{};  /* isZeroAffine: x = 0 and y = 0 */
   return decode_xy<lem, F>(in, check);
 }
 
 template <class F>
-decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_check check) {
+decode_result<affine_point<F>> decode_u_impl(std::span<const std::uint8_t> in, point_check check) {
   if (in.size() != 2 * big_endian<F>::size) return decode_error::wrong_length;
   if (in[0] & 0x40) {  /* UtoLEM: the infinity flag */
     if ((in[0] & ~0x40) != 0 || !bytes::all_zero(in.subspan(1))) return decode_error::non_canonical_infinity;
     return affine_point<F>{};
   }
-  if (in[0] & 0xa0) return decode_error::bad_flags;  /* compression or sign flag: not this form */
+  /* the spare top bits other than infinity's 0x40 (compression 0x80 and sign
+     0x20 on BLS12-381, whose p leaves three; 0x80 on BN254, which leaves two)
+     are flags this form never sets */
+  using base_t = typename bytes::field_layout<F>::base_t;
+  constexpr unsigned spare = 8 * base_t::n_bytes - base_t::bits;
+  constexpr std::uint8_t flags = std::uint8_t((0xff << (8 - spare)) & ~0x40);
+  if (in[0] & flags) return decode_error::bad_flags;
   if (bytes::all_zero(in)) return affine_point<F>{};  /* LEMtoU writes infinity as zeros */
   return decode_xy<big_endian, F>(in, check);
 }
 
 }  // namespace
 
-std::array<std::uint8_t, g1_size> encode_g1_lem(const g1_affine_t& p) { return encode<lem>(p); }
-std::array<std::uint8_t, g2_size> encode_g2_lem(const g2_affine_t& p) { return encode<lem>(p); }
-decode_result<g1_affine_t> decode_g1_lem(std::span<const std::uint8_t> in, point_check check) {
-  return decode_lem<fp_t>(in, check);
+template <class F>
+std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>& p) { return encode<lem>(p); }
+template <class F>
+decode_result<affine_point<F>> decode_lem(std::span<const std::uint8_t> in, point_check check) {
+  return decode_lem_impl<F>(in, check);
 }
-decode_result<g2_affine_t> decode_g2_lem(std::span<const std::uint8_t> in, point_check check) {
-  return decode_lem<fp2_t>(in, check);
+template <class F>
+std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>& p) { return encode<big_endian>(p); }
+template <class F>
+decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_check check) {
+  return decode_u_impl<F>(in, check);
 }
 
-std::array<std::uint8_t, g1_size> encode_g1_u(const g1_affine_t& p) { return encode<big_endian>(p); }
-std::array<std::uint8_t, g2_size> encode_g2_u(const g2_affine_t& p) { return encode<big_endian>(p); }
-decode_result<g1_affine_t> decode_g1_u(std::span<const std::uint8_t> in, point_check check) {
-  return decode_u<fp_t>(in, check);
-}
-decode_result<g2_affine_t> decode_g2_u(std::span<const std::uint8_t> in, point_check check) {
-  return decode_u<fp2_t>(in, check);
-}
+#define CUZK_SNARKJS_LAYOUTS(F)                                                                         \
+  template std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>&);                  \
+  template decode_result<affine_point<F>> decode_lem<F>(std::span<const std::uint8_t>, point_check);   \
+  template std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>&);                    \
+  template decode_result<affine_point<F>> decode_u<F>(std::span<const std::uint8_t>, point_check);
+CUZK_SNARKJS_LAYOUTS(ff::fp<curves::bls12_381>)
+CUZK_SNARKJS_LAYOUTS(ff::fp2<curves::bls12_381>)
+CUZK_SNARKJS_LAYOUTS(ff::fp<curves::bn254>)
+CUZK_SNARKJS_LAYOUTS(ff::fp2<curves::bn254>)
+#undef CUZK_SNARKJS_LAYOUTS
+
 
 }  // namespace cuzk::ec::snarkjs

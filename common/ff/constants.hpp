@@ -9,9 +9,14 @@
 #include <cstddef>
 #include <cstdint>
 
+namespace cuzk::curves {
+struct bls12_381;
+}
+
 namespace cuzk::ff {
 
 struct fp_params {
+  using curve = curves::bls12_381;
   static constexpr std::size_t n_limbs = 6;
   static constexpr std::size_t bits = 381;
   using limbs_t = std::array<std::uint64_t, n_limbs>;
@@ -43,6 +48,7 @@ struct fp_params {
 };
 
 struct fr_params {
+  using curve = curves::bls12_381;
   static constexpr std::size_t n_limbs = 4;
   static constexpr std::size_t bits = 255;
   using limbs_t = std::array<std::uint64_t, n_limbs>;

@@ -1,9 +1,11 @@
-// Fp: the 381-bit base field of BLS12-381.
+// Fp: the base field of a curve C (BLS12-381: 381 bits, BN254: 254 bits).
 #pragma once
 
-#include "ff/constants.hpp"
+#include "curves/bls12_381.hpp"
 #include "ff/mont_field.hpp"
 
 namespace cuzk::ff {
-using fp_t = mont_field<fp_params>;
-}
+template <class C>
+using fp = mont_field<typename C::fp_params>;
+using fp_t = fp<curves::bls12_381>;
+}  // namespace cuzk::ff

@@ -12,8 +12,9 @@ namespace cuzk::ff {
 namespace lazy {
 /* (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi), reduced once per coefficient:
      = a^2 + xi b^2 + ((a + b)^2 - a^2 - b^2) s */
-inline void fp4_sqr(fp2_t& r0, fp2_t& r1, const fp2_t& a, const fp2_t& b) {
-  fp2_wide_t a2 = sqr_wide(a), b2 = sqr_wide(b), ab2 = sqr_wide(add(a, b));
+template <class C>
+inline void fp4_sqr(fp2<C>& r0, fp2<C>& r1, const fp2<C>& a, const fp2<C>& b) {
+  fp2_wide<C> a2 = sqr_wide(a), b2 = sqr_wide(b), ab2 = sqr_wide(add(a, b));
   r0 = reduce(add(mul_by_nonresidue(b2), a2));
   r1 = reduce(sub(ab2, add(a2, b2)));
 }
@@ -26,7 +27,9 @@ inline void fp4_sqr(fp2_t& r0, fp2_t& r1, const fp2_t& a, const fp2_t& b) {
      g0 = c0.c0 + c1.c1 s,  g1 = c1.c0 + c0.c2 s,  g2 = c0.c1 + c1.c2 s.
    For a in G_phi6(p^2) (conj = the Fp4 conjugation b s -> -b s):
      a^2 = (3 g0^2 - 2 conj(g0)) + (3 s g2^2 + 2 conj(g1)) w + (3 g1^2 - 2 conj(g2)) w^2 */
-inline fp12_t cyclotomic_sqr(const fp12_t& a) {
+template <class C>
+inline fp12<C> cyclotomic_sqr(const fp12<C>& a) {
+  using fp2_t = fp2<C>;
   using namespace lazy;
   fp2_t z0 = a.c0.c0, z1 = a.c1.c1;  // g0
   fp2_t z2 = a.c1.c0, z3 = a.c0.c2;  // g1
@@ -49,8 +52,9 @@ inline fp12_t cyclotomic_sqr(const fp12_t& a) {
 }
 
 /* a^e for a in the cyclotomic subgroup (left-to-right, cyclotomic squarings) */
-inline fp12_t cyclotomic_exp(const fp12_t& a, std::uint64_t e) {
-  fp12_t r = fp12_t::one();
+template <class C>
+inline fp12<C> cyclotomic_exp(const fp12<C>& a, std::uint64_t e) {
+  fp12<C> r = fp12<C>::one();
   bool started = false;
   for (int i = 63; i >= 0; --i) {
     if (started) r = cyclotomic_sqr(r);

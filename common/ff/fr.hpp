@@ -1,9 +1,11 @@
-// Fr: the 255-bit scalar field of BLS12-381 (the group order r).
+// Fr: the scalar field of a curve C, the prime order r of its groups.
 #pragma once
 
-#include "ff/constants.hpp"
+#include "curves/bls12_381.hpp"
 #include "ff/mont_field.hpp"
 
 namespace cuzk::ff {
-using fr_t = mont_field<fr_params>;
-}
+template <class C>
+using fr = mont_field<typename C::fr_params>;
+using fr_t = fr<curves::bls12_381>;
+}  // namespace cuzk::ff

@@ -17,7 +17,7 @@ bool verify(const verifying_key& vk, std::span<const fr_t> public_signals, const
       {p.c, vk.delta2},
       {vk.alpha1, vk.beta2},
   }};
-  return pairing::multi_pairing(pairs).is_one();
+  return pairing::multi_pairing<curves::bls12_381>(pairs).is_one();
 }
 
 }  // namespace cuzk::groth16

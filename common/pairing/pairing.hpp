@@ -1,12 +1,16 @@
-// The optimal ate pairing of BLS12-381, e: G1 x G2 -> GT in Fp12.
+// The optimal ate pairing e: G1 x G2 -> GT in Fp12 of a curve C.
 //
-// e(P, Q) = f_{x,Q}(P)^(3 (p^12 - 1) / r) with x = -0xd201000000010000: the
-// Miller loop runs over |x| and conjugates at the end because x < 0; the
-// final exponentiation's hard part is Hayashida-Hayasaka-Teruya's chain for
-// 3 (p^4 - p^2 + 1) / r (eprint 2020/875). The factor 3 is the convention of
-// zcash bls12_381, blst and @noble/curves, whose GT values these equal
-// coefficient for coefficient; 3 is prime to r, so e is still bilinear and
-// non-degenerate.
+// BLS12-381: e(P, Q) = f_{x,Q}(P)^(3 (p^12 - 1) / r), x = -0xd201000000010000;
+// the Miller loop runs over |x| and conjugates at the end because x < 0; the
+// hard part is Hayashida-Hayasaka-Teruya's chain for 3 (p^4 - p^2 + 1) / r
+// (eprint 2020/875). The factor 3 is the convention of zcash bls12_381, blst
+// and @noble/curves.
+// BN254: e(P, Q) = (f_{6x+2,Q}(P) l_{T,pi(Q)}(P) l_{T',-pi^2(Q)}(P))^(m (p^12 - 1) / r),
+// x = 4965661367192848881, m = 2x (6x^2 + 3x + 1): the hard part is
+// Fuentes-Castaneda, Knapp and Rodriguez-Henriquez's chain ("Faster hashing to
+// G2", SAC 2011), the convention of arkworks, gnark and @noble/curves.
+// m and 3 are prime to r, so e stays bilinear and non-degenerate, and the GT
+// values equal those libraries' coefficient for coefficient.
 //
 // Points must be on their curves and in the prime-order subgroups (the
 // deserializers check that); the point at infinity contributes 1.
@@ -15,25 +19,46 @@
 #include <span>
 #include <utility>
 
-#include "ec/affine.hpp"
+#include "curves/bn254.hpp"
+#include "ec/config.hpp"
 #include "ff/fp12.hpp"
 
 namespace cuzk::pairing {
 
-using gt_t = ff::fp12_t;
-using g1_g2_pair = std::pair<ec::g1_affine_t, ec::g2_affine_t>;
+template <class C>
+using gt = ff::fp12<C>;
+template <class C>
+using g1_g2_pair_of = std::pair<ec::g1_affine<C>, ec::g2_affine<C>>;
+using gt_t = gt<curves::bls12_381>;
+using g1_g2_pair = g1_g2_pair_of<curves::bls12_381>;
 
-/* f_{x,Q}(P), before the final exponentiation */
-ff::fp12_t miller_loop(const ec::g1_affine_t& p, const ec::g2_affine_t& q);
-/* prod_i f_{x,Q_i}(P_i): one shared Fp12 squaring per step of the loop */
-ff::fp12_t multi_miller_loop(std::span<const g1_g2_pair> pairs);
+/* prod_i f_{Q_i}(P_i) before the final exponentiation: one shared Fp12
+   squaring per step of the loop */
+template <class C>
+ff::fp12<C> multi_miller_loop(std::span<const g1_g2_pair_of<C>> pairs);
+/* f^(3 (p^12 - 1) / r) on BLS12-381, f^(m (p^12 - 1) / r) on BN254 */
+template <class C>
+ff::fp12<C> final_exponentiation(const ff::fp12<C>& f);
 
-/* f^(3 (p^12 - 1) / r) */
-ff::fp12_t final_exponentiation(const ff::fp12_t& f);
-
+template <class C>
+ff::fp12<C> miller_loop(const ec::g1_affine<C>& p, const ec::g2_affine<C>& q) {
+  g1_g2_pair_of<C> pq{p, q};
+  return multi_miller_loop<C>({&pq, 1});
+}
 /* e(P, Q) */
-gt_t pairing(const ec::g1_affine_t& p, const ec::g2_affine_t& q);
+template <class C>
+gt<C> pairing(const ec::g1_affine<C>& p, const ec::g2_affine<C>& q) {
+  return final_exponentiation(miller_loop(p, q));
+}
 /* prod_i e(P_i, Q_i), with a single final exponentiation */
-gt_t multi_pairing(std::span<const g1_g2_pair> pairs);
+template <class C>
+gt<C> multi_pairing(std::span<const g1_g2_pair_of<C>> pairs) {
+  return final_exponentiation(multi_miller_loop<C>(pairs));
+}
+
+extern template ff::fp12<curves::bls12_381> multi_miller_loop(std::span<const g1_g2_pair_of<curves::bls12_381>>);
+extern template ff::fp12<curves::bn254> multi_miller_loop(std::span<const g1_g2_pair_of<curves::bn254>>);
+extern template ff::fp12<curves::bls12_381> final_exponentiation(const ff::fp12<curves::bls12_381>&);
+extern template ff::fp12<curves::bn254> final_exponentiation(const ff::fp12<curves::bn254>&);
 
 }  // namespace cuzk::pairing

@@ -1,4 +1,5 @@
-// Group laws of G1 and G2 in Jacobian and affine form, on random points.
+// Group laws of G1 and G2 in Jacobian and affine form, on random points, for
+// BLS12-381 and BN254.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -13,13 +14,13 @@ namespace {
 constexpr int kRounds = 16;
 
 template <class G>
-class GroupLaw : public cuzk::test::group_test<G, 0> {
+class GroupLaw : public cuzk::test::ec_group_test<G, 0> {
  protected:
   using jac_t = typename G::jac_t;
   using aff_t = typename G::aff_t;
   jac_t point() { return G::random_point(this->rng); }
 };
-TYPED_TEST_SUITE(GroupLaw, test::both_groups);
+TYPED_TEST_SUITE(GroupLaw, test::all_groups, test::group_names);
 
 TYPED_TEST(GroupLaw, GeneratorIsOnTheCurve) {
   EXPECT_TRUE(TypeParam::jac_t::generator().is_on_curve());
@@ -77,7 +78,7 @@ TYPED_TEST(GroupLaw, EqualityIsProjective) {
   using field_t = typename TypeParam::field_t;
   for (int i = 0; i < kRounds; ++i) {
     auto a = this->point(), b = this->point();
-    field_t l = test::random_field<field_t>(this->rng);
+    field_t l = TypeParam::random_field(this->rng);
     auto scaled = a;  /* (l^2 X, l^3 Y, l Z) is the same point */
     scaled.X = a.X * l.sqr();
     scaled.Y = a.Y * l.sqr() * l;
@@ -135,17 +136,31 @@ TYPED_TEST(GroupLaw, BatchAffineAdditionMatchesJacobian) {
   for (std::size_t i = 0; i < acc.size(); ++i) EXPECT_EQ(jac_t::from_affine(acc[i]), expect[i]) << i;
 }
 
-TEST(BatchInverse, InvertsEveryNonzeroAndKeepsZeros) {
-  auto g = cuzk::test::rng(11);
-  std::vector<fp_t> v;
-  for (int i = 0; i < 9; ++i) v.push_back(test::random_fp(g));
-  v[4] = fp_t::zero();
+template <class C>
+class BatchInverse : public cuzk::test::curve_test<C, 10> {};
+TYPED_TEST_SUITE(BatchInverse, test::both_curves, test::curve_names);
+
+/* F = Fp or Fp2 of the curve; one zero among nine random elements at index zero_at */
+template <class F>
+void check_batch_inverse(std::vector<F> v, std::size_t zero_at) {
+  v[zero_at] = F::zero();
   auto w = v;
-  batch_inverse<fp_t>(w);
+  batch_inverse<F>(w);
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i].is_zero()) EXPECT_TRUE(w[i].is_zero());
     else EXPECT_TRUE((v[i] * w[i]).is_one()) << i;
   }
+}
+
+TYPED_TEST(BatchInverse, InvertsEveryNonzeroAndKeepsZeros) {
+  std::vector<ff::fp<TypeParam>> v1;
+  std::vector<ff::fp2<TypeParam>> v2;
+  for (int i = 0; i < 9; ++i) {
+    v1.push_back(test::g1_of<TypeParam>::random_field(this->rng));
+    v2.push_back(test::g2_of<TypeParam>::random_field(this->rng));
+  }
+  check_batch_inverse(v1, 4);
+  check_batch_inverse(v2, 0);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Canonical limbs, little- and big-endian bytes and decimal strings of Fp and
-// Fr against GMP's import/export and get_str.
+// Fr of BLS12-381 and BN254 against GMP's import/export and get_str.
 #include <algorithm>
 #include <vector>
 

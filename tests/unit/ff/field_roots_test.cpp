@@ -1,4 +1,5 @@
-// Legendre symbols and square roots in Fp and Fr against GMP's mpz_legendre.
+// Legendre symbols and square roots in Fp and Fr of BLS12-381 and BN254
+// against GMP's mpz_legendre (Tonelli-Shanks with s = 1, 32 and 28).
 #include "gmp_oracle.hpp"
 
 namespace cuzk::test {

@@ -1,5 +1,5 @@
-// Fp2 = Fp[u]/(u^2 + 1) on pairs of GMP integers: the schoolbook formulas,
-// independent of the Karatsuba and norm tricks of fp2.hpp.
+// Fp2 = Fp[u]/(u^2 + 1) of a curve C on pairs of GMP integers: the
+// schoolbook formulas, independent of the Karatsuba and norm tricks of fp2.hpp.
 #pragma once
 
 #include <string>
@@ -9,14 +9,16 @@
 
 namespace cuzk::test {
 
+template <class C>
 struct gmp_fp2 {
-  using G = gmp_field<ff::fp_t>;
+  using G = gmp_field<ff::fp<C>>;
+  using element_t = ff::fp2<C>;
   mpz_class c0, c1;  // c0 + c1 u, both in [0, p)
 
   static gmp_fp2 of(const mpz_class& c0, const mpz_class& c1) { return {G::reduce(c0), G::reduce(c1)}; }
   static gmp_fp2 random(std::mt19937_64& g) { return {G::random(g), G::random(g)}; }
-  static gmp_fp2 value(const ff::fp2_t& x) { return {G::value(x.c0), G::value(x.c1)}; }
-  ff::fp2_t element() const { return {G::element(c0), G::element(c1)}; }
+  static gmp_fp2 value(const element_t& x) { return {G::value(x.c0), G::value(x.c1)}; }
+  element_t element() const { return {G::element(c0), G::element(c1)}; }
 
   friend gmp_fp2 operator+(const gmp_fp2& a, const gmp_fp2& b) { return of(a.c0 + b.c0, a.c1 + b.c1); }
   friend gmp_fp2 operator-(const gmp_fp2& a, const gmp_fp2& b) { return of(a.c0 - b.c0, a.c1 - b.c1); }
@@ -26,6 +28,9 @@ struct gmp_fp2 {
   }
   friend bool operator==(const gmp_fp2& a, const gmp_fp2& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
   bool is_zero() const { return c0 == 0 && c1 == 0; }
+  /* xi = k + u, the non-residue of the curve's Fp6 (k = C::xi_c0: 1 on
+     BLS12-381, 9 on BN254) */
+  static gmp_fp2 xi() { return of(C::xi_c0, 1); }
 
   /* N = c0^2 + c1^2 */
   mpz_class norm() const { return G::reduce(c0 * c0 + c1 * c1); }
@@ -58,7 +63,7 @@ struct gmp_fp2 {
     return s;
   }
 
-  ::testing::AssertionResult agrees(const ff::fp2_t& got) const {
+  ::testing::AssertionResult agrees(const element_t& got) const {
     auto r0 = G::agrees(got.c0, c0);
     if (!r0) return r0 << " in c0";
     auto r1 = G::agrees(got.c1, c1);

@@ -14,6 +14,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
 #include "seed.hpp"
@@ -113,10 +115,29 @@ struct gmp_field {
   }
 };
 
+/* The four prime fields: BLS12-381's (Fp, Fr) and BN254's (Bn254Fp, Bn254Fr). */
+using bn254_fp = ff::fp<curves::bn254>;
+using bn254_fr = ff::fr<curves::bn254>;
+using prime_fields = ::testing::Types<ff::fp_t, ff::fr_t, bn254_fp, bn254_fr>;
 struct field_names {
   template <class F>
   static std::string GetName(int) {
-    return std::is_same_v<F, ff::fp_t> ? "Fp" : "Fr";
+    if constexpr (std::is_same_v<F, ff::fp_t>) return "Fp";
+    else if constexpr (std::is_same_v<F, ff::fr_t>) return "Fr";
+    else if constexpr (std::is_same_v<F, bn254_fp>) return "Bn254Fp";
+    else if constexpr (std::is_same_v<F, bn254_fr>) return "Bn254Fr";
+    else static_assert(sizeof(F) == 0, "a field without a name");
+  }
+};
+
+/* The curves, for the tests of a curve's Fp2 and of facts about both its fields. */
+using curves_under_test = ::testing::Types<curves::bls12_381, curves::bn254>;
+struct curve_names {
+  template <class C>
+  static std::string GetName(int) {
+    if constexpr (std::is_same_v<C, curves::bls12_381>) return "Bls12_381";
+    else if constexpr (std::is_same_v<C, curves::bn254>) return "Bn254";
+    else static_assert(sizeof(C) == 0, "a curve without a name");
   }
 };
 
@@ -125,7 +146,5 @@ inline std::mt19937_64 test_rng() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   return rng(std::hash<std::string>{}(std::string(info->test_suite_name()) + "." + info->name()));
 }
-
-using prime_fields = ::testing::Types<ff::fp_t, ff::fr_t>;
 
 }  // namespace cuzk::test

@@ -1,6 +1,7 @@
-// The limb arithmetic under the fields against GMP, at the widths of Fr (4),
-// Fp (6) and Fp^2-sized exponents (12), including safegcd inversion modulo
-// random odd moduli of every size, not only the two primes.
+// The limb arithmetic under the fields against GMP, at the widths of both
+// Fr and BN254's Fp (4), BLS12-381's Fp (6) and the Fp^2-sized exponents
+// (BN254 8, BLS12-381 12), including safegcd inversion modulo random odd
+// moduli of every size, not only the four primes.
 #include "gmp_oracle.hpp"
 
 namespace cuzk::test {
@@ -12,7 +13,7 @@ template <class W>
 class Limbs : public ::testing::Test {};
 template <std::size_t N>
 using width = std::integral_constant<std::size_t, N>;
-using widths = ::testing::Types<width<4>, width<6>, width<12>>;
+using widths = ::testing::Types<width<4>, width<6>, width<8>, width<12>>;
 struct width_names {
   template <class W>
   static std::string GetName(int) {
