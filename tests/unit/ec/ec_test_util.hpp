@@ -18,6 +18,7 @@
 
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
+#include "curves_under_test.hpp"
 #include "ec/subgroup.hpp"
 #include "random.hpp"
 
@@ -44,17 +45,7 @@ inline std::vector<std::uint8_t> from_hex(const std::string& s) {
 
 /* ---- curve-generic helpers ---- */
 
-using both_curves = ::testing::Types<curves::bls12_381, curves::bn254>;
-
-/* readable test names (no '-': gtest filters use it) */
-template <class C>
-inline constexpr const char* curve_name = C::id == curves::curve_id::bn254 ? "BN254" : "BLS12_381";
-struct curve_names {
-  template <class C>
-  static std::string GetName(int) {
-    return curve_name<C>;
-  }
-};
+using both_curves = curves_under_test;
 
 template <class C>
 constexpr bool is_bn254 = C::id == curves::curve_id::bn254;

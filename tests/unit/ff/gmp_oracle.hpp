@@ -18,6 +18,7 @@
 #include "curves/bn254.hpp"
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "curves_under_test.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
@@ -130,16 +131,6 @@ struct field_names {
   }
 };
 
-/* The curves, for the tests of a curve's Fp2 and of facts about both its fields. */
-using curves_under_test = ::testing::Types<curves::bls12_381, curves::bn254>;
-struct curve_names {
-  template <class C>
-  static std::string GetName(int) {
-    if constexpr (std::is_same_v<C, curves::bls12_381>) return "Bls12_381";
-    else if constexpr (std::is_same_v<C, curves::bn254>) return "Bn254";
-    else static_assert(sizeof(C) == 0, "a curve without a name");
-  }
-};
 
 /* A generator salted by the running test's name, so each test draws its own inputs. */
 inline std::mt19937_64 test_rng() {

@@ -20,19 +20,11 @@
 #include "curves/bn254.hpp"
 #include "ff/fp12.hpp"
 #include "ff/fr.hpp"
+#include "curves_under_test.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
 
-using curves_under_test = ::testing::Types<curves::bls12_381, curves::bn254>;
-struct curve_names {
-  template <class C>
-  static std::string GetName(int) {
-    if constexpr (std::is_same_v<C, curves::bls12_381>) return "Bls12_381";
-    else if constexpr (std::is_same_v<C, curves::bn254>) return "Bn254";
-    else static_assert(sizeof(C) == 0, "a curve without a name");
-  }
-};
 
 /* The curves as their specifications state them. */
 template <class C>
