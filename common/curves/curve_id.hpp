@@ -19,6 +19,8 @@ enum class family : std::uint8_t { bls12, bn };
 enum class twist : std::uint8_t { m, d };
 
 constexpr std::string_view name(curve_id c) { return c == curve_id::bn254 ? "bn254" : "bls12-381"; }
+/* as people write it in prose and logs */
+constexpr std::string_view display_name(curve_id c) { return c == curve_id::bn254 ? "BN254" : "BLS12-381"; }
 /* snarkjs's and ffjavascript's names ("curve" in its JSON files) */
 constexpr std::string_view snarkjs_name(curve_id c) { return c == curve_id::bn254 ? "bn128" : "bls12381"; }
 

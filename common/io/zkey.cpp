@@ -1,5 +1,7 @@
 #include "io/zkey.hpp"
 
+#include "curves/primes.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -135,7 +137,15 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
     constexpr std::uint64_t size = 4 + n8q + 4 + n8r + 3 * 4 + 3 * ec::snarkjs::g1_size + 3 * ec::snarkjs::g2_size;
     const auto s = section(f, 2);
     byte_reader r = fixed(src, s, size, scratch);
-    if (r.u32("n8q") != n8q) r.fail("n8q is not 48: not a BLS12-381 key");
+    const std::uint32_t key_n8q = r.u32("n8q");
+    if (key_n8q == 32) {  /* BN254's p fits 32 bytes: say which curve the key is */
+      auto q32 = r.take(32, "q");
+      auto c = curves::curve_of_base_prime(q32);
+      r.fail(c ? "the key is a " + std::string(curves::display_name(*c)) + " (snarkjs: " +
+                     std::string(curves::snarkjs_name(*c)) + ") key; BN254 proving is not available yet"
+               : std::string("n8q is 32 and q is no curve cuzk knows: not a BLS12-381 key"));
+    }
+    if (key_n8q != n8q) r.fail("n8q is " + std::to_string(key_n8q) + ", not 48: not a BLS12-381 key");
     auto q = r.take(n8q, "q");
     if (!std::equal(q.begin(), q.end(), modulus_le<n8q>(ff::fp_params::modulus).begin()))
       r.fail("base field is not BLS12-381's p (curve bls12381 expected)");

@@ -1,5 +1,7 @@
 #include "r1cs/binfile.hpp"
 
+#include "curves/primes.hpp"
+
 #include <cstring>
 
 #include "r1cs/error.hpp"
@@ -38,6 +40,10 @@ std::array<std::uint8_t, 32> fr_modulus_le() {
   for (std::size_t i = 0; i < b.size(); ++i)
     b[i] = static_cast<std::uint8_t>(ff::fr_params::modulus[i / 8] >> (8 * (i % 8)));
   return b;
+}
+
+std::string foreign_prime(std::span<const std::uint8_t> prime, std::string_view advice) {
+  return "prime is " + curves::describe_scalar_prime(prime) + ", not BLS12-381's (" + std::string(advice) + ")";
 }
 
 std::string section_context(std::string_view kind, std::uint32_t type, std::string_view name) {

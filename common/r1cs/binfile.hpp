@@ -95,6 +95,10 @@ void for_each_chunk(const byte_source& src, std::uint64_t offset, std::uint64_t 
 
 /* r as 32 little-endian bytes, the way the headers store the prime */
 std::array<std::uint8_t, 32> fr_modulus_le();
+/* "prime is BN254's scalar field r (snarkjs and circom: bn128), not
+   BLS12-381's (ADVICE)": a file's prime that is not the one cuzk proves on,
+   named */
+std::string foreign_prime(std::span<const std::uint8_t> prime, std::string_view advice);
 /* "r1cs: section 2 (constraints)" */
 std::string section_context(std::string_view kind, std::uint32_t type, std::string_view name);
 

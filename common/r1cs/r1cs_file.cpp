@@ -38,7 +38,7 @@ r1cs_header read_header(std::span<const std::uint8_t> bytes, std::uint64_t decla
   const auto prime = r.take(field_bytes, "prime");
   const auto modulus = fr_modulus_le();
   if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
-    r.fail("prime is not BLS12-381's scalar field r (compile the circuit with circom --prime bls12381)");
+    r.fail(foreign_prime(prime, "BN254 proving is not available yet: compile the circuit with circom --prime bls12381"));
   r1cs_header h;
   h.n_wires = r.u32("nWires");
   h.n_pub_out = r.u32("nPubOut");

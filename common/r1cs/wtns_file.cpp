@@ -48,7 +48,8 @@ layout parse(const byte_source& src) {
   const auto prime = h.take(field_bytes, "prime");
   const auto modulus = fr_modulus_le();
   if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
-    h.fail("prime is not BLS12-381's scalar field r (compute the witness of a circuit compiled with --prime bls12381)");
+    h.fail(foreign_prime(prime, "BN254 proving is not available yet: compute the witness of a circuit compiled with "
+                               "--prime bls12381"));
   const std::uint32_t count = h.u32("nWitness");
   if (count == 0) h.fail("nWitness is 0 (the constant one must be there)");
   if (vs->size != std::uint64_t(count) * field_bytes)

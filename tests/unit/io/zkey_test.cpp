@@ -230,6 +230,16 @@ TEST(ZkeyTest, AnotherCurveIsRefused) {
   EXPECT_NE(error_of(bytes).find("not BLS12-381"), std::string::npos) << error_of(bytes);
 }
 
+TEST(ZkeyTest, ABn254KeyIsNamedAsOne) {
+  auto bytes = write_zkey(small_key());
+  put_u32(bytes, 40, 32);  // n8q, then BN254's p (snarkjs's bn128 header) at 44
+  const std::uint64_t p[4] = {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d, 0x30644e72e131a029};
+  std::memcpy(bytes.data() + 44, p, sizeof p);
+  EXPECT_EQ(error_of(bytes),
+            "zkey: section 2 (groth16 header): the key is a BN254 (snarkjs: bn128) key; BN254 proving is not available "
+            "yet");
+}
+
 TEST(ZkeyTest, AnotherCurveIsNamedWithoutQuotingTheFile) {
   auto bytes = write_zkey(small_key());
   // q at 44 (48 bytes), r at 96 (32 bytes): the message names the field, not the bytes found there

@@ -92,8 +92,11 @@ TEST(R1csFile, RejectsAnotherPrime) {
   const auto bn = fixtures::bn254_prime_le();
   std::copy(bn.begin(), bn.end(), b.begin() + prime_at);
   EXPECT_EQ(read_error(b),
-            "r1cs: section 1 (header): prime is not BLS12-381's scalar field r (compile the circuit with circom --prime "
-            "bls12381)");
+            "r1cs: section 1 (header): prime is BN254's scalar field r (snarkjs and circom: bn128), not BLS12-381's "
+            "(BN254 proving is not available yet: compile the circuit with circom --prime bls12381)");
+  b[prime_at + 3] ^= 0x40;  /* a prime of no curve */
+  EXPECT_NE(read_error(b).find("prime is a prime of no curve cuzk knows (32 bytes), not BLS12-381's"), std::string::npos)
+      << read_error(b);
 }
 
 TEST(R1csFile, RejectsSectionSizesThatDoNotMatch) {

@@ -56,7 +56,9 @@ TEST(WtnsFile, RejectsWrongMagicVersionAndPrime) {
   b = fixtures::data_file("chain4.wtns");
   const auto bn = fixtures::bn254_prime_le();
   std::copy(bn.begin(), bn.end(), b.begin() + prime_at);
-  EXPECT_NE(read_error(b).find("wtns: section 1 (header): prime is not BLS12-381's scalar field r"), std::string::npos)
+  EXPECT_NE(read_error(b).find("wtns: section 1 (header): prime is BN254's scalar field r (snarkjs and circom: bn128), "
+                               "not BLS12-381's"),
+            std::string::npos)
       << read_error(b);
   b = fixtures::data_file("chain4.wtns");
   fixtures::put_u32(b, n8_at, 48);
