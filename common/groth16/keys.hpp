@@ -1,5 +1,6 @@
-// Groth16 keys and proofs over BLS12-381 (Groth, eprint 2016/260), laid out
-// as snarkjs's .zkey holds them so a key read from one round-trips exactly.
+// Groth16 keys and proofs (Groth, eprint 2016/260), laid out as snarkjs's
+// .zkey holds them so a key read from one round-trips exactly. The proving
+// key is BLS12-381's so far; verifying keys and proofs are of either curve.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "ec/affine.hpp"
+#include "curves/bn254.hpp"
+#include "ec/config.hpp"
 #include "ff/fr.hpp"
 
 namespace cuzk::groth16 {
@@ -42,11 +44,14 @@ struct matrix_coef {
   fr_t value;
 };
 
-struct verifying_key {
-  g1_affine_t alpha1;
-  g2_affine_t beta2, gamma2, delta2;
-  std::vector<g1_affine_t> ic;  // n_public + 1
+template <class C>
+struct basic_verifying_key {
+  using curve = C;
+  ec::g1_affine<C> alpha1;
+  ec::g2_affine<C> beta2, gamma2, delta2;
+  std::vector<ec::g1_affine<C>> ic;  // n_public + 1
 };
+using verifying_key = basic_verifying_key<curves::bls12_381>;
 
 struct proving_key {
   std::uint32_t n_vars = 0;       // witness length, the constant ONE included
@@ -77,10 +82,13 @@ struct proving_key {
   std::uint32_t log_domain() const { return (std::uint32_t)__builtin_ctz(domain_size); }
 };
 
-struct proof {
-  g1_affine_t a;
-  g2_affine_t b;
-  g1_affine_t c;
+template <class C>
+struct basic_proof {
+  using curve = C;
+  ec::g1_affine<C> a;
+  ec::g2_affine<C> b;
+  ec::g1_affine<C> c;
 };
+using proof = basic_proof<curves::bls12_381>;
 
 }  // namespace cuzk::groth16

@@ -7,17 +7,23 @@
 
 namespace cuzk::groth16 {
 
-bool verify(const verifying_key& vk, std::span<const fr_t> public_signals, const proof& p) {
+template <class C>
+bool verify(const basic_verifying_key<C>& vk, std::span<const ff::fr<C>> public_signals, const basic_proof<C>& p) {
   if (vk.ic.size() != public_signals.size() + 1) return false;
-  ec::g1_jacobian_t cpub = ec::g1_jacobian_t::from_affine(vk.ic[0]);  /* IC_0 + Σ s_i IC_{i+1} */
+  auto cpub = ec::g1_jacobian<C>::from_affine(vk.ic[0]);  /* IC_0 + Σ s_i IC_{i+1} */
   for (std::size_t i = 0; i < public_signals.size(); ++i) cpub += ec::mul(vk.ic[i + 1], public_signals[i]);
-  const std::array<pairing::g1_g2_pair, 4> pairs = {{
+  const std::array<pairing::g1_g2_pair_of<C>, 4> pairs = {{
       {-p.a, p.b},
       {cpub.to_affine(), vk.gamma2},
       {p.c, vk.delta2},
       {vk.alpha1, vk.beta2},
   }};
-  return pairing::multi_pairing<curves::bls12_381>(pairs).is_one();
+  return pairing::multi_pairing<C>(pairs).is_one();
 }
+
+template bool verify(const basic_verifying_key<curves::bls12_381>&, std::span<const ff::fr<curves::bls12_381>>,
+                     const basic_proof<curves::bls12_381>&);
+template bool verify(const basic_verifying_key<curves::bn254>&, std::span<const ff::fr<curves::bn254>>,
+                     const basic_proof<curves::bn254>&);
 
 }  // namespace cuzk::groth16

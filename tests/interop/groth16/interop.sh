@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Groth16 interop between cuzk and snarkjs/circom on bls12381.
+# Groth16 interop between cuzk and snarkjs/circom on bls12381 and bn128.
 #   interop.sh CUZK WORKDIR STEP
-# STEP: fixture | snarkjs-key | cuzk-key | tamper | native-vs-circom
-# The fixture compiles the circom test circuits (circom2, --prime bls12381)
-# and makes a small powers-of-tau; the other steps reuse it.
+# STEP: fixture | snarkjs-key | cuzk-key | tamper | native-vs-circom | bn254-verify
+# The fixture compiles the circom test circuits (circom2, --prime bls12381;
+# and muladd with circom's default prime, BN254, under bn254/) and makes a
+# small powers-of-tau for each curve; the other steps reuse it.
 set -euo pipefail
 cuzk=$1 work=$2 step=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +34,14 @@ fixture)
   snarkjs powersoftau new bls12381 9 pot0.ptau > /dev/null
   snarkjs powersoftau contribute pot0.ptau pot1.ptau -e="cuzk interop $seed" > /dev/null
   snarkjs powersoftau prepare phase2 pot1.ptau pot.ptau > /dev/null
-  ls -la ./*.r1cs pot.ptau
+  # BN254, as a circom user has it: the default prime and a bn128 ceremony
+  mkdir bn254
+  cp muladd.circom bn254/
+  (cd bn254 && node "$bin/circom2" muladd.circom --r1cs --wasm -o . > /dev/null)
+  snarkjs powersoftau new bn128 6 bn254/pot0.ptau > /dev/null
+  snarkjs powersoftau contribute bn254/pot0.ptau bn254/pot1.ptau -e="cuzk interop bn128 $seed" > /dev/null
+  snarkjs powersoftau prepare phase2 bn254/pot1.ptau bn254/pot.ptau > /dev/null
+  ls -la ./*.r1cs pot.ptau bn254/muladd.r1cs bn254/pot.ptau
   ;;
 
 snarkjs-key)
@@ -128,6 +136,34 @@ native-vs-circom)
   # the native key proves the circom witness too: same wires, same constraints
   "$cuzk" prove --zkey native.zkey --wtns nc.wtns --proof nw.proof.json --public nw.public.json
   "$cuzk" verify --vk native.vk.json --public nw.public.json --proof nw.proof.json
+  ;;
+bn254-verify)
+  # (e) BN254: a key from a bn128 ceremony (setup, then a contribution),
+  # proved by snarkjs, verified by cuzk; tampered signals rejected by both;
+  # a BN254 proof against a BLS12-381 key refused naming both curves
+  cd bn254
+  c=muladd
+  snarkjs groth16 setup "$c.r1cs" pot.ptau "$c.0.zkey" > /dev/null
+  snarkjs zkey contribute "$c.0.zkey" "$c.zkey" --name=cuzk -e="cuzk interop zkey $seed" > /dev/null
+  snarkjs zkey export verificationkey "$c.zkey" "$c.vk.json" > /dev/null
+  grep -q '"curve": "bn128"' "$c.vk.json"
+  echo "{\"a\": \"$(rand_fr 13)\", \"b\": \"$(rand_fr 14)\", \"c\": \"$(rand_fr 15)\"}" > "$c.in.json"
+  node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$c.in.json" "$c.wtns"
+  snarkjs groth16 prove "$c.zkey" "$c.wtns" proof.json public.json
+  snarkjs groth16 verify "$c.vk.json" public.json proof.json | grep -q "OK"
+  "$cuzk" verify --vk "$c.vk.json" --public public.json --proof proof.json
+  node -e '
+    const fs=require("fs");const s=JSON.parse(fs.readFileSync("public.json"));
+    s[0]=(BigInt(s[0])+1n).toString();fs.writeFileSync("bad.public.json",JSON.stringify(s));'
+  if snarkjs groth16 verify "$c.vk.json" bad.public.json proof.json | grep -q "OK"; then echo "snarkjs accepted bad.public.json" >&2; exit 1; fi
+  rc=0; "$cuzk" verify --vk "$c.vk.json" --public bad.public.json --proof proof.json || rc=$?
+  [ $rc = 1 ] || { echo "cuzk verify returned $rc for a tampered public signal (expected 1)" >&2; exit 1; }
+  "$cuzk" setup --circuit chain:size=4 --zkey bls.zkey > /dev/null
+  "$cuzk" export-vk --zkey bls.zkey --vk bls.vk.json
+  rc=0; "$cuzk" verify --vk bls.vk.json --public public.json --proof proof.json 2> mixed.err || rc=$?
+  cat mixed.err
+  [ $rc = 2 ] && grep -q "BN254" mixed.err && grep -q "BLS12-381" mixed.err ||
+    { echo "a BN254 proof against a BLS12-381 key: rc $rc, expected 2 and both curves named" >&2; exit 1; }
   ;;
 *)
   echo "unknown step $step" >&2; exit 2 ;;

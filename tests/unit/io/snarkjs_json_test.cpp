@@ -29,6 +29,43 @@ TEST(SnarkjsJsonTest, ProofRoundTripsInSnarkjsShape) {
   EXPECT_EQ(back.c, p.c);
 }
 
+/* BN254 (snarkjs's bn128): the same shapes with "curve": "bn128", and a
+   document of one curve refused by the other's reader, naming both */
+groth16::basic_proof<curves::bn254> random_bn254_proof() {
+  using C = curves::bn254;
+  auto rng = test::rng(22);
+  auto k = [&] { return ff::fr<C>::random(rng); };
+  return {ec::mul(ec::g1_group<C>::generator(), k()).to_affine(), ec::mul(ec::g2_group<C>::generator(), k()).to_affine(),
+          ec::mul(ec::g1_group<C>::generator(), k()).to_affine()};
+}
+
+TEST(SnarkjsJsonTest, Bn254ProofRoundTripsAndSaysBn128) {
+  auto p = random_bn254_proof();
+  auto j = proof_to_json(p);
+  EXPECT_EQ(j["curve"], "bn128");
+  EXPECT_EQ(curve_of(j), curves::curve_id::bn254);
+  auto back = proof_from_json<curves::bn254>(j);
+  EXPECT_EQ(back.a, p.a);
+  EXPECT_EQ(back.b, p.b);
+  EXPECT_EQ(back.c, p.c);
+  j["pi_a"][0] = "5";
+  EXPECT_THROW(proof_from_json<curves::bn254>(j), json_invalid);
+}
+
+TEST(SnarkjsJsonTest, ADocumentOfTheOtherCurveIsRefusedNamingBoth) {
+  try {
+    proof_from_json(proof_to_json(random_bn254_proof()));
+    FAIL() << "a bn128 proof read as BLS12-381";
+  } catch (const json_malformed& e) {
+    EXPECT_STREQ(e.what(), "proof: curve is BN254 (\"bn128\"), not BLS12-381 (\"bls12381\")");
+  }
+  EXPECT_THROW(proof_from_json<curves::bn254>(proof_to_json(random_proof())), json_malformed);
+  auto bad = proof_to_json(random_proof());
+  bad["curve"] = "secp256k1";
+  EXPECT_THROW(proof_from_json(bad), json_malformed);
+  EXPECT_FALSE(curve_of(bad));
+}
+
 TEST(SnarkjsJsonTest, PointOffTheCurveIsInvalidNotMalformed) {
   auto j = proof_to_json(random_proof());
   j["pi_a"][0] = "5";
