@@ -1,5 +1,5 @@
 // Signed-digit windows of a scalar (radix-2^c Booth recoding), the digits
-// Pippenger's bucket method sorts points by. Window w of k < 2^255 is
+// Pippenger's bucket method sorts points by. Window w of k < 2^bits is
 //   d_w = b_{wc-1} + sum_{j=0}^{c-2} b_{wc+j} 2^j - b_{wc+c-1} 2^(c-1),
 // with b_i the bits of k (b_{-1} = 0). Then d_w is in [-2^(c-1), 2^(c-1)] and
 // k = sum_w d_w 2^(wc): the top bit of each window becomes a borrow that the
@@ -17,9 +17,15 @@ namespace cuzk::msm {
 
 constexpr unsigned max_window_bits = 20;
 
-/* Windows needed for scalars below r < 2^255: W c >= 256, so the top window's
-   own top bit (b_{Wc-1}, at or past bit 255) is 0 and nothing carries out. */
-constexpr unsigned window_count(unsigned c) { return (256 + c - 1) / c; }
+/* The bit length of the scalars of curve C: k < r < 2^bits (BLS12-381 255,
+   BN254 254; both r < 2^256, so scalars are 4 limbs on either). */
+template <class C>
+inline constexpr unsigned scalar_bits = unsigned(C::fr_params::bits);
+
+/* Windows needed for scalars below 2^bits: W c >= bits + 1, so the top
+   window's own top bit (b_{Wc-1}, at or past bit `bits`) is 0 and nothing
+   carries out. BLS12-381: ceil(256 / c); BN254: ceil(255 / c). */
+constexpr unsigned window_count(unsigned c, unsigned bits) { return (bits + c) / c; }
 
 /* bits [lo, lo + len) of k as an integer, len <= 32; bits past 255 read as 0 */
 inline std::uint32_t bits_at(const ec::scalar_limbs_t& k, unsigned lo, unsigned len) {

@@ -1,5 +1,6 @@
 // Pippenger's bucket method (Pippenger 1976; the formulation of Bernstein,
-// Doumen, Lange, Oosterwijk 2012) for sum_i k_i P_i, k_i < r:
+// Doumen, Lange, Oosterwijk 2012) for sum_i k_i P_i, k_i < r < 2^bits
+// (bits = scalar_bits<C>: 255 on BLS12-381, 254 on BN254):
 //   k_i = sum_w d_{i,w} 2^(wc)   signed digits, |d| <= 2^(c-1)  (booth.hpp)
 //   S_w = sum_i d_{i,w} P_i = sum_{b=1}^{2^(c-1)} b B_{w,b},
 //         B_{w,b} = sum_{d_{i,w} = +-b} +-P_i           (bucket_accumulator.hpp)
@@ -7,6 +8,7 @@
 //   result = sum_w 2^(wc) S_w = (...(S_{W-1} 2^c + S_{W-2}) 2^c ...) + S_0
 // Parallel over W windows x C chunks of points (plan.hpp), one task each with
 // its own buckets; the chunk sums of a window are added at the end.
+// Templated over the group G (ec::g1_group<C>, ec::g2_group<C>).
 #pragma once
 
 #include <algorithm>
@@ -30,16 +32,18 @@
 namespace cuzk::msm {
 
 /* sum_i scalars[i] P_{sel[i] - first} (P_i when sel is null), scalars below
-   r. Bases at infinity contribute nothing. Runs in the caller's TBB arena. */
-template <class Curve>
-ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::field_t>> bases,
-                              const std::uint32_t* sel, std::uint32_t first,
-                              std::span<const ec::scalar_limbs_t> scalars, const options& opt = {},
-                              stats* st = nullptr) {
-  using jac_t = ec::jacobian<Curve>;
+   r (canonical). Bases at infinity contribute nothing. Runs in the caller's
+   TBB arena. */
+template <class G>
+ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>> bases,
+                          const std::uint32_t* sel, std::uint32_t first,
+                          std::span<const ec::scalar_limbs_t> scalars, const options& opt = {},
+                          stats* st = nullptr) {
+  using jac_t = ec::jacobian<G>;
+  constexpr unsigned bits = scalar_bits<typename G::curve>;
   const std::size_t n = scalars.size();
   const unsigned threads = unsigned(tbb::this_task_arena::max_concurrency());
-  const plan p = choose_plan(n, threads, opt.window_bits, opt.batch_size);
+  const plan p = choose_plan(bits, n, threads, opt.window_bits, opt.batch_size);
   if (st) {
     st->window_bits = p.window_bits;
     st->windows = p.windows;
@@ -50,24 +54,25 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
 
   const unsigned c = p.window_bits, W = p.windows, C = p.chunks;
   const std::size_t half = std::size_t(1) << (c - 1);
-  /* The top window may hold fewer than c bits of k < 2^255: with t = 255 - wc
-     of them its digits are in [0, 2^t], so only 2^t buckets fill. Batches
-     are kept to a quarter of those; below 8, mixed additions are cheaper. */
+  /* The top window may hold fewer than c bits of k < 2^bits: with
+     t = bits - wc of them its digits are in [0, 2^t], so only 2^t buckets
+     fill. Batches are kept to a quarter of those; below 8, mixed additions
+     are cheaper. */
   auto batch_size = [&](unsigned w) -> std::size_t {
-    const unsigned t = 255 > w * c ? 255 - w * c : 0;
+    const unsigned t = bits > w * c ? bits - w * c : 0;
     if (t >= c - 1) return p.batch_size;
     const std::size_t quarter = (std::size_t(1) << t) / 4;
     return quarter < 8 ? 0 : std::min(quarter, p.batch_size);
   };
   std::vector<jac_t> sums(std::size_t(W) * C);
   struct workspace {
-    bucket_accumulator<Curve> acc;
-    batched_reducer<Curve> reducer;
+    bucket_accumulator<G> acc;
+    batched_reducer<G> reducer;
   };
   tbb::enumerable_thread_specific<workspace> workspaces;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sums.size(), 1), [&](const auto& r) {
     workspace& ws = workspaces.local();
-    bucket_accumulator<Curve>& acc = ws.acc;
+    bucket_accumulator<G>& acc = ws.acc;
     for (std::size_t t = r.begin(); t != r.end(); ++t) {
       const unsigned w = unsigned(t % W), chunk = unsigned(t / W);
       const std::size_t lo = n * chunk / C, hi = n * (chunk + 1) / C;
@@ -97,7 +102,7 @@ ec::jacobian<Curve> pippenger(std::span<const ec::affine_point<typename Curve::f
       std::size_t filled = 0;
       for (const auto& b : acc.buckets()) filled += !b.infinity;
       sums[t] = filled >= 64 && 2 * filled >= half ? ws.reducer.reduce(acc.buckets())
-                                                    : reduce_buckets<Curve>(acc.buckets());
+                                                    : reduce_buckets<G>(acc.buckets());
     }
   });
 

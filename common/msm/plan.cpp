@@ -25,16 +25,16 @@ constexpr double doubling = 1.1;
 std::size_t default_batch(unsigned c) { return std::clamp<std::size_t>((std::size_t(1) << (c - 1)) / 2, 16, 256); }
 }  // namespace
 
-double plan_cost(std::size_t n, unsigned threads, unsigned c, unsigned chunks) {
+double plan_cost(unsigned scalar_bits, std::size_t n, unsigned threads, unsigned c, unsigned chunks) {
   threads = std::max(1u, threads);
-  const unsigned windows = window_count(c);
+  const unsigned windows = window_count(c, scalar_bits);
   const double points = double(n) / chunks;
   double work = 0, full_task = 0;
   unsigned full_windows = 0;
   for (unsigned w = 0; w < windows; ++w) {
-    /* window w holds t = min(c, 255 - wc) bits of k < 2^255: 2^(t-1) buckets
-       for a full window, 2^t for the top one (its digits are 0 ... 2^t) */
-    const int t = std::min(int(c), std::max(0, 255 - int(w * c)));
+    /* window w holds t = min(c, bits - wc) bits of k < 2^bits: 2^(t-1)
+       buckets for a full window, 2^t for the top one (its digits are 0 ... 2^t) */
+    const int t = std::min(int(c), std::max(0, int(scalar_bits) - int(w * c)));
     const double buckets = t == int(c) ? std::ldexp(1.0, t - 1) : std::ldexp(1.0, t);
     const double adds = points * (1.0 - 1.0 / (2 * buckets + 1));      /* digit 0 w.p. about 1/(2m + 1) */
     const double filled = buckets * (1.0 - std::exp(-adds / buckets));   /* expected non-empty buckets */
@@ -52,9 +52,9 @@ double plan_cost(std::size_t n, unsigned threads, unsigned c, unsigned chunks) {
   return std::max(work / threads, rounds * full_task) + tasks * jacobian_add + double(windows * c) * doubling;
 }
 
-plan choose_plan(std::size_t n, unsigned threads, unsigned window_bits, std::size_t batch_size) {
+plan choose_plan(unsigned scalar_bits, std::size_t n, unsigned threads, unsigned window_bits, std::size_t batch_size) {
   threads = std::max(1u, threads);
-  plan best{1, window_count(1), 1, 0};
+  plan best{1, window_count(1, scalar_bits), 1, 0};
   double best_cost = -1;
   /* c <= 16 unless asked: beyond, the buckets (2^15 x 104 bytes in G1) spill
      from L2 and the model's costs no longer hold */
@@ -62,10 +62,10 @@ plan choose_plan(std::size_t n, unsigned threads, unsigned window_bits, std::siz
   const unsigned max_chunks = unsigned(std::clamp<std::size_t>(n, 1, 8 * std::size_t(threads)));
   for (unsigned c = c_lo; c <= c_hi; ++c) {
     for (unsigned chunks = 1; chunks <= max_chunks; ++chunks) {
-      const double cost = plan_cost(n, threads, c, chunks);
+      const double cost = plan_cost(scalar_bits, n, threads, c, chunks);
       if (best_cost < 0 || cost < best_cost) {
         best_cost = cost;
-        best = {c, window_count(c), chunks, 0};
+        best = {c, window_count(c, scalar_bits), chunks, 0};
       }
     }
   }

@@ -61,9 +61,10 @@ scalar_split split_blocks(std::size_t n, Classify classify) {
 
 }  // namespace
 
-scalar_split split_scalars(std::span<const ec::fr_t> scalars) {
+template <class C>
+scalar_split split_scalars(std::span<const ff::fr<C>> scalars) {
   return split_blocks(scalars.size(), [&](std::size_t i, ec::scalar_limbs_t& out, bool convert) {
-    const ec::fr_t& k = scalars[i];
+    const ff::fr<C>& k = scalars[i];
     if (k.is_zero()) return kind::zero;
     if (k.is_one()) return kind::one;
     if (convert) out = k.to_canonical();  /* k = mont(kR, 1) */
@@ -71,14 +72,20 @@ scalar_split split_scalars(std::span<const ec::fr_t> scalars) {
   });
 }
 
+template <class C>
 scalar_split split_scalars(std::span<const ec::scalar_limbs_t> scalars) {
   return split_blocks(scalars.size(), [&](std::size_t i, ec::scalar_limbs_t& out, bool convert) {
-    const ec::scalar_limbs_t k = ec::reduce_mod_r(scalars[i]);
+    const ec::scalar_limbs_t k = ec::reduce_mod_r<C>(scalars[i]);
     if (ff::limbs::is_zero(k)) return kind::zero;
     if (k == ec::scalar_limbs_t{1, 0, 0, 0}) return kind::one;
     if (convert) out = k;
     return kind::other;
   });
 }
+
+template scalar_split split_scalars<curves::bls12_381>(std::span<const ff::fr<curves::bls12_381>>);
+template scalar_split split_scalars<curves::bls12_381>(std::span<const ec::scalar_limbs_t>);
+template scalar_split split_scalars<curves::bn254>(std::span<const ff::fr<curves::bn254>>);
+template scalar_split split_scalars<curves::bn254>(std::span<const ec::scalar_limbs_t>);
 
 }  // namespace cuzk::msm

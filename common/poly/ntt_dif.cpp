@@ -11,8 +11,8 @@ constexpr std::size_t pass_grain = 1024;  // butterfly groups per task
 
 /* one stage over the whole array, butterflies (j, j + m) in groups of 2m:
    ω_{2m}^j = ω^(j n/2m) = tw[j half/m] */
-template <direction D>
-void radix2_pass(std::span<fr_t> a, std::size_t m, const twiddle_view& tw) {
+template <direction D, class F>
+void radix2_pass(std::span<F> a, std::size_t m, const twiddle_view<F>& tw) {
   const std::size_t s = tw.half / m;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size() / 2, pass_grain), [&](const auto& r) {
     for (std::size_t t = r.begin(); t < r.end(); ++t) {
@@ -25,13 +25,13 @@ void radix2_pass(std::span<fr_t> a, std::size_t m, const twiddle_view& tw) {
 /* two stages in one pass over quads (j, j + q, j + 2q, j + 3q) in groups of 4q:
    stage m = 2q pairs (0,2) with ω_{4q}^j and (1,3) with ω_{4q}^(j+q),
    stage m = q  pairs (0,1) and (2,3) with ω_{2q}^j = ω_{4q}^(2j);  ω_{4q} = ω^(half/2q) */
-template <direction D>
-void radix4_pass(std::span<fr_t> a, std::size_t q, const twiddle_view& tw) {
+template <direction D, class F>
+void radix4_pass(std::span<F> a, std::size_t q, const twiddle_view<F>& tw) {
   const std::size_t s = tw.half / (2 * q);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size() / 4, pass_grain), [&](const auto& r) {
     for (std::size_t t = r.begin(); t < r.end(); ++t) {
       const std::size_t j = t % q;
-      fr_t* x = a.data() + (t / q) * 4 * q + j;
+      F* x = a.data() + (t / q) * 4 * q + j;
       butterfly<D>(x[0], x[2 * q], tw, j * s);
       butterfly<D>(x[q], x[3 * q], tw, (j + q) * s);
       butterfly<D>(x[0], x[q], tw, 2 * j * s);
@@ -42,8 +42,8 @@ void radix4_pass(std::span<fr_t> a, std::size_t q, const twiddle_view& tw) {
 
 /* every stage m = L/2 ... 1 of one block of L = 2 tw.half elements; the
    first butterfly of each group (about n of the (n/2) log n) needs no product */
-template <direction D>
-void block_stages(fr_t* x, std::size_t len, const twiddle_view& tw) {
+template <direction D, class F>
+void block_stages(F* x, std::size_t len, const twiddle_view<F>& tw) {
   for (std::size_t m = len / 2, s = 1; m >= 1; m /= 2, s *= 2)
     for (std::size_t g = 0; g < len; g += 2 * m) {
       butterfly_unit(x[g], x[g + m]);
@@ -51,12 +51,13 @@ void block_stages(fr_t* x, std::size_t len, const twiddle_view& tw) {
     }
 }
 
-template <direction D>
-void dif_impl(const domain& d, std::span<fr_t> a) {
+template <direction D, class C>
+void dif_impl(const basic_domain<C>& d, std::span<ff::fr<C>> a) {
+  using F = ff::fr<C>;
   const unsigned k = d.log_size();
-  const unsigned b = k < domain::block_log ? k : domain::block_log;
+  const unsigned b = k < basic_domain<C>::block_log ? k : basic_domain<C>::block_log;
   const auto full = d.twiddles();
-  const twiddle_view tw{full.data(), full.size() - 1};
+  const twiddle_view<F> tw{full.data(), full.size() - 1};
 
   /* stages m = n/2 ... B, streaming; an odd count starts with one radix-2 stage */
   unsigned outer = k - b;
@@ -70,7 +71,7 @@ void dif_impl(const domain& d, std::span<fr_t> a) {
 
   /* stages m = B/2 ... 1, block by block */
   const auto bt = d.block_twiddles();
-  const twiddle_view btw{bt.data(), bt.size() - 1};
+  const twiddle_view<F> btw{bt.data(), bt.size() - 1};
   const std::size_t len = std::size_t{1} << b;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size() / len, 1), [&](const auto& r) {
     for (std::size_t blk = r.begin(); blk < r.end(); ++blk) block_stages<D>(a.data() + blk * len, len, btw);
@@ -86,7 +87,8 @@ inline std::uint32_t reverse32(std::uint32_t v) {
 
 }  // namespace
 
-void dif(const domain& d, std::span<fr_t> a, direction dir) {
+template <class C>
+void dif(const basic_domain<C>& d, std::span<ff::fr<C>> a, direction dir) {
   if (a.size() < 2) return;
   if (dir == direction::forward)
     dif_impl<direction::forward>(d, a);
@@ -94,7 +96,8 @@ void dif(const domain& d, std::span<fr_t> a, direction dir) {
     dif_impl<direction::inverse>(d, a);
 }
 
-void bit_reverse(std::span<fr_t> a, unsigned log_n, const fr_t* scale) {
+template <class F>
+void bit_reverse(std::span<F> a, unsigned log_n, const F* scale) {
   if (log_n == 0) {
     if (scale && !a.empty()) a[0] *= *scale;
     return;
@@ -113,5 +116,12 @@ void bit_reverse(std::span<fr_t> a, unsigned log_n, const fr_t* scale) {
     }
   });
 }
+
+#define CUZK_POLY_NTT_DIF(C)                                                      \
+  template void dif(const basic_domain<C>&, std::span<ff::fr<C>>, direction); \
+  template void bit_reverse(std::span<ff::fr<C>>, unsigned, const ff::fr<C>*);
+CUZK_POLY_NTT_DIF(curves::bls12_381)
+CUZK_POLY_NTT_DIF(curves::bn254)
+#undef CUZK_POLY_NTT_DIF
 
 }  // namespace cuzk::poly::detail

@@ -7,9 +7,12 @@
 
 namespace cuzk::poly {
 
-void compute_h(const domain& d, std::span<fr_t> a, std::span<fr_t> b, std::span<fr_t> c, h_convention conv) {
-  const fr_t g = conv == h_convention::coefficients ? domain::coset_generator() : d.odd_coset_shift();
-  auto to_coset = [&](std::span<fr_t> v) {
+template <class C>
+void compute_h(const basic_domain<C>& d, std::span<ff::fr<C>> a, std::span<ff::fr<C>> b, std::span<ff::fr<C>> c,
+               h_convention conv) {
+  using F = ff::fr<C>;
+  const F g = conv == h_convention::coefficients ? basic_domain<C>::coset_generator() : d.odd_coset_shift();
+  auto to_coset = [&](std::span<F> v) {
     intt(d, v);
     coset_ntt(d, v, g);
   };
@@ -20,5 +23,10 @@ void compute_h(const domain& d, std::span<fr_t> a, std::span<fr_t> b, std::span<
     coset_intt(d, a, g);
   }
 }
+
+template void compute_h(const basic_domain<curves::bls12_381>&, std::span<ff::fr<curves::bls12_381>>,
+                        std::span<ff::fr<curves::bls12_381>>, std::span<ff::fr<curves::bls12_381>>, h_convention);
+template void compute_h(const basic_domain<curves::bn254>&, std::span<ff::fr<curves::bn254>>,
+                        std::span<ff::fr<curves::bn254>>, std::span<ff::fr<curves::bn254>>, h_convention);
 
 }  // namespace cuzk::poly

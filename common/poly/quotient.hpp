@@ -1,6 +1,7 @@
 // The quotient H(x) = (A(x) B(x) - C(x)) / Z(x) of Groth16, Z(x) = x^n - 1,
 // from the evaluations of A·z, B·z, C·z on H, in either convention of
-// DESIGN.md §5.
+// DESIGN.md §5, over the Fr of a curve C (deduced from the domain;
+// instantiated in quotient.cpp for BLS12-381 and BN254).
 #pragma once
 
 #include <span>
@@ -21,9 +22,19 @@ enum class h_convention {
 
 /* a, b, c: evaluations on H (n each); a receives the result, b and c are
    clobbered.
-   coefficients: iNTT a, b, c; coset NTT on gH, g = 7; a b - c;
-                 times (g^n - 1)^-1; coset iNTT. a[n-1] = 0 iff Z | AB - C.
-   odd_coset:    iNTT a, b, c; coset NTT on ζH; a b - c. */
-void compute_h(const domain& d, std::span<fr_t> a, std::span<fr_t> b, std::span<fr_t> c, h_convention conv);
+   coefficients: iNTT a, b, c; coset NTT on gH, g = coset_generator() (7 on
+                 BLS12-381, 5 on BN254); a b - c; times (g^n - 1)^-1; coset
+                 iNTT. a[n-1] = 0 iff Z | AB - C.
+   odd_coset:    iNTT a, b, c; coset NTT on ζH; a b - c. Needs k < s (a BN254
+                 domain of 2^28 has no ζ). */
+template <class C>
+void compute_h(const basic_domain<C>& d, std::span<ff::fr<C>> a, std::span<ff::fr<C>> b, std::span<ff::fr<C>> c,
+               h_convention conv);
+
+extern template void compute_h(const basic_domain<curves::bls12_381>&, std::span<ff::fr<curves::bls12_381>>,
+                               std::span<ff::fr<curves::bls12_381>>, std::span<ff::fr<curves::bls12_381>>,
+                               h_convention);
+extern template void compute_h(const basic_domain<curves::bn254>&, std::span<ff::fr<curves::bn254>>,
+                               std::span<ff::fr<curves::bn254>>, std::span<ff::fr<curves::bn254>>, h_convention);
 
 }  // namespace cuzk::poly

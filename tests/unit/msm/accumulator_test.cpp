@@ -1,5 +1,5 @@
 // The batch-affine bucket accumulator against per-bucket Jacobian sums, and
-// both bucket reductions against sum_b b B_b.
+// both bucket reductions against sum_b b B_b, in G1 and G2 of every curve.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,7 +14,7 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class Buckets : public cuzk::test::group_test<G, 201> {
+class Buckets : public test::group_test<G, 201> {
  protected:
   using jac_t = typename G::jac_t;
   using aff_t = typename G::aff_t;
@@ -38,7 +38,7 @@ class Buckets : public cuzk::test::group_test<G, 201> {
     if (counters) *counters = acc.counters();
   }
 };
-TYPED_TEST_SUITE(Buckets, test::both_groups);
+TYPED_TEST_SUITE(Buckets, test::all_groups, test::group_names);
 
 TYPED_TEST(Buckets, RandomAssignmentsMatchJacobianSums) {
   auto points = TypeParam::random_bases(this->rng, 2000);

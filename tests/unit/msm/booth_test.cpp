@@ -1,4 +1,5 @@
-// Signed-digit windows: the digits are in range and sum back to the scalar.
+// Signed-digit windows: the digits are in range and sum back to the scalar,
+// with the window count of each curve's scalar length.
 #include <gtest/gtest.h>
 
 #include "msm/booth.hpp"
@@ -8,11 +9,11 @@
 namespace cuzk::msm {
 namespace {
 
-/* sum_w d_w 2^(wc) as a 256-bit integer (two's complement wrap-around is fine:
-   the true sum is in [0, 2^255)) */
-scalar_limbs_t recompose(const scalar_limbs_t& k, unsigned c) {
+/* sum_w d_w 2^(wc) as a 256-bit integer over W windows (two's complement
+   wrap-around is fine: the true sum is in [0, 2^bits)) */
+scalar_limbs_t recompose(const scalar_limbs_t& k, unsigned c, unsigned windows) {
   scalar_limbs_t acc{};
-  for (unsigned w = window_count(c); w-- > 0;) {
+  for (unsigned w = windows; w-- > 0;) {
     for (unsigned i = 0; i < c; ++i) ff::limbs::add(acc, acc, acc);  /* acc *= 2^c */
     const std::int32_t d = booth_digit(k, w, c);
     const scalar_limbs_t mag{std::uint64_t(d < 0 ? -std::int64_t(d) : d), 0, 0, 0};
@@ -22,29 +23,60 @@ scalar_limbs_t recompose(const scalar_limbs_t& k, unsigned c) {
   return acc;
 }
 
-TEST(Booth, DigitsAreInRangeAndRecomposeTheScalar) {
-  auto rng = cuzk::test::rng(11);
-  std::vector<scalar_limbs_t> ks{{0, 0, 0, 0}, {1, 0, 0, 0}, (-fr_t::one()).to_canonical(),
-                                 {~0ull, ~0ull, ~0ull, ~0ull >> 1}};
-  for (int i = 0; i < 50; ++i) ks.push_back(test::random_scalar(rng));
+/* 2^b - 1 */
+scalar_limbs_t ones_below(unsigned b) {
+  scalar_limbs_t k{};
+  for (unsigned i = 0; i < b; ++i) k[i / 64] |= std::uint64_t(1) << (i % 64);
+  return k;
+}
+
+template <class C>
+class Booth : public test::curve_test<C, 11> {};
+TYPED_TEST_SUITE(Booth, test::curves, cuzk::test::curve_names);
+
+TYPED_TEST(Booth, DigitsAreInRangeAndRecomposeTheScalar) {
+  using C = TypeParam;
+  constexpr unsigned bits = scalar_bits<C>;
+  /* 0, 1, r - 1, 2^bits - 1 (every bit the scalars can have), 2^(bits-1) */
+  std::vector<scalar_limbs_t> ks{{0, 0, 0, 0}, {1, 0, 0, 0}, test::minus_one<C>().to_canonical(), ones_below(bits)};
+  scalar_limbs_t top{};
+  top[(bits - 1) / 64] = std::uint64_t(1) << ((bits - 1) % 64);
+  ks.push_back(top);
+  for (int i = 0; i < 30; ++i) ks.push_back(test::random_scalar<C>(this->rng));
   for (unsigned c = 1; c <= max_window_bits; ++c) {
     const std::int32_t half = std::int32_t(1) << (c - 1);
+    const unsigned W = window_count(c, bits);
     for (const auto& k : ks) {
-      for (unsigned w = 0; w < window_count(c); ++w) {
+      for (unsigned w = 0; w < W; ++w) {
         const std::int32_t d = booth_digit(k, w, c);
         ASSERT_LE(d, half);
         ASSERT_GE(d, -half);
       }
-      ASSERT_EQ(recompose(k, c), k) << "c = " << c;
+      ASSERT_EQ(recompose(k, c, W), k) << "c = " << c;
     }
   }
 }
 
-TEST(Booth, WindowsCoverEveryBitOfR) {
-  for (unsigned c = 1; c <= max_window_bits; ++c) EXPECT_GE(window_count(c) * c, 256u) << c;
+/* W c > bits, so the top window's top bit is past every scalar's; and no
+   window more than that */
+TYPED_TEST(Booth, WindowsCoverEveryBitOfR) {
+  constexpr unsigned bits = scalar_bits<TypeParam>;
+  for (unsigned c = 1; c <= max_window_bits; ++c) {
+    EXPECT_GE(window_count(c, bits) * c, bits + 1) << c;
+    EXPECT_LT((window_count(c, bits) - 1) * c, bits + 1) << c;
+  }
 }
 
-TEST(Booth, BitsPastTheTopReadAsZero) {
+TEST(BoothBits, ScalarLengthsAndWindowCounts) {
+  EXPECT_EQ(scalar_bits<curves::bls12_381>, 255u);
+  EXPECT_EQ(scalar_bits<curves::bn254>, 254u);
+  EXPECT_EQ(window_count(16, 255), 16u);  /* ceil(256 / 16) */
+  EXPECT_EQ(window_count(13, 255), 20u);
+  EXPECT_EQ(window_count(5, 254), 51u);   /* ceil(255 / 5): 51 x 5 = 255 exactly */
+  EXPECT_EQ(window_count(8, 254), 32u);
+}
+
+TEST(BoothBits, BitsPastTheTopReadAsZero) {
   const scalar_limbs_t k{~0ull, ~0ull, ~0ull, ~0ull};
   EXPECT_EQ(bits_at(k, 250, 10), 0x3fu);
   EXPECT_EQ(bits_at(k, 256, 10), 0u);

@@ -12,13 +12,14 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class MsmLarge : public cuzk::test::group_test<G, 501> {};
-TYPED_TEST_SUITE(MsmLarge, test::both_groups);
+class MsmLarge : public test::group_test<G, 501> {};
+TYPED_TEST_SUITE(MsmLarge, test::all_groups, test::group_names);
 
 TYPED_TEST(MsmLarge, WholeMatchesSumOfChunks) {
+  using fr_t = typename TypeParam::fr_t;
   const std::size_t n = std::size_t(1) << 14;
   auto bases = TypeParam::random_bases(this->rng, n);
-  auto scalars = test::random_frs(this->rng, n);
+  auto scalars = TypeParam::random_frs(this->rng, n);
   /* a tenth zeros and ones, as a witness would have */
   for (std::size_t i = 0; i < n; i += 10) scalars[i] = i % 20 ? fr_t::one() : fr_t::zero();
   stats st;

@@ -1,67 +1,123 @@
-// The G1/G2 traits of tests/support/random.hpp with the msm entry points, so
-// one typed test body runs over both groups.
+// Typed-test traits for the msm tests: one group G of a curve C (G1 and G2 of
+// every curve in tests/support/curves_under_test.hpp) with the msm entry
+// points (group_msm<G>), random points and scalars, and the naive MSM.
+//   template <class G> class Foo : public test::group_test<G, SALT> {};
+//   TYPED_TEST_SUITE(Foo, test::all_groups, test::group_names);
+//   template <class C> class Bar : public test::curve_test<C, SALT> {};
+//   TYPED_TEST_SUITE(Bar, test::curves, cuzk::test::curve_names);
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "curves_under_test.hpp"
+#include "ec/batch_affine.hpp"
+#include "ec/config.hpp"
+#include "ec/scalar_mul.hpp"
 #include "msm/msm.hpp"
-#include "random.hpp"
+#include "seed.hpp"
 
 namespace cuzk::msm::test {
 
-using cuzk::test::random_fr;
-using cuzk::test::random_frs;
-using cuzk::test::random_scalar;
+using curves = cuzk::test::curves_under_test;
+
 /* r - 1 */
-inline fr_t minus_one() { return -fr_t::one(); }
-
-struct g1 : cuzk::test::g1 {
-  static jac_t msm(std::span<const aff_t> b, std::span<const fr_t> s, const options& o = {}, stats* st = nullptr) {
-    return msm_g1(b, s, o, st);
-  }
-  static jac_t msm(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
-                   stats* st = nullptr) {
-    return msm_g1(b, s, o, st);
-  }
-  static jac_t msm(std::span<const aff_t> b, std::span<const std::uint32_t> ones,
-                   std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
-                   std::uint32_t first, const options& o = {}, stats* st = nullptr) {
-    return msm_g1(b, ones, others, other_scalars, first, o, st);
-  }
-  static jac_t pippenger(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
-                         stats* st = nullptr) {
-    return pippenger_g1(b, s, o, st);
-  }
-  static jac_t sum(std::span<const aff_t> p, int threads = 0) { return sum_g1(p, threads); }
-};
-struct g2 : cuzk::test::g2 {
-  static jac_t msm(std::span<const aff_t> b, std::span<const fr_t> s, const options& o = {}, stats* st = nullptr) {
-    return msm_g2(b, s, o, st);
-  }
-  static jac_t msm(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
-                   stats* st = nullptr) {
-    return msm_g2(b, s, o, st);
-  }
-  static jac_t msm(std::span<const aff_t> b, std::span<const std::uint32_t> ones,
-                   std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
-                   std::uint32_t first, const options& o = {}, stats* st = nullptr) {
-    return msm_g2(b, ones, others, other_scalars, first, o, st);
-  }
-  static jac_t pippenger(std::span<const aff_t> b, std::span<const scalar_limbs_t> s, const options& o = {},
-                         stats* st = nullptr) {
-    return pippenger_g2(b, s, o, st);
-  }
-  static jac_t sum(std::span<const aff_t> p, int threads = 0) { return sum_g2(p, threads); }
-};
-using both_groups = ::testing::Types<g1, g2>;
-
-inline std::vector<scalar_limbs_t> canonical(std::span<const fr_t> s) {
+template <class C>
+ff::fr<C> minus_one() {
+  return -ff::fr<C>::one();
+}
+template <class C>
+ff::fr<C> random_fr(std::mt19937_64& g) {
+  return ff::fr<C>::random(g);
+}
+template <class C>
+std::vector<ff::fr<C>> random_frs(std::mt19937_64& g, std::size_t n) {
+  std::vector<ff::fr<C>> v(n);
+  for (auto& x : v) x = random_fr<C>(g);
+  return v;
+}
+/* a canonical integer below r */
+template <class C>
+scalar_limbs_t random_scalar(std::mt19937_64& g) {
+  return random_fr<C>(g).to_canonical();
+}
+template <class F>
+std::vector<scalar_limbs_t> canonical(std::span<const F> s) {
   std::vector<scalar_limbs_t> out(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) out[i] = s[i].to_canonical();
   return out;
 }
+template <class F>
+std::vector<scalar_limbs_t> canonical(const std::vector<F>& s) {
+  return canonical(std::span<const F>(s));
+}
+
+/* G1 or G2 (Group = ec::g1_group<C>, ec::g2_group<C>) with its MSM */
+template <class Group>
+struct group : group_msm<Group> {
+  using curve_t = Group;  // what xyzz<>, bucket_accumulator<>, reduce_buckets<> take
+  using C = typename Group::curve;
+  using jac_t = ec::jacobian<Group>;
+  using aff_t = typename jac_t::affine_t;
+  using fr_t = ff::fr<C>;
+
+  static std::string name() { return std::string(cuzk::test::curve_name<C>) + "_" + Group::name; }
+
+  static fr_t random_fr(std::mt19937_64& g) { return test::random_fr<C>(g); }
+  static std::vector<fr_t> random_frs(std::mt19937_64& g, std::size_t n) { return test::random_frs<C>(g, n); }
+  static jac_t random_point(std::mt19937_64& g) { return ec::mul(jac_t::generator(), random_scalar<C>(g)); }
+
+  /* n distinct points P_0 + i Q for random P_0, Q, in one batch normalization */
+  static std::vector<aff_t> random_bases(std::mt19937_64& g, std::size_t n) {
+    std::vector<jac_t> jac(n);
+    jac_t p = random_point(g);
+    const aff_t q = random_point(g).to_affine();
+    for (auto& x : jac) {
+      x = p;
+      p += q;
+    }
+    return ec::batch_to_affine<Group>(std::span<const jac_t>(jac));
+  }
+
+  /* sum_i k_i P_i, one scalar multiplication at a time */
+  static jac_t naive(std::span<const aff_t> bases, std::span<const fr_t> scalars) {
+    jac_t sum;
+    for (std::size_t i = 0; i < bases.size(); ++i) sum += ec::mul(jac_t::from_affine(bases[i]), scalars[i]);
+    return sum;
+  }
+};
+
+/* G1 and G2 of every curve under test */
+template <class Curves>
+struct groups_of;
+template <class... Cs>
+struct groups_of<::testing::Types<Cs...>> {
+  using type = ::testing::Types<group<ec::g1_group<Cs>>..., group<ec::g2_group<Cs>>...>;
+};
+using all_groups = typename groups_of<curves>::type;
+
+struct group_names {
+  template <class G>
+  static std::string GetName(int) {
+    return G::name();
+  }
+};
+
+/* Fixtures with a generator seeded per run, per suite (Salt) and per type. */
+template <class G, std::uint64_t Salt>
+class group_test : public ::testing::Test {
+ protected:
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::name()) + Salt);
+};
+template <class C, std::uint64_t Salt>
+class curve_test : public ::testing::Test {
+ protected:
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(cuzk::test::curve_name<C>) + Salt);
+};
 
 }  // namespace cuzk::msm::test

@@ -1,5 +1,6 @@
-// The MSM entry points over a precomputed split (msm.hpp): against msm_g1 /
-// msm_g2 on the same scalars, over the whole vector and over tails of it.
+// The MSM entry points over a precomputed split (msm.hpp): against the
+// unsplit entry point on the same scalars, over the whole vector and over
+// tails of it, in G1 and G2 of every curve.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,14 +13,15 @@ namespace cuzk::msm {
 namespace {
 
 template <class G>
-class Presplit : public cuzk::test::group_test<G, 601> {
+class Presplit : public test::group_test<G, 601> {
  protected:
+  using fr_t = typename G::fr_t;
   /* 0, 1 and full-width scalars in about equal shares, r − 1 among them */
   std::vector<fr_t> witness_like(std::size_t n) {
     std::vector<fr_t> s(n);
     for (auto& k : s) {
       const auto u = this->rng() % 7;
-      k = u < 2 ? fr_t::zero() : u < 4 ? fr_t::one() : u == 4 ? test::minus_one() : test::random_fr(this->rng);
+      k = u < 2 ? fr_t::zero() : u < 4 ? fr_t::one() : u == 4 ? test::minus_one<typename G::C>() : G::random_fr(this->rng);
     }
     return s;
   }
@@ -35,13 +37,13 @@ class Presplit : public cuzk::test::group_test<G, 601> {
                   std::span(s.other_scalars).subspan(r), first, opt, st);
   }
 };
-TYPED_TEST_SUITE(Presplit, test::both_groups);
+TYPED_TEST_SUITE(Presplit, test::all_groups, test::group_names);
 
 TYPED_TEST(Presplit, WholeSplitMatchesMsm) {
   for (std::size_t n : {0, 1, 2, 17, 300, 3000}) {
     const auto bases = TypeParam::random_bases(this->rng, n);
     const auto scalars = this->witness_like(n);
-    const auto s = split_scalars(scalars);
+    const auto s = split_scalars<typename TypeParam::C>(scalars);
     for (int threads : {0, 1}) {
       stats st;
       EXPECT_EQ(this->tail_msm(bases, s, 0, {.threads = threads}, &st), TypeParam::msm(bases, scalars)) << n;
@@ -55,16 +57,16 @@ TYPED_TEST(Presplit, WholeSplitMatchesMsm) {
 TYPED_TEST(Presplit, TailOfTheSplitMatchesMsmOverTheTail) {
   const std::size_t n = 2000;
   auto scalars = this->witness_like(n);
-  const auto s = split_scalars(scalars);
+  const auto s = split_scalars<typename TypeParam::C>(scalars);
   for (std::uint32_t first : {1u, 2u, 5u, 999u, 1999u, 2000u}) {
     const auto bases = TypeParam::random_bases(this->rng, n - first);
-    const std::span<const fr_t> tail = std::span<const fr_t>(scalars).subspan(first);
+    const auto tail = std::span<const typename TypeParam::fr_t>(scalars).subspan(first);
     EXPECT_EQ(this->tail_msm(bases, s, first), TypeParam::msm(bases, tail)) << first;
   }
   /* small enough for the naive sum too */
   const auto bases = TypeParam::random_bases(this->rng, 40);
   EXPECT_EQ(this->tail_msm(bases, s, std::uint32_t(n - 40)),
-            TypeParam::naive(bases, std::span<const fr_t>(scalars).subspan(n - 40)));
+            TypeParam::naive(bases, std::span<const typename TypeParam::fr_t>(scalars).subspan(n - 40)));
 }
 
 TYPED_TEST(Presplit, InconsistentSplitsThrow) {

@@ -1,60 +1,65 @@
-// Every transform against the O(n^2) DFT, n = 2 ... 256, both root families.
+// Every transform against the O(n^2) DFT, n = 1 ... 256, both root families,
+// on each curve.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "poly/ntt.hpp"
 #include "poly/vector_ops.hpp"
-#include "random.hpp"
-#include "root_family_name.hpp"
-#include "seed.hpp"
+#include "poly_test.hpp"
 
 namespace cuzk::poly {
 namespace {
 
-using test::random_fr;
-using test::random_frs;
-
 /* A_i = Σ_j a_j (g ω^i)^j = p(g ω^i) */
-std::vector<fr_t> naive_dft(const domain& d, const std::vector<fr_t>& a, const fr_t& g) {
-  std::vector<fr_t> out(a.size());
-  fr_t x = g;
+template <class C>
+std::vector<ff::fr<C>> naive_dft(const basic_domain<C>& d, const std::vector<ff::fr<C>>& a, const ff::fr<C>& g) {
+  std::vector<ff::fr<C>> out(a.size());
+  ff::fr<C> x = g;
   for (std::size_t i = 0; i < a.size(); ++i, x *= d.omega()) out[i] = evaluate(a, x);
   return out;
 }
 
-class NaiveDft : public ::testing::TestWithParam<root_family> {
+template <class C>
+class NaiveDft : public ::testing::Test {
  protected:
-  template <class F>
-  void for_each_size(F&& f) {
-    auto g = test::rng(std::uint64_t(GetParam()) + 1);
-    for (unsigned k = 1; k <= 8; ++k) {
-      SCOPED_TRACE("n = 2^" + std::to_string(k));
-      domain d(k, GetParam());
-      f(d, random_frs(g, d.size()), random_fr(g));
-    }
+  using F = ff::fr<C>;
+  /* f(d, a, random shift) for every size 2^0 ... 2^8 of both families */
+  template <class Fn>
+  void for_each_size(std::uint64_t salt, Fn&& f) {
+    auto g = curve_rng<C>(salt);
+    for (root_family fam : both_families)
+      for (unsigned k = 0; k <= 8; ++k) {
+        SCOPED_TRACE(std::string(family_name(fam)) + ", n = 2^" + std::to_string(k));
+        basic_domain<C> d(k, fam);
+        f(d, random_vector<F>(g, d.size()), F::random(g));
+      }
   }
 };
+TYPED_TEST_SUITE(NaiveDft, test::curves_under_test, test::curve_names);
 
-TEST_P(NaiveDft, ForwardEvaluatesAtPowersOfOmega) {
-  for_each_size([](const domain& d, std::vector<fr_t> a, const fr_t&) {
-    const auto want = naive_dft(d, a, fr_t::one());
+TYPED_TEST(NaiveDft, ForwardEvaluatesAtPowersOfOmega) {
+  using F = ff::fr<TypeParam>;
+  this->for_each_size(1, [](const basic_domain<TypeParam>& d, std::vector<F> a, const F&) {
+    const auto want = naive_dft(d, a, F::one());
     ntt(d, a);
     EXPECT_EQ(a, want);
   });
 }
 
-TEST_P(NaiveDft, InverseInterpolatesFromPowersOfOmega) {
-  for_each_size([](const domain& d, std::vector<fr_t> a, const fr_t&) {
-    auto evals = naive_dft(d, a, fr_t::one());
+TYPED_TEST(NaiveDft, InverseInterpolatesFromPowersOfOmega) {
+  using F = ff::fr<TypeParam>;
+  this->for_each_size(2, [](const basic_domain<TypeParam>& d, std::vector<F> a, const F&) {
+    auto evals = naive_dft(d, a, F::one());
     intt(d, evals);
     EXPECT_EQ(evals, a);
   });
 }
 
-TEST_P(NaiveDft, CosetForwardEvaluatesOnEveryKindOfCoset) {
-  for_each_size([](const domain& d, std::vector<fr_t> a, const fr_t& random_shift) {
-    for (const fr_t& g : {random_shift, d.odd_coset_shift(), domain::coset_generator()}) {
+TYPED_TEST(NaiveDft, CosetForwardEvaluatesOnEveryKindOfCoset) {
+  using F = ff::fr<TypeParam>;
+  this->for_each_size(3, [](const basic_domain<TypeParam>& d, std::vector<F> a, const F& random_shift) {
+    for (const F& g : {random_shift, d.odd_coset_shift(), basic_domain<TypeParam>::coset_generator()}) {
       auto b = a;
       coset_ntt(d, b, g);
       EXPECT_EQ(b, naive_dft(d, a, g));
@@ -62,9 +67,10 @@ TEST_P(NaiveDft, CosetForwardEvaluatesOnEveryKindOfCoset) {
   });
 }
 
-TEST_P(NaiveDft, CosetInverseInterpolatesOnEveryKindOfCoset) {
-  for_each_size([](const domain& d, std::vector<fr_t> a, const fr_t& random_shift) {
-    for (const fr_t& g : {random_shift, d.odd_coset_shift(), domain::coset_generator()}) {
+TYPED_TEST(NaiveDft, CosetInverseInterpolatesOnEveryKindOfCoset) {
+  using F = ff::fr<TypeParam>;
+  this->for_each_size(4, [](const basic_domain<TypeParam>& d, std::vector<F> a, const F& random_shift) {
+    for (const F& g : {random_shift, d.odd_coset_shift(), basic_domain<TypeParam>::coset_generator()}) {
       auto evals = naive_dft(d, a, g);
       coset_intt(d, evals, g);
       EXPECT_EQ(evals, a);
@@ -72,20 +78,15 @@ TEST_P(NaiveDft, CosetInverseInterpolatesOnEveryKindOfCoset) {
   });
 }
 
-TEST(Ntt, SizeOneIsTheIdentityAndWrongLengthsAreRejected) {
-  domain d1(0);
-  std::vector<fr_t> one{fr_t::from_u64(42)};
-  ntt(d1, one);
-  intt(d1, one);
-  coset_ntt(d1, one, fr_t::from_u64(9));
-  coset_intt(d1, one, fr_t::from_u64(9));
-  EXPECT_EQ(one[0], fr_t::from_u64(42));
-  std::vector<fr_t> three(3);
-  EXPECT_THROW(ntt(domain(2), three), std::invalid_argument);
+TYPED_TEST(NaiveDft, WrongLengthsAreRejected) {
+  using F = ff::fr<TypeParam>;
+  const basic_domain<TypeParam> d(2);
+  std::vector<F> three(3);
+  EXPECT_THROW(ntt(d, three), std::invalid_argument);
+  EXPECT_THROW(intt(d, three), std::invalid_argument);
+  EXPECT_THROW(coset_ntt(d, three, F::one()), std::invalid_argument);
+  EXPECT_THROW(coset_intt(d, three, F::one()), std::invalid_argument);
 }
-
-INSTANTIATE_TEST_SUITE_P(Families, NaiveDft, ::testing::Values(root_family::bellman, root_family::snarkjs),
-                         [](const auto& info) { return info.param == root_family::bellman ? "bellman" : "snarkjs"; });
 
 }  // namespace
 }  // namespace cuzk::poly
