@@ -24,39 +24,48 @@
 
 namespace cuzk::test {
 
-inline ff::fr_t random_fr(std::mt19937_64& g) { return ff::fr_t::random(g); }
-inline std::vector<ff::fr_t> random_frs(std::mt19937_64& g, std::size_t n) {
-  std::vector<ff::fr_t> v(n);
-  for (auto& x : v) x = random_fr(g);
+/* C: the curve, BLS12-381 unless named */
+template <class C = curves::bls12_381>
+ff::fr<C> random_fr(std::mt19937_64& g) {
+  return ff::fr<C>::random(g);
+}
+template <class C = curves::bls12_381>
+std::vector<ff::fr<C>> random_frs(std::mt19937_64& g, std::size_t n) {
+  std::vector<ff::fr<C>> v(n);
+  for (auto& x : v) x = random_fr<C>(g);
   return v;
 }
 /* a canonical integer below r */
-inline ec::scalar_limbs_t random_scalar(std::mt19937_64& g) { return random_fr(g).to_canonical(); }
+template <class C = curves::bls12_381>
+ec::scalar_limbs_t random_scalar(std::mt19937_64& g) {
+  return random_fr<C>(g).to_canonical();
+}
 
 inline ff::fp_t random_fp(std::mt19937_64& g) { return ff::fp_t::random(g); }
 inline ff::fp2_t random_fp2(std::mt19937_64& g) { return {random_fp(g), random_fp(g)}; }
 inline ff::fp6_t random_fp6(std::mt19937_64& g) { return {random_fp2(g), random_fp2(g), random_fp2(g)}; }
 inline ff::fp12_t random_fp12(std::mt19937_64& g) { return {random_fp6(g), random_fp6(g)}; }
 
-/* a random element of Fp or Fp2 */
+/* a random element of Fp or Fp2 of either curve */
 template <class F>
 F random_field(std::mt19937_64& g) {
-  if constexpr (std::is_same_v<F, ff::fp2_t>) {
-    return random_fp2(g);
+  if constexpr (requires { typename F::base_t; }) {
+    return {F::base_t::random(g), F::base_t::random(g)};
   } else {
-    return random_fp(g);
+    return F::random(g);
   }
 }
 
-/* G1 or G2 for typed tests */
+/* G1 or G2 (of either curve: Curve = ec::g1_group<C>, ec::g2_group<C>) for typed tests */
 template <class Curve>
 struct group {
+  using C = typename Curve::curve;
   using curve_t = Curve;
   using jac_t = ec::jacobian<Curve>;
   using aff_t = typename jac_t::affine_t;
   using field_t = typename Curve::field_t;
 
-  static jac_t random_point(std::mt19937_64& g) { return ec::mul(jac_t::generator(), random_scalar(g)); }
+  static jac_t random_point(std::mt19937_64& g) { return ec::mul(jac_t::generator(), random_scalar<C>(g)); }
 
   /* n distinct points P_0 + i Q for random P_0, Q, in one batch normalization */
   static std::vector<aff_t> random_bases(std::mt19937_64& g, std::size_t n) {
@@ -80,7 +89,7 @@ struct group {
   }
 
   /* sum_i k_i P_i, one scalar multiplication at a time */
-  static jac_t naive(std::span<const aff_t> bases, std::span<const ff::fr_t> scalars) {
+  static jac_t naive(std::span<const aff_t> bases, std::span<const ff::fr<C>> scalars) {
     jac_t sum;
     for (std::size_t i = 0; i < bases.size(); ++i) sum += ec::mul(jac_t::from_affine(bases[i]), scalars[i]);
     return sum;

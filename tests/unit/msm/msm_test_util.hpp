@@ -20,6 +20,7 @@
 #include "ec/config.hpp"
 #include "ec/scalar_mul.hpp"
 #include "msm/msm.hpp"
+#include "random.hpp"
 #include "seed.hpp"
 
 namespace cuzk::msm::test {
@@ -31,21 +32,9 @@ template <class C>
 ff::fr<C> minus_one() {
   return -ff::fr<C>::one();
 }
-template <class C>
-ff::fr<C> random_fr(std::mt19937_64& g) {
-  return ff::fr<C>::random(g);
-}
-template <class C>
-std::vector<ff::fr<C>> random_frs(std::mt19937_64& g, std::size_t n) {
-  std::vector<ff::fr<C>> v(n);
-  for (auto& x : v) x = random_fr<C>(g);
-  return v;
-}
-/* a canonical integer below r */
-template <class C>
-scalar_limbs_t random_scalar(std::mt19937_64& g) {
-  return random_fr<C>(g).to_canonical();
-}
+using cuzk::test::random_fr;
+using cuzk::test::random_frs;
+using cuzk::test::random_scalar;
 template <class F>
 std::vector<scalar_limbs_t> canonical(std::span<const F> s) {
   std::vector<scalar_limbs_t> out(s.size());
@@ -59,7 +48,7 @@ std::vector<scalar_limbs_t> canonical(const std::vector<F>& s) {
 
 /* G1 or G2 (Group = ec::g1_group<C>, ec::g2_group<C>) with its MSM */
 template <class Group>
-struct group : group_msm<Group> {
+struct group : group_msm<Group>, cuzk::test::group<Group> {
   using curve_t = Group;  // what xyzz<>, bucket_accumulator<>, reduce_buckets<> take
   using C = typename Group::curve;
   using jac_t = ec::jacobian<Group>;
@@ -68,28 +57,8 @@ struct group : group_msm<Group> {
 
   static std::string name() { return std::string(cuzk::test::curve_name<C>) + "_" + Group::name; }
 
-  static fr_t random_fr(std::mt19937_64& g) { return test::random_fr<C>(g); }
-  static std::vector<fr_t> random_frs(std::mt19937_64& g, std::size_t n) { return test::random_frs<C>(g, n); }
-  static jac_t random_point(std::mt19937_64& g) { return ec::mul(jac_t::generator(), random_scalar<C>(g)); }
-
-  /* n distinct points P_0 + i Q for random P_0, Q, in one batch normalization */
-  static std::vector<aff_t> random_bases(std::mt19937_64& g, std::size_t n) {
-    std::vector<jac_t> jac(n);
-    jac_t p = random_point(g);
-    const aff_t q = random_point(g).to_affine();
-    for (auto& x : jac) {
-      x = p;
-      p += q;
-    }
-    return ec::batch_to_affine<Group>(std::span<const jac_t>(jac));
-  }
-
-  /* sum_i k_i P_i, one scalar multiplication at a time */
-  static jac_t naive(std::span<const aff_t> bases, std::span<const fr_t> scalars) {
-    jac_t sum;
-    for (std::size_t i = 0; i < bases.size(); ++i) sum += ec::mul(jac_t::from_affine(bases[i]), scalars[i]);
-    return sum;
-  }
+  static fr_t random_fr(std::mt19937_64& g) { return cuzk::test::random_fr<C>(g); }
+  static std::vector<fr_t> random_frs(std::mt19937_64& g, std::size_t n) { return cuzk::test::random_frs<C>(g, n); }
 };
 
 /* G1 and G2 of every curve under test */
