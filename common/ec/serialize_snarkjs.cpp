@@ -1,8 +1,5 @@
 #include "ec/serialize_snarkjs.hpp"
 
-#include <type_traits>
-
-#include "ec/field_bytes.hpp"
 #include "curves/bn254.hpp"
 #include "ec/subgroup.hpp"
 
@@ -44,15 +41,22 @@ decode_result<affine_point<F>> decode_xy(std::span<const std::uint8_t> in, point
   return p;
 }
 
+}  // namespace
+
 template <class F>
-decode_result<affine_point<F>> decode_lem_impl(std::span<const std::uint8_t> in, point_check check) {
+std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>& p) { return encode<lem>(p); }
+template <class F>
+std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>& p) { return encode<big_endian>(p); }
+
+template <class F>
+decode_result<affine_point<F>> decode_lem(std::span<const std::uint8_t> in, point_check check) {
   if (in.size() != 2 * lem<F>::size) return decode_error::wrong_length;
   if (bytes::all_zero(in)) return affine_point<F>{};  /* isZeroAffine: x = 0 and y = 0 */
   return decode_xy<lem, F>(in, check);
 }
 
 template <class F>
-decode_result<affine_point<F>> decode_u_impl(std::span<const std::uint8_t> in, point_check check) {
+decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_check check) {
   if (in.size() != 2 * big_endian<F>::size) return decode_error::wrong_length;
   if (in[0] & 0x40) {  /* UtoLEM: the infinity flag */
     if ((in[0] & ~0x40) != 0 || !bytes::all_zero(in.subspan(1))) return decode_error::non_canonical_infinity;
@@ -67,21 +71,6 @@ decode_result<affine_point<F>> decode_u_impl(std::span<const std::uint8_t> in, p
   if (in[0] & flags) return decode_error::bad_flags;
   if (bytes::all_zero(in)) return affine_point<F>{};  /* LEMtoU writes infinity as zeros */
   return decode_xy<big_endian, F>(in, check);
-}
-
-}  // namespace
-
-template <class F>
-std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>& p) { return encode<lem>(p); }
-template <class F>
-decode_result<affine_point<F>> decode_lem(std::span<const std::uint8_t> in, point_check check) {
-  return decode_lem_impl<F>(in, check);
-}
-template <class F>
-std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>& p) { return encode<big_endian>(p); }
-template <class F>
-decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_check check) {
-  return decode_u_impl<F>(in, check);
 }
 
 #define CUZK_SNARKJS_LAYOUTS(F)                                                                         \

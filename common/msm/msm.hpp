@@ -6,7 +6,8 @@
 //   group_msm<G>::sum  sum_i P_i by batch-affine addition
 // G is a group of a curve C: ec::g1_group<C> or ec::g2_group<C> (g1_msm<C>,
 // g2_msm<C>), C one of curves::bls12_381, curves::bn254; the four are
-// explicitly instantiated (g{1,2}_msm_{bls12_381,bn254}.cpp). The BLS12-381
+// explicitly instantiated, one generated translation unit each
+// (group_msm.cpp.in). The BLS12-381
 // functions msm_g1, msm_g2, pippenger_g1, ... are the same, by name.
 // Scalars are Fr(C) elements (Montgomery form) or canonical 256-bit integers
 // (taken mod C's r). Bases must be on the curve; points at infinity are
@@ -70,7 +71,7 @@ using g1_msm = group_msm<ec::g1_group<C>>;
 template <class C>
 using g2_msm = group_msm<ec::g2_group<C>>;
 
-/* defined in msm_impl.hpp, instantiated once each in the g{1,2}_msm_*.cpp */
+/* defined in msm_impl.hpp, instantiated once each from group_msm.cpp.in */
 extern template struct group_msm<ec::g1_group<curves::bls12_381>>;
 extern template struct group_msm<ec::g2_group<curves::bls12_381>>;
 extern template struct group_msm<ec::g1_group<curves::bn254>>;
