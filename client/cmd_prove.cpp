@@ -1,7 +1,10 @@
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 #include "circuits/registry.hpp"
+#include "curves/dispatch.hpp"
 #include "commands.hpp"
 #include "engines/select.hpp"
 #include "groth16/evaluations.hpp"
@@ -17,47 +20,64 @@ namespace cuzk::cli {
 
 namespace {
 
-groth16::blinding parse_blinding(const std::string& s) {
-  auto b = groth16::blinding::parse(s);
+template <class C>
+groth16::basic_blinding<C> parse_blinding(const std::string& s) {
+  auto b = groth16::basic_blinding<C>::parse(s);
   if (!b) throw std::invalid_argument("--blinding expects R,S: two decimal numbers below r");
   return *b;
 }
 
+/* a, b, c and z of one proof on the heap */
+template <class C>
+struct heap_buffers {
+  std::vector<ff::fr<C>> a, b, c, z;
+  explicit heap_buffers(const groth16::basic_proving_key<C>& pk)
+      : a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z(pk.n_vars) {}
+};
+
+/* the key's curve C decides the witness's, the engine's and the proof's */
+template <class C>
 int prove(const prove_args& a) {
-  progress("reading " + a.zkey);
-  const auto pk = io::read_zkey_file(a.zkey);
-  groth16::prover_buffers buf(pk);
+  using fr = ff::fr<C>;
+  const auto pk = io::read_zkey_file<C>(a.zkey);
+  heap_buffers<C> buf(pk);
   if (!a.wtns.empty()) {
     progress("reading " + a.wtns);
-    auto z = r1cs::read_wtns_file(a.wtns);
+    auto z = r1cs::read_wtns_file<C>(a.wtns);
     if (z.size() != pk.n_vars)
       throw std::invalid_argument("the witness has " + std::to_string(z.size()) + " values, the key expects " +
                                   std::to_string(pk.n_vars) + " (witness of another circuit?)");
     if (!z[0].is_one()) throw std::invalid_argument("the witness does not start with the constant 1");
     if (!a.r1cs.empty()) {  // the key holds no C matrix: the .r1cs names a failing constraint
-      auto f = r1cs::read_r1cs_file(a.r1cs);
+      auto f = r1cs::read_r1cs_file<C>(a.r1cs);
       if (f.m.n_wires != z.size()) throw std::invalid_argument("the .r1cs and the witness have different wire counts");
-      if (auto bad = r1cs::first_unsatisfied(f.m, z))
+      if (auto bad = r1cs::first_unsatisfied<C>(f.m, z))
         throw std::invalid_argument("the witness does not satisfy constraint " + std::to_string(*bad) + " of " +
                                     a.r1cs);
     }
     buf.z = std::move(z);
-    groth16::evaluate_from_coefs(pk, buf.z, buf.a, buf.b, buf.c);
+    groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
   } else {
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
-    auto c = circuits::make_circuit(a.circuit);
-    auto in = c->parse_inputs(io::read_json_file(a.inputs));
-    progress("synthesizing " + c->spec());
-    groth16::synthesize_into(pk, *c, *in, buf);
+    if constexpr (std::is_same_v<C, curves::bls12_381>) {
+      auto c = circuits::make_circuit(a.circuit);
+      auto in = c->parse_inputs(io::read_json_file(a.inputs));
+      progress("synthesizing " + c->spec());
+      groth16::synthesize_into(pk, *c, *in, groth16::buffer_view{buf.a, buf.b, buf.c, buf.z});
+    } else {
+      throw std::invalid_argument("native circuits prove on BLS12-381 only so far; this key is " +
+                                  std::string(curves::display_name(C::id)) + "'s");
+    }
   }
   std::string note;
-  auto engine = engines::make(a.backend, a.threads, &note);
+  auto engine = engines::make<C>(a.backend, a.threads, &note);
   if (!note.empty()) progress(note);
-  progress("proving on " + std::string(engine->name()) + " (domain 2^" + std::to_string(pk.log_domain()) + ")");
+  progress("proving on " + std::string(engine->name()) + " (" + std::string(curves::display_name(C::id)) +
+           ", domain 2^" + std::to_string(pk.log_domain()) + ")");
   groth16::prove_timings tm;
-  std::optional<groth16::blinding> rs;
-  if (!a.blinding.empty()) rs = parse_blinding(a.blinding);
-  std::vector<ff::fr_t> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);
+  std::optional<groth16::basic_blinding<C>> rs;
+  if (!a.blinding.empty()) rs = parse_blinding<C>(a.blinding);
+  std::vector<fr> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);
   const auto p = groth16::prove(*engine, pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
   if (!groth16::verify(pk.vk(), pub, p))
     throw std::invalid_argument("the witness does not satisfy the circuit: the proof does not verify");
@@ -67,15 +87,18 @@ int prove(const prove_args& a) {
                 "/ L %.3f / H %.3f s and G2 B %.3f s)",
                 tm.total, tm.split, tm.h2d, tm.ntt, tm.msm, tm.msm_a, tm.msm_b_g1, tm.msm_l, tm.msm_h, tm.msm_b_g2);
   progress(line);
-  io::write_json_file(a.proof, io::proof_to_json(p));
-  io::write_json_file(a.public_path, io::public_to_json(pub));
+  io::write_json_file(a.proof, io::proof_to_json<C>(p));
+  io::write_json_file(a.public_path, io::public_to_json<C>(pub));
   return 0;
 }
 
 }  // namespace
 
 int run_prove(const prove_args& a) {
-  return poly::with_threads(a.threads, [&] { return prove(a); });
+  return poly::with_threads(a.threads, [&] {
+    progress("reading " + a.zkey);
+    return curves::visit(io::zkey_curve_file(a.zkey), [&](auto curve) { return prove<decltype(curve)>(a); });
+  });
 }
 
 }  // namespace cuzk::cli

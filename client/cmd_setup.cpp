@@ -1,10 +1,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "circuits/registry.hpp"
 #include "commands.hpp"
+#include "curves/dispatch.hpp"
 #include "engines/select.hpp"
 #include "groth16/native.hpp"
 #include "io/zkey.hpp"
@@ -22,17 +25,23 @@ namespace cuzk::cli {
 namespace {
 
 /* --backend cpu|cuda|auto for the fixed-base multiplications */
-std::unique_ptr<groth16::fixed_base_engine> fixed_base_engine(const std::string& backend) {
-  if (backend == "cpu") return std::make_unique<groth16::cpu_fixed_base_engine>();
+template <class C>
+std::unique_ptr<groth16::basic_fixed_base_engine<C>> fixed_base_engine(const std::string& backend) {
+  if (backend == "cpu") return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
+  std::string why;
+  if constexpr (std::is_same_v<C, curves::bls12_381>) {
 #ifdef CUZK_CUDA_SETUP
-  if (engines::cuda_devices() > 0) return cuda::make_fixed_base_engine();
-  const char* why = "no CUDA device is present";
+    if (engines::cuda_devices() > 0) return cuda::make_fixed_base_engine();
+    why = "no CUDA device is present";
 #else
-  const char* why = "this build has no CUDA fixed-base engine";
+    why = "this build has no CUDA fixed-base engine";
 #endif
-  if (backend == "cuda") throw std::invalid_argument(std::string("--backend cuda: ") + why);
-  progress(std::string("backend auto: ") + why + ", fixed-base multiplications on the CPU");
-  return std::make_unique<groth16::cpu_fixed_base_engine>();
+  } else {
+    why = "the CUDA fixed-base engine does not run " + std::string(curves::display_name(C::id)) + " yet";
+  }
+  if (backend == "cuda") throw std::invalid_argument("--backend cuda: " + why);
+  progress("backend auto: " + why + ", fixed-base multiplications on the CPU");
+  return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
 }
 
 /* The key written straight into an SRS region: no file, no copy, the
@@ -68,29 +77,32 @@ int setup_into_pool(const setup_args& a, const groth16::toxic_waste& t, groth16:
   return 0;
 }
 
-}  // namespace
 
-int run_setup(const setup_args& a) {
+template <class C>
+int setup_on(const setup_args& a) {
   using namespace groth16;
-  const toxic_waste t = a.seed.empty() ? toxic_waste::random() : toxic_waste::from_seed(a.seed);
+  const auto t = a.seed.empty() ? basic_toxic_waste<C>::random() : basic_toxic_waste<C>::from_seed(a.seed);
   const h_form h = a.h_form == "coefficient" ? h_form::coefficient : h_form::odd_coset;
   auto report = [](std::string_view what, std::uint64_t done, std::uint64_t total) {
     progress("setup: " + std::string(what) + " (" + std::to_string(done) + "/" + std::to_string(total) + ")");
   };
-  auto fb = fixed_base_engine(a.backend);
-  progress("fixed-base multiplications on " + fb->name());
-  if (!a.pool.empty()) return setup_into_pool(a, t, h, report, *fb);
-  proving_key pk;
+  auto fb = fixed_base_engine<C>(a.backend);
+  progress("fixed-base multiplications on " + fb->name() + ", curve " + std::string(curves::display_name(C::id)));
+  basic_proving_key<C> pk;
   if (!a.r1cs.empty()) {
     progress("reading " + a.r1cs);
-    auto f = r1cs::read_r1cs_file(a.r1cs);
+    auto f = r1cs::read_r1cs_file<C>(a.r1cs);
     progress("setup for " + std::to_string(f.m.n_constraints()) + " constraints, " + std::to_string(f.m.n_wires) +
              " wires");
     pk = setup(f.m, t, h, report, fb.get());
-  } else {
+  } else if constexpr (std::is_same_v<C, curves::bls12_381>) {
+    if (!a.pool.empty()) return setup_into_pool(a, t, h, report, *fb);
     auto c = circuits::make_circuit(a.circuit);
     progress("setup for " + c->spec());
     pk = setup_circuit(*c, t, h, report, fb.get());
+  } else {
+    throw std::invalid_argument("native circuits are set up on BLS12-381 only so far, not " +
+                                std::string(curves::display_name(C::id)));
   }
   char line[160];
   std::snprintf(line, sizeof line, "fixed-base multiplications on %s: %.3f s", fb->name().c_str(), fb->seconds());
@@ -102,6 +114,30 @@ int run_setup(const setup_args& a) {
   progress("done: domain 2^" + std::to_string(pk.log_domain()) + ", " + std::to_string(pk.n_public) +
            " public signals");
   return 0;
+}
+
+/* The curve: the .r1cs's prime where there is one (a --curve beside it must
+   agree), else --curve (native circuits), else BLS12-381. */
+curves::curve_id curve_of(const setup_args& a) {
+  std::optional<curves::curve_id> asked;
+  if (!a.curve.empty()) {
+    asked = curves::parse_curve(a.curve);
+    if (!asked) throw std::invalid_argument("--curve must be bls12-381 or bn254, not '" + a.curve + "'");
+  }
+  if (a.r1cs.empty()) return asked.value_or(curves::curve_id::bls12_381);
+  const auto file = r1cs::read_r1cs_shape(r1cs::input_file(a.r1cs, "r1cs")).curve;
+  if (asked && *asked != file)
+    throw std::invalid_argument("--curve " + a.curve + " but " + a.r1cs + " is over " +
+                                std::string(curves::display_name(file)) + "'s scalar field (circom --prime " +
+                                std::string(curves::snarkjs_name(file)) + ")");
+  return file;
+}
+
+}  // namespace
+
+int run_setup(const setup_args& a) {
+  if (!a.r1cs.empty() && !a.pool.empty()) throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
+  return curves::visit(curve_of(a), [&](auto curve) { return setup_on<decltype(curve)>(a); });
 }
 
 }  // namespace cuzk::cli

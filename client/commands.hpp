@@ -10,6 +10,7 @@ namespace cuzk::cli {
 
 struct setup_args {
   std::string r1cs, circuit, zkey, pool, seed, h_form = "odd-coset";
+  std::string curve;  // native circuits: bls12-381 (default) or bn254; an .r1cs names its own
   std::string backend = "auto";  // where the fixed-base multiplications run
 };
 struct export_vk_args {

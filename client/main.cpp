@@ -1,4 +1,4 @@
-// cuzk: Groth16 on BLS12-381 — setup, export-vk, prove, verify; submit, wait, status against cuzk-gpu-server.
+// cuzk: Groth16 on BLS12-381 and BN254 — setup, export-vk, prove, verify; submit, wait, status against cuzk-gpu-server.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -9,7 +9,7 @@
 
 int main(int argc, char** argv) {
   using namespace cuzk::cli;
-  CLI::App app{"cuzk: Groth16 proofs on BLS12-381, compatible with snarkjs/circom"};
+  CLI::App app{"cuzk: Groth16 proofs on BLS12-381 and BN254, compatible with snarkjs/circom"};
   app.require_subcommand(1);
 
   setup_args sa;
@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   dst->add_option("--zkey", sa.zkey, "output proving key");
   dst->add_option("--pool", sa.pool,
                   "write the key straight into an SRS region of this pool (native circuits; prints its key id)");
+  setup->add_option("--curve", sa.curve,
+                    "curve of a native circuit's key: bls12-381 (default) or bn254 (an .r1cs names its own)");
   setup->add_option("--seed", sa.seed, "derive the toxic waste from this string (reproducible keys)");
   setup->add_option("--h-form", sa.h_form, "H query form: odd-coset (snarkjs) or coefficient (bellman)")
       ->check(CLI::IsMember({"odd-coset", "coefficient"}));

@@ -1,6 +1,7 @@
 #include "engines/select.hpp"
 
 #include <stdexcept>
+#include <type_traits>
 
 #ifdef CUZK_CUDA_ENGINE
 #include "cuda/device.hpp"
@@ -17,13 +18,23 @@ int cuda_devices() noexcept {
 #endif
 }
 
-std::unique_ptr<groth16::engine> make(std::string_view kind, int threads, std::string* note) {
-  if (kind == "cpu") return groth16::make_cpu_engine(threads);
+template <class C>
+std::unique_ptr<groth16::basic_engine<C>> make(std::string_view kind, int threads, std::string* note) {
+  if (kind == "cpu") return groth16::make_cpu_engine<C>(threads);
   if (kind == "cuda" || kind == "auto") {
 #ifdef CUZK_CUDA_ENGINE
     if (cuda_devices() > 0) {
-      if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
-      return cuda::make_engine(cuda::engine_options{});
+      if constexpr (std::is_same_v<C, curves::bls12_381>) {
+        if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
+        return cuda::make_engine(cuda::engine_options{});
+      } else {
+        if (kind == "cuda")
+          throw std::invalid_argument("--backend cuda: the CUDA engine does not prove on " +
+                                      std::string(curves::display_name(C::id)) + " yet");
+        if (note) *note = "backend auto: the CUDA engine does not prove on " +
+                          std::string(curves::display_name(C::id)) + " yet, proving on the CPU";
+        return groth16::make_cpu_engine<C>(threads);
+      }
     }
     if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
     if (note) *note = "backend auto: no CUDA device present, proving on the CPU";
@@ -31,9 +42,12 @@ std::unique_ptr<groth16::engine> make(std::string_view kind, int threads, std::s
     if (kind == "cuda") throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");
     if (note) *note = "backend auto: built without CUDA, proving on the CPU";
 #endif
-    return groth16::make_cpu_engine(threads);
+    return groth16::make_cpu_engine<C>(threads);
   }
   throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
 }
+
+template std::unique_ptr<groth16::basic_engine<curves::bls12_381>> make(std::string_view, int, std::string*);
+template std::unique_ptr<groth16::basic_engine<curves::bn254>> make(std::string_view, int, std::string*);
 
 }  // namespace cuzk::engines

@@ -24,19 +24,22 @@ using clock = std::chrono::steady_clock;
 double since(clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); }
 
 /* One proof at a time: the scratch vectors are the engine's. */
-class cpu_engine final : public engine {
+template <class C>
+class cpu_engine final : public basic_engine<C> {
+  using fr = ff::fr<C>;
+
  public:
   explicit cpu_engine(int threads) : threads_(threads) {}
   std::string_view name() const override { return "cpu"; }
 
-  msm_sums compute(const prove_input& in, prove_timings& tm) override {
+  basic_msm_sums<C> compute(const basic_prove_input<C>& in, prove_timings& tm) override {
     if (!in.pk.points_decoded())
       throw std::invalid_argument("the CPU engine needs the key's points decoded; this key was read for a GPU");
     return poly::with_threads(threads_, [&] { return run(in, tm); });
   }
 
  private:
-  void copy_in(const prove_input& in) {
+  void copy_in(const basic_prove_input<C>& in) {
     for (auto* v : {&a_, &b_, &c_}) v->resize(in.a.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, in.a.size(), 1 << 14), [&](const auto& r) {
       std::copy(in.a.begin() + r.begin(), in.a.begin() + r.end(), a_.begin() + r.begin());
@@ -45,22 +48,23 @@ class cpu_engine final : public engine {
     });
   }
 
-  msm_sums run(const prove_input& in, prove_timings& tm) {
-    const proving_key& pk = in.pk;
-    const h_plan& plan = in.plan;
-    msm_sums out;
+  basic_msm_sums<C> run(const basic_prove_input<C>& in, prove_timings& tm) {
+    const basic_proving_key<C>& pk = in.pk;
+    const basic_h_plan<C>& plan = in.plan;
+    basic_msm_sums<C> out;
 
     /* a_ <- (a·b − c) on ζH, or the coefficients of (a·b − c)/Z (poly/quotient.hpp) */
     const auto t0 = clock::now();
     copy_in(in);
-    poly::compute_h(poly::domain::cached(plan.log_n, plan.family), a_, b_, c_, plan.convention);
-    out.h_top = plan.convention == poly::h_convention::coefficients ? a_.back() : fr_t::zero();
-    const std::span<const fr_t> h = std::span<const fr_t>(a_).first(plan.h_len);
+    poly::compute_h(poly::basic_domain<C>::cached(plan.log_n, plan.family), std::span<fr>(a_), std::span<fr>(b_),
+                    std::span<fr>(c_), plan.convention);
+    out.h_top = plan.convention == poly::h_convention::coefficients ? a_.back() : fr::zero();
+    const std::span<const fr> h = std::span<const fr>(a_).first(plan.h_len);
     tm.ntt = since(t0);
 
-    auto g1 = [](std::span<const ec::g1_affine_t> bases, const split_view& v, double& secs) {
+    auto g1 = [](std::span<const ec::g1_affine<C>> bases, const split_view& v, double& secs) {
       const auto t = clock::now();
-      auto sum = msm::msm_g1(bases, v.ones, v.others, v.other_scalars, v.first);
+      auto sum = msm::g1_msm<C>::msm(bases, v.ones, v.others, v.other_scalars, v.first);
       secs = since(t);
       return sum;
     };
@@ -69,7 +73,7 @@ class cpu_engine final : public engine {
         [&] {
           const auto t = clock::now();
           const split_view& v = in.z_split;
-          out.b2 = msm::msm_g2(pk.b2, v.ones, v.others, v.other_scalars, v.first);
+          out.b2 = msm::g2_msm<C>::msm(pk.b2, v.ones, v.others, v.other_scalars, v.first);
           tm.msm_b_g2 = since(t);
         },
         [&] {
@@ -77,7 +81,7 @@ class cpu_engine final : public engine {
           out.b1 = g1(pk.b1, in.z_split, tm.msm_b_g1);
           out.c = g1(pk.c, in.c_split, tm.msm_l);
           const auto t = clock::now();
-          out.h = msm::msm_g1(pk.h_query, h, {.split = false});
+          out.h = msm::g1_msm<C>::msm(pk.h_query, h, {.split = false});
           tm.msm_h = since(t);
         });
     tm.msm = since(t1);
@@ -85,11 +89,17 @@ class cpu_engine final : public engine {
   }
 
   int threads_;
-  std::vector<fr_t> a_, b_, c_;
+  std::vector<fr> a_, b_, c_;
 };
 
 }  // namespace
 
-std::unique_ptr<engine> make_cpu_engine(int threads) { return std::make_unique<cpu_engine>(threads); }
+template <class C>
+std::unique_ptr<basic_engine<C>> make_cpu_engine(int threads) {
+  return std::make_unique<cpu_engine<C>>(threads);
+}
+
+template std::unique_ptr<basic_engine<curves::bls12_381>> make_cpu_engine(int);
+template std::unique_ptr<basic_engine<curves::bn254>> make_cpu_engine(int);
 
 }  // namespace cuzk::groth16

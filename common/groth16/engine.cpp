@@ -8,27 +8,31 @@
 
 namespace cuzk::groth16 {
 
-h_plan h_plan::for_key(const proving_key& pk) {
+template <class C>
+basic_h_plan<C> basic_h_plan<C>::for_key(const basic_proving_key<C>& pk) {
   const std::uint32_t n = pk.domain_size;
   if (n < 2 || (n & (n - 1)) != 0)
     throw std::invalid_argument("prove: the key's domain size " + std::to_string(n) + " is not a power of two >= 2");
-  h_plan p;
+  basic_h_plan p;
   p.log_n = pk.log_domain();
   p.family = poly::root_family::snarkjs;
-  const poly::domain d(p.log_n, p.family);
+  const poly::basic_domain<C> d(p.log_n, p.family);
   if (pk.h == h_form::odd_coset) {
     p.convention = poly::h_convention::odd_coset;
     p.shift = d.odd_coset_shift();  // ζ = ω_2n
-    p.z_inv = fr_t::one();          // Z = ζ^n − 1 = −2 is folded into the key's hExps
+    p.z_inv = ff::fr<C>::one();          // Z = ζ^n − 1 = −2 is folded into the key's hExps
     p.h_len = n;
   } else {
     p.convention = poly::h_convention::coefficients;
-    p.shift = poly::domain::coset_generator();  // g = 7
+    p.shift = poly::basic_domain<C>::coset_generator();  // g
     p.z_inv = d.vanishing_on_coset(p.shift).inverse();  // (g^n − 1)^−1
     p.h_len = n - 1;
   }
   return p;
 }
+
+template struct basic_h_plan<curves::bls12_381>;
+template struct basic_h_plan<curves::bn254>;
 
 split_view split_view::of(const msm::scalar_split& s, std::uint32_t first) {
   const auto ones = std::lower_bound(s.ones.begin(), s.ones.end(), first) - s.ones.begin();

@@ -23,16 +23,18 @@ namespace cuzk::groth16 {
      odd_coset:    h = (a·b − c) on ζH, ζ = ω_2n            (n scalars)
      coefficients: h = coefficients of (a·b − c)/Z via gH, g = 7, Z = g^n − 1 there
                    (n − 1 scalars; coefficient n − 1 is 0 iff Z | AB − C) */
-struct h_plan {
+template <class C>
+struct basic_h_plan {
   poly::h_convention convention;
   unsigned log_n;
   poly::root_family family;  // whose ω (a .zkey's H query needs snarkjs's)
-  fr_t shift;                // ζ or g
-  fr_t z_inv;                // (g^n − 1)^−1; coefficients only
+  ff::fr<C> shift;           // ζ or g
+  ff::fr<C> z_inv;           // (g^n − 1)^−1; coefficients only
   std::size_t h_len;         // n or n − 1: the H query's length
 
-  static h_plan for_key(const proving_key& pk);
+  static basic_h_plan for_key(const basic_proving_key<C>& pk);
 };
+using h_plan = basic_h_plan<curves::bls12_381>;
 
 /* A view of a scalar_split of z restricted to indices >= first (the C query
    starts at z[n_public + 1]); index i of the split is base i − first. */
@@ -47,21 +49,25 @@ struct split_view {
 
 /* One proof's inputs. a, b, c (domain_size each) are const: no engine writes
    them (a server's slot must stay intact until the proof is stored). */
-struct prove_input {
-  const proving_key& pk;
-  std::span<const fr_t> z, a, b, c;
-  const h_plan& plan;
+template <class C>
+struct basic_prove_input {
+  const basic_proving_key<C>& pk;
+  std::span<const ff::fr<C>> z, a, b, c;
+  const basic_h_plan<C>& plan;
   split_view z_split;  // of all of z: A, B_G1, B_G2
   split_view c_split;  // of z[n_public + 1 ..]: the C (L) query
 };
+using prove_input = basic_prove_input<curves::bls12_381>;
 
 /* Σ z_i A_i, Σ z_i B_i (G1 and G2), Σ_{private} z_i C_i, Σ h_j H_j */
-struct msm_sums {
-  ec::g1_jacobian_t a, b1, c, h;
-  ec::g2_jacobian_t b2;
+template <class C>
+struct basic_msm_sums {
+  ec::g1_jacobian<C> a, b1, c, h;
+  ec::g2_jacobian<C> b2;
   /* coefficients: h's coefficient n − 1 (zero iff Z | AB − C); odd_coset: zero */
-  fr_t h_top;
+  ff::fr<C> h_top;
 };
+using msm_sums = basic_msm_sums<curves::bls12_381>;
 
 /* Seconds per phase. Engines fill what they measure; phases that ran
    concurrently overlap, so they need not add up to msm or total. */
@@ -76,17 +82,21 @@ struct prove_timings {
   double total = 0;
 };
 
-class engine {
+template <class C>
+class basic_engine {
  public:
-  virtual ~engine() = default;
+  using curve = C;
+  virtual ~basic_engine() = default;
   virtual std::string_view name() const = 0;
   /* true: the engine classifies z itself (on the device), so the
      orchestrator hands it empty split views and spends nothing on them */
   virtual bool splits_on_device() const { return false; }
-  virtual msm_sums compute(const prove_input& in, prove_timings& tm) = 0;
+  virtual basic_msm_sums<C> compute(const basic_prove_input<C>& in, prove_timings& tm) = 0;
 };
+using engine = basic_engine<curves::bls12_381>;
 
 /* oneTBB in the caller's arena (threads = 0) or in an arena of that many */
-std::unique_ptr<engine> make_cpu_engine(int threads = 0);
+template <class C = curves::bls12_381>
+std::unique_ptr<basic_engine<C>> make_cpu_engine(int threads = 0);
 
 }  // namespace cuzk::groth16

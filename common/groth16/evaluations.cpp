@@ -10,8 +10,10 @@
 
 namespace cuzk::groth16 {
 
-void fill_public_rows(std::uint64_t n_constraints, std::uint32_t n_public, std::span<const fr_t> z,
-                      std::span<fr_t> a, std::span<fr_t> b, std::span<fr_t> c) {
+template <class C>
+void fill_public_rows(std::uint64_t n_constraints, std::uint32_t n_public, std::span<const ff::fr<C>> z,
+                      std::span<ff::fr<C>> a, std::span<ff::fr<C>> b, std::span<ff::fr<C>> c) {
+  using fr_t = ff::fr<C>;
   if (n_constraints + n_public + 1 > a.size())
     throw std::invalid_argument("prove: the domain has no room for the public-input rows");
   for (std::size_t i = n_constraints; i < a.size(); ++i) {
@@ -22,8 +24,10 @@ void fill_public_rows(std::uint64_t n_constraints, std::uint32_t n_public, std::
   }
 }
 
-void evaluate_from_coefs(const proving_key& pk, std::span<const fr_t> z, std::span<fr_t> a, std::span<fr_t> b,
-                         std::span<fr_t> c) {
+template <class C>
+void evaluate_from_coefs(const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a,
+                         std::span<ff::fr<C>> b, std::span<ff::fr<C>> c) {
+  using fr_t = ff::fr<C>;
   if (z.size() != pk.n_vars)
     throw std::invalid_argument("prove: witness has " + std::to_string(z.size()) + " values, the key expects " +
                                 std::to_string(pk.n_vars));
@@ -32,7 +36,7 @@ void evaluate_from_coefs(const proving_key& pk, std::span<const fr_t> z, std::sp
                                 " entries");
   std::fill(a.begin(), a.end(), fr_t::zero());
   std::fill(b.begin(), b.end(), fr_t::zero());
-  auto add = [&](const matrix_coef& k, std::uint64_t i) {
+  auto add = [&](const basic_matrix_coef<C>& k, std::uint64_t i) {
     if (k.constraint >= pk.domain_size || k.signal >= pk.n_vars || k.matrix > 1)
       throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is out of range (matrix " +
                                   std::to_string(k.matrix) + ", row " + std::to_string(k.constraint) + ", signal " +
@@ -42,7 +46,7 @@ void evaluate_from_coefs(const proving_key& pk, std::span<const fr_t> z, std::sp
   if (pk.coefs.empty() && !pk.mapped.coefs.empty()) {  // left in the mapping: read each record here
     const auto& r = pk.mapped.coefs;
     for (std::uint64_t i = 0; i < r.size() / coef_record_bytes; ++i) {
-      const auto k = decode_coef_record(r.data() + i * coef_record_bytes);
+      const auto k = decode_coef_record<C>(r.data() + i * coef_record_bytes);
       if (!k) throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is not below r");
       add(*k, i);
     }
@@ -51,5 +55,13 @@ void evaluate_from_coefs(const proving_key& pk, std::span<const fr_t> z, std::sp
   }
   tbb::parallel_for(std::size_t{0}, c.size(), [&](std::size_t i) { c[i] = a[i] * b[i]; });
 }
+
+#define CUZK_GROTH16_EVALUATIONS(C)                                                                             \
+  template void fill_public_rows<C>(std::uint64_t, std::uint32_t, std::span<const ff::fr<C>>, std::span<ff::fr<C>>, \
+                                    std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                 \
+  template void evaluate_from_coefs(const basic_proving_key<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>, \
+                                    std::span<ff::fr<C>>, std::span<ff::fr<C>>);
+CUZK_GROTH16_EVALUATIONS(curves::bls12_381)
+CUZK_GROTH16_EVALUATIONS(curves::bn254)
 
 }  // namespace cuzk::groth16

@@ -15,11 +15,12 @@
 
 namespace cuzk::groth16 {
 
-template <class C>
+template <class G>
 class fixed_base_table {
  public:
-  using point_t = ec::jacobian<C>;
+  using point_t = ec::jacobian<G>;
   using affine_t = typename point_t::affine_t;
+  using scalar_t = ff::fr<typename G::curve>;
   static constexpr std::size_t windows = 32, entries = 255;  // 8-bit windows of a 256-bit scalar
 
   explicit fixed_base_table(const affine_t& g) : table_(windows * entries) {
@@ -33,11 +34,11 @@ class fixed_base_table {
         acc += base;
       }
     });
-    ec::batch_to_affine<C>(jac, table_);
+    ec::batch_to_affine<G>(jac, table_);
   }
 
   /* k G = Σ_w byte_w(k) 2^(8w) G */
-  point_t mul(const ec::fr_t& k) const {
+  point_t mul(const scalar_t& k) const {
     auto limbs = k.to_canonical();
     point_t acc;
     for (std::size_t w = 0; w < windows; ++w) {
@@ -48,16 +49,16 @@ class fixed_base_table {
   }
 
   /* out_i = k_i G, in parallel, normalized to affine in chunks */
-  void mul_many(std::span<const ec::fr_t> k, std::span<affine_t> out) const {
+  void mul_many(std::span<const scalar_t> k, std::span<affine_t> out) const {
     constexpr std::size_t chunk = 1024;
     tbb::parallel_for(std::size_t{0}, (k.size() + chunk - 1) / chunk, [&](std::size_t c) {
       std::size_t lo = c * chunk, hi = std::min(k.size(), lo + chunk);
       std::vector<point_t> jac(hi - lo);
       for (std::size_t i = lo; i < hi; ++i) jac[i - lo] = mul(k[i]);
-      ec::batch_to_affine<C>(jac, out.subspan(lo, hi - lo));
+      ec::batch_to_affine<G>(jac, out.subspan(lo, hi - lo));
     });
   }
-  std::vector<affine_t> mul_many(std::span<const ec::fr_t> k) const {
+  std::vector<affine_t> mul_many(std::span<const scalar_t> k) const {
     std::vector<affine_t> out(k.size());
     mul_many(k, out);
     return out;

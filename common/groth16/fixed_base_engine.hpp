@@ -16,29 +16,34 @@
 
 namespace cuzk::groth16 {
 
-class fixed_base_engine {
+template <class C>
+class basic_fixed_base_engine {
  public:
-  virtual ~fixed_base_engine() = default;
+  using curve = C;
+  using fr = ff::fr<C>;
+  using g1 = ec::g1_affine<C>;
+  using g2 = ec::g2_affine<C>;
+  virtual ~basic_fixed_base_engine() = default;
 
   /* "cpu", "cuda (NVIDIA H200)", ... */
   virtual std::string name() const = 0;
 
   /* out_i = k_i g in affine form (infinity for k_i = 0); out.size() == k.size() */
-  void mul_many_g1(const ec::g1_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) {
+  void mul_many_g1(const g1& g, std::span<const fr> k, std::span<g1> out) {
     check(k.size(), out.size());
-    timed([&] { g1(g, k, out); });
+    timed([&] { run_g1(g, k, out); });
   }
-  void mul_many_g2(const ec::g2_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) {
+  void mul_many_g2(const g2& g, std::span<const fr> k, std::span<g2> out) {
     check(k.size(), out.size());
-    timed([&] { g2(g, k, out); });
+    timed([&] { run_g2(g, k, out); });
   }
 
   /* wall time spent in mul_many_g1/g2 since construction */
   double seconds() const { return seconds_; }
 
  protected:
-  virtual void g1(const ec::g1_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) = 0;
-  virtual void g2(const ec::g2_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) = 0;
+  virtual void run_g1(const g1& g, std::span<const fr> k, std::span<g1> out) = 0;
+  virtual void run_g2(const g2& g, std::span<const fr> k, std::span<g2> out) = 0;
 
  private:
   static void check(std::size_t k, std::size_t out) {
@@ -54,37 +59,44 @@ class fixed_base_engine {
   }
   double seconds_ = 0;
 };
+using fixed_base_engine = basic_fixed_base_engine<curves::bls12_381>;
 
 /* fixed_base_table in the caller's oneTBB arena; the table of the last base
    of each group is kept for the next call. */
-class cpu_fixed_base_engine final : public fixed_base_engine {
+template <class C>
+class basic_cpu_fixed_base_engine final : public basic_fixed_base_engine<C> {
+  using base = basic_fixed_base_engine<C>;
+
  public:
   std::string name() const override { return "cpu"; }
 
  protected:
-  void g1(const ec::g1_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) override {
+  void run_g1(const typename base::g1& g, std::span<const typename base::fr> k,
+              std::span<typename base::g1> out) override {
     table_for(t1_, g).mul_many(k, out);
   }
-  void g2(const ec::g2_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) override {
+  void run_g2(const typename base::g2& g, std::span<const typename base::fr> k,
+              std::span<typename base::g2> out) override {
     table_for(t2_, g).mul_many(k, out);
   }
 
  private:
-  template <class C>
+  template <class G>
   struct cached {
-    typename fixed_base_table<C>::affine_t base;
-    std::optional<fixed_base_table<C>> table;
+    typename fixed_base_table<G>::affine_t base;
+    std::optional<fixed_base_table<G>> table;
   };
-  template <class C>
-  static const fixed_base_table<C>& table_for(cached<C>& c, const typename fixed_base_table<C>::affine_t& g) {
+  template <class G>
+  static const fixed_base_table<G>& table_for(cached<G>& c, const typename fixed_base_table<G>::affine_t& g) {
     if (!c.table || !(c.base == g)) {
       c.table.emplace(g);
       c.base = g;
     }
     return *c.table;
   }
-  cached<ec::g1_curve> t1_;
-  cached<ec::g2_curve> t2_;
+  cached<ec::g1_group<C>> t1_;
+  cached<ec::g2_group<C>> t2_;
 };
+using cpu_fixed_base_engine = basic_cpu_fixed_base_engine<curves::bls12_381>;
 
 }  // namespace cuzk::groth16

@@ -1,6 +1,6 @@
 // Groth16 keys and proofs (Groth, eprint 2016/260), laid out as snarkjs's
-// .zkey holds them so a key read from one round-trips exactly. The proving
-// key is BLS12-381's so far; verifying keys and proofs are of either curve.
+// .zkey holds them so a key read from one round-trips exactly. Each is over a
+// curve C; the unprefixed names are BLS12-381's.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include "curves/bn254.hpp"
 #include "ec/config.hpp"
+#include "ec/serialize_snarkjs.hpp"
 #include "ff/fr.hpp"
 
 namespace cuzk::groth16 {
@@ -37,12 +38,14 @@ struct mapped_bases {
 };
 
 /* One nonzero entry of the A or B matrix (snarkjs .zkey section 4). */
-struct matrix_coef {
+template <class C>
+struct basic_matrix_coef {
   std::uint32_t matrix;      // 0 = A, 1 = B
   std::uint32_t constraint;  // row, < domain_size
   std::uint32_t signal;      // column, < n_vars
-  fr_t value;
+  ff::fr<C> value;
 };
+using matrix_coef = basic_matrix_coef<curves::bls12_381>;
 
 template <class C>
 struct basic_verifying_key {
@@ -53,34 +56,44 @@ struct basic_verifying_key {
 };
 using verifying_key = basic_verifying_key<curves::bls12_381>;
 
-struct proving_key {
+template <class C>
+struct basic_proving_key {
+  using curve = C;
+  using fr = ff::fr<C>;
+  using g1 = ec::g1_affine<C>;
+  using g2 = ec::g2_affine<C>;
+  /* bytes of one point in a .zkey (and on the device) */
+  static constexpr std::size_t g1_bytes = ec::snarkjs::point_size<ff::fp<C>>;
+  static constexpr std::size_t g2_bytes = ec::snarkjs::point_size<ff::fp2<C>>;
+
   std::uint32_t n_vars = 0;       // witness length, the constant ONE included
   std::uint32_t n_public = 0;     // public signals, ONE excluded
   std::uint32_t domain_size = 0;  // n, a power of two ≥ constraints + n_public + 1
   h_form h = h_form::odd_coset;
-  g1_affine_t alpha1, beta1, delta1;
-  g2_affine_t beta2, gamma2, delta2;
-  std::vector<g1_affine_t> ic;          // n_public + 1
-  std::vector<matrix_coef> coefs;       // A and B; row n_constraints + s holds A[s] = 1 (s ≤ n_public)
-  std::vector<g1_affine_t> a, b1;       // n_vars: u_i(τ), v_i(τ)
-  std::vector<g2_affine_t> b2;          // n_vars: v_i(τ)
-  std::vector<g1_affine_t> c;           // n_vars − n_public − 1: (β u_i + α v_i + w_i)(τ)/δ
-  std::vector<g1_affine_t> h_query;     // see h_form
+  g1 alpha1, beta1, delta1;
+  g2 beta2, gamma2, delta2;
+  std::vector<g1> ic;                            // n_public + 1
+  std::vector<basic_matrix_coef<C>> coefs;       // A and B; row n_constraints + s holds A[s] = 1 (s ≤ n_public)
+  std::vector<g1> a, b1;                         // n_vars: u_i(τ), v_i(τ)
+  std::vector<g2> b2;                            // n_vars: v_i(τ)
+  std::vector<g1> c;                             // n_vars − n_public − 1: (β u_i + α v_i + w_i)(τ)/δ
+  std::vector<g1> h_query;                       // see h_form
   mapped_bases mapped;
 
   /* bases per query: the decoded points, or (a key read without decoding
      them, io::read_zkey_mapped) the mapped sections' */
-  std::size_t a_count() const { return a.empty() ? mapped.a.size() / 96 : a.size(); }
-  std::size_t b1_count() const { return b1.empty() ? mapped.b1.size() / 96 : b1.size(); }
-  std::size_t b2_count() const { return b2.empty() ? mapped.b2.size() / 192 : b2.size(); }
-  std::size_t c_count() const { return c.empty() ? mapped.c.size() / 96 : c.size(); }
-  std::size_t h_count() const { return h_query.empty() ? mapped.h.size() / 96 : h_query.size(); }
+  std::size_t a_count() const { return a.empty() ? mapped.a.size() / g1_bytes : a.size(); }
+  std::size_t b1_count() const { return b1.empty() ? mapped.b1.size() / g1_bytes : b1.size(); }
+  std::size_t b2_count() const { return b2.empty() ? mapped.b2.size() / g2_bytes : b2.size(); }
+  std::size_t c_count() const { return c.empty() ? mapped.c.size() / g1_bytes : c.size(); }
+  std::size_t h_count() const { return h_query.empty() ? mapped.h.size() / g1_bytes : h_query.size(); }
   /* the points are in a, b1, b2, c, h_query (else only in the mapped bytes) */
   bool points_decoded() const { return a.size() == n_vars; }
 
-  verifying_key vk() const { return {alpha1, beta2, gamma2, delta2, ic}; }
+  basic_verifying_key<C> vk() const { return {alpha1, beta2, gamma2, delta2, ic}; }
   std::uint32_t log_domain() const { return (std::uint32_t)__builtin_ctz(domain_size); }
 };
+using proving_key = basic_proving_key<curves::bls12_381>;
 
 template <class C>
 struct basic_proof {

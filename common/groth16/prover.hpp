@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 #include "groth16/engine.hpp"
 #include "groth16/keys.hpp"
@@ -18,22 +19,27 @@ namespace cuzk::groth16 {
 
 /* Fixed r and s make the proof a function of its inputs alone, so backends
    can be compared bit for bit (DESIGN §5); otherwise both are random. */
-struct blinding {
-  fr_t r, s;
-  static blinding random();
+template <class C>
+struct basic_blinding {
+  ff::fr<C> r, s;
+  static basic_blinding random();
   /* "R,S": two decimal numbers below r; nullopt otherwise. */
-  static std::optional<blinding> parse(std::string_view text);
+  static std::optional<basic_blinding> parse(std::string_view text);
 };
+using blinding = basic_blinding<curves::bls12_381>;
 
 /* a, b, c: the evaluations <A_i,z>, <B_i,z>, <C_i,z> of every row of the
    domain (domain_size each; evaluations.hpp builds them), left unchanged.
    z: the full witness (n_vars). std::invalid_argument on wrong sizes and,
    for a coefficient-form key, on a witness with Z ∤ AB − C. */
-proof prove(engine& e, const proving_key& pk, std::span<const fr_t> z, std::span<const fr_t> a,
-            std::span<const fr_t> b, std::span<const fr_t> c, const std::optional<blinding>& rs = {},
-            prove_timings* t = nullptr);
+template <class C>
+basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z,
+                     std::span<const ff::fr<C>> a, std::span<const ff::fr<C>> b, std::span<const ff::fr<C>> c,
+                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs = {}, prove_timings* t = nullptr);
 /* The same on a CPU engine in the caller's TBB arena. */
-proof prove(const proving_key& pk, std::span<const fr_t> z, std::span<const fr_t> a, std::span<const fr_t> b,
-            std::span<const fr_t> c, const std::optional<blinding>& rs = {}, prove_timings* t = nullptr);
+template <class C>
+basic_proof<C> prove(const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z, std::span<const ff::fr<C>> a,
+                     std::span<const ff::fr<C>> b, std::span<const ff::fr<C>> c,
+                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs = {}, prove_timings* t = nullptr);
 
 }  // namespace cuzk::groth16

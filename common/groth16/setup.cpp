@@ -13,56 +13,62 @@ namespace cuzk::groth16 {
 
 namespace {
 
-template <class Rng>
-fr_t uniform_nonzero(Rng& rng) {
+template <class F, class Rng>
+F uniform_nonzero(Rng& rng) {
   for (;;)
-    if (fr_t v = fr_t::random(rng); !v.is_zero()) return v;
+    if (F v = F::random(rng); !v.is_zero()) return v;
 }
 
-template <class Rng>
-toxic_waste draw(Rng& rng) {
-  toxic_waste t;
-  for (fr_t* f : {&t.tau, &t.alpha, &t.beta, &t.gamma, &t.delta}) *f = uniform_nonzero(rng);
+template <class C, class Rng>
+basic_toxic_waste<C> draw(Rng& rng) {
+  basic_toxic_waste<C> t;
+  for (ff::fr<C>* f : {&t.tau, &t.alpha, &t.beta, &t.gamma, &t.delta}) *f = uniform_nonzero<ff::fr<C>>(rng);
   return t;
 }
 
 /* ω^j for j < n, in parallel chunks */
-std::vector<fr_t> powers(const fr_t& w, std::size_t n) {
-  std::vector<fr_t> out(n);
+template <class F>
+std::vector<F> powers(const F& w, std::size_t n) {
+  std::vector<F> out(n);
   constexpr std::size_t chunk = 4096;
   tbb::parallel_for(std::size_t{0}, (n + chunk - 1) / chunk, [&](std::size_t c) {
     std::size_t lo = c * chunk, hi = std::min(n, lo + chunk);
-    fr_t p = w.pow(std::uint64_t(lo));
+    F p = w.pow(std::uint64_t(lo));
     for (std::size_t j = lo; j < hi; ++j, p *= w) out[j] = p;
   });
   return out;
 }
 
-void accumulate(const r1cs::sparse_rows& rows, std::span<const fr_t> lagrange, std::vector<fr_t>& out) {
+template <class C>
+void accumulate(const r1cs::basic_sparse_rows<C>& rows, std::span<const ff::fr<C>> lagrange,
+                std::vector<ff::fr<C>>& out) {
   for (std::uint64_t i = 0; i < rows.rows(); ++i)
     for (const auto& t : rows.row(i)) out[t.wire] += t.coeff * lagrange[i];
 }
 
 }  // namespace
 
-std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std::uint64_t m, std::uint64_t first,
-                              std::size_t count) {
-  std::vector<fr_t> x = powers(w, count);
-  const fr_t gw = g * w.pow(first);
-  std::vector<fr_t> den(count);
+template <class F>
+std::vector<F> lagrange_at(const F& tau, const F& g, const F& w, std::uint64_t m, std::uint64_t first,
+                           std::size_t count) {
+  std::vector<F> x = powers(w, count);
+  const F gw = g * w.pow(first);
+  std::vector<F> den(count);
   tbb::parallel_for(std::size_t{0}, count, [&](std::size_t j) {
     x[j] *= gw;
     den[j] = tau - x[j];
     if (den[j].is_zero()) throw std::runtime_error("setup: tau is a root of unity; draw again");
   });
-  ec::batch_inverse<fr_t>(den);
-  fr_t scale = (tau.pow(m) - fr_t::one()) * fr_t::from_u64(m).inverse();  /* (τ^m − 1) / m */
+  ec::batch_inverse<F>(den);
+  F scale = (tau.pow(m) - F::one()) * F::from_u64(m).inverse();  /* (τ^m − 1) / m */
   tbb::parallel_for(std::size_t{0}, count, [&](std::size_t j) { den[j] *= x[j] * scale; });
   return den;
 }
 
-std::vector<fr_t> h_query_scalars(const toxic_waste& t, h_form h, std::uint32_t log_n) {
-  const poly::domain& d = poly::domain::cached(log_n, poly::root_family::snarkjs);
+template <class C>
+std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>& t, h_form h, std::uint32_t log_n) {
+  using fr_t = ff::fr<C>;
+  const auto& d = poly::basic_domain<C>::cached(log_n, poly::root_family::snarkjs);
   const std::uint64_t n = 1ull << log_n;
   const fr_t delta_inv = t.delta.inverse();
   std::vector<fr_t> h_s;
@@ -79,17 +85,19 @@ std::vector<fr_t> h_query_scalars(const toxic_waste& t, h_form h, std::uint32_t 
   return h_s;
 }
 
-toxic_waste toxic_waste::from_seed(std::string_view seed) {
+template <class C>
+basic_toxic_waste<C> basic_toxic_waste<C>::from_seed(std::string_view seed) {
   std::seed_seq seq(seed.begin(), seed.end());
   std::mt19937_64 rng(seq);
-  return draw(rng);
+  return draw<C>(rng);
 }
 
-toxic_waste toxic_waste::random() {
+template <class C>
+basic_toxic_waste<C> basic_toxic_waste<C>::random() {
   std::random_device rd;
   std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
   std::mt19937_64 rng(seq);
-  return draw(rng);
+  return draw<C>(rng);
 }
 
 std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_public) {
@@ -99,28 +107,31 @@ std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_publi
   return (std::uint32_t)n;
 }
 
-proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const progress_fn& progress,
-                  fixed_base_engine* fb) {
+template <class C>
+basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_identity_t<basic_toxic_waste<C>>& t,
+                           h_form h, const progress_fn& progress,
+                           std::type_identity_t<basic_fixed_base_engine<C>>* fb) {
+  using fr_t = ff::fr<C>;
   auto step = [&](std::string_view what, std::uint64_t done, std::uint64_t total) {
     if (progress) progress(what, done, total);
   };
   const std::uint64_t nc = m.n_constraints();
-  proving_key pk;
+  basic_proving_key<C> pk;
   pk.n_vars = m.n_wires;
   pk.n_public = m.n_public;
   pk.domain_size = domain_size_for(nc, m.n_public);
   pk.h = h;
   const std::uint32_t n = pk.domain_size;
-  const poly::domain& d = poly::domain::cached(pk.log_domain(), poly::root_family::snarkjs);
+  const auto& d = poly::basic_domain<C>::cached(pk.log_domain(), poly::root_family::snarkjs);
 
   step("lagrange basis at tau", 0, 1);
   std::vector<fr_t> lag = lagrange_at(t.tau, fr_t::one(), d.omega(), n, 0, n);
 
   /* u_i(τ) = Σ_rows A[row][i] L_row(τ), and v, w; rows n_c + s carry A[s] = 1 */
   std::vector<fr_t> u(m.n_wires), v(m.n_wires), w(m.n_wires);
-  accumulate(m.a, lag, u);
-  accumulate(m.b, lag, v);
-  accumulate(m.c, lag, w);
+  accumulate<C>(m.a, lag, u);
+  accumulate<C>(m.b, lag, v);
+  accumulate<C>(m.c, lag, w);
   for (std::uint32_t s = 0; s <= m.n_public; ++s) u[s] += lag[nc + s];
 
   pk.coefs.reserve(m.a.n_terms() + m.b.n_terms() + m.n_public + 1);
@@ -141,17 +152,17 @@ proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const
 
   const std::vector<fr_t> h_s = h_query_scalars(t, h, pk.log_domain());
 
-  cpu_fixed_base_engine cpu;
-  fixed_base_engine& e = fb ? *fb : cpu;
-  const auto& g1 = ec::g1_curve::generator();
-  const auto& g2 = ec::g2_curve::generator();
+  basic_cpu_fixed_base_engine<C> cpu;
+  basic_fixed_base_engine<C>& e = fb ? *fb : cpu;
+  const auto& g1 = ec::g1_group<C>::generator();
+  const auto& g2 = ec::g2_group<C>::generator();
   auto many1 = [&](std::span<const fr_t> k) {
-    std::vector<ec::g1_affine_t> out(k.size());
+    std::vector<ec::g1_affine<C>> out(k.size());
     e.mul_many_g1(g1, k, out);
     return out;
   };
   auto many2 = [&](std::span<const fr_t> k) {
-    std::vector<ec::g2_affine_t> out(k.size());
+    std::vector<ec::g2_affine<C>> out(k.size());
     e.mul_many_g2(g2, k, out);
     return out;
   };
@@ -180,5 +191,15 @@ proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h, const
   step("done", 5, 5);
   return pk;
 }
+
+#define CUZK_GROTH16_SETUP(C)                                                                                   \
+  template struct basic_toxic_waste<C>;                                                                         \
+  template std::vector<ff::fr<C>> lagrange_at(const ff::fr<C>&, const ff::fr<C>&, const ff::fr<C>&, std::uint64_t, \
+                                              std::uint64_t, std::size_t);                                      \
+  template std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>&, h_form, std::uint32_t);          \
+  template basic_proving_key<C> setup(const r1cs::basic_matrices<C>&, const basic_toxic_waste<C>&, h_form,     \
+                                      const progress_fn&, basic_fixed_base_engine<C>*);
+CUZK_GROTH16_SETUP(curves::bls12_381)
+CUZK_GROTH16_SETUP(curves::bn254)
 
 }  // namespace cuzk::groth16

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "groth16/fixed_base_engine.hpp"
@@ -15,13 +16,15 @@
 
 namespace cuzk::groth16 {
 
-struct toxic_waste {
-  fr_t tau, alpha, beta, gamma, delta;
+template <class C>
+struct basic_toxic_waste {
+  ff::fr<C> tau, alpha, beta, gamma, delta;
 
   /* Derived deterministically from a seed string, or from std::random_device. */
-  static toxic_waste from_seed(std::string_view seed);
-  static toxic_waste random();
+  static basic_toxic_waste from_seed(std::string_view seed);
+  static basic_toxic_waste random();
 };
+using toxic_waste = basic_toxic_waste<curves::bls12_381>;
 
 /* Progress for long steps: (what, done, total). */
 using progress_fn = std::function<void(std::string_view, std::uint64_t, std::uint64_t)>;
@@ -34,11 +37,13 @@ std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_publi
 /* L_j(τ) = x_j (τ^m − 1) / (m (τ − x_j)) for the points x_j = g w^j of a
    domain of size m (g w^j runs over all m-th roots of unity when g^m = 1),
    sampled at j = first .. first + count − 1. */
-std::vector<fr_t> lagrange_at(const fr_t& tau, const fr_t& g, const fr_t& w, std::uint64_t m, std::uint64_t first,
-                              std::size_t count);
+template <class F>
+std::vector<F> lagrange_at(const F& tau, const F& g, const F& w, std::uint64_t m, std::uint64_t first,
+                           std::size_t count);
 
 /* The H query's scalars for a domain of 2^log_n (see h_form). */
-std::vector<fr_t> h_query_scalars(const toxic_waste& t, h_form h, std::uint32_t log_n);
+template <class C>
+std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>& t, h_form h, std::uint32_t log_n);
 
 /* The proving key of the QAP of m at τ (Groth16, eprint 2016/260 §3.2):
      A_i = u_i(τ) G1, B_i = v_i(τ) G1 and G2,
@@ -48,7 +53,9 @@ std::vector<fr_t> h_query_scalars(const toxic_waste& t, h_form h, std::uint32_t 
    Lagrange bases over the snarkjs root family, so snarkjs proves with it.
    The fixed-base multiplications run on fb (nullptr: a cpu_fixed_base_engine);
    every engine gives the same key. */
-proving_key setup(const r1cs::matrices& m, const toxic_waste& t, h_form h = h_form::odd_coset,
-                  const progress_fn& progress = {}, fixed_base_engine* fb = nullptr);
+template <class C>
+basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_identity_t<basic_toxic_waste<C>>& t,
+                           h_form h = h_form::odd_coset, const progress_fn& progress = {},
+                           std::type_identity_t<basic_fixed_base_engine<C>>* fb = nullptr);
 
 }  // namespace cuzk::groth16

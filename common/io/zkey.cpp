@@ -21,13 +21,10 @@ namespace cuzk::io {
 
 namespace {
 
-using groth16::fr_t;
-using groth16::g1_affine_t;
-using groth16::g2_affine_t;
 using r1cs::byte_reader;
 using r1cs::format_error;
 
-constexpr std::uint32_t n8q = 48, n8r = 32;
+constexpr std::uint32_t n8r = 32;
 constexpr std::uint32_t cuzk_info_section = 100;
 
 std::string_view section_name(std::uint32_t type) {
@@ -45,13 +42,6 @@ std::string_view section_name(std::uint32_t type) {
     case cuzk_info_section: return "cuzk key info";
     default: return "unknown";
   }
-}
-
-template <std::size_t N>
-std::array<std::uint8_t, N> modulus_le(const std::array<std::uint64_t, N / 8>& m) {
-  std::array<std::uint8_t, N> b{};
-  for (std::size_t i = 0; i < N; ++i) b[i] = (std::uint8_t)(m[i / 8] >> (8 * (i % 8)));
-  return b;
 }
 
 std::string ctx(std::uint32_t type) { return r1cs::section_context("zkey", type, section_name(type)); }
@@ -78,18 +68,19 @@ Point decode_one(byte_reader& r, std::size_t size, Decode decode, ec::point_chec
   if (!res) r.fail(what + ": " + std::string(ec::to_string(res.error())));
   return *res;
 }
-g1_affine_t g1(byte_reader& r, const std::string& what, ec::point_check check = ec::point_check::subgroup) {
-  return decode_one<g1_affine_t>(r, ec::snarkjs::g1_size, ec::snarkjs::decode_g1_lem, check, what);
-}
-g2_affine_t g2(byte_reader& r, const std::string& what, ec::point_check check = ec::point_check::subgroup) {
-  return decode_one<g2_affine_t>(r, ec::snarkjs::g2_size, ec::snarkjs::decode_g2_lem, check, what);
+template <class F>
+ec::affine_point<F> point(byte_reader& r, const std::string& what, ec::point_check check = ec::point_check::subgroup) {
+  return decode_one<ec::affine_point<F>>(r, ec::snarkjs::point_size<F>, ec::snarkjs::decode_lem<F>, check, what);
 }
 
 /* A whole section of `count` points, its size checked first, then decoded a
    chunk at a time, each chunk in parallel (checked on the curve). */
-template <class Point, std::size_t Size, class Decode>
-std::vector<Point> points(const r1cs::byte_source& src, const r1cs::binfile& f, std::uint32_t type,
-                          std::uint64_t count, Decode decode) {
+template <class F>
+std::vector<ec::affine_point<F>> points(const r1cs::byte_source& src, const r1cs::binfile& f, std::uint32_t type,
+                                        std::uint64_t count) {
+  using Point = ec::affine_point<F>;
+  constexpr std::size_t Size = ec::snarkjs::point_size<F>;
+  constexpr auto decode = ec::snarkjs::decode_lem<F>;
   const auto s = section(f, type);
   if (s.size != count * Size)
     throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(count) +
@@ -118,14 +109,28 @@ std::vector<Point> points(const r1cs::byte_source& src, const r1cs::binfile& f, 
   return out;
 }
 
-}  // namespace
+/* section 2's n8q and q, and n8r and r: whose key it is */
+curves::curve_id read_curve(byte_reader& r) {
+  const std::uint32_t n8q = r.u32("n8q");
+  if (n8q != 48 && n8q != 32)
+    r.fail("n8q is " + std::to_string(n8q) + ": neither BLS12-381's (48) nor BN254's (32) base field");
+  const auto c = curves::curve_of_base_prime(r.take(n8q, "q"));
+  if (!c) r.fail("base field q is neither BLS12-381's nor BN254's p");
+  if (r.u32("n8r") != n8r) r.fail("n8r is not 32");
+  if (curves::curve_of_scalar_prime(r.take(n8r, "r")) != c)
+    r.fail("scalar field r is not " + std::string(curves::display_name(*c)) + "'s, as the base field q is");
+  return *c;
+}
 
-namespace {
-
-groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points) {
+template <class C>
+groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decode_points) {
+  using fp = ff::fp<C>;
+  using fp2 = ff::fp2<C>;
   auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   std::vector<std::uint8_t> scratch;
-  groth16::proving_key pk;
+  groth16::basic_proving_key<C> pk;
+  constexpr std::uint64_t G1 = ec::snarkjs::point_size<fp>;
+  constexpr std::uint64_t G2 = ec::snarkjs::point_size<fp2>;
   {
     const auto s = section(f, 1);
     byte_reader r = fixed(src, s, 4, scratch);
@@ -134,39 +139,32 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
     expect_end(r, s, "the protocol");
   }
   {
-    constexpr std::uint64_t size = 4 + n8q + 4 + n8r + 3 * 4 + 3 * ec::snarkjs::g1_size + 3 * ec::snarkjs::g2_size;
+    constexpr std::uint64_t size = 4 + fp::n_bytes + 4 + n8r + 3 * 4 + 3 * G1 + 3 * G2;
     const auto s = section(f, 2);
-    byte_reader r = fixed(src, s, size, scratch);
-    const std::uint32_t key_n8q = r.u32("n8q");
-    if (key_n8q == 32) {  /* BN254's p fits 32 bytes: say which curve the key is */
-      auto q32 = r.take(32, "q");
-      auto c = curves::curve_of_base_prime(q32);
-      r.fail(c ? "the key is a " + std::string(curves::display_name(*c)) + " (snarkjs: " +
-                     std::string(curves::snarkjs_name(*c)) + ") key; BN254 proving is not available yet"
-               : std::string("n8q is 32 and q is no curve cuzk knows: not a BLS12-381 key"));
-    }
-    if (key_n8q != n8q) r.fail("n8q is " + std::to_string(key_n8q) + ", not 48: not a BLS12-381 key");
-    auto q = r.take(n8q, "q");
-    if (!std::equal(q.begin(), q.end(), modulus_le<n8q>(ff::fp_params::modulus).begin()))
-      r.fail("base field is not BLS12-381's p (curve bls12381 expected)");
-    if (r.u32("n8r") != n8r) r.fail("n8r is not 32: not a BLS12-381 key");
-    auto rr = r.take(n8r, "r");
-    if (!std::equal(rr.begin(), rr.end(), r1cs::fr_modulus_le().begin()))
-      r.fail("scalar field is not BLS12-381's r");
+    /* at most the larger curve's header, then exactly C's */
+    byte_reader r = fixed(src, s, 4 + 48 + 4 + n8r, scratch);
+    if (const auto c = read_curve(r); c != C::id)
+      r.fail("the key is " + std::string(curves::display_name(c)) + "'s (snarkjs: " +
+             std::string(curves::snarkjs_name(c)) + "), not " + std::string(curves::display_name(C::id)) + "'s (" +
+             std::string(curves::snarkjs_name(C::id)) + ")");
+    const std::size_t at = r.position();
+    r = fixed(src, s, size, scratch);
+    r.take(at, "fields");
     pk.n_vars = r.u32("nVars");
     pk.n_public = r.u32("nPublic");
     pk.domain_size = r.u32("domainSize");
     const std::uint64_t n_public_1 = std::uint64_t(pk.n_public) + 1;
     if (pk.n_vars < n_public_1) r.fail("nVars is smaller than nPublic + 1");
-    if (pk.domain_size < 2 || (pk.domain_size & (pk.domain_size - 1)) || pk.domain_size > (1u << 28))
-      r.fail("domainSize " + std::to_string(pk.domain_size) + " is not a power of two in [2, 2^28]");
-    if (pk.domain_size < n_public_1) r.fail("domainSize is smaller than nPublic + 1");
-    pk.alpha1 = g1(r, "alpha1");
-    pk.beta1 = g1(r, "beta1");
-    pk.beta2 = g2(r, "beta2");
-    pk.gamma2 = g2(r, "gamma2");
-    pk.delta1 = g1(r, "delta1");
-    pk.delta2 = g2(r, "delta2");
+    const std::uint32_t n = pk.domain_size;
+    if (n < 2 || (n & (n - 1)) || n > (1u << 28))
+      r.fail("domainSize " + std::to_string(n) + " is not a power of two in [2, 2^28]");
+    if (n < n_public_1) r.fail("domainSize is smaller than nPublic + 1");
+    pk.alpha1 = point<fp>(r, "alpha1");
+    pk.beta1 = point<fp>(r, "beta1");
+    pk.beta2 = point<fp2>(r, "beta2");
+    pk.gamma2 = point<fp2>(r, "gamma2");
+    pk.delta1 = point<fp>(r, "delta1");
+    pk.delta2 = point<fp2>(r, "delta2");
     expect_end(r, s, "delta2");
   }
   if (auto info = f.unique(cuzk_info_section, "zkey", section_name(cuzk_info_section))) {
@@ -179,15 +177,15 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
   {
     const auto s = section(f, 3);
     const std::uint64_t n = std::uint64_t(pk.n_public) + 1;
-    if (s.size != n * ec::snarkjs::g1_size)
+    if (s.size != n * G1)
       throw format_error(ctx(3) + ": " + std::to_string(s.size) + " bytes, expected nPublic + 1 = " +
-                         std::to_string(n) + " points of " + std::to_string(ec::snarkjs::g1_size) + " bytes");
-    if (!r1cs::fits_in_memory(n * sizeof(g1_affine_t)))
+                         std::to_string(n) + " points of " + std::to_string(G1) + " bytes");
+    if (!r1cs::fits_in_memory(n * sizeof(ec::g1_affine<C>)))
       throw format_error(ctx(3) + ": " + std::to_string(n) + " points are too many to hold in memory");
     pk.ic.reserve(n);
-    r1cs::for_each_chunk(src, s.offset, n, ec::snarkjs::g1_size, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
+    r1cs::for_each_chunk(src, s.offset, n, G1, [&](std::uint64_t first, std::span<const std::uint8_t> b) {
       byte_reader r(b, ctx(3));
-      for (std::uint64_t i = first; r.remaining(); ++i) pk.ic.push_back(g1(r, "IC[" + std::to_string(i) + "]"));
+      for (std::uint64_t i = first; r.remaining(); ++i) pk.ic.push_back(point<fp>(r, "IC[" + std::to_string(i) + "]"));
     });
   }
   {
@@ -197,7 +195,7 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
     const std::uint32_t n = r.u32("count");
     if (n * record != s.size - 4) r.fail("count " + std::to_string(n) + " does not match the section size");
     if (decode_points) {
-      if (!r1cs::fits_in_memory(n * sizeof(groth16::matrix_coef)))
+      if (!r1cs::fits_in_memory(n * sizeof(groth16::basic_matrix_coef<C>)))
         r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
       pk.coefs.resize(n);
       /* a chunk's records in parallel (two Montgomery conversions each); the first bad one is reported */
@@ -206,7 +204,7 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
         std::atomic<std::uint64_t> bad{UINT64_MAX};
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, m, 4096), [&](const auto& range) {
           for (std::uint64_t j = range.begin(); j < range.end(); ++j) {
-            const auto k = groth16::decode_coef_record(b.data() + j * record);
+            const auto k = groth16::decode_coef_record<C>(b.data() + j * record);
             if (!k || k->matrix > 1 || k->constraint >= pk.domain_size || k->signal >= pk.n_vars) {
               std::uint64_t cur = bad.load();
               while (first + j < cur && !bad.compare_exchange_weak(cur, first + j)) {}
@@ -221,7 +219,7 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
         byte_reader c(b.subspan((i - first) * record, record), ctx(4));
         const std::string what = "coefficient " + std::to_string(i);
         const auto matrix = c.u32(what), constraint = c.u32(what), signal = c.u32(what);
-        (void)c.fr(what + " value");
+        (void)c.template fr<C>(what + " value");
         if (matrix > 1) c.fail(what + ": matrix " + std::to_string(matrix) + " is not A (0) or B (1)");
         if (constraint >= pk.domain_size) c.fail(what + ": row beyond domainSize");
         if (signal >= pk.n_vars) c.fail(what + ": signal beyond nVars");
@@ -231,8 +229,6 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
   }
   const std::uint64_t n_priv = std::uint64_t(pk.n_vars) - pk.n_public - 1;
   const std::uint64_t n_h = pk.h == groth16::h_form::odd_coset ? pk.domain_size : pk.domain_size - 1;
-  constexpr auto G1 = ec::snarkjs::g1_size;
-  constexpr auto G2 = ec::snarkjs::g2_size;
   if (!decode_points) {
     const std::pair<std::uint32_t, std::uint64_t> sizes[] = {
         {5, pk.n_vars * G1}, {6, pk.n_vars * G1}, {7, pk.n_vars * G2}, {8, n_priv * G1}, {9, n_h * G1}};
@@ -241,26 +237,46 @@ groth16::proving_key read_zkey(const r1cs::byte_source& src, bool decode_points)
         throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(bytes));
     return pk;
   }
-  pk.a = points<g1_affine_t, G1>(src, f, 5, pk.n_vars, ec::snarkjs::decode_g1_lem);
-  pk.b1 = points<g1_affine_t, G1>(src, f, 6, pk.n_vars, ec::snarkjs::decode_g1_lem);
-  pk.b2 = points<g2_affine_t, G2>(src, f, 7, pk.n_vars, ec::snarkjs::decode_g2_lem);
-  pk.c = points<g1_affine_t, G1>(src, f, 8, n_priv, ec::snarkjs::decode_g1_lem);
-  pk.h_query = points<g1_affine_t, G1>(src, f, 9, n_h, ec::snarkjs::decode_g1_lem);
+  pk.a = points<fp>(src, f, 5, pk.n_vars);
+  pk.b1 = points<fp>(src, f, 6, pk.n_vars);
+  pk.b2 = points<fp2>(src, f, 7, pk.n_vars);
+  pk.c = points<fp>(src, f, 8, n_priv);
+  pk.h_query = points<fp>(src, f, 9, n_h);
   return pk;
 }
 
 }  // namespace
 
-groth16::proving_key read_zkey(const r1cs::byte_source& src) { return read_zkey(src, true); }
-
-groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes) {
-  return read_zkey(r1cs::memory_source(bytes, "zkey"));
+curves::curve_id zkey_curve(const r1cs::byte_source& src) {
+  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  std::vector<std::uint8_t> scratch;
+  byte_reader r = fixed(src, section(f, 2), 4 + 48 + 4 + n8r, scratch);
+  return read_curve(r);
 }
 
-groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
-                                      bool decode_points) {
+curves::curve_id zkey_curve(std::span<const std::uint8_t> bytes) {
+  return zkey_curve(r1cs::memory_source(bytes, "zkey"));
+}
+
+curves::curve_id zkey_curve_file(const std::filesystem::path& path) {
+  return zkey_curve(r1cs::input_file(path, "zkey"));
+}
+
+template <class C>
+groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src) {
+  return read_zkey<C>(src, true);
+}
+
+template <class C>
+groth16::basic_proving_key<C> read_zkey(std::span<const std::uint8_t> bytes) {
+  return read_zkey<C>(r1cs::memory_source(bytes, "zkey"));
+}
+
+template <class C>
+groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
+                                               bool decode_points) {
   const r1cs::memory_source src(bytes, "zkey");
-  groth16::proving_key pk = read_zkey(src, decode_points);
+  groth16::basic_proving_key<C> pk = read_zkey<C>(src, decode_points);
   const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   auto view = [&](std::uint32_t type) {
     const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey
@@ -271,30 +287,33 @@ groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::
   return pk;
 }
 
-groth16::proving_key read_zkey_file(const std::filesystem::path& path) {
+template <class C>
+groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path) {
   /* read a chunk at a time, not mapped: keys run to gigabytes, and a mapping
      would SIGBUS if the file were truncated under it (r1cs/input_file.hpp) */
-  return read_zkey(r1cs::input_file(path, "zkey"));
+  return read_zkey<C>(r1cs::input_file(path, "zkey"));
 }
 
-std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk) {
-  const auto l = zkey_layout::of(pk.n_vars, pk.n_public, pk.domain_size, pk.coefs.size(), pk.h);
+template <class C>
+std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>& pk) {
+  const auto l = zkey_layout::of(pk, pk.coefs.size());
   if (pk.ic.size() != std::uint64_t(pk.n_public) + 1 || pk.a.size() != pk.n_vars || pk.b1.size() != pk.n_vars ||
       pk.b2.size() != pk.n_vars || pk.c.size() != l.n_private() || pk.h_query.size() != l.n_h())
     throw std::invalid_argument("write_zkey: the key's point counts do not match its sizes");
   std::vector<std::uint8_t> out(l.size);
   write_frame(out, l, pk);
   tbb::parallel_for(std::size_t{0}, pk.coefs.size(), [&](std::size_t i) { put_coef(out, l, i, pk.coefs[i]); });
-  put_g1s(out, l.ic, 0, pk.ic);
-  put_g1s(out, l.a, 0, pk.a);
-  put_g1s(out, l.b1, 0, pk.b1);
-  put_g2s(out, l.b2, 0, pk.b2);
-  put_g1s(out, l.c, 0, pk.c);
-  put_g1s(out, l.h_query, 0, pk.h_query);
+  put_points(out, l.ic, 0, pk.ic);
+  put_points(out, l.a, 0, pk.a);
+  put_points(out, l.b1, 0, pk.b1);
+  put_points(out, l.b2, 0, pk.b2);
+  put_points(out, l.c, 0, pk.c);
+  put_points(out, l.h_query, 0, pk.h_query);
   return out;
 }
 
-void write_zkey_file(const std::filesystem::path& path, const groth16::proving_key& pk) {
+template <class C>
+void write_zkey_file(const std::filesystem::path& path, const groth16::basic_proving_key<C>& pk) {
   auto bytes = write_zkey(pk);
   std::filesystem::path tmp = path;
   tmp += ".tmp";
@@ -305,5 +324,16 @@ void write_zkey_file(const std::filesystem::path& path, const groth16::proving_k
   }
   std::filesystem::rename(tmp, path);
 }
+
+#define CUZK_IO_ZKEY(C)                                                                                        \
+  template groth16::basic_proving_key<C> read_zkey<C>(const r1cs::byte_source&);                              \
+  template groth16::basic_proving_key<C> read_zkey<C>(std::span<const std::uint8_t>);                         \
+  template groth16::basic_proving_key<C> read_zkey_mapped<C>(std::span<const std::uint8_t>,                   \
+                                                             std::shared_ptr<const void>, bool);             \
+  template groth16::basic_proving_key<C> read_zkey_file<C>(const std::filesystem::path&);                     \
+  template std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>&);                        \
+  template void write_zkey_file(const std::filesystem::path&, const groth16::basic_proving_key<C>&);
+CUZK_IO_ZKEY(curves::bls12_381)
+CUZK_IO_ZKEY(curves::bn254)
 
 }  // namespace cuzk::io

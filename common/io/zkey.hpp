@@ -1,5 +1,5 @@
 // snarkjs's Groth16 proving key file, .zkey version 1 (snarkjs
-// src/zkey_utils.js, zkey_new.js), on BLS12-381:
+// src/zkey_utils.js, zkey_new.js), on BLS12-381 (n8q = 48) or BN254 (n8q = 32):
 //   1 header        u32 protocol (1 = Groth16)
 //   2 groth header  n8q, q, n8r, r, nVars, nPublic, domainSize,
 //                   α1, β1, β2, γ2, δ1, δ2
@@ -23,11 +23,20 @@
 
 namespace cuzk::io {
 
+/* Whose key it is, from the primes in section 2 (format_error for a
+   container or header that names no curve cuzk knows). */
+curves::curve_id zkey_curve(const r1cs::byte_source& src);
+curves::curve_id zkey_curve(std::span<const std::uint8_t> bytes);
+curves::curve_id zkey_curve_file(const std::filesystem::path& path);
+
 /* Validates every header field, size and point (on the curve; the
    verifying-key points also in the subgroup). format_error names the
-   section on the first problem. */
-groth16::proving_key read_zkey(const r1cs::byte_source& src);
-groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
+   section on the first problem, and both curves for a key of another curve
+   than C. */
+template <class C = curves::bls12_381>
+groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src);
+template <class C = curves::bls12_381>
+groth16::basic_proving_key<C> read_zkey(std::span<const std::uint8_t> bytes);
 /* The same, and pk.mapped points into `bytes`, which `owner` keeps mapped.
    decode_points = false: the five point sections and the coefficients are
    only checked for size and left in the mapping (a, b1, b2, c, h_query and
@@ -35,12 +44,16 @@ groth16::proving_key read_zkey(std::span<const std::uint8_t> bytes);
    points as they are, a synthesis worker never needs them, and the
    coefficients are read (and checked) only by a circom job's evaluation. At
    2^27 constraints the coefficients alone are ≈ 19 GB per process. */
-groth16::proving_key read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
-                                      bool decode_points = true);
+template <class C = curves::bls12_381>
+groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
+                                               bool decode_points = true);
 /* Read a bounded chunk at a time (a regular file only; see r1cs/input_file.hpp). */
-groth16::proving_key read_zkey_file(const std::filesystem::path& path);
+template <class C = curves::bls12_381>
+groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path);
 
-std::vector<std::uint8_t> write_zkey(const groth16::proving_key& pk);
-void write_zkey_file(const std::filesystem::path& path, const groth16::proving_key& pk);
+template <class C>
+std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>& pk);
+template <class C>
+void write_zkey_file(const std::filesystem::path& path, const groth16::basic_proving_key<C>& pk);
 
 }  // namespace cuzk::io

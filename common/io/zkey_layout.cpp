@@ -4,8 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include <tbb/parallel_for.h>
-
 #include "ec/serialize_snarkjs.hpp"
 #include "r1cs/binfile.hpp"
 
@@ -13,13 +11,12 @@ namespace cuzk::io {
 
 namespace {
 
-using groth16::fr_t;
-constexpr std::uint64_t G1 = ec::snarkjs::g1_size, G2 = ec::snarkjs::g2_size;
-constexpr std::uint32_t n8q = 48, n8r = 32;
+constexpr std::uint32_t n8r = 32;
 constexpr std::uint32_t cuzk_info_section = 100;
 constexpr std::uint64_t section_header = 4 + 8;  // u32 type, u64 size
-constexpr std::uint64_t groth_header = 4 + n8q + 4 + n8r + 3 * 4 + 3 * G1 + 3 * G2;
 constexpr std::uint64_t contributions = 64 + 4;
+
+std::uint64_t groth_header(const zkey_layout& l) { return 4 + l.n8q + 4 + n8r + 3 * 4 + 3 * l.g1() + 3 * l.g2(); }
 
 class cursor {
  public:
@@ -44,21 +41,25 @@ class cursor {
   std::uint64_t at_;
 };
 
-std::array<std::uint8_t, n8q> fp_modulus_le() {
-  std::array<std::uint8_t, n8q> b{};
-  for (std::size_t i = 0; i < n8q; ++i) b[i] = (std::uint8_t)(ff::fp_params::modulus[i / 8] >> (8 * (i % 8)));
+template <class C>
+std::vector<std::uint8_t> fp_modulus_le() {
+  const auto& m = C::fp_params::modulus;
+  std::vector<std::uint8_t> b(8 * m.size());
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = (std::uint8_t)(m[i / 8] >> (8 * (i % 8)));
   return b;
 }
 
 }  // namespace
 
-zkey_layout zkey_layout::of(std::uint32_t n_vars, std::uint32_t n_public, std::uint32_t domain_size,
-                            std::uint64_t n_coefs, groth16::h_form h) {
+zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::uint32_t n_public,
+                            std::uint32_t domain_size, std::uint64_t n_coefs, groth16::h_form h) {
   if (n_vars < std::uint64_t(n_public) + 1) throw std::invalid_argument("zkey: nVars is smaller than nPublic + 1");
   if (domain_size < 2 || (domain_size & (domain_size - 1)))
     throw std::invalid_argument("zkey: domainSize " + std::to_string(domain_size) + " is not a power of two");
   if (n_coefs > 0xffffffffu) throw std::invalid_argument("zkey: " + std::to_string(n_coefs) + " coefficients do not fit a u32 count");
   zkey_layout l;
+  l.curve = curve;
+  l.n8q = curve == curves::curve_id::bn254 ? 32 : 48;
   l.n_vars = n_vars;
   l.n_public = n_public;
   l.domain_size = domain_size;
@@ -66,7 +67,7 @@ zkey_layout zkey_layout::of(std::uint32_t n_vars, std::uint32_t n_public, std::u
   l.h = h;
   std::uint64_t at = 4 + 4 + 4;
   at += section_header + 4;             // 1
-  at += section_header + groth_header;  // 2
+  at += section_header + groth_header(l);  // 2
   at += section_header;                 // 4
   l.coefs = at + 4;
   at = l.coefs + n_coefs * zkey_coef_bytes;
@@ -75,6 +76,7 @@ zkey_layout zkey_layout::of(std::uint32_t n_vars, std::uint32_t n_public, std::u
     at = data + bytes;
     return data;
   };
+  const std::uint64_t G1 = l.g1(), G2 = l.g2();
   l.ic = next((std::uint64_t(n_public) + 1) * G1);
   l.a = next(std::uint64_t(n_vars) * G1);
   l.b1 = next(std::uint64_t(n_vars) * G1);
@@ -87,23 +89,26 @@ zkey_layout zkey_layout::of(std::uint32_t n_vars, std::uint32_t n_public, std::u
   return l;
 }
 
-void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth16::proving_key& vk) {
+template <class C>
+void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth16::basic_proving_key<C>& vk) {
   if (out.size() != l.size)
     throw std::invalid_argument("zkey: " + std::to_string(out.size()) + " bytes given for a key of " + std::to_string(l.size));
+  if (l.curve != C::id) throw std::invalid_argument("zkey: the layout is of another curve than the key");
   const bool coefficient = l.h == groth16::h_form::coefficient;
-  auto put_g1 = [](cursor& w, const groth16::g1_affine_t& p) { w.raw(ec::snarkjs::encode_g1_lem(p)); };
-  auto put_g2 = [](cursor& w, const groth16::g2_affine_t& p) { w.raw(ec::snarkjs::encode_g2_lem(p)); };
+  const std::uint64_t G1 = l.g1(), G2 = l.g2();
+  auto put_g1 = [](cursor& w, const ec::g1_affine<C>& p) { w.raw(ec::snarkjs::encode_lem(p)); };
+  auto put_g2 = [](cursor& w, const ec::g2_affine<C>& p) { w.raw(ec::snarkjs::encode_lem(p)); };
   cursor w(out, 0);
   w.raw(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>("zkey"), 4));
   w.u32(1);
   w.u32(coefficient ? 11 : 10);
   w.section(1, 4);
   w.u32(1);
-  w.section(2, groth_header);
-  w.u32(n8q);
-  w.raw(fp_modulus_le());
+  w.section(2, groth_header(l));
+  w.u32(l.n8q);
+  w.raw(fp_modulus_le<C>());
   w.u32(n8r);
-  w.raw(r1cs::fr_modulus_le());
+  w.raw(r1cs::fr_modulus_le<C>());
   w.u32(l.n_vars);
   w.u32(l.n_public);
   w.u32(l.domain_size);
@@ -131,11 +136,6 @@ void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth1
   }
 }
 
-coef_value_bytes coef_bytes(const groth16::fr_t& v) {
-  /* the integer v R^2 mod r: v's limbs are v R; read those as a value twice */
-  return fr_t::from_canonical_unchecked(fr_t::from_canonical_unchecked(v.l).l).to_bytes_le();
-}
-
 void put_coef(std::span<std::uint8_t> out, const zkey_layout& l, std::uint64_t i, std::uint32_t matrix,
               std::uint32_t row, std::uint32_t signal, const coef_value_bytes& v) {
   std::uint8_t* p = out.data() + l.coefs + i * zkey_coef_bytes;
@@ -145,22 +145,8 @@ void put_coef(std::span<std::uint8_t> out, const zkey_layout& l, std::uint64_t i
   std::memcpy(p + 12, v.data(), v.size());
 }
 
-void put_coef(std::span<std::uint8_t> out, const zkey_layout& l, std::uint64_t i, const groth16::matrix_coef& k) {
-  put_coef(out, l, i, k.matrix, k.constraint, k.signal, coef_bytes(k.value));
-}
-
-void put_g1s(std::span<std::uint8_t> out, std::uint64_t at, std::uint64_t first, std::span<const groth16::g1_affine_t> p) {
-  tbb::parallel_for(std::size_t{0}, p.size(), [&](std::size_t i) {
-    const auto b = ec::snarkjs::encode_g1_lem(p[i]);
-    std::memcpy(out.data() + at + (first + i) * G1, b.data(), b.size());
-  });
-}
-
-void put_g2s(std::span<std::uint8_t> out, std::uint64_t at, std::uint64_t first, std::span<const groth16::g2_affine_t> p) {
-  tbb::parallel_for(std::size_t{0}, p.size(), [&](std::size_t i) {
-    const auto b = ec::snarkjs::encode_g2_lem(p[i]);
-    std::memcpy(out.data() + at + (first + i) * G2, b.data(), b.size());
-  });
-}
+template void write_frame(std::span<std::uint8_t>, const zkey_layout&,
+                          const groth16::basic_proving_key<curves::bls12_381>&);
+template void write_frame(std::span<std::uint8_t>, const zkey_layout&, const groth16::basic_proving_key<curves::bn254>&);
 
 }  // namespace cuzk::io

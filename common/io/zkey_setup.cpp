@@ -103,7 +103,7 @@ zkey_setup::zkey_setup(const circuits::circuit& c, const groth16::toxic_waste& t
   if (n_.inputs + n_.aux > 0xffffffffu || n_.aux >= (std::uint64_t{1} << 31))
     throw std::runtime_error("setup: more than 2^32 - 1 wires");
   const auto n_public = static_cast<std::uint32_t>(n_.inputs - 1);
-  layout_ = zkey_layout::of(static_cast<std::uint32_t>(n_.inputs + n_.aux), n_public,
+  layout_ = zkey_layout::of(curves::curve_id::bls12_381, static_cast<std::uint32_t>(n_.inputs + n_.aux), n_public,
                             groth16::domain_size_for(n_.constraints, n_public), n_coefs + n_public + 1, h);
 }
 
@@ -179,7 +179,7 @@ void zkey_setup::write(std::span<std::uint8_t> out) {
   /* rows n_c + s carry A[s] = 1 */
   for (std::uint32_t s = 0; s <= l.n_public; ++s) {
     u_[s] += lag.at(n_.constraints + s);
-    put_coef(out, l, i++, {0, static_cast<std::uint32_t>(n_.constraints + s), s, fr_t::one()});
+    put_coef(out, l, i++, groth16::matrix_coef{0, static_cast<std::uint32_t>(n_.constraints + s), s, fr_t::one()});
   }
   /* IC_i = (β u_i + α v_i + w_i) / γ (i ≤ n_public), C_i = (…) / δ */
   const fr_t gamma_inv = t_.gamma.inverse(), delta_inv = t_.delta.inverse();
@@ -198,11 +198,10 @@ void zkey_setup::write(std::span<std::uint8_t> out) {
       const auto p = std::span(pts).first(part.size());
       if constexpr (std::is_same_v<point, ec::g1_affine_t>) {
         e.mul_many_g1(g, part, p);
-        put_g1s(out, at, first, p);
       } else {
         e.mul_many_g2(g, part, p);
-        put_g2s(out, at, first, p);
       }
+      put_points(out, at, first, std::span<const point>(p));
     }
   };
   query("A query (G1)", g1, u_, l.a);

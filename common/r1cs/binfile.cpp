@@ -29,21 +29,15 @@ std::uint64_t byte_reader::u64(std::string_view what) {
   return le64(take(8, what).data());
 }
 
-ff::fr_t byte_reader::fr(std::string_view what) {
-  auto v = ff::fr_t::from_bytes_le(take(ff::fr_t::n_bytes, what));
-  if (!v) fail(std::string(what) + " is not below the field modulus r");
-  return *v;
+curves::curve_id scalar_curve(std::span<const std::uint8_t> prime, const byte_reader& r) {
+  if (auto c = curves::curve_of_scalar_prime(prime)) return *c;
+  r.fail("prime is neither BLS12-381's nor BN254's scalar field r (" + std::to_string(prime.size()) + " bytes)");
 }
 
-std::array<std::uint8_t, 32> fr_modulus_le() {
-  std::array<std::uint8_t, 32> b{};
-  for (std::size_t i = 0; i < b.size(); ++i)
-    b[i] = static_cast<std::uint8_t>(ff::fr_params::modulus[i / 8] >> (8 * (i % 8)));
-  return b;
-}
-
-std::string foreign_prime(std::span<const std::uint8_t> prime, std::string_view advice) {
-  return "prime is " + curves::describe_scalar_prime(prime) + ", not BLS12-381's (" + std::string(advice) + ")";
+std::string curve_mismatch(std::string_view what, curves::curve_id got, curves::curve_id expected) {
+  return std::string(what) + " is over " + std::string(curves::display_name(got)) +
+         "'s scalar field r (snarkjs and circom: " + std::string(curves::snarkjs_name(got)) + "), the key " +
+         std::string(curves::display_name(expected)) + "'s (" + std::string(curves::snarkjs_name(expected)) + ")";
 }
 
 std::string section_context(std::string_view kind, std::uint32_t type, std::string_view name) {
@@ -122,11 +116,6 @@ void binfile_writer::u32(std::uint32_t v) {
 
 void binfile_writer::u64(std::uint64_t v) {
   for (int i = 0; i < 8; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-
-void binfile_writer::fr(const ff::fr_t& v) {
-  const auto b = v.to_bytes_le();
-  raw(b);
 }
 
 void binfile_writer::raw(std::span<const std::uint8_t> b) {

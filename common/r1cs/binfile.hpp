@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "curves/curve_id.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/input_file.hpp"
 
@@ -37,8 +38,13 @@ class byte_reader {
   std::uint32_t u32(std::string_view what);
   std::uint64_t u64(std::string_view what);
   std::span<const std::uint8_t> take(std::size_t n, std::string_view what);
-  /* A 32-byte little-endian field element, rejected unless < r. */
-  ff::fr_t fr(std::string_view what);
+  /* A 32-byte little-endian element of C's Fr, rejected unless < r. */
+  template <class C = curves::bls12_381>
+  ff::fr<C> fr(std::string_view what) {
+    auto v = ff::fr<C>::from_bytes_le(take(ff::fr<C>::n_bytes, what));
+    if (!v) fail(std::string(what) + " is not below the field modulus r");
+    return *v;
+  }
 
   std::size_t remaining() const { return bytes_.size() - pos_; }
   std::size_t position() const { return pos_; }
@@ -93,12 +99,20 @@ void for_each_chunk(const byte_source& src, std::uint64_t offset, std::uint64_t 
   }
 }
 
-/* r as 32 little-endian bytes, the way the headers store the prime */
-std::array<std::uint8_t, 32> fr_modulus_le();
-/* "prime is BN254's scalar field r (snarkjs and circom: bn128), not
-   BLS12-381's (ADVICE)": a file's prime that is not the one cuzk proves on,
-   named */
-std::string foreign_prime(std::span<const std::uint8_t> prime, std::string_view advice);
+/* C's r as 32 little-endian bytes, the way the headers store the prime */
+template <class C = curves::bls12_381>
+std::array<std::uint8_t, 32> fr_modulus_le() {
+  std::array<std::uint8_t, 32> b{};
+  for (std::size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<std::uint8_t>(C::fr_params::modulus[i / 8] >> (8 * (i % 8)));
+  return b;
+}
+/* The curve whose r a header's prime is; format_error through `r` naming
+   the prime otherwise ("a prime of no curve cuzk knows"). */
+curves::curve_id scalar_curve(std::span<const std::uint8_t> prime, const byte_reader& r);
+/* "the witness is over BN254's scalar field r (snarkjs and circom: bn128),
+   the key BLS12-381's": a file whose curve is not the one asked for */
+std::string curve_mismatch(std::string_view what, curves::curve_id got, curves::curve_id expected);
 /* "r1cs: section 2 (constraints)" */
 std::string section_context(std::string_view kind, std::uint32_t type, std::string_view name);
 
@@ -111,7 +125,11 @@ class binfile_writer {
   void end_section();
   void u32(std::uint32_t v);
   void u64(std::uint64_t v);
-  void fr(const ff::fr_t& v);
+  template <class P>
+  void fr(const ff::mont_field<P>& v) {
+    const auto b = v.to_bytes_le();
+    raw(b);
+  }
   void raw(std::span<const std::uint8_t> b);
   std::vector<std::uint8_t> take() &&;
 

@@ -9,15 +9,18 @@ namespace cuzk::r1cs {
 
 namespace {
 
-void check_z(const matrices& m, std::span<const fr_t> z) {
-  if (z.size() != m.n_wires)
-    throw error("assignment has " + std::to_string(z.size()) + " values, the constraint system " +
+template <class C>
+void check_z(const basic_matrices<C>& m, std::size_t z) {
+  if (z != m.n_wires)
+    throw error("assignment has " + std::to_string(z) + " values, the constraint system " +
                 std::to_string(m.n_wires) + " wires");
 }
 
 }  // namespace
 
-void merge_by_wire(std::vector<term>& terms) {
+template <class C>
+void merge_by_wire(std::vector<basic_term<C>>& terms) {
+  using term = basic_term<C>;
   std::sort(terms.begin(), terms.end(), [](const term& p, const term& q) { return p.wire < q.wire; });
   std::size_t k = 0;
   for (std::size_t i = 0; i < terms.size();) {
@@ -28,30 +31,43 @@ void merge_by_wire(std::vector<term>& terms) {
   terms.resize(k);
 }
 
-fr_t dot(std::span<const term> row, std::span<const fr_t> z) {
-  fr_t acc;
+template <class C>
+ff::fr<C> dot(std::span<const basic_term<C>> row, std::span<const ff::fr<C>> z) {
+  ff::fr<C> acc;
   for (const auto& t : row) acc += t.coeff.is_one() ? z[t.wire] : t.coeff * z[t.wire];
   return acc;
 }
 
-void evaluate(const matrices& m, std::span<const fr_t> z, std::span<fr_t> a, std::span<fr_t> b, std::span<fr_t> c) {
-  check_z(m, z);
+template <class C>
+void evaluate(const basic_matrices<C>& m, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a,
+              std::span<ff::fr<C>> b, std::span<ff::fr<C>> c) {
+  check_z(m, z.size());
   const std::uint64_t n = m.n_constraints();
   if (a.size() < n || b.size() < n || c.size() < n)
     throw capacity_error("evaluate: " + std::to_string(n) + " constraints do not fit a/b/c buffers of " +
                          std::to_string(std::min({a.size(), b.size(), c.size()})) + " entries");
   for (std::uint64_t i = 0; i < n; ++i) {
-    a[i] = dot(m.a.row(i), z);
-    b[i] = dot(m.b.row(i), z);
-    c[i] = dot(m.c.row(i), z);
+    a[i] = dot<C>(m.a.row(i), z);
+    b[i] = dot<C>(m.b.row(i), z);
+    c[i] = dot<C>(m.c.row(i), z);
   }
 }
 
-std::optional<std::uint64_t> first_unsatisfied(const matrices& m, std::span<const fr_t> z) {
-  check_z(m, z);
+template <class C>
+std::optional<std::uint64_t> first_unsatisfied(const basic_matrices<C>& m, std::span<const ff::fr<C>> z) {
+  check_z(m, z.size());
   for (std::uint64_t i = 0; i < m.n_constraints(); ++i)
-    if (!(dot(m.a.row(i), z) * dot(m.b.row(i), z) == dot(m.c.row(i), z))) return i;
+    if (!(dot<C>(m.a.row(i), z) * dot<C>(m.b.row(i), z) == dot<C>(m.c.row(i), z))) return i;
   return std::nullopt;
 }
+
+#define CUZK_R1CS_MATRICES(C)                                                                                  \
+  template void merge_by_wire(std::vector<basic_term<C>>&);                                                   \
+  template ff::fr<C> dot(std::span<const basic_term<C>>, std::span<const ff::fr<C>>);                         \
+  template void evaluate(const basic_matrices<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>,           \
+                         std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                         \
+  template std::optional<std::uint64_t> first_unsatisfied(const basic_matrices<C>&, std::span<const ff::fr<C>>);
+CUZK_R1CS_MATRICES(curves::bls12_381)
+CUZK_R1CS_MATRICES(curves::bn254)
 
 }  // namespace cuzk::r1cs

@@ -10,24 +10,32 @@
 #include <span>
 #include <vector>
 
+#include "curves/bn254.hpp"
 #include "ff/fr.hpp"
 
 namespace cuzk::r1cs {
 
 using ff::fr_t;
 
-struct term {
+/* Over the scalar field of curve C (BLS12-381 where unnamed). */
+template <class C>
+struct basic_term {
   std::uint32_t wire;
-  fr_t coeff;
+  ff::fr<C> coeff;
 
-  friend bool operator==(const term&, const term&) = default;
+  friend bool operator==(const basic_term&, const basic_term&) = default;
 };
+using term = basic_term<curves::bls12_381>;
 
 /* A row as the matrices hold it: sorted by wire, repeated wires summed, zeros dropped. */
-void merge_by_wire(std::vector<term>& terms);
+template <class C>
+void merge_by_wire(std::vector<basic_term<C>>& terms);
 
-class sparse_rows {
+template <class C>
+class basic_sparse_rows {
  public:
+  using term = basic_term<C>;
+
   std::uint64_t rows() const { return start_.size() - 1; }
   std::uint64_t n_terms() const { return terms_.size(); }
   std::span<const term> row(std::uint64_t i) const {
@@ -42,32 +50,40 @@ class sparse_rows {
   void push(const term& t) { terms_.push_back(t); }
   void end_row() { start_.push_back(terms_.size()); }
 
-  friend bool operator==(const sparse_rows&, const sparse_rows&) = default;
+  friend bool operator==(const basic_sparse_rows&, const basic_sparse_rows&) = default;
 
  private:
   std::vector<std::uint64_t> start_{0};
   std::vector<term> terms_;
 };
+using sparse_rows = basic_sparse_rows<curves::bls12_381>;
 
-struct matrices {
+template <class C>
+struct basic_matrices {
+  using curve = C;
   std::uint32_t n_wires = 1;   // including the one
   std::uint32_t n_public = 0;  // public wires after the one (outputs, then inputs)
-  sparse_rows a, b, c;
+  basic_sparse_rows<C> a, b, c;
 
   std::uint64_t n_constraints() const { return a.rows(); }
 
-  friend bool operator==(const matrices&, const matrices&) = default;
+  friend bool operator==(const basic_matrices&, const basic_matrices&) = default;
 };
+using matrices = basic_matrices<curves::bls12_381>;
 
 /* <row, z> */
-fr_t dot(std::span<const term> row, std::span<const fr_t> z);
+template <class C>
+ff::fr<C> dot(std::span<const basic_term<C>> row, std::span<const ff::fr<C>> z);
 
 /* a_i = <A_i,z>, b_i = <B_i,z>, c_i = <C_i,z> for every constraint i, into
    caller memory (a slot). Throws capacity_error when a, b or c is shorter than
    the constraint count, error when z does not have n_wires values. */
-void evaluate(const matrices& m, std::span<const fr_t> z, std::span<fr_t> a, std::span<fr_t> b, std::span<fr_t> c);
+template <class C>
+void evaluate(const basic_matrices<C>& m, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a,
+              std::span<ff::fr<C>> b, std::span<ff::fr<C>> c);
 
 /* The first i with <A_i,z> * <B_i,z> != <C_i,z>, if any (z as in evaluate). */
-std::optional<std::uint64_t> first_unsatisfied(const matrices& m, std::span<const fr_t> z);
+template <class C>
+std::optional<std::uint64_t> first_unsatisfied(const basic_matrices<C>& m, std::span<const ff::fr<C>> z);
 
 }  // namespace cuzk::r1cs

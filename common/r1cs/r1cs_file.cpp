@@ -28,17 +28,15 @@ std::string_view section_name(std::uint32_t type) {
 std::string ctx(std::uint32_t type) { return section_context("r1cs", type, section_name(type)); }
 
 /* bytes: the header section's first header_bytes (or fewer); declared: its size in the section table */
-r1cs_header read_header(std::span<const std::uint8_t> bytes, std::uint64_t declared) {
+r1cs_header read_header(std::span<const std::uint8_t> bytes, std::uint64_t declared, curves::curve_id& curve) {
   byte_reader r(bytes, ctx(header_section));
   const std::uint32_t fs = r.u32("field size");
   if (fs != field_bytes)
-    r.fail("field size is " + std::to_string(fs) + " bytes; only BLS12-381's scalar field (32 bytes) is supported");
+    r.fail("field size is " + std::to_string(fs) +
+           " bytes; only BLS12-381's and BN254's scalar fields (32 bytes) are supported");
   if (declared != header_bytes)
     r.fail("is " + std::to_string(declared) + " bytes, expected " + std::to_string(header_bytes));
-  const auto prime = r.take(field_bytes, "prime");
-  const auto modulus = fr_modulus_le();
-  if (!std::equal(prime.begin(), prime.end(), modulus.begin()))
-    r.fail(foreign_prime(prime, "BN254 proving is not available yet: compile the circuit with circom --prime bls12381"));
+  curve = scalar_curve(r.take(field_bytes, "prime"), r);
   r1cs_header h;
   h.n_wires = r.u32("nWires");
   h.n_pub_out = r.u32("nPubOut");
@@ -89,9 +87,14 @@ class section_cursor {
   std::vector<std::uint8_t> scratch_;
 };
 
+void check_curve(const r1cs_shape& s, curves::curve_id expected) {
+  if (s.curve != expected)
+    throw format_error(ctx(header_section) + ": " + curve_mismatch("the constraint system", s.curve, expected));
+}
+
 /* Every term of every linear combination, validated: on_term(k, wire, coeff)
    with k = 0, 1, 2 for A, B, C, then on_end(constraint, k) after each. */
-template <class OnTerm, class OnEnd>
+template <class C, class OnTerm, class OnEnd>
 void parse_constraints(const byte_source& src, const r1cs_shape& s, OnTerm&& on_term, OnEnd&& on_end) {
   const r1cs_header& h = s.header;
   section_cursor r(src, s.constraints_offset, s.constraints_bytes);
@@ -110,7 +113,7 @@ void parse_constraints(const byte_source& src, const r1cs_shape& s, OnTerm&& on_
         if (wire >= h.n_wires)
           r.fail(where() + " term " + std::to_string(t) + ": wire " + std::to_string(wire) +
                  " is out of range (the circuit has " + std::to_string(h.n_wires) + " wires)");
-        const auto coeff = fr_t::from_bytes_le({p + 4, field_bytes});
+        const auto coeff = ff::fr<C>::from_bytes_le({p + 4, field_bytes});
         if (!coeff) r.fail(where() + " term " + std::to_string(t) + ": coefficient is not below the field modulus r");
         on_term(k, wire, *coeff);
       }
@@ -121,10 +124,12 @@ void parse_constraints(const byte_source& src, const r1cs_shape& s, OnTerm&& on_
            " constraints");
 }
 
-matrices read_constraints(std::span<const std::uint8_t> bytes, const r1cs_shape& s) {
+template <class C>
+basic_matrices<C> read_constraints(std::span<const std::uint8_t> bytes, const r1cs_shape& s) {
+  using term = basic_term<C>;
   const r1cs_header& h = s.header;
   const auto section = bytes.subspan(s.constraints_offset, s.constraints_bytes);
-  matrices m;
+  basic_matrices<C> m;
   m.n_wires = h.n_wires;
   m.n_public = h.n_pub_out + h.n_pub_in;
   // a first pass over the term counts sizes the matrices exactly (growing
@@ -135,14 +140,14 @@ matrices read_constraints(std::span<const std::uint8_t> bytes, const r1cs_shape&
     terms[i % 3] += n;
     at += 4 + std::uint64_t(n) * term_bytes;
   }
-  sparse_rows* rows[3] = {&m.a, &m.b, &m.c};
+  basic_sparse_rows<C>* rows[3] = {&m.a, &m.b, &m.c};
   for (int k = 0; k < 3; ++k)
     rows[k]->reserve(h.n_constraints, std::min<std::uint64_t>(terms[k], section.size() / term_bytes));
   std::vector<term> scratch;
   bool normal = true;
-  parse_constraints(
+  parse_constraints<C>(
       memory_source(bytes, "r1cs"), s,
-      [&](int, std::uint32_t wire, const fr_t& coeff) {
+      [&](int, std::uint32_t wire, const ff::fr<C>& coeff) {
         if (coeff.is_zero() || (!scratch.empty() && scratch.back().wire >= wire)) normal = false;
         scratch.push_back({wire, coeff});
       },
@@ -195,7 +200,7 @@ r1cs_shape read_r1cs_shape(const byte_source& src) {
   r1cs_shape s;
   std::vector<std::uint8_t> scratch;
   s.header = read_header(src.view(hs->offset, static_cast<std::size_t>(std::min(hs->size, header_bytes)), scratch),
-                         hs->size);
+                         hs->size, s.curve);
   const r1cs_header& h = s.header;
   // required: its 8 bytes per wire are what bound nWires by the file's size
   const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section));
@@ -235,8 +240,11 @@ void check_r1cs_shape(const r1cs_shape& s, const r1cs_bounds& b) {
                        " wires can take (" + std::to_string(most) + ")");
 }
 
-std::uint64_t evaluate_r1cs(const byte_source& src, const r1cs_shape& s, std::span<const fr_t> z, std::span<fr_t> a,
-                            std::span<fr_t> b, std::span<fr_t> c) {
+template <class C>
+std::uint64_t evaluate_r1cs(const byte_source& src, const r1cs_shape& s, std::span<const ff::fr<C>> z,
+                            std::span<ff::fr<C>> a, std::span<ff::fr<C>> b, std::span<ff::fr<C>> c) {
+  using fr = ff::fr<C>;
+  check_curve(s, C::id);
   const r1cs_header& h = s.header;
   if (z.size() != h.n_wires)
     throw error("assignment has " + std::to_string(z.size()) + " values, the constraint system " +
@@ -246,31 +254,35 @@ std::uint64_t evaluate_r1cs(const byte_source& src, const r1cs_shape& s, std::sp
     throw capacity_error("evaluate: " + std::to_string(n) + " constraints do not fit a/b/c buffers of " +
                          std::to_string(std::min({a.size(), b.size(), c.size()})) + " entries");
   check_wire_map(src, s);
-  const std::span<fr_t> out[3] = {a, b, c};
-  fr_t acc;
-  parse_constraints(
-      src, s, [&](int, std::uint32_t wire, const fr_t& coeff) { acc += coeff.is_one() ? z[wire] : coeff * z[wire]; },
+  const std::span<fr> out[3] = {a, b, c};
+  fr acc;
+  parse_constraints<C>(
+      src, s, [&](int, std::uint32_t wire, const fr& coeff) { acc += coeff.is_one() ? z[wire] : coeff * z[wire]; },
       [&](std::uint32_t i, int k) {
         out[k][i] = acc;
-        acc = fr_t();
+        acc = fr();
       });
   return n;
 }
 
-r1cs_file read_r1cs(std::span<const std::uint8_t> bytes) {
+template <class C>
+basic_r1cs_file<C> read_r1cs(std::span<const std::uint8_t> bytes) {
   const memory_source src(bytes, "r1cs");
   const r1cs_shape s = read_r1cs_shape(src);
+  check_curve(s, C::id);
   check_wire_map(src, s);
-  return {s.header, read_constraints(bytes, s)};
+  return {s.header, read_constraints<C>(bytes, s)};
 }
 
-r1cs_file read_r1cs_file(const std::filesystem::path& path) {
+template <class C>
+basic_r1cs_file<C> read_r1cs_file(const std::filesystem::path& path) {
   const input_file f(path, "r1cs");
-  read_r1cs_shape(f);  // the container's shape first, before reading it all
-  return read_r1cs(f.read_all());
+  check_curve(read_r1cs_shape(f), C::id);  // the container's shape first, before reading it all
+  return read_r1cs<C>(f.read_all());
 }
 
-r1cs_header header_for(const matrices& m) {
+template <class C>
+r1cs_header header_for(const basic_matrices<C>& m) {
   if (m.n_constraints() > 0xffffffffu) throw error("r1cs: more than 2^32 - 1 constraints do not fit the format");
   r1cs_header h;
   h.n_wires = m.n_wires;
@@ -280,7 +292,8 @@ r1cs_header header_for(const matrices& m) {
   return h;
 }
 
-std::vector<std::uint8_t> write_r1cs(const r1cs_file& f) {
+template <class C>
+std::vector<std::uint8_t> write_r1cs(const basic_r1cs_file<C>& f) {
   const r1cs_header& h = f.header;
   if (h.n_constraints != f.m.n_constraints() || h.n_wires != f.m.n_wires ||
       std::uint64_t(h.n_pub_out) + h.n_pub_in != f.m.n_public || h.n_labels < h.n_wires)
@@ -290,7 +303,7 @@ std::vector<std::uint8_t> write_r1cs(const r1cs_file& f) {
             (f.m.a.n_terms() + f.m.b.n_terms() + f.m.c.n_terms()) * (4 + field_bytes) + 8ull * h.n_wires);
   w.begin_section(header_section);
   w.u32(field_bytes);
-  w.raw(fr_modulus_le());
+  w.raw(fr_modulus_le<C>());
   w.u32(h.n_wires);
   w.u32(h.n_pub_out);
   w.u32(h.n_pub_in);
@@ -300,7 +313,7 @@ std::vector<std::uint8_t> write_r1cs(const r1cs_file& f) {
   w.end_section();
   w.begin_section(constraints_section);
   for (std::uint64_t i = 0; i < f.m.n_constraints(); ++i)
-    for (const sparse_rows* rows : {&f.m.a, &f.m.b, &f.m.c}) {
+    for (const basic_sparse_rows<C>* rows : {&f.m.a, &f.m.b, &f.m.c}) {
       const auto row = rows->row(i);
       w.u32(static_cast<std::uint32_t>(row.size()));
       for (const auto& t : row) {
@@ -314,5 +327,15 @@ std::vector<std::uint8_t> write_r1cs(const r1cs_file& f) {
   w.end_section();
   return std::move(w).take();
 }
+
+#define CUZK_R1CS_FILE(C)                                                                                  \
+  template std::uint64_t evaluate_r1cs<C>(const byte_source&, const r1cs_shape&, std::span<const ff::fr<C>>,  \
+                                          std::span<ff::fr<C>>, std::span<ff::fr<C>>, std::span<ff::fr<C>>);  \
+  template basic_r1cs_file<C> read_r1cs<C>(std::span<const std::uint8_t>);                                  \
+  template basic_r1cs_file<C> read_r1cs_file<C>(const std::filesystem::path&);                              \
+  template r1cs_header header_for(const basic_matrices<C>&);                                                \
+  template std::vector<std::uint8_t> write_r1cs(const basic_r1cs_file<C>&);
+CUZK_R1CS_FILE(curves::bls12_381)
+CUZK_R1CS_FILE(curves::bn254)
 
 }  // namespace cuzk::r1cs

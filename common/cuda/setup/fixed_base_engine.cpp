@@ -120,10 +120,10 @@ class cuda_fixed_base_engine final : public groth16::fixed_base_engine {
   std::string name() const override { return name_; }
 
  protected:
-  void g1(const ec::g1_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) override {
+  void run_g1(const ec::g1_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) override {
     run(g1_, g, k, out);
   }
-  void g2(const ec::g2_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) override {
+  void run_g2(const ec::g2_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) override {
     run(g2_, g, k, out);
   }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Groth16 interop between cuzk and snarkjs/circom on bls12381 and bn128.
 #   interop.sh CUZK WORKDIR STEP
-# STEP: fixture | snarkjs-key | cuzk-key | tamper | native-vs-circom | bn254-verify
+# STEP: fixture | snarkjs-key | cuzk-key | tamper | native-vs-circom |
+#       bn254-snarkjs-key | bn254-cuzk-key
 # The fixture compiles the circom test circuits (circom2, --prime bls12381;
 # and muladd with circom's default prime, BN254, under bn254/) and makes a
 # small powers-of-tau for each curve; the other steps reuse it.
@@ -137,10 +138,11 @@ native-vs-circom)
   "$cuzk" prove --zkey native.zkey --wtns nc.wtns --proof nw.proof.json --public nw.public.json
   "$cuzk" verify --vk native.vk.json --public nw.public.json --proof nw.proof.json
   ;;
-bn254-verify)
-  # (e) BN254: a key from a bn128 ceremony (setup, then a contribution),
-  # proved by snarkjs, verified by cuzk; tampered signals rejected by both;
-  # a BN254 proof against a BLS12-381 key refused naming both curves
+bn254-snarkjs-key)
+  # (e) BN254 as a circom user has it: a key from a bn128 ceremony (setup,
+  # then a contribution) proved by cuzk (with and without --r1cs) and verified
+  # by snarkjs, with snarkjs's public signals; snarkjs's proof verified by
+  # cuzk; tampered signals and a bad witness rejected; the curves never mixed
   cd bn254
   c=muladd
   snarkjs groth16 setup "$c.r1cs" pot.ptau "$c.0.zkey" > /dev/null
@@ -149,21 +151,85 @@ bn254-verify)
   grep -q '"curve": "bn128"' "$c.vk.json"
   echo "{\"a\": \"$(rand_fr 13)\", \"b\": \"$(rand_fr 14)\", \"c\": \"$(rand_fr 15)\"}" > "$c.in.json"
   node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$c.in.json" "$c.wtns"
+  for extra in "" "--r1cs $c.r1cs"; do
+    "$cuzk" prove --zkey "$c.zkey" --wtns "$c.wtns" $extra --proof cuzk.proof.json --public cuzk.public.json
+    grep -q '"curve": "bn128"' cuzk.proof.json
+    snarkjs groth16 verify "$c.vk.json" cuzk.public.json cuzk.proof.json | tee verify.log
+    grep -q "OK" verify.log
+  done
+  "$cuzk" export-vk --zkey "$c.zkey" --vk "$c.cuzk-vk.json"
+  node -e 'const a=require(process.argv[1]),b=require(process.argv[2]);for(const k of ["protocol","curve","nPublic","vk_alpha_1","vk_beta_2","vk_gamma_2","vk_delta_2","IC","vk_alphabeta_12"]){if(JSON.stringify(a[k])!==JSON.stringify(b[k])){console.error("vk field differs:",k);process.exit(1)}}' \
+    "$work/bn254/$c.cuzk-vk.json" "$work/bn254/$c.vk.json"
   snarkjs groth16 prove "$c.zkey" "$c.wtns" proof.json public.json
+  cmp <(tr -d ' \n' < cuzk.public.json) <(tr -d ' \n' < public.json)
   snarkjs groth16 verify "$c.vk.json" public.json proof.json | grep -q "OK"
   "$cuzk" verify --vk "$c.vk.json" --public public.json --proof proof.json
   node -e '
-    const fs=require("fs");const s=JSON.parse(fs.readFileSync("public.json"));
+    const fs=require("fs");const s=JSON.parse(fs.readFileSync("cuzk.public.json"));
     s[0]=(BigInt(s[0])+1n).toString();fs.writeFileSync("bad.public.json",JSON.stringify(s));'
-  if snarkjs groth16 verify "$c.vk.json" bad.public.json proof.json | grep -q "OK"; then echo "snarkjs accepted bad.public.json" >&2; exit 1; fi
-  rc=0; "$cuzk" verify --vk "$c.vk.json" --public bad.public.json --proof proof.json || rc=$?
-  [ $rc = 1 ] || { echo "cuzk verify returned $rc for a tampered public signal (expected 1)" >&2; exit 1; }
+  for p in proof.json cuzk.proof.json; do
+    if snarkjs groth16 verify "$c.vk.json" bad.public.json $p | grep -q "OK"; then echo "snarkjs accepted bad.public.json" >&2; exit 1; fi
+    rc=0; "$cuzk" verify --vk "$c.vk.json" --public bad.public.json --proof $p || rc=$?
+    [ $rc = 1 ] || { echo "cuzk verify returned $rc for a tampered public signal (expected 1)" >&2; exit 1; }
+  done
+  node -e '
+    const fs=require("fs");const b=fs.readFileSync(process.argv[1]);
+    const i=b.length-32;b[i]^=1;fs.writeFileSync(process.argv[2],b);' "$c.wtns" bad.wtns
+  for extra in "" "--r1cs $c.r1cs"; do
+    rm -f never.proof.json
+    rc=0; "$cuzk" prove --zkey "$c.zkey" --wtns bad.wtns $extra --proof never.proof.json --public never.public.json 2> prove.err || rc=$?
+    cat prove.err
+    [ $rc != 0 ] && [ ! -e never.proof.json ] || { echo "cuzk prove accepted a bad BN254 witness ($extra)" >&2; exit 1; }
+    grep -q "does not satisfy" prove.err
+  done
+  # the curves never mix: a BN254 proof against a BLS12-381 key, a BN254
+  # witness with a BLS12-381 key and the reverse are refused naming both
   "$cuzk" setup --circuit chain:size=4 --zkey bls.zkey > /dev/null
   "$cuzk" export-vk --zkey bls.zkey --vk bls.vk.json
   rc=0; "$cuzk" verify --vk bls.vk.json --public public.json --proof proof.json 2> mixed.err || rc=$?
   cat mixed.err
   [ $rc = 2 ] && grep -q "BN254" mixed.err && grep -q "BLS12-381" mixed.err ||
     { echo "a BN254 proof against a BLS12-381 key: rc $rc, expected 2 and both curves named" >&2; exit 1; }
+  node ../muladd_js/generate_witness.js ../muladd_js/muladd.wasm "$c.in.json" bls.wtns
+  for pair in "bls.zkey $c.wtns" "$c.zkey bls.wtns"; do
+    set -- $pair
+    rc=0; "$cuzk" prove --zkey "$1" --wtns "$2" --proof never.proof.json --public never.public.json 2> mixed.err || rc=$?
+    cat mixed.err
+    [ $rc != 0 ] && grep -q "BN254" mixed.err && grep -q "BLS12-381" mixed.err ||
+      { echo "key $1 with witness $2: rc $rc, expected a refusal naming both curves" >&2; exit 1; }
+  done
+  ;;
+
+bn254-cuzk-key)
+  # (f) BN254: a cuzk dev-setup key from circom's default-prime .r1cs, proved
+  # by snarkjs and by cuzk, verified by both; the vk equals snarkjs's export
+  cd bn254
+  c=muladd
+  "$cuzk" setup --r1cs "$c.r1cs" --zkey "$c.c.zkey"
+  "$cuzk" export-vk --zkey "$c.c.zkey" --vk "$c.c.vk.json"
+  grep -q '"curve": "bn128"' "$c.c.vk.json"
+  snarkjs zkey export verificationkey "$c.c.zkey" "$c.c.snarkjs-vk.json" > /dev/null
+  node -e 'const a=require(process.argv[1]),b=require(process.argv[2]);for(const k of ["protocol","curve","vk_alpha_1","vk_beta_2","vk_gamma_2","vk_delta_2","IC","vk_alphabeta_12","nPublic"]){if(JSON.stringify(a[k])!==JSON.stringify(b[k])){console.error("vk field differs:",k);process.exit(1)}}' \
+    "$work/bn254/$c.c.vk.json" "$work/bn254/$c.c.snarkjs-vk.json"
+  echo "{\"a\": \"$(rand_fr 16)\", \"b\": \"$(rand_fr 17)\", \"c\": \"$(rand_fr 18)\"}" > "$c.in2.json"
+  node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$c.in2.json" "$c.2.wtns"
+  snarkjs groth16 prove "$c.c.zkey" "$c.2.wtns" c.proof.json c.public.json
+  snarkjs groth16 verify "$c.c.vk.json" c.public.json c.proof.json | tee verify.log
+  grep -q "OK" verify.log
+  "$cuzk" verify --vk "$c.c.vk.json" --public c.public.json --proof c.proof.json
+  "$cuzk" prove --zkey "$c.c.zkey" --wtns "$c.2.wtns" --proof cc.proof.json --public cc.public.json
+  snarkjs groth16 verify "$c.c.vk.json" cc.public.json cc.proof.json | tee verify.log
+  grep -q "OK" verify.log
+  node -e '
+    const fs=require("fs");const s=JSON.parse(fs.readFileSync("c.public.json"));
+    s[0]=(BigInt(s[0])+1n).toString();fs.writeFileSync("bad.public.json",JSON.stringify(s));'
+  if snarkjs groth16 verify "$c.c.vk.json" bad.public.json c.proof.json | grep -q "OK"; then echo "snarkjs accepted bad.public.json" >&2; exit 1; fi
+  rc=0; "$cuzk" verify --vk "$c.c.vk.json" --public bad.public.json --proof c.proof.json || rc=$?
+  [ $rc = 1 ] || { echo "cuzk verify returned $rc for a tampered public signal (expected 1)" >&2; exit 1; }
+  # --curve where a file names the curve must agree with it
+  rc=0; "$cuzk" setup --r1cs "$c.r1cs" --curve bls12-381 --zkey never.zkey 2> curve.err || rc=$?
+  cat curve.err
+  [ $rc != 0 ] && grep -q "BN254" curve.err || { echo "setup --curve bls12-381 of a BN254 .r1cs: rc $rc" >&2; exit 1; }
   ;;
 *)
   echo "unknown step $step" >&2; exit 2 ;;

@@ -17,7 +17,7 @@
 namespace cuzk::groth16 {
 namespace {
 
-prover_buffers evaluations_of(const proving_key& pk, const test::random_instance& inst) {
+prover_buffers evaluations_of(const proving_key& pk, const test::random_instance<>& inst) {
   prover_buffers buf(pk);
   buf.z = inst.z;
   const auto n = inst.m.n_constraints();
@@ -26,7 +26,7 @@ prover_buffers evaluations_of(const proving_key& pk, const test::random_instance
   return buf;
 }
 
-std::vector<fr_t> public_of(const test::random_instance& inst) {
+std::vector<fr_t> public_of(const test::random_instance<>& inst) {
   return {inst.z.begin() + 1, inst.z.begin() + 1 + inst.m.n_public};
 }
 

@@ -7,6 +7,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/matrices.hpp"
+#include "curves_under_test.hpp"
 #include "random_circuit.hpp"
 #include "seed.hpp"
 
@@ -14,85 +15,113 @@ namespace cuzk::groth16 {
 namespace {
 
 
-proof prove_instance(const proving_key& pk, const test::random_instance& inst, std::optional<blinding> rs = {}) {
-  prover_buffers buf(pk);
-  buf.z = inst.z;
+template <class C>
+basic_proof<C> prove_instance(const basic_proving_key<C>& pk, const test::random_instance<C>& inst,
+                              std::type_identity_t<std::optional<basic_blinding<C>>> rs = {}) {
+  std::vector<ff::fr<C>> a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z = inst.z;
   const auto n = inst.m.n_constraints();
-  r1cs::evaluate(inst.m, inst.z, std::span(buf.a).first(n), std::span(buf.b).first(n), std::span(buf.c).first(n));
-  fill_public_rows(n, pk.n_public, buf.z, buf.a, buf.b, buf.c);
-  return prove(pk, buf.z, buf.a, buf.b, buf.c, rs);
+  r1cs::evaluate<C>(inst.m, z, std::span(a).first(n), std::span(b).first(n), std::span(c).first(n));
+  fill_public_rows<C>(n, pk.n_public, z, a, b, c);
+  return prove(pk, z, a, b, c, rs);
 }
 
-std::vector<fr_t> public_of(const test::random_instance& inst) {
+template <class C>
+std::vector<ff::fr<C>> public_of(const test::random_instance<C>& inst) {
   return {inst.z.begin() + 1, inst.z.begin() + 1 + inst.m.n_public};
 }
 
-class ProverTest : public ::testing::TestWithParam<h_form> {};
-
-TEST_P(ProverTest, ProofOfARandomCircuitVerifies) {
-  auto rng = test::rng(1);
-  auto inst = test::make_random_instance(rng, 50, 3, 4);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
-  EXPECT_EQ(pk.domain_size, 64u);
-  auto p = prove_instance(pk, inst);
-  EXPECT_TRUE(verify(pk.vk(), public_of(inst), p));
-}
-
-TEST_P(ProverTest, WrongPublicSignalIsRejected) {
-  auto rng = test::rng(2);
-  auto inst = test::make_random_instance(rng, 20, 2, 2);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
-  auto p = prove_instance(pk, inst);
-  auto pub = public_of(inst);
-  pub[1] += fr_t::one();
-  EXPECT_FALSE(verify(pk.vk(), pub, p));
-  pub.pop_back();
-  EXPECT_FALSE(verify(pk.vk(), pub, p));
-}
-
-TEST_P(ProverTest, TamperedProofIsRejected) {
-  auto rng = test::rng(3);
-  auto inst = test::make_random_instance(rng, 20, 1, 2);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
-  auto p = prove_instance(pk, inst);
-  auto bad = p;
-  bad.c = (ec::g1_jacobian_t::from_affine(p.c) + ec::g1_curve::generator()).to_affine();
-  EXPECT_FALSE(verify(pk.vk(), public_of(inst), bad));
-  bad = p;
-  bad.a = -p.a;
-  EXPECT_FALSE(verify(pk.vk(), public_of(inst), bad));
-}
-
-TEST_P(ProverTest, DeterministicModeGivesTheSameProofTwiceAndRandomModeDoesNot) {
-  auto rng = test::rng(4);
-  auto inst = test::make_random_instance(rng, 30, 2, 3);
-  auto pk = setup(inst.m, toxic_waste::from_seed("det"), GetParam());
-  blinding rs{test::random_fr(rng), test::random_fr(rng)};
-  auto p1 = prove_instance(pk, inst, rs), p2 = prove_instance(pk, inst, rs);
-  EXPECT_EQ(p1.a, p2.a);
-  EXPECT_EQ(p1.b, p2.b);
-  EXPECT_EQ(p1.c, p2.c);
-  auto p3 = prove_instance(pk, inst);
-  EXPECT_FALSE(p3.a == p1.a);
-  EXPECT_TRUE(verify(pk.vk(), public_of(inst), p3));
-}
-
-TEST_P(ProverTest, UnsatisfiedWitnessDoesNotYieldAValidProof) {
-  auto rng = test::rng(5);
-  auto inst = test::make_random_instance(rng, 20, 1, 2);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
-  auto z = inst;
-  z.z.back() += fr_t::one();  // a product wire no longer equals its product
-  ASSERT_TRUE(r1cs::first_unsatisfied(z.m, z.z).has_value());
-  if (GetParam() == h_form::coefficient) {
-    EXPECT_THROW(prove_instance(pk, z), std::invalid_argument);
-  } else {
-    EXPECT_FALSE(verify(pk.vk(), public_of(z), prove_instance(pk, z)));
+/* setup, prove and verify on each curve, in both H forms */
+template <class C>
+class ProverTest : public ::testing::Test {
+ protected:
+  using fr = ff::fr<C>;
+  using waste = basic_toxic_waste<C>;
+  template <class F>
+  void for_each_h_form(F&& f) {
+    for (const h_form h : {h_form::odd_coset, h_form::coefficient}) {
+      SCOPED_TRACE(h == h_form::odd_coset ? "odd coset" : "coefficient");
+      f(h);
+    }
   }
+};
+TYPED_TEST_SUITE(ProverTest, test::curves_under_test, test::curve_names);
+
+TYPED_TEST(ProverTest, ProofOfARandomCircuitVerifies) {
+  using C = TypeParam;
+  this->for_each_h_form([&](h_form h) {
+    auto rng = test::rng(1);
+    auto inst = test::make_random_instance<C>(rng, 50, 3, 4);
+    auto pk = setup(inst.m, basic_toxic_waste<C>::random(), h);
+    EXPECT_EQ(pk.domain_size, 64u);
+    auto p = prove_instance(pk, inst);
+    EXPECT_TRUE(verify<C>(pk.vk(), public_of(inst), p));
+  });
 }
 
-INSTANTIATE_TEST_SUITE_P(BothHForms, ProverTest, ::testing::Values(h_form::odd_coset, h_form::coefficient),
-                         [](const auto& info) { return info.param == h_form::odd_coset ? "OddCoset" : "Coefficient"; });
+TYPED_TEST(ProverTest, WrongPublicSignalIsRejected) {
+  using C = TypeParam;
+  this->for_each_h_form([&](h_form h) {
+    auto rng = test::rng(2);
+    auto inst = test::make_random_instance<C>(rng, 20, 2, 2);
+    auto pk = setup(inst.m, basic_toxic_waste<C>::random(), h);
+    auto p = prove_instance(pk, inst);
+    auto pub = public_of(inst);
+    pub[1] += ff::fr<C>::one();
+    EXPECT_FALSE(verify<C>(pk.vk(), pub, p));
+    pub.pop_back();
+    EXPECT_FALSE(verify<C>(pk.vk(), pub, p));
+  });
+}
+
+TYPED_TEST(ProverTest, TamperedProofIsRejected) {
+  using C = TypeParam;
+  this->for_each_h_form([&](h_form h) {
+    auto rng = test::rng(3);
+    auto inst = test::make_random_instance<C>(rng, 20, 1, 2);
+    auto pk = setup(inst.m, basic_toxic_waste<C>::random(), h);
+    auto p = prove_instance(pk, inst);
+    auto bad = p;
+    bad.c = (ec::g1_jacobian<C>::from_affine(p.c) + ec::g1_group<C>::generator()).to_affine();
+    EXPECT_FALSE(verify<C>(pk.vk(), public_of(inst), bad));
+    bad = p;
+    bad.a = -p.a;
+    EXPECT_FALSE(verify<C>(pk.vk(), public_of(inst), bad));
+  });
+}
+
+TYPED_TEST(ProverTest, DeterministicModeGivesTheSameProofTwiceAndRandomModeDoesNot) {
+  using C = TypeParam;
+  this->for_each_h_form([&](h_form h) {
+    auto rng = test::rng(4);
+    auto inst = test::make_random_instance<C>(rng, 30, 2, 3);
+    auto pk = setup(inst.m, basic_toxic_waste<C>::from_seed("det"), h);
+    basic_blinding<C> rs{test::random_fr<C>(rng), test::random_fr<C>(rng)};
+    auto p1 = prove_instance(pk, inst, rs), p2 = prove_instance(pk, inst, rs);
+    EXPECT_EQ(p1.a, p2.a);
+    EXPECT_EQ(p1.b, p2.b);
+    EXPECT_EQ(p1.c, p2.c);
+    auto p3 = prove_instance(pk, inst);
+    EXPECT_FALSE(p3.a == p1.a);
+    EXPECT_TRUE(verify<C>(pk.vk(), public_of(inst), p3));
+  });
+}
+
+TYPED_TEST(ProverTest, UnsatisfiedWitnessDoesNotYieldAValidProof) {
+  using C = TypeParam;
+  this->for_each_h_form([&](h_form h) {
+    auto rng = test::rng(5);
+    auto inst = test::make_random_instance<C>(rng, 20, 1, 2);
+    auto pk = setup(inst.m, basic_toxic_waste<C>::random(), h);
+    auto z = inst;
+    z.z.back() += ff::fr<C>::one();  // a product wire no longer equals its product
+    ASSERT_TRUE(r1cs::first_unsatisfied<C>(z.m, z.z).has_value());
+    if (h == h_form::coefficient) {
+      EXPECT_THROW(prove_instance(pk, z), std::invalid_argument);
+    } else {
+      EXPECT_FALSE(verify<C>(pk.vk(), public_of(z), prove_instance(pk, z)));
+    }
+  });
+}
 
 TEST(SetupTest, SeedGivesTheSameKey) {
   auto rng = test::rng(6);

@@ -11,16 +11,18 @@
 
 namespace cuzk::test {
 
+template <class C = curves::bls12_381>
 struct random_instance {
-  r1cs::matrices m;
-  std::vector<ff::fr_t> z;
+  r1cs::basic_matrices<C> m;
+  std::vector<ff::fr<C>> z;
 };
 
 /* n_public public wires (after the one), n_free private inputs, then one
    product wire per constraint; public wires are the last products. About
    bits_share of the free inputs are 0 or 1 (witness-shaped, for the scalar
    split), the rest uniform. */
-random_instance make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
-                                     std::uint32_t n_free, double bits_share = 0);
+template <class C = curves::bls12_381>
+random_instance<C> make_random_instance(std::mt19937_64& rng, std::uint32_t n_constraints, std::uint32_t n_public,
+                                        std::uint32_t n_free, double bits_share = 0);
 
 }  // namespace cuzk::test

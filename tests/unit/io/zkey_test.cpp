@@ -26,7 +26,8 @@ groth16::proving_key small_key(h_form h = h_form::odd_coset) {
   return groth16::setup(inst.m, groth16::toxic_waste::random(), h);
 }
 
-void expect_same(const groth16::proving_key& x, const groth16::proving_key& y) {
+template <class C>
+void expect_same(const groth16::basic_proving_key<C>& x, const groth16::basic_proving_key<C>& y) {
   EXPECT_EQ(x.n_vars, y.n_vars);
   EXPECT_EQ(x.n_public, y.n_public);
   EXPECT_EQ(x.domain_size, y.domain_size);
@@ -227,17 +228,47 @@ TEST(ZkeyTest, AnotherCurveIsRefused) {
   // section 1 is 12 + 4 bytes from offset 12; section 2 starts at 28 with its 12-byte entry,
   // then n8q (4 bytes) and q: flip a byte of q
   bytes[28 + 12 + 4 + 5] ^= 1;
-  EXPECT_NE(error_of(bytes).find("not BLS12-381"), std::string::npos) << error_of(bytes);
+  EXPECT_NE(error_of(bytes).find("base field q is neither BLS12-381's nor BN254's p"), std::string::npos)
+      << error_of(bytes);
 }
 
-TEST(ZkeyTest, ABn254KeyIsNamedAsOne) {
-  auto bytes = write_zkey(small_key());
-  put_u32(bytes, 40, 32);  // n8q, then BN254's p (snarkjs's bn128 header) at 44
-  const std::uint64_t p[4] = {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d, 0x30644e72e131a029};
-  std::memcpy(bytes.data() + 44, p, sizeof p);
-  EXPECT_EQ(error_of(bytes),
-            "zkey: section 2 (groth16 header): the key is a BN254 (snarkjs: bn128) key; BN254 proving is not available "
-            "yet");
+groth16::basic_proving_key<curves::bn254> small_bn254_key(h_form h = h_form::odd_coset) {
+  auto rng = test::rng(12);
+  auto inst = test::make_random_instance<curves::bn254>(rng, 12, 2, 3);
+  return groth16::setup(inst.m, groth16::basic_toxic_waste<curves::bn254>::random(), h);
+}
+
+TEST(ZkeyTest, Bn254KeyReadsBackEqualWithSnarkjsHeader) {
+  for (auto form : {h_form::odd_coset, h_form::coefficient}) {
+    const auto pk = small_bn254_key(form);
+    const auto bytes = write_zkey(pk);
+    EXPECT_EQ(zkey_curve(bytes), curves::curve_id::bn254);
+    std::uint32_t n8q;
+    std::memcpy(&n8q, bytes.data() + 40, 4);
+    EXPECT_EQ(n8q, 32u);  // snarkjs's bn128 header: n8q = 32, then BN254's p
+    const std::uint64_t p[4] = {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d, 0x30644e72e131a029};
+    EXPECT_EQ(std::memcmp(bytes.data() + 44, p, sizeof p), 0);
+    expect_same(read_zkey<curves::bn254>(bytes), pk);
+    auto owner = std::make_shared<std::vector<std::uint8_t>>(bytes);
+    const auto m = read_zkey_mapped<curves::bn254>(*owner, owner, false);
+    EXPECT_EQ(m.a_count(), pk.a.size());
+    EXPECT_EQ(m.b2_count(), pk.b2.size());
+    EXPECT_EQ(m.h_count(), pk.h_query.size());
+    EXPECT_EQ(m.mapped.b2.size(), pk.b2.size() * 128);
+  }
+}
+
+TEST(ZkeyTest, AKeyOfTheOtherCurveIsRefusedNamingBoth) {
+  EXPECT_EQ(zkey_curve(write_zkey(small_key())), curves::curve_id::bls12_381);
+  EXPECT_EQ(error_of(write_zkey(small_bn254_key())),
+            "zkey: section 2 (groth16 header): the key is BN254's (snarkjs: bn128), not BLS12-381's (bls12381)");
+  try {
+    read_zkey<curves::bn254>(write_zkey(small_key()));
+    FAIL() << "a BLS12-381 key was read as BN254's";
+  } catch (const r1cs::format_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "zkey: section 2 (groth16 header): the key is BLS12-381's (snarkjs: bls12381), not BN254's (bn128)");
+  }
 }
 
 TEST(ZkeyTest, AnotherCurveIsNamedWithoutQuotingTheFile) {
@@ -247,7 +278,7 @@ TEST(ZkeyTest, AnotherCurveIsNamedWithoutQuotingTheFile) {
     auto b = bytes;
     std::memcpy(b.data() + at, "\xde\xad\xbe\xef\xca\xfe\xf0\x0d", 8);
     const auto msg = error_of(b);
-    EXPECT_NE(msg.find("is not BLS12-381's"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("BLS12-381's"), std::string::npos) << msg;
     EXPECT_EQ(msg.find("0x"), std::string::npos) << msg;
     EXPECT_EQ(msg.find("efbe"), std::string::npos) << msg;
     EXPECT_EQ(msg.find("beef"), std::string::npos) << msg;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "file_bytes.hpp"
+#include "random.hpp"
 #include "seed.hpp"
 
 namespace cuzk::r1cs {
@@ -56,10 +57,10 @@ TEST(WtnsFile, RejectsWrongMagicVersionAndPrime) {
   b = fixtures::data_file("chain4.wtns");
   const auto bn = fixtures::bn254_prime_le();
   std::copy(bn.begin(), bn.end(), b.begin() + prime_at);
-  EXPECT_NE(read_error(b).find("wtns: section 1 (header): prime is BN254's scalar field r (snarkjs and circom: bn128), "
-                               "not BLS12-381's"),
-            std::string::npos)
-      << read_error(b);
+  EXPECT_EQ(read_wtns_shape(memory_source(b, "wtns")).curve, curves::curve_id::bn254);
+  EXPECT_EQ(read_error(b),
+            "wtns: section 1 (header): the witness is over BN254's scalar field r (snarkjs and circom: bn128), the "
+            "key BLS12-381's (bls12381)");
   b = fixtures::data_file("chain4.wtns");
   fixtures::put_u32(b, n8_at, 48);
   EXPECT_NE(read_error(b).find("wtns: section 1 (header): n8 is 48 bytes"), std::string::npos);
@@ -118,6 +119,23 @@ TEST(WtnsFile, APrefixReadsOnlyThePublicValues) {
   EXPECT_NE(format_error_of([&] { read_wtns_prefix(src, z.size() + 1); })
                 .find("holds " + std::to_string(z.size()) + " values, fewer than the"),
             std::string::npos);
+}
+
+TEST(WtnsFile, Bn254WitnessRoundTripsAndIsRefusedForTheOtherCurve) {
+  using C = curves::bn254;
+  auto rng = test::rng(41);
+  std::vector<ff::fr<C>> z = {ff::fr<C>::one()};
+  for (int i = 0; i < 9; ++i) z.push_back(test::random_fr<C>(rng));
+  const auto bytes = write_wtns<C>(z);
+  EXPECT_EQ(read_wtns_shape(memory_source(bytes, "wtns")).curve, curves::curve_id::bn254);
+  EXPECT_EQ(read_wtns<C>(bytes), z);
+  EXPECT_EQ(read_wtns_prefix<C>(memory_source(bytes, "wtns"), 3), std::vector<ff::fr<C>>(z.begin(), z.begin() + 3));
+  try {
+    read_wtns_prefix<curves::bls12_381>(memory_source(bytes, "wtns"), 3);
+    FAIL() << "a BN254 witness was read as BLS12-381's";
+  } catch (const format_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the witness is over BN254's"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
