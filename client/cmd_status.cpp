@@ -51,6 +51,7 @@ json to_json(const proto::job_status& j) {
   return {{"job_id", j.job_id},     {"state", str(proto::name(j.state))},
           {"error", j.error},       {"submitted_ns", j.submitted_ns},
           {"finished_ns", j.finished_ns}, {"priority", str(proto::name(j.priority))},
+          {"curve", std::string(curves::name(j.curve))},
           {"client", j.client},     {"partitions", parts}};
 }
 
@@ -114,8 +115,9 @@ std::size_t done_parts(const proto::job_status& j) {
 }
 
 void print_job(const proto::job_status& j) {
-  std::printf("job %s: %s, priority %s, submitted %s", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
-              str(proto::name(j.priority)).c_str(), when(j.submitted_ns).c_str());
+  std::printf("job %s: %s, priority %s, %s, submitted %s", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
+              str(proto::name(j.priority)).c_str(), std::string(curves::display_name(j.curve)).c_str(),
+              when(j.submitted_ns).c_str());
   if (!j.client.empty()) std::printf(" by %s", shown(j.client).c_str());
   std::printf("\n");
   if (!j.error.empty()) std::printf("error: %s\n", shown(j.error).c_str());
@@ -133,11 +135,12 @@ void print_job(const proto::job_status& j) {
 void print_service(const proto::status_reply& r) {
   std::printf("JOBS (%zu%s)\n", r.jobs.size(),
               r.jobs_omitted ? (", " + std::to_string(r.jobs_omitted) + " more not shown").c_str() : "");
-  std::printf("  %-36s %-8s %-6s %-7s %-19s %s\n", "JOB ID", "STATE", "PRIO", "PARTS", "SUBMITTED", "ERROR");
+  std::printf("  %-36s %-8s %-6s %-9s %-7s %-19s %s\n", "JOB ID", "STATE", "PRIO", "CURVE", "PARTS", "SUBMITTED",
+              "ERROR");
   for (const auto& j : r.jobs)
-    std::printf("  %-36s %-8s %-6s %3zu/%-3zu %-19s %s\n", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
-                str(proto::name(j.priority)).c_str(), done_parts(j), j.partitions.size(), when(j.submitted_ns).c_str(),
-                shown(j.error).c_str());
+    std::printf("  %-36s %-8s %-6s %-9s %3zu/%-3zu %-19s %s\n", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
+                str(proto::name(j.priority)).c_str(), std::string(curves::name(j.curve)).c_str(), done_parts(j),
+                j.partitions.size(), when(j.submitted_ns).c_str(), shown(j.error).c_str());
   std::printf("SLOTS (%zu)\n", r.slots.size());
   std::printf("  %-6s %-5s %-9s %-10s %s\n", "SLOT", "CLASS", "STATE", "GEN", "OWNER");
   for (const auto& s : r.slots)

@@ -6,6 +6,8 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +15,7 @@
 #include "client/lib/connection.hpp"
 #include "client/lib/exit_codes.hpp"
 #include "commands.hpp"
+#include "curves/dispatch.hpp"
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
@@ -29,7 +32,6 @@ namespace cuzk::cli {
 
 namespace {
 
-using ff::fr_t;
 
 /* 8-4-4-4-12 hex digits, version 4 (random) layout. */
 std::string random_job_id() {
@@ -47,62 +49,74 @@ std::string random_job_id() {
 
 std::string absolute(const std::string& p) { return std::filesystem::absolute(p).lexically_normal().string(); }
 
-/* The verifying key the proof must satisfy: --vk, else the client's own copy
-   of the key file it named; nullopt (with a warning) when it has neither. */
-std::optional<groth16::verifying_key> own_vk(const submit_args& a) {
-  if (!a.vk.empty()) return io::vk_from_json(io::read_json_file(a.vk));
+enum class verdict { ok, does_not_verify, other_statement };
+
+/* The curve of the key the proof must verify under: --vk's "curve", else
+   that of the client's own copy of the key file it named; nullopt (with a
+   warning) when it has neither. */
+std::optional<curves::curve_id> own_curve(const submit_args& a) {
+  if (!a.vk.empty()) return io::curve_of(io::read_json_file(a.vk)).value_or(curves::curve_id::bls12_381);
   std::error_code ec;
-  if (!shm::is_key_id(a.zkey) && std::filesystem::is_regular_file(a.zkey, ec)) return io::read_zkey_file(a.zkey).vk();
+  if (!shm::is_key_id(a.zkey) && std::filesystem::is_regular_file(a.zkey, ec)) return io::zkey_curve_file(a.zkey);
   std::fprintf(stderr, "[cuzk] warning: no local copy of the key %s and no --vk: the proof is not checked here\n",
                a.zkey.c_str());
   return std::nullopt;
 }
 
-/* The public signals the client's own inputs give: one list per partition,
-   or one for every partition. Native circuits compute them from the inputs;
-   a circom witness holds them as wires 1..n_public, read here from the
-   client's own copy. nullopt (with a warning) when they cannot be known. */
-std::optional<std::vector<std::vector<fr_t>>> own_statement(const submit_args& a,
-                                                            const std::optional<groth16::verifying_key>& vk) {
-  if (!a.circuit.empty()) {
-    const auto c = circuits::make_circuit(a.circuit);
-    const auto j = io::read_json_file(a.inputs);
-    std::vector<std::vector<fr_t>> out;
-    for (const auto& e : j.is_array() ? j : nlohmann::json::array({j}))
-      out.push_back(c->public_values(*c->parse_inputs(e)));
-    return out;
-  }
-  if (!vk || vk->ic.empty()) return std::nullopt;
-  try {
-    auto z = r1cs::read_wtns_prefix(r1cs::input_file(a.wtns, "wtns"), vk->ic.size());
-    return std::vector<std::vector<fr_t>>{{z.begin() + 1, z.end()}};
-  } catch (const r1cs::format_error& e) {
-    std::fprintf(stderr, "[cuzk] warning: %s: the proof's public signals are not checked here\n", e.what());
-    return std::nullopt;
-  }
-}
+/* What the client checks the proofs it waited for against, on the key's curve C. */
+template <class C>
+struct statement {
+  using fr = ff::fr<C>;
+  groth16::basic_verifying_key<C> vk;
+  /* the public signals the client's own inputs give: one list per
+     partition, or one for every partition; nullopt when they cannot be known */
+  std::optional<std::vector<std::vector<fr>>> own;
 
-enum class verdict { ok, does_not_verify, other_statement };
-
-/* Whether every partition written by wait verifies under vk and (when known)
-   proves the client's own statement. */
-verdict check_proofs(const groth16::verifying_key& vk, const std::optional<std::vector<std::vector<fr_t>>>& own,
-                     const std::string& proof, const std::string& pub) {
-  for (std::size_t i = 0;; ++i) {
-    const auto pp = partition_path(proof, i), pb = partition_path(pub, i);
-    if (i > 0 && !std::filesystem::exists(pp)) return verdict::ok;
-    std::vector<fr_t> signals;
-    try {
-      const auto p = io::proof_from_json(io::read_json_file(pp));
-      signals = io::public_from_json(io::read_json_file(pb));
-      if (signals.size() + 1 != vk.ic.size() || !groth16::verify(vk, signals, p)) return verdict::does_not_verify;
-    } catch (const std::exception&) {
-      return verdict::does_not_verify;
+  /* --vk, else the key file's; native circuits compute their signals from the
+     inputs, a circom witness holds them as wires 1..n_public */
+  static statement of(const submit_args& a) {
+    statement st{a.vk.empty() ? io::read_zkey_file<C>(a.zkey).vk() : io::vk_from_json<C>(io::read_json_file(a.vk)),
+                 std::nullopt};
+    if (!a.circuit.empty()) {
+      if constexpr (std::is_same_v<C, curves::bls12_381>) {
+        const auto c = circuits::make_circuit(a.circuit);
+        const auto j = io::read_json_file(a.inputs);
+        std::vector<std::vector<fr>> out;
+        for (const auto& e : j.is_array() ? j : nlohmann::json::array({j}))
+          out.push_back(c->public_values(*c->parse_inputs(e)));
+        st.own = std::move(out);
+      }
+      return st;
     }
-    if (own && !own->empty() && signals != (*own)[std::min(i, own->size() - 1)])
-      return verdict::other_statement;
+    if (st.vk.ic.empty()) return st;
+    try {
+      auto z = r1cs::read_wtns_prefix<C>(r1cs::input_file(a.wtns, "wtns"), st.vk.ic.size());
+      st.own = std::vector<std::vector<fr>>{{z.begin() + 1, z.end()}};
+    } catch (const r1cs::format_error& e) {
+      std::fprintf(stderr, "[cuzk] warning: %s: the proof's public signals are not checked here\n", e.what());
+    }
+    return st;
   }
-}
+
+  /* Whether every partition written by wait verifies under vk and (when
+     known) proves the client's own statement. */
+  verdict check(const std::string& proof, const std::string& pub) const {
+    for (std::size_t i = 0;; ++i) {
+      const auto pp = partition_path(proof, i), pb = partition_path(pub, i);
+      if (i > 0 && !std::filesystem::exists(pp)) return verdict::ok;
+      std::vector<fr> signals;
+      try {
+        const auto p = io::proof_from_json<C>(io::read_json_file(pp));
+        signals = io::public_from_json<C>(io::read_json_file(pb));
+        if (signals.size() + 1 != vk.ic.size() || !groth16::verify<C>(vk, signals, p)) return verdict::does_not_verify;
+      } catch (const std::exception&) {
+        return verdict::does_not_verify;
+      }
+      if (own && !own->empty() && signals != (*own)[std::min(i, own->size() - 1)]) return verdict::other_statement;
+    }
+  }
+};
+using any_statement = std::variant<std::monostate, statement<curves::bls12_381>, statement<curves::bn254>>;
 
 proto::submit request_from(const submit_args& a) {
   proto::submit s;
@@ -138,12 +152,10 @@ int run_submit(const submit_args& a) {
   if (!a.wait && (!a.proof.empty() || !a.public_path.empty()))
     throw std::invalid_argument("--proof and --public go with --wait");
   const proto::submit s = request_from(a);
-  std::optional<groth16::verifying_key> vk;
-  std::optional<std::vector<std::vector<fr_t>>> own;
-  if (a.wait) {  // before submitting: a key file or inputs that do not parse are the caller's error
-    vk = own_vk(a);
-    own = own_statement(a, vk);
-  }
+  any_statement st;
+  if (a.wait)  // before submitting: a key file or inputs that do not parse are the caller's error
+    if (const auto curve = own_curve(a))
+      st = curves::visit(*curve, [&](auto c) -> any_statement { return statement<decltype(c)>::of(a); });
   const double timeout = a.timeout >= 0 ? a.timeout : a.wait ? 3600 : 10;
 
   int rc = client::with_exit_codes([&] {
@@ -162,8 +174,14 @@ int run_submit(const submit_args& a) {
   });
   if (rc != client::exit_ok || !a.wait) return rc;
   rc = run_wait({a.endpoint, s.job_id, a.proof, a.public_path, timeout});
-  if (rc != client::exit_ok || !vk) return rc;
-  if (const auto v = check_proofs(*vk, own, a.proof, a.public_path); v != verdict::ok) {
+  if (rc != client::exit_ok || std::holds_alternative<std::monostate>(st)) return rc;
+  const verdict v = std::visit(
+      [&](const auto& x) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(x)>, std::monostate>) return verdict::ok;
+        else return x.check(a.proof, a.public_path);
+      },
+      st);
+  if (v != verdict::ok) {
     for (std::size_t i = 0; std::filesystem::exists(partition_path(a.proof, i)); ++i) {
       std::filesystem::remove(partition_path(a.proof, i));
       std::filesystem::remove(partition_path(a.public_path, i));

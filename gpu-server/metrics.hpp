@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "curves/curve_id.hpp"
+
 namespace cuzk::server::metrics {
 
 /* Upper bounds in seconds: 5 ms to 10 min (+Inf is implicit). */
@@ -38,9 +40,17 @@ class histogram {
 
 /* The proof series the server feeds as proofs complete. */
 inline constexpr std::array<std::string_view, 7> phases = {"queue", "synth", "h2d", "ntt", "msm", "prove", "verify"};
-struct proof_series {
+/* The series of proofs of one curve (label curve="bls12-381" | "bn254"). */
+struct curve_series {
+  std::uint64_t completed = 0;
   histogram duration;  // submission to the proof stored, per partition
   std::array<histogram, phases.size()> phase;
+};
+
+struct proof_series {
+  std::array<curve_series, 2> by_curve;  // index: curves::curve_id − 1
+  curve_series& of(curves::curve_id c) { return by_curve[std::size_t(c) - 1]; }
+  const curve_series& of(curves::curve_id c) const { return by_curve[std::size_t(c) - 1]; }
   std::uint64_t h2d_bytes = 0;
   std::uint64_t recovered_slots = 0;  // FILLED or PROVING when the server started: proven without new synthesis
 };

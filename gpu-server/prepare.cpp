@@ -27,6 +27,9 @@
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "server.hpp"
+#include "curves/dispatch.hpp"
+#include "r1cs/binfile.hpp"
+#include "r1cs/wtns_file.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
 #include "util/utf8.hpp"
@@ -40,7 +43,10 @@ using nlohmann::json;
 /* circuit_error for unknown circuits and inputs that do not parse; job_error
    when the circuit does not fit the key. The count stops as soon as the
    circuit outgrows the key, so a hostile size costs at most the key's domain. */
-void check_native(const groth16::proving_key& pk, const proto::native_work& w, std::uint32_t partitions) {
+void check_native(const job::key_shape& pk, const proto::native_work& w, std::uint32_t partitions) {
+  if (pk.curve != curves::curve_id::bls12_381)
+    throw job::job_error("native circuits prove on BLS12-381 only so far; the key is " +
+                         std::string(curves::display_name(pk.curve)) + "'s");
   auto c = circuits::make_circuit(w.circuit);
   const auto n = c->count_within(pk.domain_size, pk.n_vars);
   if (!n)
@@ -64,14 +70,18 @@ void check_native(const groth16::proving_key& pk, const proto::native_work& w, s
 /* The .wtns witness count from its header sections, read with pread through
    the descriptor the policy opened (a dup: input_file closes its own): a few
    dozen bytes, never the whole file. */
-std::uint64_t witness_count(int fd, const std::string& path) {
+/* The witness's count, after its curve was checked against the key's. */
+std::uint64_t witness_count(int fd, const std::string& path, curves::curve_id key_curve) {
   const int own = ::dup(fd);
   if (own < 0) throw job::job_error("cannot read the witness " + path);
+  r1cs::wtns_shape w;
   try {
-    return r1cs::wtns_size(r1cs::input_file(own, path, "wtns"));
+    w = r1cs::read_wtns_shape(r1cs::input_file(own, path, "wtns"));
   } catch (const r1cs::format_error& e) {
     throw job::job_error("the witness " + path + " is not a valid .wtns file (" + e.what() + ")");
   }
+  if (w.curve != key_curve) throw job::job_error(path + ": " + r1cs::curve_mismatch("the witness", w.curve, key_curve));
+  return w.count;
 }
 
 /* The files (path → identity) a key was loaded from, a few per key: each is
@@ -86,11 +96,14 @@ void remember_file(std::map<std::string, std::string>& files, const std::string&
    with pread through the descriptor the policy opened: a few dozen bytes, so
    a file claiming a gigabyte of constraints is refused here, before any
    worker reads it. */
-void check_constraint_system(int fd, const std::string& path, const groth16::proving_key& pk) {
+void check_constraint_system(int fd, const std::string& path, const job::key_shape& pk) {
   const int own = ::dup(fd);
   if (own < 0) throw job::job_error("cannot read the constraint system " + path);
   try {
-    r1cs::check_r1cs_shape(r1cs::read_r1cs_shape(r1cs::input_file(own, path, "r1cs")), job::r1cs_bounds_of(pk));
+    const auto shape = r1cs::read_r1cs_shape(r1cs::input_file(own, path, "r1cs"));
+    if (shape.curve != pk.curve)
+      throw r1cs::format_error(r1cs::curve_mismatch("the constraint system", shape.curve, pk.curve));
+    r1cs::check_r1cs_shape(shape, job::r1cs_bounds_of(pk));
   } catch (const r1cs::format_error& e) {
     throw job::job_error("the constraint system " + path + " is refused: " + e.what());
   }
@@ -98,9 +111,7 @@ void check_constraint_system(int fd, const std::string& path, const groth16::pro
 
 }  // namespace
 
-std::shared_ptr<const groth16::proving_key> server::resolve_key(const std::string& zkey,
-                                                                const net::peer_credentials& who,
-                                                                std::string& key_id) {
+job::any_key server::resolve_key(const std::string& zkey, const net::peer_credentials& who, std::string& key_id) {
   std::unique_lock lk(key_mu_);
   if (shm::is_key_id(zkey)) {
     if (!may_name_key(who, zkey))  // as for an id the pool does not hold: ids are no secret, the keys may be
@@ -177,7 +188,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
   prepared r;
   try {
     r.pk = resolve_key(s.zkey, who, r.key_id);
-    const auto& pk = *r.pk;
+    const auto& pk = r.pk.shape();
     const bool by_path = !shm::is_key_id(s.zkey);
     if (!slots_->class_for(pk.domain_size, pk.n_vars)) {
       r.code = proto::error_code::bad_request;
@@ -186,11 +197,11 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
       if (by_path) drop_unused_key(r.key_id);
       return r;
     }
-    if (job::result_bytes_for(pk.n_public) > shm::result_bytes) {
+    if (job::result_bytes_for(pk.curve, pk.n_public) > shm::result_bytes) {
       r.code = proto::error_code::bad_request;
       r.error = "the key has " + std::to_string(pk.n_public) + " public signals; a job's proof and public signals " +
                 "must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
-                std::to_string((shm::result_bytes - job::result_bytes_for(0)) / 32) + " public signals)";
+                std::to_string((shm::result_bytes - job::result_bytes_for(pk.curve, 0)) / 32) + " public signals)";
       if (by_path) drop_unused_key(r.key_id);
       return r;
     }
@@ -204,7 +215,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
       const auto& c = std::get<proto::circom_work>(s.work);
       auto w = witness_files_.open(who, c.wtns);
       if (!w) throw job::job_error(w.error());
-      const auto count = witness_count(w->fd(), c.wtns);
+      const auto count = witness_count(w->fd(), c.wtns, pk.curve);
       if (count != pk.n_vars)
         throw job::job_error("the witness has " + std::to_string(count) + " values, the key expects " +
                              std::to_string(pk.n_vars) + " (witness of another circuit?)");
@@ -220,7 +231,10 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
     }
     if (s.blinding) {
       sp.blinding = s.blinding->r + "," + s.blinding->s;
-      if (!groth16::blinding::parse(*sp.blinding)) {  // else the prover would silently draw random ones
+      const bool below_r = curves::visit(pk.curve, [&](auto curve) {
+        return groth16::basic_blinding<decltype(curve)>::parse(*sp.blinding).has_value();
+      });
+      if (!below_r) {  // else the prover would silently draw random ones
         r.code = proto::error_code::bad_request;
         r.error = "the blinding values r and s must be below r";
         return r;
@@ -242,11 +256,11 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
   return r;
 }
 
-std::shared_ptr<const groth16::proving_key> server::ready_key(const std::string& key_id) {
+job::any_key server::ready_key(const std::string& key_id) {
   if (auto it = ready_keys_.find(key_id); it != ready_keys_.end()) return it->second;
   if (!loading_keys_.insert(key_id).second) return nullptr;
   boost::asio::post(prep_, [this, key_id] {
-    std::shared_ptr<const groth16::proving_key> pk;
+    job::any_key pk;
     std::string error;
     try {
       std::lock_guard lk(key_mu_);
@@ -259,7 +273,7 @@ std::shared_ptr<const groth16::proving_key> server::ready_key(const std::string&
   return nullptr;
 }
 
-void server::verify_key(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk) {
+void server::verify_key(const std::string& key_id, job::any_key pk) {
   loading_keys_.insert(key_id);
   boost::asio::post(prep_, [this, key_id, pk] {
     const auto t0 = std::chrono::steady_clock::now();
@@ -272,12 +286,13 @@ void server::verify_key(const std::string& key_id, std::shared_ptr<const groth16
     if (error.empty())
       spdlog::info("key {}: its SRS region hashes to its id (checked in {:.2f} s while serving)", key_id,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    boost::asio::post(io_, [this, key_id, pk = error.empty() ? pk : nullptr, error] { key_loaded(key_id, pk, error); });
+    boost::asio::post(io_, [this, key_id, pk = error.empty() ? pk : job::any_key(), error] {
+      key_loaded(key_id, pk, error);
+    });
   });
 }
 
-void server::key_loaded(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk,
-                        const std::string& error) {
+void server::key_loaded(const std::string& key_id, job::any_key pk, const std::string& error) {
   loading_keys_.erase(key_id);
   if (pk) {
     ready_keys_[key_id] = pk;

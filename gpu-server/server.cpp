@@ -78,7 +78,7 @@ server::server(server_options opt)
     const auto id = installed ? k : keys_.load(k);  // a file's load has checked its content
     auto pk = keys_.get(id, !installed);
     if (!installed) preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
-    backend_->attach_key(id, *pk);
+    backend_->attach_key(id, pk);
     if (installed) verify_key(id, pk);
     else ready_keys_[id] = pk;
     spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
@@ -92,7 +92,7 @@ server::server(server_options opt)
     if (ready_keys_.count(id) || loading_keys_.count(id)) return;
     try {
       auto pk = keys_.get(id, false);
-      backend_->attach_key(id, *pk);
+      backend_->attach_key(id, pk);
       verify_key(id, pk);
     } catch (const std::exception& e) {
       spdlog::warn("key {} of a queued job: {}", id, util::printable(e.what()));

@@ -123,7 +123,7 @@ class server {
   /* What the pool made of a Submit: the key and the job description, or the error to answer. */
   struct prepared {
     std::string key_id;
-    std::shared_ptr<const groth16::proving_key> pk;
+    job::any_key pk;
     std::string spec_json;
     std::optional<proto::error_code> code;
     std::string error;
@@ -132,9 +132,9 @@ class server {
     std::uint64_t slot, gen;
     shm::job_ref job;
     std::uint32_t partition;
-    std::shared_ptr<const groth16::proving_key> pk;  // resolved on the io thread (key_cache is not shared)
+    job::any_key pk;  // resolved on the io thread (key_cache is not shared)
     std::string key_id;
-    std::optional<groth16::blinding> rs;
+    std::optional<std::string> blinding;  // "R,S", checked below the key's r at Submit
   };
   struct proof_done {
     proof_job what;
@@ -193,17 +193,17 @@ class server {
 
   // prepare.cpp: the work a Submit needs that must not run on the loop
   prepared prepare(const proto::submit& s, const net::peer_credentials& who);
-  std::shared_ptr<const groth16::proving_key> resolve_key(const std::string& zkey, const net::peer_credentials& who,
+  job::any_key resolve_key(const std::string& zkey, const net::peer_credentials& who,
                                                           std::string& key_id);
   /* May this client name the key by its id? (key_mu_ held) */
   bool may_name_key(const net::peer_credentials& who, const std::string& key_id) const;
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
-  std::shared_ptr<const groth16::proving_key> ready_key(const std::string& key_id);
+  job::any_key ready_key(const std::string& key_id);
   /* A key parsed before serving without its content check (key_cache::get(id,
      false)): checked on the preparation pool while the server serves; its
      jobs are proven only once the check passed, and fail if it does not. */
-  void verify_key(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk);
-  void key_loaded(const std::string& key_id, std::shared_ptr<const groth16::proving_key> pk, const std::string& error);
+  void verify_key(const std::string& key_id, job::any_key pk);
+  void key_loaded(const std::string& key_id, job::any_key pk, const std::string& error);
   void trim_ready_keys();
 
   // server_dispatch.cpp: workers, slots, proofs
@@ -255,7 +255,7 @@ class server {
   std::map<std::string, std::map<std::string, std::string>> key_files_of_;
 
   // the loop's
-  std::map<std::string, std::shared_ptr<const groth16::proving_key>> ready_keys_;
+  std::map<std::string, job::any_key> ready_keys_;
   std::set<std::string> loading_keys_;
   struct submission {
     peer p;

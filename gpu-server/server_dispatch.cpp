@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <type_traits>
+
 #include "backend/fault.hpp"
 #include "groth16/verifier.hpp"
 #include "job/result.hpp"
@@ -320,8 +322,10 @@ std::optional<server::proof_job> server::proof_of(std::uint64_t s) {
   pj.pk = ready_key(pj.key_id);
   if (!pj.pk) return std::nullopt;  // parsing on the pool; dispatch runs again when it is ready
   try {
-    const auto bl = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
-    if (bl) pj.rs = groth16::blinding::parse(*bl);
+    if ((*e)->curve != std::uint64_t(pj.pk->curve))
+      throw std::runtime_error("slot " + std::to_string(s) + " was filled with elements of another curve than the key's (" +
+                               std::string(curves::display_name(pj.pk->curve)) + ")");
+    pj.blinding = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
   } catch (const std::exception& ex) {
     (void)jobs_->fail(j, pj.partition, ex.what());
     (void)slots_->discard(s, w->generation);
@@ -360,23 +364,27 @@ void server::prover_loop() {
     }
     proof_done d{pj, {}, {}, shm::now_ns(), 0, {}, 0, std::nullopt};
     try {
-      const auto& pk = *pj.pk;
       auto payload = slots_->payload(pj.slot);
       if (!payload) throw std::runtime_error("slot payload unavailable");
-      const auto buf = job::slot_buffers(*payload, pk);
-      prove_input in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, pj.rs};
-      auto out = backend_->prove(in);
-      std::vector<fr_t> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
-      const auto verify_start = std::chrono::steady_clock::now();
-      if (!groth16::verify(pk.vk(), pub, out.proof))
-        throw std::runtime_error("the witness does not satisfy the circuit: the proof does not verify");
-      d.verify = std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count();
-      d.result = job::encode_result({out.proof, pub});
+      pj.pk.visit([&](const auto& pk) {
+        using C = typename std::remove_cvref_t<decltype(pk)>::curve;
+        const auto buf = job::slot_buffers<C>(*payload, pk);
+        std::optional<groth16::basic_blinding<C>> rs;
+        if (pj.blinding) rs = groth16::basic_blinding<C>::parse(*pj.blinding);
+        const basic_prove_input<C> in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, rs};
+        auto out = backend_->prove(in);
+        std::vector<ff::fr<C>> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
+        const auto verify_start = std::chrono::steady_clock::now();
+        if (!groth16::verify<C>(pk.vk(), pub, out.proof))
+          throw std::runtime_error("the witness does not satisfy the circuit: the proof does not verify");
+        d.verify = std::chrono::duration<double>(std::chrono::steady_clock::now() - verify_start).count();
+        d.result = job::encode_result<C>({out.proof, std::move(pub)});
+        d.timings = out.timings;
+        d.gpu = out.gpu;
+        d.stage = out.stage;
+        d.streamed = out.streamed;
+      });
       shm::failpoint("server.proved");  // crash tests: die with the proof computed but not stored
-      d.timings = out.timings;
-      d.gpu = out.gpu;
-      d.stage = out.stage;
-      d.streamed = out.streamed;
     } catch (const device_fault& e) {
       d.error = e.what();
       d.device_fault = e.sticky();

@@ -54,6 +54,7 @@ proto::job_status server::job_status_of(shm::job_ref j, const shm::job_record& r
   st.finished_ns = rec.finished_ns;
   st.priority = static_cast<proto::priority>(rec.priority);
   st.client = util::printable(shm::field_text(rec.client), proto::max_client_bytes);
+  st.curve = curves::valid_curve_id(rec.curve) ? curves::curve_id(rec.curve) : curves::curve_id::bls12_381;
   for (std::uint32_t p = 0; p < rec.n_partitions; ++p) {
     const auto& part = rec.parts[p];
     const auto pw = shm::part_word::unpack(part.word.load(std::memory_order_acquire));
@@ -177,6 +178,7 @@ void server::on_prepared(const peer& p, std::uint64_t rq, const proto::submit& s
   if (!accepting_) return reply_error(p.identity, rq, proto::error_code::unavailable, "the server is shutting down");
   ready_keys_[r.key_id] = r.pk;
   shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, static_cast<shm::priority>(s.priority), s.partitions};
+  req.curve = static_cast<std::uint8_t>(r.pk->curve);
   req.owner_uid = p.cred.uid;
   req.digest = digest;
   req.retention_ns = static_cast<std::uint64_t>(opt_.retention.count()) * 1000000000ULL;
@@ -318,8 +320,8 @@ bool server::answer_finished(const std::string& id, uid_t uid, std::uint64_t rq,
     for (std::uint32_t p = 0; p < r->n_partitions && !error; ++p) {
       const auto& part = r->parts[p];
       try {
-        auto res = job::decode_result({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)});
-        pr.partitions.push_back({io::proof_to_json(res.proof).dump(), io::public_to_json(res.public_signals).dump()});
+        auto res = job::result_to_json({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)});
+        pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
       } catch (const std::exception& e) {
         error = "job " + pr.job_id + ": " + e.what();
       }

@@ -41,12 +41,14 @@ constexpr std::string_view slot_state_name(shm::slot_state s) {
 void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::uint64_t synth_end) {
   auto rec = jobs_->get(d.what.job);
   const std::uint64_t submitted = rec ? (*rec)->submitted_ns : 0;
-  if (submitted) series_.duration.observe(seconds_between(submitted, d.end_ns));
+  auto& cs = series_.of(d.what.pk ? d.what.pk->curve : curves::curve_id::bls12_381);
+  ++cs.completed;
+  if (submitted) cs.duration.observe(seconds_between(submitted, d.end_ns));
   const auto& t = d.timings;
   /* each phase into its histogram, and one structured log line per phase */
   auto phase = [&](std::string_view name, double v) {
     const auto i = std::find(metrics::phases.begin(), metrics::phases.end(), name) - metrics::phases.begin();
-    series_.phase[static_cast<std::size_t>(i)].observe(v);
+    cs.phase[static_cast<std::size_t>(i)].observe(v);
     spdlog::info("job={} partition={} phase={} ms={:.3f}", d.what.job.index, d.what.partition, name, v * 1e3);
   };
   if (submitted && synth_start) phase("queue", seconds_between(submitted, synth_start));
@@ -72,8 +74,10 @@ http_reply server::on_http(std::string_view path) const {
 
 std::string server::metrics_text() const {
   metrics::writer w;
-  w.family("cuzk_proofs_completed_total", "counter", "Partitions proven and stored since the server started.");
-  w.sample("cuzk_proofs_completed_total", double(counters_.proofs));
+  w.family("cuzk_proofs_completed_total", "counter",
+           "Partitions proven and stored since the server started, by the curve of their key.");
+  for (const auto c : {curves::curve_id::bls12_381, curves::curve_id::bn254})
+    w.sample("cuzk_proofs_completed_total", {{"curve", std::string(curves::name(c))}}, double(series_.of(c).completed));
   w.family("cuzk_proofs_failed_total", "counter", "Partitions whose synthesis or proof failed since the server started.");
   w.sample("cuzk_proofs_failed_total", double(counters_.failed));
 
@@ -142,13 +146,19 @@ std::string server::metrics_text() const {
   w.family("cuzk_uptime_seconds", "gauge", "Seconds since the server started.");
   w.sample("cuzk_uptime_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count());
 
-  w.family("cuzk_proof_duration_seconds", "histogram", "Seconds from a job's submission to a partition's proof stored.");
-  w.sample("cuzk_proof_duration_seconds", {}, series_.duration);
+  constexpr curves::curve_id both[] = {curves::curve_id::bls12_381, curves::curve_id::bn254};
+  w.family("cuzk_proof_duration_seconds", "histogram",
+           "Seconds from a job's submission to a partition's proof stored, by the curve of its key.");
+  for (const auto c : both)
+    w.sample("cuzk_proof_duration_seconds", {{"curve", std::string(curves::name(c))}}, series_.of(c).duration);
   w.family("cuzk_phase_duration_seconds", "histogram",
-           "Seconds of each phase of a proven partition: queue (submission to synthesis), synth, h2d, ntt, msm, "
-           "prove (the whole prove call) and verify.");
-  for (std::size_t i = 0; i < metrics::phases.size(); ++i)
-    w.sample("cuzk_phase_duration_seconds", {{"phase", std::string(metrics::phases[i])}}, series_.phase[i]);
+           "Seconds of each phase of a proven partition, by the curve of its key: queue (submission to synthesis), "
+           "synth, h2d, ntt, msm, prove (the whole prove call) and verify.");
+  for (const auto c : both)
+    for (std::size_t i = 0; i < metrics::phases.size(); ++i)
+      w.sample("cuzk_phase_duration_seconds",
+               {{"curve", std::string(curves::name(c))}, {"phase", std::string(metrics::phases[i])}},
+               series_.of(c).phase[i]);
   return w.text();
 }
 

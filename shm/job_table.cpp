@@ -138,6 +138,7 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
   put(rec->job_id, job_id_bytes, req.job_id);
   put(rec->client, client_bytes, req.client);
   put(rec->key_id, sizeof rec->key_id, req.key_id);
+  rec->curve = req.curve;
   std::memset(rec->spec, 0, spec_bytes);
   std::memcpy(rec->spec, req.spec.data(), req.spec.size());
   std::memset(rec->error, 0, error_bytes);

@@ -31,6 +31,7 @@ struct job_request {
   /* A finished job is evicted (its record reused) only once fetched or when
      it finished longer ago than this. */
   std::uint64_t retention_ns = 24ULL * 3600 * 1000000000ULL;
+  std::uint8_t curve = 1;  // the key's (curves::curve_id; shm stores it, the service reads it)
 };
 
 /* No phase measured, proven on the CPU. */

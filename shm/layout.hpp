@@ -22,8 +22,9 @@ namespace cuzk::shm {
 
 inline constexpr std::uint64_t region_magic = 0x4c4f4f504b5a5543ULL;  // "CUZKPOOL" little-endian
 // 2: job records carry their owner uid, request digest and fetched flag; 3: partitions carry their proof's
-// phase timings and GPU, the header the server's hung timeout
-inline constexpr std::uint32_t layout_version = 3;
+// phase timings and GPU, the header the server's hung timeout; 4: job records and slots carry their key's
+// curve, results hold the proof in snarkjs's LEM layout of that curve
+inline constexpr std::uint32_t layout_version = 4;
 inline constexpr std::uint64_t payload_alignment = 2ULL << 20;  // 2 MiB: huge-page and register friendly
 inline constexpr std::uint32_t max_slot_classes = 8;
 inline constexpr std::uint32_t max_partitions = 16;
@@ -125,7 +126,8 @@ struct alignas(64) slot_entry {
   std::uint64_t checksum;        // XXH3-64 of the written payload bytes, 0 = none
   std::uint64_t assigned_ns, filled_ns, proving_ns;
   std::uint64_t synth_ns;  // worker-reported synthesis time
-  std::uint64_t reserved[4];
+  std::uint64_t curve;     // the curve (curves::curve_id) of the elements written: the job's key's
+  std::uint64_t reserved[3];
 };
 static_assert(sizeof(slot_entry) == 128);
 
@@ -176,6 +178,7 @@ struct job_record {
   std::uint64_t seq;  // submission order (FIFO within a priority)
   std::uint8_t priority;
   std::uint8_t n_partitions;
+  std::uint8_t curve;  // the key's curve (curves::curve_id: 1 = BLS12-381, 2 = BN254)
   std::uint16_t spec_len;
   std::uint32_t error_len;
   std::uint64_t submitted_ns, finished_ns;

@@ -213,7 +213,7 @@ synth_outcome worker::synthesize(const proto::assign& a) {
   std::string error;
   try {
     progress_.opaque(true);  // parsing the key (first job of a key) reports nothing
-    std::shared_ptr<const groth16::proving_key> pk;
+    job::any_key pk;
     try {
       pk = keys_.get(a.key_id);
     } catch (...) {
@@ -225,12 +225,13 @@ synth_outcome worker::synthesize(const proto::assign& a) {
     auto spec = job::spec::from_json(a.spec);
     auto payload = slots_->payload(a.slot);
     if (!payload) throw job::job_error("slot " + std::to_string(a.slot) + " has no payload");
-    auto st = job::synthesize(*pk, spec, a.partition, job::slot_buffers(*payload, *pk), &progress_);
+    auto st = job::synthesize(pk, spec, a.partition, *payload, &progress_);
     shm::failpoint("worker.synthesized");
     if (!finish()) return {};  // given back: this process is exiting
     const auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
     auto f = slots_->fill(a.slot, a.generation, lease_->index(),
-                          shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum});
+                          shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum,
+                                         std::uint8_t(pk->curve)});
     if (!f) {
       spdlog::warn("slot {} gen {}: fill refused ({}), dropping", a.slot, a.generation, to_string(f.error()));
       return {proto::heartbeat{lease_->index(), a.slot, a.generation}};

@@ -15,9 +15,11 @@ namespace cuzk::groth16 {
 
 /* Where one proof's a, b, c (domain_size each) and z (n_vars) live: heap
    vectors (prover_buffers) or a shared-memory slot. */
-struct buffer_view {
-  std::span<fr_t> a, b, c, z;
+template <class C>
+struct basic_buffer_view {
+  std::span<ff::fr<C>> a, b, c, z;
 };
+using buffer_view = basic_buffer_view<curves::bls12_381>;
 
 struct prover_buffers {
   std::vector<fr_t> a, b, c, z;

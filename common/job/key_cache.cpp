@@ -26,13 +26,16 @@ void check_content(const shm::srs_region& srs) {
   verified_ids.insert(srs.key_id());
 }
 
-/* The parsed key keeps its region mapped: a GPU uploads its bases from there (groth16::mapped_bases). */
-std::shared_ptr<const groth16::proving_key> parse(shm::srs_region&& region, const std::string& what, bool points,
-                                                  bool verify = true) {
+/* The parsed key keeps its region mapped: a GPU uploads its bases from there
+   (groth16::mapped_bases). Its curve is the one its primes name. */
+any_key parse(shm::srs_region&& region, const std::string& what, bool points, bool verify = true) {
   if (verify) check_content(region);
   auto srs = std::make_shared<const shm::srs_region>(std::move(region));
   try {
-    return std::make_shared<const groth16::proving_key>(io::read_zkey_mapped(srs->bytes(), srs, points));
+    return curves::visit(io::zkey_curve(srs->bytes()), [&](auto curve) -> any_key {
+      using C = decltype(curve);
+      return std::make_shared<const groth16::basic_proving_key<C>>(io::read_zkey_mapped<C>(srs->bytes(), srs, points));
+    });
   } catch (const std::exception& e) {
     throw job_error(what + " is not a valid .zkey: " + e.what());
   }
@@ -62,7 +65,7 @@ std::string key_cache::load(int fd, std::string_view display_name) {
   return id;
 }
 
-std::shared_ptr<const groth16::proving_key> key_cache::get(const std::string& key_id, bool verify) {
+any_key key_cache::get(const std::string& key_id, bool verify) {
   if (auto it = keys_.find(key_id); it != keys_.end()) {
     if (verify && unverified_.count(key_id)) {  // parsed unchecked: checked now (at once if verify() has run)
       this->verify(key_id);
@@ -88,8 +91,7 @@ void key_cache::verify(const std::string& key_id) const {
   check_content(*srs);
 }
 
-std::shared_ptr<const groth16::proving_key> key_cache::insert(const std::string& key_id,
-                                                               std::shared_ptr<const groth16::proving_key> pk) {
+any_key key_cache::insert(const std::string& key_id, any_key pk) {
   while (keys_.size() >= capacity_) {  // evict the least recently used
     auto lru = used_.begin();
     for (auto it = used_.begin(); it != used_.end(); ++it)

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "groth16/keys.hpp"
+#include "job/any_key.hpp"
 
 namespace cuzk::job {
 
@@ -38,7 +38,7 @@ class key_cache {
      verify = false: parsed without that check (a server makes a large key
      resident before it serves and checks it with verify() meanwhile; 19 s
      for a 2^27 key); nothing may prove with it until verify() succeeded. */
-  std::shared_ptr<const groth16::proving_key> get(const std::string& key_id, bool verify = true);
+  any_key get(const std::string& key_id, bool verify = true);
   /* The content check get() skips with verify = false: job_error when the
      region is gone or does not hash to its key id. Touches no cached key,
      so it may run on another thread than the cache's user. */
@@ -51,11 +51,10 @@ class key_cache {
   }
 
  private:
-  std::shared_ptr<const groth16::proving_key> insert(const std::string& key_id,
-                                                      std::shared_ptr<const groth16::proving_key> pk);
+  any_key insert(const std::string& key_id, any_key pk);
   std::string pool_;
   std::size_t capacity_;
-  std::map<std::string, std::shared_ptr<const groth16::proving_key>> keys_;
+  std::map<std::string, any_key> keys_;
   std::map<std::string, std::uint64_t> used_;
   std::uint64_t clock_ = 0;
   bool decode_points_ = true;

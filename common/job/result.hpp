@@ -1,27 +1,41 @@
 // One partition's result as the job table stores it (≤ shm::result_bytes):
-//   proof  A (G1, 96 B) | B (G2, 192 B) | C (G1, 96 B)   zcash uncompressed
+//   u8 curve (curves::curve_id)
+//   proof  A (G1) | B (G2) | C (G1) in snarkjs's LEM layout of that curve
+//          (BLS12-381: 96 + 192 + 96 B; BN254: 64 + 128 + 64 B)
 //   u32 n_public (LE), then n_public × 32 B canonical little-endian Fr
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <variant>
 #include <vector>
 
 #include "groth16/keys.hpp"
 
 namespace cuzk::job {
 
-struct result {
-  groth16::proof proof;
-  std::vector<groth16::fr_t> public_signals;
+template <class C>
+struct basic_result {
+  groth16::basic_proof<C> proof;
+  std::vector<ff::fr<C>> public_signals;
 };
+using result = basic_result<curves::bls12_381>;
+using any_result = std::variant<basic_result<curves::bls12_381>, basic_result<curves::bn254>>;
 
-/* The encoded size of a result with n_public public signals; the job table
-   holds at most shm::result_bytes per partition. */
-std::uint64_t result_bytes_for(std::uint64_t n_public) noexcept;
+/* The encoded size of a result of curve c with n_public public signals; the
+   job table holds at most shm::result_bytes per partition. */
+std::uint64_t result_bytes_for(curves::curve_id c, std::uint64_t n_public) noexcept;
 
-std::vector<std::uint8_t> encode_result(const result& r);
-/* job_error on a short, long or non-canonical encoding. */
-result decode_result(std::span<const std::uint8_t> bytes);
+template <class C>
+std::vector<std::uint8_t> encode_result(const basic_result<C>& r);
+/* job_error on a short, long or non-canonical encoding or an unknown curve. */
+any_result decode_result(std::span<const std::uint8_t> bytes);
+
+/* snarkjs's proof.json and public.json texts of a stored result */
+struct result_json {
+  std::string proof, public_signals;
+};
+result_json result_to_json(std::span<const std::uint8_t> bytes);
 
 }  // namespace cuzk::job

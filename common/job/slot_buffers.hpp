@@ -8,7 +8,9 @@
 
 namespace cuzk::job {
 
-/* job_error when the slot is smaller than the key needs. */
-groth16::buffer_view slot_buffers(const shm::slot_payload& p, const groth16::proving_key& pk);
+/* job_error when the slot is smaller than the key needs. Fr elements of
+   either curve are 32 bytes: a slot holds a key of either. */
+template <class C>
+groth16::basic_buffer_view<C> slot_buffers(const shm::slot_payload& p, const groth16::basic_proving_key<C>& pk);
 
 }  // namespace cuzk::job

@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "circuits/registry.hpp"
@@ -12,6 +13,7 @@
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "job/file_identity.hpp"
+#include "job/slot_buffers.hpp"
 #include "r1cs/input_file.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
@@ -131,7 +133,9 @@ synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std
   return {c->count().constraints, pk.n_vars};
 }
 
-synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, groth16::buffer_view buf, progress* p) {
+template <class C>
+synth_stats synthesize_circom(const groth16::basic_proving_key<C>& pk, const spec& s, groth16::basic_buffer_view<C> buf,
+                              progress* p) {
   std::uint64_t n = 0;
   try {
     opaque_phase phase(p);
@@ -141,14 +145,14 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
     if (n != pk.n_vars)
       throw job_error("the witness has " + std::to_string(n) + " values, the key expects " +
                       std::to_string(pk.n_vars) + " (witness of another circuit?)");
-    r1cs::read_wtns_into(wtns, buf.z);
+    r1cs::read_wtns_into<C>(wtns, buf.z);
   } catch (const r1cs::format_error& e) {
     throw job_error(s.wtns + ": " + e.what());
   }
   if (!buf.z[0].is_one()) throw job_error("the witness does not start with the constant 1");
   if (s.r1cs.empty()) {
     opaque_phase phase(p);
-    groth16::evaluate_from_coefs(pk, buf.z, buf.a, buf.b, buf.c);
+    groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
     return {pk.domain_size, n};
   }
   std::uint64_t rows = 0;
@@ -159,8 +163,8 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
       // before anything is read: the rows are then evaluated a chunk at a time
       const auto file = open_checked(s.r1cs, s.r1cs_identity, "constraint system", "r1cs");
       const auto shape = r1cs::read_r1cs_shape(*file);
-      r1cs::check_r1cs_shape(shape, r1cs_bounds_of(pk));
-      rows = r1cs::evaluate_r1cs(*file, shape, buf.z, buf.a, buf.b, buf.c);
+      r1cs::check_r1cs_shape(shape, r1cs_bounds_of(shape_of(pk)));
+      rows = r1cs::evaluate_r1cs<C>(*file, shape, buf.z, buf.a, buf.b, buf.c);
     } catch (const r1cs::format_error& e) {
       throw job_error(s.r1cs + ": " + e.what());
     }
@@ -171,14 +175,26 @@ synth_stats synthesize_circom(const groth16::proving_key& pk, const spec& s, gro
       throw circuits::circuit_error("the witness does not satisfy constraint " + std::to_string(i) + " of " +
                                     s.r1cs);
   }
-  groth16::fill_public_rows(rows, pk.n_public, buf.z, buf.a, buf.b, buf.c);
+  groth16::fill_public_rows<C>(rows, pk.n_public, buf.z, buf.a, buf.b, buf.c);
   return {rows, n};
 }
 
 }  // namespace
 
-r1cs::r1cs_bounds r1cs_bounds_of(const groth16::proving_key& pk) {
-  return {pk.n_vars, pk.n_public, pk.domain_size - std::min<std::uint64_t>(pk.domain_size, pk.n_public + 1)};
+r1cs::r1cs_bounds r1cs_bounds_of(const key_shape& k) {
+  return {k.n_vars, k.n_public, k.domain_size - std::min<std::uint64_t>(k.domain_size, k.n_public + 1)};
+}
+
+synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partition, const shm::slot_payload& slot,
+                       progress* p) {
+  return key.visit([&](const auto& pk) {
+    using C = typename std::remove_cvref_t<decltype(pk)>::curve;
+    const auto buf = slot_buffers<C>(slot, pk);
+    if (!s.is_native()) return synthesize_circom<C>(pk, s, buf, p);
+    if constexpr (std::is_same_v<C, curves::bls12_381>) return synthesize_native(pk, s, partition, buf, p);
+    throw job_error("native circuits prove on BLS12-381 only so far; the key is " +
+                    std::string(curves::display_name(C::id)) + "'s");
+  });
 }
 
 synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
@@ -187,10 +203,6 @@ synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint3
       buf.z.size() != pk.n_vars)
     throw job_error("synthesis buffers do not match the key's domain and witness sizes");
   return s.is_native() ? synthesize_native(pk, s, partition, buf, p) : synthesize_circom(pk, s, buf, p);
-}
-
-std::vector<groth16::fr_t> public_signals(const groth16::proving_key& pk, groth16::buffer_view buf) {
-  return {buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public};
 }
 
 }  // namespace cuzk::job

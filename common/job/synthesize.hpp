@@ -9,8 +9,10 @@
 
 #include "groth16/keys.hpp"
 #include "groth16/native.hpp"
+#include "job/any_key.hpp"
 #include "job/spec.hpp"
 #include "r1cs/r1cs_file.hpp"
+#include "shm/slot_table.hpp"
 
 namespace cuzk::job {
 
@@ -52,11 +54,18 @@ class progress {
    every constraint and witness value written. */
 synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
                        groth16::buffer_view buf, progress* p = nullptr);
+/* The same into a slot, for a key of either curve (the witness's and
+   constraint system's primes must be the key's: job_error naming both). */
+synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partition, const shm::slot_payload& slot,
+                       progress* p = nullptr);
 
 /* What the key allows a circom job's .r1cs (checked before it is read). */
-r1cs::r1cs_bounds r1cs_bounds_of(const groth16::proving_key& pk);
+r1cs::r1cs_bounds r1cs_bounds_of(const key_shape& k);
 
 /* The public signals z[1..n_public] of a synthesized witness. */
-std::vector<groth16::fr_t> public_signals(const groth16::proving_key& pk, groth16::buffer_view buf);
+template <class C>
+std::vector<ff::fr<C>> public_signals(const groth16::basic_proving_key<C>& pk, groth16::basic_buffer_view<C> buf) {
+  return {buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public};
+}
 
 }  // namespace cuzk::job

@@ -84,6 +84,7 @@ rule_result check_job_status(const std::string& f, const job_status& m) {
   CUZK_RULE(check_text(f + ".error", m.error, max_error_bytes, true));
   if (!in_range(m.priority, priority::high, priority::low)) return fail(f + ".priority", "unknown");
   CUZK_RULE(check_text(f + ".client", m.client, max_client_bytes));
+  if (!curves::valid_curve_id(static_cast<std::uint8_t>(m.curve))) return fail(f + ".curve", "unknown");
   CUZK_RULE(check_partition_count(f + ".partitions", m.partitions.size()));
   for (std::size_t i = 0; i < m.partitions.size(); ++i) {
     const auto& p = m.partitions[i];

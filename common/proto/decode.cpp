@@ -155,6 +155,7 @@ struct converter {
     m.finished_ns = w.finished_ns();
     m.priority = prio(w.priority());
     m.client = w.client();
+    m.curve = enum_value<curves::curve_id>(w.curve(), 1, 2);
     m.partitions.reserve(static_cast<std::size_t>(w.partitions_size()));
     for (const auto& p : w.partitions()) {
       partition_status ps{enum_value<partition_state>(p.state(), 1, 6),

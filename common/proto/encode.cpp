@@ -34,6 +34,7 @@ void put(wire::JobStatus& w, const job_status& s) {
   w.set_finished_ns(s.finished_ns);
   w.set_priority(to_wire(s.priority));
   w.set_client(s.client);
+  w.set_curve(static_cast<wire::Curve>(s.curve));
   for (const auto& p : s.partitions) {
     auto* wp = w.add_partitions();
     wp->set_state(static_cast<wire::PartitionState>(p.state));

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "curves/curve_id.hpp"
 #include "proto/limits.hpp"
 
 namespace cuzk::proto {
@@ -113,6 +114,7 @@ struct job_status {
   proto::priority priority = priority::normal;
   std::string client;
   std::vector<partition_status> partitions;  // 1..16
+  curves::curve_id curve = curves::curve_id::bls12_381;  // its key's
   friend bool operator==(const job_status&, const job_status&) = default;
 };
 struct partition_proof {

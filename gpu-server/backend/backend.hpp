@@ -14,26 +14,32 @@
 
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
+#include "job/any_key.hpp"
 
 namespace cuzk::server {
 
 using groth16::fr_t;
 
-struct prove_input {
-  const groth16::proving_key& pk;
-  std::string_view key_id;        // the SRS region's content hash: names the key on a device
-  std::span<const fr_t> a, b, c;  // domain_size each
-  std::span<const fr_t> z;        // n_vars
-  std::optional<groth16::blinding> rs;
+/* One proof on curve C's key (a slot's memory) */
+template <class C>
+struct basic_prove_input {
+  const groth16::basic_proving_key<C>& pk;
+  std::string_view key_id;                  // the SRS region's content hash: names the key on a device
+  std::span<const ff::fr<C>> a, b, c;       // domain_size each
+  std::span<const ff::fr<C>> z;             // n_vars
+  std::optional<groth16::basic_blinding<C>> rs;
 };
+using prove_input = basic_prove_input<curves::bls12_381>;
 
-struct prove_output {
-  groth16::proof proof;
+template <class C>
+struct basic_prove_output {
+  groth16::basic_proof<C> proof;
   groth16::prove_timings timings;
   double stage = 0;  // seconds copying a, b, c, z into heap memory first (--no-register)
   int gpu = -1;      // the GPU that proved it (index into gpus()), -1 on the CPU
   bool streamed = false;  // its key's bases were streamed, not resident
 };
+using prove_output = basic_prove_output<curves::bls12_381>;
 
 /* One GPU as status reports it. */
 struct gpu_status {
@@ -59,8 +65,10 @@ class prover_backend {
   virtual void attach_pool(std::span<const std::span<std::uint8_t>> chunks) { (void)chunks; }
   /* A key the server will prove with (preloaded, or a queued job's): a GPU
      backend registers its SRS region and makes it resident where it fits. */
-  virtual void attach_key(std::string_view key_id, const groth16::proving_key& pk) { (void)key_id, (void)pk; }
-  virtual prove_output prove(const prove_input& in) = 0;
+  virtual void attach_key(std::string_view key_id, const job::any_key& pk) { (void)key_id, (void)pk; }
+  /* one overload per curve */
+  virtual basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) = 0;
+  virtual basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) = 0;
   /* true: it uploads a key's bases from its mapped SRS region, so the server
      parses keys without decoding their points (job::key_cache::decode_points) */
   virtual bool reads_mapped_bases() const { return false; }

@@ -7,24 +7,35 @@ namespace cuzk::server {
 
 namespace {
 
-/* groth16::prove on the CPU engine, which reads the slot's a, b, c and
-   keeps its NTT scratch across proofs. */
+/* groth16::prove on a CPU engine per curve, which reads the slot's a, b, c
+   and keeps its NTT scratch across proofs. */
 class cpu_backend final : public prover_backend {
  public:
-  explicit cpu_backend(int threads) : threads_(threads), engine_(groth16::make_cpu_engine()) {}
+  explicit cpu_backend(int threads)
+      : threads_(threads), bls_(groth16::make_cpu_engine<curves::bls12_381>()),
+        bn_(groth16::make_cpu_engine<curves::bn254>()) {}
   std::string_view name() const override { return "cpu"; }
 
-  prove_output prove(const prove_input& in) override {
-    prove_output out;
+  basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) override {
+    return run(*bls_, in);
+  }
+  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) override {
+    return run(*bn_, in);
+  }
+
+ private:
+  template <class C>
+  basic_prove_output<C> run(groth16::basic_engine<C>& e, const basic_prove_input<C>& in) {
+    basic_prove_output<C> out;
     out.proof = poly::with_threads(threads_, [&] {
-      return groth16::prove(*engine_, in.pk, in.z, in.a, in.b, in.c, in.rs, &out.timings);
+      return groth16::prove(e, in.pk, in.z, in.a, in.b, in.c, in.rs, &out.timings);
     });
     return out;
   }
 
- private:
   int threads_;
-  std::unique_ptr<groth16::engine> engine_;
+  std::unique_ptr<groth16::basic_engine<curves::bls12_381>> bls_;
+  std::unique_ptr<groth16::basic_engine<curves::bn254>> bn_;
 };
 
 }  // namespace

@@ -124,7 +124,10 @@ class cuda_backend final : public prover_backend {
                    key_id, g, gib(ctx.budget()), gib(bases), gib(work));
   }
 
-  void attach_key(std::string_view key_id, const groth16::proving_key& pk) override {
+  void attach_key(std::string_view key_id, const job::any_key& key) override {
+    const auto bls = key.as<curves::bls12_381>();
+    if (!bls) return;  // the CUDA engine proves BLS12-381 keys only so far
+    const auto& pk = *bls;
     const auto& m = pk.mapped;
     const std::size_t region = m.a.size() + m.b1.size() + m.b2.size() + m.c.size() + m.h.size();
     for (std::size_t g = 0; g < gpus_.size(); ++g) {
@@ -148,6 +151,10 @@ class cuda_backend final : public prover_backend {
         if (e.sticky()) throw device_fault("CUDA device " + std::to_string(ctx.device()) + ": " + e.what(), true);
       }
     }
+  }
+
+  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>&) override {
+    throw std::runtime_error("the CUDA backend does not prove BN254 keys yet");
   }
 
   prove_output prove(const prove_input& in) override {

@@ -21,7 +21,14 @@ class faulty_backend final : public prover_backend {
   faulty_backend(std::unique_ptr<prover_backend> inner, fault_plan plan) : inner_(std::move(inner)), plan_(plan) {}
   std::string_view name() const override { return inner_->name(); }
   void attach_pool(std::span<const std::span<std::uint8_t>> chunks) override { inner_->attach_pool(chunks); }
-  prove_output prove(const prove_input& in) override {
+  basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) override {
+    return faulty(in);
+  }
+  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) override { return faulty(in); }
+
+ private:
+  template <class C>
+  basic_prove_output<C> faulty(const basic_prove_input<C>& in) {
     switch (plan_.next()) {
       case fault_plan::kind::transient: throw device_fault("injected transient device error (CUZK_CUDA_FAULT)", false);
       case fault_plan::kind::sticky: throw device_fault("injected sticky device error (CUZK_CUDA_FAULT)", true);
@@ -30,7 +37,6 @@ class faulty_backend final : public prover_backend {
     return inner_->prove(in);
   }
 
- private:
   std::unique_ptr<prover_backend> inner_;
   fault_plan plan_;
 };

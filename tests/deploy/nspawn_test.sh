@@ -121,7 +121,7 @@ ct journalctl --no-pager -o cat -p warning -u cuzk-gpu-server | grep -q 'proven 
 echo "ok: the journal has the server's lines without timestamps, at their priority"
 get() { ct bash -c "exec 3<>/dev/tcp/127.0.0.1/19464 && printf 'GET $1 HTTP/1.0\r\nHost: cuzk\r\n\r\n' >&3 && cat <&3"; }
 m=$(get /metrics)
-for series in 'cuzk_proofs_completed_total 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count 1' \
+for series in 'cuzk_proofs_completed_total{curve="bls12-381"} 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count{curve="bls12-381"} 1' \
               'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 1' 'cuzk_uptime_seconds'; do
   grep -qF "$series" <<<"$m" || fail "/metrics lacks '$series'"
 done

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # circom jobs through the whole service: cuzk-shm, cuzk-gpu-server (CPU
 # backend), two (then three) cuzk-synth-workers and the cuzk CLI
-# (submit/wait/status), every proof checked by snarkjs; at the end 24 jobs
-# mixing circom and native circuits and all priorities on three workers.
+# (submit/wait/status), every proof checked by snarkjs; BN254 (circom's
+# default prime, a bn128 ceremony's key) beside BLS12-381 in the same pool
+# and server; at the end 24 jobs mixing both curves, circom and native
+# circuits and all priorities on three workers.
 #   circom_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER FIXTURE_DIR WORKDIR
 # FIXTURE_DIR is the interop fixture (compiled chain/muladd, pot.ptau); it is
 # only read. Everything this test writes goes to WORKDIR.
@@ -30,6 +32,7 @@ mkdir -p "$work"
 cd "$work"
 for f in chain.r1cs muladd.r1cs pot.ptau; do cp "$fixture/$f" .; done
 cp -r "$fixture/chain_js" "$fixture/muladd_js" .
+mkdir bn && cp -r "$fixture/bn254/muladd.r1cs" "$fixture/bn254/muladd_js" "$fixture/bn254/pot.ptau" bn/
 
 pool=cuzk-circom-$$
 endpoint=ipc://$work/cuzk.sock
@@ -54,6 +57,12 @@ for c in chain muladd; do
   snarkjs groth16 setup "$c.r1cs" pot.ptau "$c.zkey" > /dev/null
   snarkjs zkey export verificationkey "$c.zkey" "$c.vk.json" > /dev/null
 done
+# BN254: the key a circom user has, from a bn128 ceremony and a contribution
+snarkjs groth16 setup bn/muladd.r1cs bn/pot.ptau bn/muladd.0.zkey > /dev/null
+snarkjs zkey contribute bn/muladd.0.zkey bnmuladd.zkey --name=cuzk -e="cuzk service $seed" > /dev/null
+snarkjs zkey export verificationkey bnmuladd.zkey bnmuladd.vk.json > /dev/null
+cp bn/muladd.r1cs bnmuladd.r1cs
+cp -r bn/muladd_js bnmuladd_js
 salt=0
 inputs() { # CIRCUIT: a random inputs JSON on stdout
   if [ "$1" = chain ]; then echo "{\"x\": \"$(rand_fr $((salt += 1)))\"}"
@@ -69,7 +78,7 @@ m3 muladd"
 for j in $(awk '{ print $1 }' <<< "$jobs"); do
   c=$(awk -v j="$j" '$1 == j { print $2 }' <<< "$jobs")
   inputs "$c" > "$j.in.json"
-  node "${c}_js/generate_witness.js" "${c}_js/$c.wasm" "$j.in.json" "$j.wtns"
+  node "${c}_js/generate_witness.js" "${c}_js/${c#bn}.wasm" "$j.in.json" "$j.wtns"
   snarkjs groth16 prove "$c.zkey" "$j.wtns" "$j.snarkjs.proof.json" "$j.snarkjs.public.json"
 done
 
@@ -243,7 +252,36 @@ grep -q "^JOBS (10)" status.txt && grep -q "^SLOTS (4)" status.txt && grep -qE "
 grep -q "job-m2-$seed  *done  *low" status.txt || fail "the table does not show m2 done at low priority"
 "$cuzk_shm" status --name "$pool" > /dev/null
 
-# ---- 24 mixed jobs: circom and native, all priorities, three workers ---------
+# ---- BN254 beside BLS12-381 ------------------------------------------------
+step "BN254 jobs (a bn128 ceremony's key) in the same pool and server"
+jobs="$jobs
+b1 bnmuladd
+b2 bnmuladd"
+for j in b1 b2; do
+  inputs muladd > "$j.in.json"
+  node bnmuladd_js/generate_witness.js bnmuladd_js/muladd.wasm "$j.in.json" "$j.wtns"
+  snarkjs groth16 prove bnmuladd.zkey "$j.wtns" "$j.snarkjs.proof.json" "$j.snarkjs.public.json"
+done
+submit_wait b1 --r1cs bnmuladd.r1cs
+submit_wait b2 --priority high
+node -e 'if(JSON.parse(require("fs").readFileSync("b1.proof.json")).curve!=="bn128")process.exit(1)' ||
+  fail "a BN254 proof does not say bn128"
+"$cuzk" status --endpoint "$endpoint" --job-id "job-b1-$seed" --json > b1.status.json
+node -e 'const s=JSON.parse(require("fs").readFileSync("b1.status.json"));if(s.curve!=="bn254"){console.error(s);process.exit(1)}' ||
+  fail "status does not say the BN254 job's curve"
+# the curves never mix: refused at submit with both named, nothing queued
+for pair in "muladd.zkey b1.wtns" "bnmuladd.zkey m1.wtns" "bnmuladd.zkey b1.wtns --r1cs muladd.r1cs"; do
+  set -- $pair
+  rc=0
+  "$cuzk" submit --endpoint "$endpoint" --zkey "$1" --wtns "$2" ${3:+$3 $4} --job-id "job-mixed-$seed" \
+    --wait --proof mixed.proof.json --public mixed.public.json 2> mixed.err || rc=$?
+  cat mixed.err
+  [ $rc = 2 ] || fail "key $1 with $2 $3 $4 exited $rc, expected 2 (refused at submit)"
+  grep -q "BN254" mixed.err && grep -q "BLS12-381" mixed.err || fail "the refusal does not name both curves"
+  [ ! -e mixed.proof.json ] || fail "a refused job wrote a proof"
+done
+
+# ---- 24 mixed jobs: both curves, circom and native, all priorities, three workers
 step "24 mixed jobs on three workers"
 "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name worker@3 > worker3.log 2>&1 &
 worker_pids+=($!)
@@ -253,12 +291,16 @@ for spec in chain:size=300 poseidon-merkle:depth=2; do
   "$cuzk" export-vk --zkey "n-$n.zkey" --vk "n-$n.vk.json"
 done
 prios=(high normal low)
-kind_of() { case $(($1 % 4)) in 0) echo chain ;; 1) echo muladd ;; 2) echo chain:size=300 ;; 3) echo poseidon-merkle:depth=2 ;; esac; }
+kind_of() {
+  case $(($1 % 5)) in 0) echo chain ;; 1) echo muladd ;; 2) echo chain:size=300 ;; 3) echo poseidon-merkle:depth=2 ;;
+    4) echo bnmuladd ;; esac
+}
+circom_kind() { [ "$1" = chain ] || [ "$1" = muladd ] || [ "$1" = bnmuladd ]; }
 for i in $(seq 0 23); do
   p=${prios[$(((seed + i) % 3))]} k=$(kind_of "$i")
-  if [ "$k" = chain ] || [ "$k" = muladd ]; then
-    inputs "$k" > "x$i.in.json"
-    node "${k}_js/generate_witness.js" "${k}_js/$k.wasm" "x$i.in.json" "x$i.wtns"
+  if circom_kind "$k"; then
+    inputs "${k#bn}" > "x$i.in.json"
+    node "${k}_js/generate_witness.js" "${k}_js/${k#bn}.wasm" "x$i.in.json" "x$i.wtns"
     extra=()
     [ $((i % 8)) -lt 4 ] && extra=(--r1cs "$k.r1cs")
     "$cuzk" submit --endpoint "$endpoint" --zkey "$k.zkey" --wtns "x$i.wtns" "${extra[@]}" --priority "$p" \
@@ -273,15 +315,15 @@ for i in $(seq 0 23); do
   k=$(kind_of "$i")
   "$cuzk" wait --endpoint "$endpoint" --job-id "job-x$i-$seed" --proof "x$i.proof.json" --public "x$i.public.json" \
     --timeout 120 2> /dev/null || fail "job x$i ($k) did not finish"
-  if [ "$k" = chain ] || [ "$k" = muladd ]; then vk=$k.vk.json; else vk=n-${k%%:*}.vk.json; fi
-  if [ "$k" != chain ] && [ "$k" != muladd ]; then
+  if circom_kind "$k"; then vk=$k.vk.json; else vk=n-${k%%:*}.vk.json; fi
+  if ! circom_kind "$k" || [ "$k" = bnmuladd ]; then
     "$cuzk" verify --vk "$vk" --public "x$i.public.json" --proof "x$i.proof.json" > /dev/null ||
       fail "cuzk verify rejects x$i ($k)"
   fi
   snarkjs groth16 verify "$vk" "x$i.public.json" "x$i.proof.json" > verify.log
   grep -q OK verify.log || { cat verify.log; fail "snarkjs rejects x$i ($k)"; }
 done
-echo "24 mixed jobs (12 circom: snarkjs verify; 12 native: cuzk verify and snarkjs verify) proven by 3 workers"
+echo "24 mixed jobs (BLS12-381 and BN254; circom: snarkjs verify; native and BN254: cuzk verify and snarkjs verify) proven by 3 workers"
 
 # ---- SIGTERM ---------------------------------------------------------------
 step "SIGTERM"

@@ -45,7 +45,8 @@ TEST(MetricsService, AfterOneJobMetricsCountTheProofAndHealthAndReadinessAnswer)
   EXPECT_EQ(m.content_type.rfind("text/plain; version=0.0.4", 0), 0u) << m.content_type;
   const auto& t = m.body;
   EXPECT_NE(t.find("# TYPE cuzk_proofs_completed_total counter"), std::string::npos) << t;
-  EXPECT_EQ(sample(t, "cuzk_proofs_completed_total"), 1) << t;
+  EXPECT_EQ(sample(t, "cuzk_proofs_completed_total{curve=\"bls12-381\"}"), 1) << t;
+  EXPECT_EQ(sample(t, "cuzk_proofs_completed_total{curve=\"bn254\"}"), 0) << t;
   EXPECT_EQ(sample(t, "cuzk_proofs_failed_total"), 0) << t;
   EXPECT_EQ(sample(t, "cuzk_workers"), 1) << t;
   EXPECT_EQ(sample(t, "cuzk_jobs{state=\"done\"}"), 1) << t;
@@ -53,12 +54,14 @@ TEST(MetricsService, AfterOneJobMetricsCountTheProofAndHealthAndReadinessAnswer)
   EXPECT_EQ(sample(t, "cuzk_slots{state=\"free\",class=\"0\"}"), 2) << t;
   EXPECT_EQ(sample(t, "cuzk_recovered_slots_total"), 0) << t;
   EXPECT_EQ(sample(t, "cuzk_h2d_bytes_total"), 0) << "the CPU backend copies nothing to a GPU\n" << t;
-  EXPECT_EQ(sample(t, "cuzk_proof_duration_seconds_count"), 1) << t;
-  EXPECT_EQ(sample(t, "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"}"), 1) << t;
-  EXPECT_GT(sample(t, "cuzk_proof_duration_seconds_sum"), 0) << t;
+  const std::string bls = "{curve=\"bls12-381\"", bn = "{curve=\"bn254\"";
+  EXPECT_EQ(sample(t, "cuzk_proof_duration_seconds_count" + bls + "}"), 1) << t;
+  EXPECT_EQ(sample(t, "cuzk_proof_duration_seconds_count" + bn + "}"), 0) << t;
+  EXPECT_EQ(sample(t, "cuzk_proof_duration_seconds_bucket" + bls + ",le=\"+Inf\"}"), 1) << t;
+  EXPECT_GT(sample(t, "cuzk_proof_duration_seconds_sum" + bls + "}"), 0) << t;
   for (const char* phase : {"queue", "synth", "ntt", "msm", "prove", "verify"})
-    EXPECT_EQ(sample(t, std::string("cuzk_phase_duration_seconds_count{phase=\"") + phase + "\"}"), 1) << phase << "\n" << t;
-  EXPECT_EQ(sample(t, "cuzk_phase_duration_seconds_count{phase=\"h2d\"}"), 0) << t;
+    EXPECT_EQ(sample(t, "cuzk_phase_duration_seconds_count" + bls + ",phase=\"" + phase + "\"}"), 1) << phase << "\n" << t;
+  EXPECT_EQ(sample(t, "cuzk_phase_duration_seconds_count" + bls + ",phase=\"h2d\"}"), 0) << t;
   EXPECT_GE(sample(t, "cuzk_uptime_seconds"), 0) << t;
   EXPECT_EQ(sample(t, "cuzk_protocol_errors_total{kind=\"malformed\"}"), 0) << t;
 

@@ -10,11 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
+#include "groth16/evaluations.hpp"
 #include "groth16/native.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "io/snarkjs_json.hpp"
 #include "job/result.hpp"
 #include "r1cs/binfile.hpp"
+#include "random.hpp"
 #include "seed.hpp"
 
 namespace cuzk::job {
@@ -37,7 +40,7 @@ TEST(JobSynthesis, ANativeJobSynthesizedIntoCallerMemoryProvesAndTheStoredResult
     auto pub = public_signals(f.pk, buf.view());
     auto p = groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c);
     ASSERT_TRUE(groth16::verify(f.pk.vk(), pub, p));
-    auto r = decode_result(encode_result({p, pub}));
+    auto r = std::get<result>(decode_result(encode_result(result{p, pub})));
     EXPECT_TRUE(groth16::verify(f.pk.vk(), r.public_signals, r.proof));
     EXPECT_EQ(r.public_signals, pub);
   }
@@ -97,13 +100,49 @@ TEST(JobResult, TruncatedOrPaddedResultsAreRefused) {
   groth16::prover_buffers buf(f.pk);
   spec s{"", "chain:size=40", f.c->random_inputs(3).dump(), "", "", std::nullopt};
   synthesize(f.pk, s, 0, buf.view());
-  auto bytes = encode_result({groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c), public_signals(f.pk, buf.view())});
+  auto bytes = encode_result(result{groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c), public_signals(f.pk, buf.view())});
+  EXPECT_EQ(bytes.size(), result_bytes_for(curves::curve_id::bls12_381, f.pk.n_public));
   auto shorter = bytes;
   shorter.pop_back();
   EXPECT_THROW(decode_result(shorter), job_error);
   auto longer = bytes;
   longer.push_back(0);
   EXPECT_THROW(decode_result(longer), job_error);
+  auto nameless = bytes;
+  nameless[0] = 7;  // no curve
+  EXPECT_THROW(decode_result(nameless), job_error);
+}
+
+/* A BN254 result keeps its curve: it decodes as BN254's and becomes snarkjs
+   JSON that says bn128, and verifies. */
+TEST(JobResult, ABn254ResultRoundTripsWithItsCurve) {
+  using C = curves::bn254;
+  auto rng = test::rng(30);
+  r1cs::basic_matrices<C> m;
+  m.n_wires = 4;
+  m.n_public = 1;
+  m.a.push({2, ff::fr<C>::one()});
+  m.b.push({3, ff::fr<C>::one()});
+  m.c.push({1, ff::fr<C>::one()});
+  for (auto* r : {&m.a, &m.b, &m.c}) r->end_row();
+  const auto pk = groth16::setup(m, groth16::basic_toxic_waste<C>::random());
+  std::vector<ff::fr<C>> z = {ff::fr<C>::one(), {}, test::random_fr<C>(rng), test::random_fr<C>(rng)};
+  z[1] = z[2] * z[3];
+  std::vector<ff::fr<C>> a(pk.domain_size), b(pk.domain_size), c(pk.domain_size);
+  groth16::evaluate_from_coefs<C>(pk, z, a, b, c);
+  const basic_result<C> r{groth16::prove(pk, z, a, b, c), {z[1]}};
+  ASSERT_TRUE(groth16::verify<C>(pk.vk(), r.public_signals, r.proof));
+  const auto bytes = encode_result(r);
+  EXPECT_EQ(bytes.size(), result_bytes_for(curves::curve_id::bn254, 1));
+  EXPECT_LT(bytes.size(), result_bytes_for(curves::curve_id::bls12_381, 1));
+  const auto back = std::get<basic_result<C>>(decode_result(bytes));
+  EXPECT_EQ(back.proof.a, r.proof.a);
+  EXPECT_EQ(back.proof.b, r.proof.b);
+  EXPECT_EQ(back.proof.c, r.proof.c);
+  EXPECT_EQ(back.public_signals, r.public_signals);
+  const auto j = result_to_json(bytes);
+  EXPECT_NE(j.proof.find("\"bn128\""), std::string::npos) << j.proof;
+  EXPECT_EQ(io::proof_from_json<C>(nlohmann::json::parse(j.proof)).a, r.proof.a);
 }
 
 

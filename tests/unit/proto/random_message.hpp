@@ -89,6 +89,7 @@ class message_gen {
     s.finished_ns = rng_();
     s.priority = pick<proto::priority>(0, 2);
     s.client = text(proto::max_client_bytes);
+    s.curve = pick<curves::curve_id>(1, 2);
     s.partitions.resize(partitions());
     for (auto& p : s.partitions) {
       p = {pick<proto::partition_state>(1, 6), rng_(), rng_(), rng_(), rng_(),
