@@ -29,16 +29,12 @@ template <class C>
 std::unique_ptr<groth16::basic_fixed_base_engine<C>> fixed_base_engine(const std::string& backend) {
   if (backend == "cpu") return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
   std::string why;
-  if constexpr (std::is_same_v<C, curves::bls12_381>) {
 #ifdef CUZK_CUDA_SETUP
-    if (engines::cuda_devices() > 0) return cuda::make_fixed_base_engine();
-    why = "no CUDA device is present";
+  if (engines::cuda_devices() > 0) return cuda::make_fixed_base_engine<C>();
+  why = "no CUDA device is present";
 #else
-    why = "this build has no CUDA fixed-base engine";
+  why = "this build has no CUDA fixed-base engine";
 #endif
-  } else {
-    why = "the CUDA fixed-base engine does not run " + std::string(curves::display_name(C::id)) + " yet";
-  }
   if (backend == "cuda") throw std::invalid_argument("--backend cuda: " + why);
   progress("backend auto: " + why + ", fixed-base multiplications on the CPU");
   return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();

@@ -1,7 +1,8 @@
-// Device MSM (cuda/msm/msm.hpp), bases resident, scalars on the device:
-//   BM_cuda_msm_g1/<log n>, BM_cuda_msm_g2/<log n>   uniformly random scalars below r
-//   BM_cuda_msm_g1_witness/<log n>   90% zeros and ones (45% each) and 10% random, split on the host
-//     by msm::split_scalars (not timed): the ones through sum, the rest through pippenger
+// Device MSM (cuda/msm/msm.hpp), bases resident, scalars on the device, for
+// each curve (CURVE = bls12_381 or bn254):
+//   BM_cuda_msm_g1_CURVE/<log n>, BM_cuda_msm_g2_CURVE/<log n>   uniformly random scalars below r
+//   BM_cuda_msm_g1_witness_CURVE/<log n>   90% zeros and ones (45% each) and 10% random, split on
+//     the host by msm::split_scalars (not timed): the ones through sum, the rest through pippenger
 // Times are CUDA events around the blocking calls (manual time), so they include
 // the windows' combination on the host. The bases are 2^20 distinct points
 // P_0 + i Q (built in parallel on the CPU) tiled to the size wanted: random
@@ -22,6 +23,7 @@
 #include "cuda/msm/msm.hpp"
 #include "ec/batch_affine.hpp"
 #include "ec/scalar_mul.hpp"
+#include "msm/booth.hpp"
 #include "msm/split.hpp"
 
 namespace {
@@ -55,16 +57,19 @@ std::vector<typename ec::jacobian<Curve>::affine_t> host_bases(unsigned log_n) {
 }
 
 /* resident bases, one set per group and size, kept for the whole run */
-template <class Curve, class Bases>
-const Bases& device_bases(unsigned log_n) {
-  static std::map<unsigned, std::unique_ptr<Bases>> cache;
+template <class Curve>
+const cuda::msm::device_bases<ec::affine_point<typename Curve::field_t>>& device_bases(unsigned log_n) {
+  using bases_t = cuda::msm::device_bases<ec::affine_point<typename Curve::field_t>>;
+  static std::map<unsigned, std::unique_ptr<bases_t>> cache;
   auto& b = cache[log_n];
-  if (!b) b = std::make_unique<Bases>(host_bases<Curve>(log_n));
+  if (!b) b = std::make_unique<bases_t>(host_bases<Curve>(log_n));
   return *b;
 }
 
-/* uniform below r (rejection on 255 bits); witness: 45% 0, 45% 1, 10% uniform */
+/* uniform below r of curve C (rejection on r's bit length); witness: 45% 0, 45% 1, 10% uniform */
+template <class C>
 std::vector<scalar_limbs_t> host_scalars(unsigned log_n, bool witness) {
+  constexpr unsigned top = C::fr_params::bits - 192;
   const std::size_t n = std::size_t(1) << log_n, chunk = std::size_t(1) << 16;
   std::vector<scalar_limbs_t> v(n);
   tbb::parallel_for(std::size_t(0), (n + chunk - 1) / chunk, [&](std::size_t c) {
@@ -75,8 +80,8 @@ std::vector<scalar_limbs_t> host_scalars(unsigned log_n, bool witness) {
         v[i] = {u % 2, 0, 0, 0};
         continue;
       }
-      do v[i] = {g(), g(), g(), g() >> 1};
-      while (!ff::limbs::less(v[i], ff::fr_params::modulus));
+      do v[i] = {g(), g(), g(), g() >> (64 - top)};
+      while (!ff::limbs::less(v[i], C::fr_params::modulus));
     }
   });
   return v;
@@ -102,24 +107,27 @@ void timed(benchmark::State& state, F&& f) {
   }
 }
 
-template <class Curve, class Bases>
+/* Curve: ec::g1_group<C> or ec::g2_group<C> */
+template <class Curve>
 void BM_cuda_msm(benchmark::State& state) {
+  using C = typename Curve::curve;
   if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
   const auto log_n = unsigned(state.range(0));
   const std::size_t n = std::size_t(1) << log_n;
-  const Bases& bases = device_bases<Curve, Bases>(log_n);
-  const auto k = to_device<scalar_limbs_t>(host_scalars(log_n, false), "bench scalars");
+  const auto& bases = device_bases<Curve>(log_n);
+  const auto k = to_device<scalar_limbs_t>(host_scalars<C>(log_n, false), "bench scalars");
   const cuda::msm::scalars s{k.data(), nullptr, 0, n};
   cuda::msm::pippenger(bases, s, 0);  /* warm-up: the workspace grows once */
   timed(state, [&] { benchmark::DoNotOptimize(cuda::msm::pippenger(bases, s, 0)); });
-  state.counters["window_bits"] = cuda::msm::window_bits(n);
+  state.counters["window_bits"] = cuda::msm::window_bits(n, msm::scalar_bits<C>);
 }
 
+template <class C>
 void BM_cuda_msm_g1_witness(benchmark::State& state) {
   if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
   const auto log_n = unsigned(state.range(0));
-  const auto& bases = device_bases<ec::g1_curve, cuda::msm::g1_bases>(log_n);
-  const auto split = msm::split_scalars(std::span<const scalar_limbs_t>(host_scalars(log_n, true)));
+  const auto& bases = device_bases<ec::g1_group<C>>(log_n);
+  const auto split = msm::split_scalars(std::span<const scalar_limbs_t>(host_scalars<C>(log_n, true)));
   const auto ones = to_device<std::uint32_t>(split.ones, "bench ones");
   const auto others = to_device<std::uint32_t>(split.others, "bench others");
   const auto k = to_device<scalar_limbs_t>(split.other_scalars, "bench other scalars");
@@ -135,10 +143,19 @@ void BM_cuda_msm_g1_witness(benchmark::State& state) {
   state.counters["others"] = double(split.others.size());
 }
 
-BENCHMARK(BM_cuda_msm<ec::g1_curve, cuda::msm::g1_bases>)
-    ->Name("BM_cuda_msm_g1")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_cuda_msm<ec::g2_curve, cuda::msm::g2_bases>)
-    ->Name("BM_cuda_msm_g2")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_cuda_msm_g1_witness)->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+using bls = curves::bls12_381;
+using bn = curves::bn254;
+BENCHMARK(BM_cuda_msm<ec::g1_group<bls>>)
+    ->Name("BM_cuda_msm_g1_bls12_381")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g2_group<bls>>)
+    ->Name("BM_cuda_msm_g2_bls12_381")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm_g1_witness<bls>)
+    ->Name("BM_cuda_msm_g1_witness_bls12_381")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g1_group<bn>>)
+    ->Name("BM_cuda_msm_g1_bn254")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g2_group<bn>>)
+    ->Name("BM_cuda_msm_g2_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm_g1_witness<bn>)
+    ->Name("BM_cuda_msm_g1_witness_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

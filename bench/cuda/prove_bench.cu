@@ -1,11 +1,14 @@
 // A whole proof on the GPU against the CPU engine, same machine, same run
-// (issue 9): chain (full-width witness) and sha256 (boolean-heavy) at 2^20
-// and 2^24 constraints. The key is resident (uploaded by a warm-up proof),
-// a/b/c and z come from pinned host memory. The witness comes from a real
-// synthesis at up to 2^20 constraints, repeated to fill larger domains (the
-// MSMs see the same mix of 0, 1 and full-width scalars); the bases are
-// random points of the groups, repeated likewise. The proofs do not verify
-// (no setup at 2^24: hours on the CPU), which changes no arithmetic done.
+// (issue 9), on either curve (prove/CURVE/CIRCUIT/LOG/ENGINE): chain
+// (full-width witness) and sha256 (boolean-heavy) at 2^20 and 2^24
+// constraints. The key is resident (uploaded by a warm-up proof), a/b/c and z
+// come from pinned host memory. The witness comes from a real synthesis (on
+// BLS12-381) at up to 2^20 constraints, repeated to fill larger domains (the
+// MSMs see the same mix of 0, 1 and full-width scalars; on BN254 its values
+// other than 0 and 1 are replaced by uniform ones of BN254's Fr); the bases
+// are random points of the groups, repeated likewise. The proofs do not
+// verify (no setup at 2^24: hours on the CPU), which changes no arithmetic
+// done.
 #include <benchmark/benchmark.h>
 
 #include <cuda_runtime_api.h>
@@ -16,6 +19,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "circuits/registry.hpp"
@@ -33,6 +37,8 @@ namespace {
 
 using namespace cuzk;
 using groth16::fr_t;
+using bls = curves::bls12_381;
+using bn = curves::bn254;
 
 template <class T>
 struct pinned {
@@ -43,12 +49,23 @@ struct pinned {
   std::span<T> span() { return {p, n}; }
 };
 
+/* G: ec::g1_group<C> or ec::g2_group<C> */
+template <class G>
+std::vector<typename ec::jacobian<G>::affine_t> random_points(std::size_t count, std::mt19937_64& rng) {
+  std::vector<ec::jacobian<G>> jac(count);
+  const auto g = ec::jacobian<G>::from_affine(G::generator());
+  for (auto& p : jac) p = ec::mul(g, ff::fr<typename G::curve>::random(rng));
+  return ec::batch_to_affine<G>(jac);
+}
+
+/* a synthesized value as one of C's Fr: 0 and 1 kept, others uniform on BN254 */
 template <class C>
-std::vector<typename ec::jacobian<C>::affine_t> random_points(std::size_t count, std::mt19937_64& rng) {
-  std::vector<ec::jacobian<C>> jac(count);
-  const auto g = ec::jacobian<C>::from_affine(C::generator());
-  for (auto& p : jac) p = ec::mul(g, fr_t::random(rng));
-  return ec::batch_to_affine<C>(jac);
+ff::fr<C> on_curve(const fr_t& v, std::mt19937_64& rng) {
+  if constexpr (std::is_same_v<C, bls>) {
+    return v;
+  } else {
+    return v.is_zero() ? ff::fr<C>::zero() : v.is_one() ? ff::fr<C>::one() : ff::fr<C>::random(rng);
+  }
 }
 
 template <class T>
@@ -59,13 +76,15 @@ std::vector<T> tiled(const std::vector<T>& base, std::size_t n) {
 }
 
 /* One workload: a key of random bases with the circuit's sizes, and its witness and evaluations pinned. */
+template <class C>
 struct workload {
-  groth16::proving_key pk;
-  std::unique_ptr<pinned<fr_t>> a, b, c, z;
+  groth16::basic_proving_key<C> pk;
+  std::unique_ptr<pinned<ff::fr<C>>> a, b, c, z;
 };
 
-const workload& get(const std::string& circuit, unsigned log_n) {
-  static std::map<std::pair<std::string, unsigned>, std::unique_ptr<workload>> cache;
+template <class C>
+const workload<C>& get(const std::string& circuit, unsigned log_n) {
+  static std::map<std::pair<std::string, unsigned>, std::unique_ptr<workload<C>>> cache;
   auto& w = cache[{circuit, log_n}];
   if (w) return *w;
   const unsigned base_log = std::min(log_n, 20u);
@@ -82,15 +101,15 @@ const workload& get(const std::string& circuit, unsigned log_n) {
   groth16::synthesize_into(small, *c, *in, buf);
 
   const std::size_t reps = (std::size_t{1} << log_n) / small.domain_size;
-  w = std::make_unique<workload>();
+  w = std::make_unique<workload<C>>();
   auto& pk = w->pk;
   pk.n_public = small.n_public;
   pk.n_vars = std::uint32_t(small.n_vars * reps);
   pk.domain_size = std::uint32_t(small.domain_size * reps);
   pk.h = groth16::h_form::odd_coset;
   std::mt19937_64 rng(11);
-  auto g1 = random_points<ec::g1_curve>(4096, rng);
-  auto g2 = random_points<ec::g2_curve>(1024, rng);
+  auto g1 = random_points<ec::g1_group<C>>(4096, rng);
+  auto g2 = random_points<ec::g2_group<C>>(1024, rng);
   pk.alpha1 = pk.beta1 = pk.delta1 = g1[0];
   pk.beta2 = pk.gamma2 = pk.delta2 = g2[0];
   pk.ic = tiled(g1, pk.n_public + 1);
@@ -99,28 +118,37 @@ const workload& get(const std::string& circuit, unsigned log_n) {
   pk.b2 = tiled(g2, pk.n_vars);
   pk.c = tiled(g1, pk.n_vars - pk.n_public - 1);
   pk.h_query = tiled(g1, pk.domain_size);
-  auto fill = [&](std::unique_ptr<pinned<fr_t>>& dst, const std::vector<fr_t>& src, std::size_t n) {
-    dst = std::make_unique<pinned<fr_t>>(n);
-    for (std::size_t i = 0; i < n; ++i) dst->p[i] = src[i % src.size()];
+  auto fill = [&](std::unique_ptr<pinned<ff::fr<C>>>& dst, const std::vector<fr_t>& src, std::size_t n) {
+    std::vector<ff::fr<C>> values(src.size());
+    for (std::size_t i = 0; i < src.size(); ++i) values[i] = on_curve<C>(src[i], rng);
+    dst = std::make_unique<pinned<ff::fr<C>>>(n);
+    for (std::size_t i = 0; i < n; ++i) dst->p[i] = values[i % values.size()];
   };
   fill(w->a, buf.a, pk.domain_size);
   fill(w->b, buf.b, pk.domain_size);
   fill(w->c, buf.c, pk.domain_size);
   fill(w->z, buf.z, pk.n_vars);
-  w->z->p[0] = fr_t::one();
+  w->z->p[0] = ff::fr<C>::one();
   return *w;
 }
 
+template <class C>
+std::unique_ptr<groth16::basic_engine<C>> engine(bool gpu, bool overlap) {
+  if (gpu) return cuda::make_engine<C>({.device = 0, .overlap_msms = overlap});
+  return groth16::make_cpu_engine<C>();
+}
+
+template <class C>
 void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_n, bool gpu, bool overlap) {
   if (gpu && cuda::device_count() == 0) {
     st.SkipWithError("no CUDA device");
     return;
   }
-  const workload& w = get(circuit, log_n);
-  auto eng = gpu ? cuda::make_engine({.device = 0, .overlap_msms = overlap}) : groth16::make_cpu_engine();
-  const groth16::blinding rs{fr_t::from_u64(1), fr_t::from_u64(2)};
+  const workload<C>& w = get<C>(circuit, log_n);
+  auto eng = engine<C>(gpu, overlap);
+  const groth16::basic_blinding<C> rs{ff::fr<C>::from_u64(1), ff::fr<C>::from_u64(2)};
   auto run = [&](groth16::prove_timings& tm) {
-    return groth16::prove(*eng, w.pk, w.z->span(), w.a->span(), w.b->span(), w.c->span(), rs, &tm);
+    return groth16::prove<C>(*eng, w.pk, w.z->span(), w.a->span(), w.b->span(), w.c->span(), rs, &tm);
   };
   groth16::prove_timings tm;
   if (gpu) run(tm);  // uploads the key: resident from here on
@@ -145,16 +173,23 @@ void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_
 }
 
 void register_all() {
-  for (const char* circuit : {"chain", "sha256"})
-    for (unsigned log_n : {20u, 24u})
-      for (const char* engine : {"cuda", "cuda-overlap", "cpu"}) {
-        const bool gpu = engine[0] == 'c' && engine[1] == 'u', overlap = std::string(engine) == "cuda-overlap";
-        const std::string name = std::string("prove/") + circuit + "/" + std::to_string(log_n) + "/" + engine;
-        auto* b = benchmark::RegisterBenchmark(name.c_str(),
-                                               [=](benchmark::State& st) { prove_bench(st, circuit, log_n, gpu, overlap); });
-        b->UseManualTime()->Unit(benchmark::kMillisecond);
-        if (!gpu || log_n >= 24) b->Iterations(gpu ? 5 : 1);
-      }
+  for (const char* curve : {"bls12_381", "bn254"})
+    for (const char* circuit : {"chain", "sha256"})
+      for (unsigned log_n : {20u, 24u})
+        for (const char* engine : {"cuda", "cuda-overlap", "cpu"}) {
+          const bool gpu = engine[0] == 'c' && engine[1] == 'u', overlap = std::string(engine) == "cuda-overlap";
+          const bool bn254 = curve[0] == 'b' && curve[1] == 'n';
+          const std::string name =
+              std::string("prove/") + curve + "/" + circuit + "/" + std::to_string(log_n) + "/" + engine;
+          auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+            if (bn254)
+              prove_bench<bn>(st, circuit, log_n, gpu, overlap);
+            else
+              prove_bench<bls>(st, circuit, log_n, gpu, overlap);
+          });
+          b->UseManualTime()->Unit(benchmark::kMillisecond);
+          if (!gpu || log_n >= 24) b->Iterations(gpu ? 5 : 1);
+        }
 }
 
 const int registered = (register_all(), 0);

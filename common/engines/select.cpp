@@ -1,7 +1,6 @@
 #include "engines/select.hpp"
 
 #include <stdexcept>
-#include <type_traits>
 
 #ifdef CUZK_CUDA_ENGINE
 #include "cuda/device.hpp"
@@ -24,17 +23,8 @@ std::unique_ptr<groth16::basic_engine<C>> make(std::string_view kind, int thread
   if (kind == "cuda" || kind == "auto") {
 #ifdef CUZK_CUDA_ENGINE
     if (cuda_devices() > 0) {
-      if constexpr (std::is_same_v<C, curves::bls12_381>) {
-        if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
-        return cuda::make_engine(cuda::engine_options{});
-      } else {
-        if (kind == "cuda")
-          throw std::invalid_argument("--backend cuda: the CUDA engine does not prove on " +
-                                      std::string(curves::display_name(C::id)) + " yet");
-        if (note) *note = "backend auto: the CUDA engine does not prove on " +
-                          std::string(curves::display_name(C::id)) + " yet, proving on the CPU";
-        return groth16::make_cpu_engine<C>(threads);
-      }
+      if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
+      return cuda::make_engine<C>(cuda::engine_options{});
     }
     if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
     if (note) *note = "backend auto: no CUDA device present, proving on the CPU";

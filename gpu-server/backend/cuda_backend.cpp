@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/device.hpp"
@@ -52,7 +53,8 @@ class cuda_backend final : public prover_backend {
                      "{} workers, budget {:.1f} GiB, reserve {:.1f} GiB",
                      gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor,
                      co.workers, gib(ctx->budget()), gib(co.reserve));
-        for (unsigned w = 0; w < co.workers; ++w) workers_.push_back({cuda::make_engine(ctx), int(gpus_.size()), false, {}});
+        for (unsigned w = 0; w < co.workers; ++w)
+          workers_.push_back({cuda::make_engine(ctx), cuda::make_engine<curves::bn254>(ctx), int(gpus_.size()), false, {}, {}});
         gpus_.push_back({ctx});
       } catch (const std::exception& e) {
         throw std::runtime_error("cannot use CUDA device " + std::to_string(d) + ": " + e.what());
@@ -63,7 +65,7 @@ class cuda_backend final : public prover_backend {
 
   ~cuda_backend() override {
     if (lost_) {  // the context is unusable: every call would fail; the process's end frees it all
-      for (auto& w : workers_) (void)w.engine.release();
+      for (auto& w : workers_) (void)w.engine.release(), (void)w.bn_engine.release();
       for (auto& g : gpus_) (void)new std::shared_ptr<cuda::device_context>(std::move(g.ctx));
       (void)new std::shared_ptr<cuda::host_registry>(std::move(registry_));
       return;
@@ -109,9 +111,10 @@ class cuda_backend final : public prover_backend {
 
   /* Streamed for every proof: say why, and how many workers a GPU may run for
      it to stay resident (its bases and every worker's buffers within the budget). */
-  static void not_resident(std::string_view key_id, const groth16::proving_key& pk, std::size_t g,
+  template <class C>
+  static void not_resident(std::string_view key_id, const groth16::basic_proving_key<C>& pk, std::size_t g,
                            const cuda::device_context& ctx) {
-    const std::size_t bases = cuda::device_key::footprint(pk), work = cuda::working_bytes(pk);
+    const std::size_t bases = cuda::basic_device_key<C>::footprint(pk), work = cuda::working_bytes<C>(pk);
     const std::size_t fit = bases < ctx.budget() ? (ctx.budget() - bases) / work : 0;
     if (fit >= 1 && fit < ctx.workers())
       spdlog::warn("key {}: its bases and MSM workspace ({:.3f} GiB) and {} workers' buffers ({:.3f} GiB each) exceed "
@@ -125,9 +128,11 @@ class cuda_backend final : public prover_backend {
   }
 
   void attach_key(std::string_view key_id, const job::any_key& key) override {
-    const auto bls = key.as<curves::bls12_381>();
-    if (!bls) return;  // the CUDA engine proves BLS12-381 keys only so far
-    const auto& pk = *bls;
+    key.visit([&](const auto& pk) { attach(key_id, pk); });
+  }
+
+  template <class C>
+  void attach(std::string_view key_id, const groth16::basic_proving_key<C>& pk) {
     const auto& m = pk.mapped;
     const std::size_t region = m.a.size() + m.b1.size() + m.b2.size() + m.c.size() + m.h.size();
     for (std::size_t g = 0; g < gpus_.size(); ++g) {
@@ -143,7 +148,7 @@ class cuda_backend final : public prover_backend {
         cuda::stream s;
         if (ctx.resident(key_id, pk, s))
           spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases) in {:.3f} s", key_id, g,
-                       gib(cuda::device_key::bases_bytes(pk)), since(t1));
+                       gib(cuda::basic_device_key<C>::bases_bytes(pk)), since(t1));
         else
           not_resident(key_id, pk, g, ctx);
       } catch (const cuda::error& e) {
@@ -153,16 +158,21 @@ class cuda_backend final : public prover_backend {
     }
   }
 
-  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>&) override {
-    throw std::runtime_error("the CUDA backend does not prove BN254 keys yet");
+  basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) override {
+    return run(in);
   }
+  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) override { return run(in); }
 
-  prove_output prove(const prove_input& in) override {
+ private:
+  template <class C>
+  basic_prove_output<C> run(const basic_prove_input<C>& in) {
+    using fr = ff::fr<C>;
     worker_lease w(*this);
     auto& wk = workers_[w.index];
     auto& gpu = gpus_[wk.gpu];
     const int device = gpu.ctx->device();
-    prove_output out;
+    auto& engine = wk.template engine_of<C>();
+    basic_prove_output<C> out;
     out.gpu = wk.gpu;
     try {
       fault_plan::kind f;
@@ -177,11 +187,11 @@ class cuda_backend final : public prover_backend {
           throw cuda::error(cudaErrorIllegalAddress, "injected sticky CUDA error (CUZK_CUDA_FAULT)");
         case fault_plan::kind::none: break;
       }
-      std::span<const fr_t> a = in.a, b = in.b, c = in.c, z = in.z;
+      std::span<const fr> a = in.a, b = in.b, c = in.c, z = in.z;
       if (!register_) {  // the old way: the bytes are in pageable heap memory when the engine copies them
         const auto t = clock::now();
         const std::size_t n = in.a.size();
-        auto& heap = wk.heap;
+        auto& heap = wk.template heap_of<C>();
         heap.resize(3 * n + in.z.size());
         std::memcpy(heap.data(), in.a.data(), in.a.size_bytes());
         std::memcpy(heap.data() + n, in.b.data(), in.b.size_bytes());
@@ -193,11 +203,11 @@ class cuda_backend final : public prover_backend {
         z = {heap.data() + 3 * n, in.z.size()};
         out.stage = since(t);
       }
-      wk.engine->use_key(std::string(in.key_id));
+      engine.use_key(std::string(in.key_id));
       out.proof = poly::with_threads(threads_, [&] {
-        return groth16::prove(*wk.engine, in.pk, z, a, b, c, in.rs, &out.timings);
+        return groth16::prove(engine, in.pk, z, a, b, c, in.rs, &out.timings);
       });
-      out.streamed = wk.engine->streamed();
+      out.streamed = engine.streamed();
       ++gpu.proofs;
     } catch (const cuda::out_of_memory& e) {  // not the device's fault, and a retry would not fit either
       ++gpu.faults;
@@ -218,6 +228,7 @@ class cuda_backend final : public prover_backend {
     return out;
   }
 
+ public:
   std::vector<gpu_status> gpus() const override {
     std::vector<gpu_status> v;
     for (const auto& g : gpus_) {
@@ -246,11 +257,24 @@ class cuda_backend final : public prover_backend {
     gpu(std::shared_ptr<cuda::device_context> c) : ctx(std::move(c)) {}
     gpu(gpu&& o) noexcept : ctx(std::move(o.ctx)), proofs(o.proofs.load()), faults(o.faults.load()) {}
   };
+  /* one engine per curve on the same GPU context: they share its resident keys */
   struct worker {
     std::unique_ptr<cuda::engine> engine;
+    std::unique_ptr<cuda::basic_engine<curves::bn254>> bn_engine;
     int gpu;
     bool busy = false;
     std::vector<fr_t> heap;  // --no-register staging
+    std::vector<ff::fr<curves::bn254>> bn_heap;
+    template <class C>
+    cuda::basic_engine<C>& engine_of() {
+      if constexpr (std::is_same_v<C, curves::bn254>) return *bn_engine;
+      else return *engine;
+    }
+    template <class C>
+    std::vector<ff::fr<C>>& heap_of() {
+      if constexpr (std::is_same_v<C, curves::bn254>) return bn_heap;
+      else return heap;
+    }
   };
   /* A free worker for one proof: the least busy GPU's first free worker. */
   struct worker_lease {

@@ -14,7 +14,7 @@ namespace {
 template <class Affine>
 void pack(std::span<const Affine> in, std::span<std::byte> out) {
   using F = typename Affine::field_t;
-  static_assert(sizeof(F) % 48 == 0 && std::is_trivially_copyable_v<F>);
+  static_assert(std::is_trivially_copyable_v<F>);
   if (out.size() / (2 * sizeof(F)) < in.size())
     throw std::invalid_argument("cuda::to_device_layout: " + std::to_string(in.size()) + " points need " +
                                 std::to_string(in.size() * 2 * sizeof(F)) + " bytes, not " +
@@ -55,13 +55,38 @@ ec::jacobian<Curve> from_xyzz(const std::byte* p) {
 
 }  // namespace
 
-void to_device_layout(std::span<const ec::g1_affine_t> in, std::span<std::byte> out) { pack(in, out); }
-void to_device_layout(std::span<const ec::g2_affine_t> in, std::span<std::byte> out) { pack(in, out); }
+template <class Affine>
+void to_device_layout(std::span<const Affine> in, std::span<std::byte> out) {
+  pack(in, out);
+}
 
-ec::g1_affine_t from_device_affine_g1(const std::byte* p) { return unpack<ec::g1_affine_t>(p); }
-ec::g2_affine_t from_device_affine_g2(const std::byte* p) { return unpack<ec::g2_affine_t>(p); }
+template <class C>
+ec::g1_affine<C> from_device_affine_g1(const std::byte* p) {
+  return unpack<ec::g1_affine<C>>(p);
+}
+template <class C>
+ec::g2_affine<C> from_device_affine_g2(const std::byte* p) {
+  return unpack<ec::g2_affine<C>>(p);
+}
 
-ec::g1_jacobian_t from_device_xyzz_g1(const std::byte* p) { return from_xyzz<ec::g1_curve>(p); }
-ec::g2_jacobian_t from_device_xyzz_g2(const std::byte* p) { return from_xyzz<ec::g2_curve>(p); }
+template <class C>
+ec::g1_jacobian<C> from_device_xyzz_g1(const std::byte* p) {
+  return from_xyzz<ec::g1_group<C>>(p);
+}
+template <class C>
+ec::g2_jacobian<C> from_device_xyzz_g2(const std::byte* p) {
+  return from_xyzz<ec::g2_group<C>>(p);
+}
+
+#define CUZK_CONVERT_INSTANCES(C)                                                          \
+  template void to_device_layout(std::span<const ec::g1_affine<C>>, std::span<std::byte>); \
+  template void to_device_layout(std::span<const ec::g2_affine<C>>, std::span<std::byte>); \
+  template ec::g1_affine<C> from_device_affine_g1<C>(const std::byte*);                    \
+  template ec::g2_affine<C> from_device_affine_g2<C>(const std::byte*);                    \
+  template ec::g1_jacobian<C> from_device_xyzz_g1<C>(const std::byte*);                    \
+  template ec::g2_jacobian<C> from_device_xyzz_g2<C>(const std::byte*);
+CUZK_CONVERT_INSTANCES(curves::bls12_381)
+CUZK_CONVERT_INSTANCES(curves::bn254)
+#undef CUZK_CONVERT_INSTANCES
 
 }  // namespace cuzk::cuda

@@ -19,7 +19,6 @@ namespace cuzk::cuda {
 
 namespace {
 
-using groth16::fr_t;
 using scalar_t = ec::scalar_limbs_t;
 using clock = std::chrono::steady_clock;
 
@@ -44,7 +43,12 @@ struct device_split {
   std::uint32_t first;
 };
 
-class cuda_engine final : public engine {
+template <class C>
+class cuda_engine final : public basic_engine<C> {
+  using fr_t = ff::fr<C>;
+  using proving_key = groth16::basic_proving_key<C>;
+  using msm_sums = groth16::basic_msm_sums<C>;
+
  public:
   cuda_engine(std::shared_ptr<device_context> ctx, bool overlap)
       : ctx_(std::move(ctx)), device_(select(ctx_->device())), overlap_(overlap) {}
@@ -54,15 +58,15 @@ class cuda_engine final : public engine {
   void use_key(std::string key_id) override { key_id_ = std::move(key_id); }
   bool streamed() const override { return streamed_; }
 
-  groth16::msm_sums compute(const groth16::prove_input& in, groth16::prove_timings& tm) override {
+  msm_sums compute(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm) override {
     CUZK_CUDA_OK(cudaSetDevice(device_));
-    const groth16::proving_key& pk = in.pk;
+    const proving_key& pk = in.pk;
     const std::size_t n = pk.domain_size;
     const auto& plan = in.plan;
 
     /* the key's bases: resident (shared with this device's other workers) or streamed below */
     ctx_->register_mapped(pk);
-    const std::shared_ptr<const device_key> key = ctx_->resident(key_id_, pk, s_[5]);
+    const std::shared_ptr<const basic_device_key<C>> key = ctx_->resident(key_id_, pk, s_[5]);
     streamed_ = !key;
     if (streamed_) ctx_->note_streamed();
 
@@ -82,7 +86,7 @@ class cuda_engine final : public engine {
     CUZK_CUDA_OK(cudaMemcpyAsync(z_.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[1]));
     e4.record(s_[1]);
 
-    ntt::h_params hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
+    const ntt::basic_h_params<C> hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
     const ntt::order h_order =
         ntt::compute_h(abc_.data(), abc_.data() + n, abc_.data() + 2 * n, h_.data(), scratch_.data(), hp, s_[0]);
     e2.record(s_[0]);
@@ -93,13 +97,13 @@ class cuda_engine final : public engine {
     }
     /* the 0/1 split of z on the device, beside the NTTs */
     const auto ts = clock::now();
-    const device_splitter::result zr = splitter_.split(z_.data(), in.z.size(), s_[1]);
+    const device_splitter::result zr = splitter_.split<C>(z_.data(), in.z.size(), s_[1]);
     tm.split = since(ts);
     s_[0].sync();
     tm.h2d = (event::ms(e0, e1) + event::ms(e3, e4)) / 1e3;
     tm.ntt = event::ms(e1, e2) / 1e3;
 
-    groth16::msm_sums out;
+    msm_sums out;
     out.h_top = fr_t::zero();
     if (plan.convention == poly::h_convention::coefficients) {
       /* coefficient n − 1 sits at position n − 1 in either order */
@@ -154,8 +158,8 @@ class cuda_engine final : public engine {
   }
 
   /* five MSMs over resident bases: one after another, or (overlap_msms) each on its own stream and host thread */
-  void resident_msms(const device_key& key, const device_split& z_dev, const device_split& c_dev,
-                     const std::uint32_t* h_idx, std::size_t h_len, groth16::msm_sums& out,
+  void resident_msms(const basic_device_key<C>& key, const device_split& z_dev, const device_split& c_dev,
+                     const std::uint32_t* h_idx, std::size_t h_len, msm_sums& out,
                      groth16::prove_timings& tm) {
     double batch[4] = {0, 0, 0, 0};
     const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
@@ -184,34 +188,34 @@ class cuda_engine final : public engine {
   /* A key too large to stay resident: its queries one at a time, double
      buffered: the next query's bases copy (stream 5) while this one's MSM
      runs, so at most two queries' bases are on the device. */
-  void streamed_msms(const groth16::proving_key& pk, const device_split& z_dev, const device_split& c_dev,
-                     const std::uint32_t* h_idx, std::size_t h_len, groth16::msm_sums& out,
+  void streamed_msms(const proving_key& pk, const device_split& z_dev, const device_split& c_dev,
+                     const std::uint32_t* h_idx, std::size_t h_len, msm_sums& out,
                      groth16::prove_timings& tm) {
     const auto& m = pk.mapped;
     double batch[4] = {0, 0, 0, 0};
-    std::optional<msm::g1_bases> cur, next;
-    std::optional<msm::g2_bases> b2;
+    std::optional<msm::basic_g1_bases<C>> cur, next;
+    std::optional<msm::basic_g2_bases<C>> b2;
     auto advance = [&] {
       s_[5].sync();
       cur = std::move(next);
       next.reset();
     };
-    next.emplace(upload_g1(m.h, pk.h_query, s_[5]));
+    next.emplace(upload_bases(m.h, pk.h_query, s_[5]));
     advance();
-    next.emplace(upload_g1(m.a, pk.a, s_[5]));
+    next.emplace(upload_bases(m.a, pk.a, s_[5]));
     {
       const auto t = clock::now();
       out.h = msm::pippenger(*cur, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
     }
     advance();
-    next.emplace(upload_g1(m.b1, pk.b1, s_[5]));
+    next.emplace(upload_bases(m.b1, pk.b1, s_[5]));
     out.a = split_msm(*cur, z_dev, s_[0], tm.msm_a, batch[0]);
     advance();
-    next.emplace(upload_g1(m.c, pk.c, s_[5]));
+    next.emplace(upload_bases(m.c, pk.c, s_[5]));
     out.b1 = split_msm(*cur, z_dev, s_[0], tm.msm_b_g1, batch[1]);
     advance();
-    b2.emplace(upload_g2(m.b2, pk.b2, s_[5]));
+    b2.emplace(upload_bases(m.b2, pk.b2, s_[5]));
     out.c = split_msm(*cur, c_dev, s_[0], tm.msm_l, batch[2]);
     cur.reset();
     s_[5].sync();
@@ -234,15 +238,22 @@ class cuda_engine final : public engine {
 
 }  // namespace
 
-std::unique_ptr<engine> make_engine(const engine_options& opt) {
+template <class C>
+std::unique_ptr<basic_engine<C>> make_engine(const engine_options& opt) {
   context_options co;
   co.device = opt.device;
   co.workers = 1;
-  return make_engine(std::make_shared<device_context>(co, std::make_shared<host_registry>()), opt.overlap_msms);
+  return make_engine<C>(std::make_shared<device_context>(co, std::make_shared<host_registry>()), opt.overlap_msms);
 }
 
-std::unique_ptr<engine> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms) {
-  return std::make_unique<cuda_engine>(std::move(ctx), overlap_msms);
+template <class C>
+std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms) {
+  return std::make_unique<cuda_engine<C>>(std::move(ctx), overlap_msms);
 }
+
+template std::unique_ptr<basic_engine<curves::bls12_381>> make_engine(const engine_options&);
+template std::unique_ptr<basic_engine<curves::bn254>> make_engine(const engine_options&);
+template std::unique_ptr<basic_engine<curves::bls12_381>> make_engine(std::shared_ptr<device_context>, bool);
+template std::unique_ptr<basic_engine<curves::bn254>> make_engine(std::shared_ptr<device_context>, bool);
 
 }  // namespace cuzk::cuda

@@ -32,15 +32,19 @@ device_context::device_context(const context_options& opt, std::shared_ptr<host_
   ref_host_ = clock::now();
 }
 
-std::string device_context::id_of(std::string_view key_id, const groth16::proving_key& pk) const {
+std::string device_context::id_of(std::string_view key_id, const void* pk) const {
   if (!key_id.empty()) return std::string(key_id);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "@%p", static_cast<const void*>(&pk));
+  std::snprintf(buf, sizeof buf, "@%p", pk);
   return buf;
 }
 
-bool device_context::register_mapped(const groth16::proving_key& pk) {
-  const auto& m = pk.mapped;
+template <class C>
+bool device_context::register_mapped(const groth16::basic_proving_key<C>& pk) {
+  return register_region(pk.mapped);
+}
+
+bool device_context::register_region(const groth16::mapped_bases& m) {
   if (!m.owner || !registry_) return false;
   /* the five sections lie in one mapping: register from the first to the end of the last */
   const std::uint8_t* lo = nullptr;
@@ -54,29 +58,32 @@ bool device_context::register_mapped(const groth16::proving_key& pk) {
   try {
     (void)registry_->add({lo, std::size_t(hi - lo)}, m.owner, true);
   } catch (const error& e) {  // uploads still work, from pageable memory
-    std::lock_guard lk(mu_);
+    std::lock_guard lk(register_mu_);
     if (register_error_.empty()) register_error_ = e.what();
     return false;
   }
   return true;
 }
 
-std::shared_ptr<const device_key> device_context::resident(std::string_view key_id, const groth16::proving_key& pk,
-                                                           cudaStream_t s) {
-  const std::string id = id_of(key_id, pk);
+template <class C>
+std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_view key_id,
+                                                                    const groth16::basic_proving_key<C>& pk,
+                                                                    cudaStream_t s) {
+  using key_t = basic_device_key<C>;
+  const std::string id = id_of(key_id, &pk);
   std::lock_guard lk(mu_);
   for (auto it = keys_.begin(); it != keys_.end(); ++it) {
     if (it->id != id) continue;
-    if (!key_id.empty() || it->key->holds(pk)) {
+    if (it->curve == C::id && (!key_id.empty() || static_cast<const key_t*>(it->key.get())->holds(pk))) {
       keys_.splice(keys_.begin(), keys_, it);
-      return it->key;
+      return std::static_pointer_cast<const key_t>(it->key);
     }
     if (it->key.use_count() > 1) return nullptr;  // another key at the same address, still in use: stream
-    resident_bytes_ -= it->key->footprint_bytes();  // the old key at this address is gone
+    resident_bytes_ -= it->footprint;              // the old key at this address is gone
     keys_.erase(it);
     break;
   }
-  const std::size_t need = device_key::footprint(pk) + std::size_t(opt_.workers) * working_bytes(pk);
+  const std::size_t need = key_t::footprint(pk) + std::size_t(opt_.workers) * working_bytes(pk);
   if (need > budget_) return nullptr;
   /* least recently used first out, among the keys no proof holds */
   while (resident_bytes_ + need > budget_) {
@@ -84,19 +91,27 @@ std::shared_ptr<const device_key> device_context::resident(std::string_view key_
     for (auto it = keys_.begin(); it != keys_.end(); ++it)
       if (it->key.use_count() == 1) victim = it;
     if (victim == keys_.end()) return nullptr;
-    resident_bytes_ -= victim->key->footprint_bytes();
+    resident_bytes_ -= victim->footprint;
     keys_.erase(victim);
     ++evictions_;
   }
   CUZK_CUDA_OK(cudaSetDevice(opt_.device));
   register_mapped(pk);
-  auto key = std::make_shared<const device_key>(pk, s);
+  auto key = std::make_shared<const key_t>(pk, s);
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
   resident_bytes_ += key->footprint_bytes();
-  keys_.push_front({id, key});
+  keys_.push_front({id, C::id, key, key->footprint_bytes()});
   ++uploads_;
   return key;
 }
+
+#define CUZK_CONTEXT_INSTANCES(C)                                                                               \
+  template std::shared_ptr<const basic_device_key<C>> device_context::resident(                                \
+      std::string_view, const groth16::basic_proving_key<C>&, cudaStream_t);                                    \
+  template bool device_context::register_mapped(const groth16::basic_proving_key<C>&);
+CUZK_CONTEXT_INSTANCES(curves::bls12_381)
+CUZK_CONTEXT_INSTANCES(curves::bn254)
+#undef CUZK_CONTEXT_INSTANCES
 
 void device_context::note_streamed() {
   std::lock_guard lk(mu_);
@@ -161,6 +176,7 @@ context_status device_context::status() const {
   st.uploads = uploads_;
   st.evictions = evictions_;
   st.streamed = streamed_;
+  std::lock_guard rk(register_mu_);
   st.register_error = register_error_;
   return st;
 }

@@ -1,7 +1,8 @@
-// One GPU as the service uses it (DESIGN §5): the keys resident on it, least
-// recently used first out, under a device-memory budget; the proving workers
-// that share them; and how busy it has been. With --gpus 0,0 two contexts
-// share one device, each with its own keys and workers.
+// One GPU as the service uses it (DESIGN §5): the keys resident on it (of
+// either curve, side by side), least recently used first out, under a
+// device-memory budget; the proving workers that share them; and how busy it
+// has been. With --gpus 0,0 two contexts share one device, each with its own
+// keys and workers.
 #pragma once
 
 #include <chrono>
@@ -18,6 +19,7 @@
 #include "cuda/engine/device_key.hpp"
 #include "cuda/host_register.hpp"
 #include "cuda/memory.hpp"
+#include "curves/curve_id.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::cuda {
@@ -58,12 +60,15 @@ class device_context {
      (synchronised before return) after evicting the least recently used
      keys no proof holds. Null when the key cannot stay resident within the
      budget next to the workers' buffers: the caller streams it. An empty
-     key_id names the key by its address. */
-  std::shared_ptr<const device_key> resident(std::string_view key_id, const groth16::proving_key& pk,
-                                             cudaStream_t s);
+     key_id names the key by its address. Keys of both curves share the
+     budget. */
+  template <class C>
+  std::shared_ptr<const basic_device_key<C>> resident(std::string_view key_id, const groth16::basic_proving_key<C>& pk,
+                                                      cudaStream_t s);
   /* Registers the key's SRS region (read-only, portable) once, so that
      uploads from it run at pinned speed; false when the key has none. */
-  bool register_mapped(const groth16::proving_key& pk);
+  template <class C>
+  bool register_mapped(const groth16::basic_proving_key<C>& pk);
   void note_streamed();
 
   /* A proof's kernels ran from a to b (recorded on this device, both complete). */
@@ -73,11 +78,15 @@ class device_context {
   context_status status() const;
 
  private:
+  /* a resident key: a basic_device_key<C> of the curve `curve` */
   struct entry {
     std::string id;
-    std::shared_ptr<const device_key> key;
+    curves::curve_id curve;
+    std::shared_ptr<const void> key;
+    std::size_t footprint;
   };
-  std::string id_of(std::string_view key_id, const groth16::proving_key& pk) const;
+  std::string id_of(std::string_view key_id, const void* pk) const;
+  bool register_region(const groth16::mapped_bases& m);
   void trim_intervals(double now);
   double now_s() const;
 
@@ -90,6 +99,8 @@ class device_context {
   std::list<entry> keys_;  // most recently used first
   std::size_t resident_bytes_ = 0;
   std::uint64_t uploads_ = 0, evictions_ = 0, streamed_ = 0;
+
+  mutable std::mutex register_mu_;  // not mu_: resident() registers while holding mu_
   std::string register_error_;
 
   mutable std::mutex busy_mu_;

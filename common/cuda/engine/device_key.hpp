@@ -2,46 +2,59 @@
 // the MSM kernels want, so a second proof with the same key copies only its
 // a, b, c and witness split. From the key's SRS region when it has one
 // (groth16::mapped_bases, registered: pinned speed), else packed on the host.
+// Over a curve C (device_key is BLS12-381's); instantiated for BN254 too.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "cuda/msm/msm.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::cuda {
 
-class device_key {
+template <class C>
+class basic_device_key {
  public:
+  using curve = C;
+  using proving_key = groth16::basic_proving_key<C>;
+
   /* queues the copies on s; the caller synchronises s before use */
-  device_key(const groth16::proving_key& pk, cudaStream_t s);
+  basic_device_key(const proving_key& pk, cudaStream_t s);
 
   /* the same key (same object, same sizes and δ) as the one uploaded */
-  bool holds(const groth16::proving_key& pk) const;
+  bool holds(const proving_key& pk) const;
 
   /* the bases' bytes on the device */
-  static std::size_t bases_bytes(const groth16::proving_key& pk);
+  static std::size_t bases_bytes(const proving_key& pk);
   /* bases and the MSM temporaries the five queries keep (an estimate, msm/workspace.hpp) */
-  static std::size_t footprint(const groth16::proving_key& pk);
+  static std::size_t footprint(const proving_key& pk);
   std::size_t bytes() const { return bytes_; }
   std::size_t footprint_bytes() const { return footprint_; }
 
-  msm::g1_bases a, b1, c, h;
-  msm::g2_bases b2;
+  msm::basic_g1_bases<C> a, b1, c, h;
+  msm::basic_g2_bases<C> b2;
 
  private:
-  const groth16::proving_key* pk_;
+  const proving_key* pk_;
   std::uint32_t n_vars_, domain_size_;
-  ec::g1_affine_t delta1_;
+  ec::g1_affine<C> delta1_;
   std::size_t bytes_, footprint_;
 };
+using device_key = basic_device_key<curves::bls12_381>;
 
 /* One query's bases, from the key's mapped bytes (one queued copy) or packed from its points. */
-msm::g1_bases upload_g1(std::span<const std::uint8_t> mapped, std::span<const ec::g1_affine_t> points, cudaStream_t s);
-msm::g2_bases upload_g2(std::span<const std::uint8_t> mapped, std::span<const ec::g2_affine_t> points, cudaStream_t s);
+template <class Affine>
+msm::device_bases<Affine> upload_bases(std::span<const std::uint8_t> mapped, const std::vector<Affine>& points,
+                                       cudaStream_t s);
 
 /* Device memory one proof's buffers need beside the key (a, b, c, NTT scratch, H, z and its split). */
-std::size_t working_bytes(const groth16::proving_key& pk);
+template <class C>
+std::size_t working_bytes(const groth16::basic_proving_key<C>& pk);
+
+extern template class basic_device_key<curves::bls12_381>;
+extern template class basic_device_key<curves::bn254>;
 
 }  // namespace cuzk::cuda

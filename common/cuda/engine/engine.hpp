@@ -1,14 +1,18 @@
 // The CUDA engine (DESIGN §5): H by device NTTs and all five MSMs on the GPU,
-// behind the groth16::engine interface the CPU engine also implements. The
+// behind the groth16::basic_engine<C> interface the CPU engine also
+// implements, for BLS12-381 (engine, make_engine()) and BN254
+// (basic_engine<curves::bn254>, make_engine<curves::bn254>()). The
 // orchestrator (groth16::prove) keeps blinding and assembly. One engine is
-// one proving worker: its own streams and buffers, one proof at a time;
-// the workers of a device_context share its resident keys.
+// one proving worker: its own streams and buffers, one proof at a time; the
+// workers of a device_context share its resident keys, whatever their curves.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "cuda/engine/device_context.hpp"
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 #include "groth16/engine.hpp"
 
 namespace cuzk::cuda {
@@ -20,7 +24,8 @@ struct engine_options {
   bool overlap_msms = false;
 };
 
-class engine : public groth16::engine {
+template <class C>
+class basic_engine : public groth16::basic_engine<C> {
  public:
   /* The key of the next proofs by id (the SRS region's content hash), so
      that workers share its resident bases; empty: by the key's address. */
@@ -28,11 +33,14 @@ class engine : public groth16::engine {
   /* How the last proof got its bases: resident (false) or streamed (true). */
   virtual bool streamed() const = 0;
 };
+using engine = basic_engine<curves::bls12_381>;
 
 /* A worker on a context of its own (one worker's budget). Throws cuda::error
-   when the device cannot be used. */
-std::unique_ptr<engine> make_engine(const engine_options& opt = {});
+   when the device cannot be used. Instantiated for both curves. */
+template <class C = curves::bls12_381>
+std::unique_ptr<basic_engine<C>> make_engine(const engine_options& opt = {});
 /* A worker on a shared context. */
-std::unique_ptr<engine> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms = false);
+template <class C = curves::bls12_381>
+std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms = false);
 
 }  // namespace cuzk::cuda

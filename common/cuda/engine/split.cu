@@ -9,11 +9,12 @@ namespace cuzk::cuda {
 
 namespace {
 
-/* flags[i] = 1 for a one, flags[n + i] = 1 for any other nonzero value */
-__global__ void classify(const fr_t* z, std::size_t n, std::uint8_t* flags, std::uint32_t* iota,
+/* flags[i] = 1 for a one (R mod r in Montgomery form), flags[n + i] = 1 for any other nonzero value */
+template <class F>
+__global__ void classify(const F* z, std::size_t n, std::uint8_t* flags, std::uint32_t* iota,
                          ec::scalar_limbs_t* canonical) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
-    const fr_t v = z[i];
+    const F v = z[i];
     const bool one = v.is_one(), other = !one && !v.is_zero();
     flags[i] = one;
     flags[n + i] = other;
@@ -32,7 +33,8 @@ void grow(device_buffer<T>& b, std::size_t n, const char* what) {
 
 }  // namespace
 
-device_splitter::result device_splitter::split(const ff::fr_t* z, std::size_t n, cudaStream_t s) {
+template <class C>
+device_splitter::result device_splitter::split(const ff::fr<C>* z, std::size_t n, cudaStream_t s) {
   if (n >= 0xffffffffu) throw std::length_error("split: at most 2^32 - 1 scalars");
   const std::size_t m = std::max<std::size_t>(n, 1);
   grow(flags_, 2 * m, "the witness split's flags");
@@ -43,7 +45,7 @@ device_splitter::result device_splitter::split(const ff::fr_t* z, std::size_t n,
   grow(k_, m, "the other scalars");
   grow(counts_, 2, "the split's counts");
   const unsigned blocks = unsigned(std::min<std::size_t>((m + 255) / 256, 65535));
-  classify<<<blocks, 256, 0, s>>>(reinterpret_cast<const fr_t*>(z), n, flags_.data(), iota_.data(), canonical_.data());
+  classify<<<blocks, 256, 0, s>>>(reinterpret_cast<const fr<C>*>(z), n, flags_.data(), iota_.data(), canonical_.data());
   CUZK_CUDA_LAUNCHED();
   std::size_t bytes = 0, need = 0;
   CUZK_CUDA_OK(cub::DeviceSelect::Flagged(nullptr, need, iota_.data(), flags_.data(), ones_.data(), counts_.data(), int(n), s));
@@ -62,5 +64,10 @@ device_splitter::result device_splitter::split(const ff::fr_t* z, std::size_t n,
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
   return {ones_.data(), counts[0], others_.data(), k_.data(), counts[1]};
 }
+
+template device_splitter::result device_splitter::split<curves::bls12_381>(const ff::fr<curves::bls12_381>*,
+                                                                          std::size_t, cudaStream_t);
+template device_splitter::result device_splitter::split<curves::bn254>(const ff::fr<curves::bn254>*, std::size_t,
+                                                                      cudaStream_t);
 
 }  // namespace cuzk::cuda

@@ -1,7 +1,8 @@
 // The 0/1 split of the witness on the device (DESIGN §5, as supraseal does):
 // z's zeros are skipped, the indices of its ones go to batch addition, the
 // others (with their scalars made canonical) to Pippenger. Indices come out
-// increasing, so the C query's part is a suffix.
+// increasing, so the C query's part is a suffix. One splitter serves z over
+// the Fr of either curve (its one is that curve's R mod r).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda/memory.hpp"
+#include "curves/bls12_381.hpp"
 #include "ec/config.hpp"
 #include "ff/fr.hpp"
 
@@ -24,8 +26,9 @@ class device_splitter {
     const ec::scalar_limbs_t* k;  // canonical, one per others
     std::size_t n_others;
   };
-  /* z: n Montgomery values on the device; blocks until the counts are known */
-  result split(const ff::fr_t* z, std::size_t n, cudaStream_t s);
+  /* z: n Montgomery values of curve C's Fr on the device; blocks until the counts are known */
+  template <class C = curves::bls12_381>
+  result split(const ff::fr<C>* z, std::size_t n, cudaStream_t s);
 
  private:
   device_buffer<std::uint8_t> flags_, temp_;

@@ -1,7 +1,8 @@
-// The configs of the device fields, derived at compile time from the 64-bit
-// limbs of common/ff/constants.hpp (the one place the BLS12-381 constants are
-// written, each reproduced there by scripts/gen-constants.py): every 64-bit limb
-// becomes two 32-bit limbs, low half first. Nothing is retyped here.
+// The configs of the device fields of a curve C, derived at compile time from
+// the 64-bit limbs of C::fp_params and C::fr_params (common/ff/constants.hpp
+// for BLS12-381, common/curves/bn254_constants.hpp for BN254, where each value
+// is written once and checked): every 64-bit limb becomes two 32-bit limbs,
+// low half first. Nothing is retyped here.
 #pragma once
 
 #include <array>
@@ -9,7 +10,8 @@
 #include <cstdint>
 
 #include "cuda/ff/carry_chain.cuh"
-#include "ff/constants.hpp"
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 
 namespace cuzk::cuda {
 
@@ -58,9 +60,11 @@ struct config_from {
 
 }  // namespace detail
 
-/* Fr, the scalar field: r, 255 bits, 8 limbs */
-struct fr_config : detail::config_from<ff::fr_params> {};
-/* Fp, the base field: p, 381 bits, 12 limbs */
-struct fp_config : detail::config_from<ff::fp_params> {};
+/* Fr, the scalar field r: 8 limbs (BLS12-381: 255 bits; BN254: 254) */
+template <class C>
+struct fr_config : detail::config_from<typename C::fr_params> {};
+/* Fp, the base field p: BLS12-381 381 bits, 12 limbs; BN254 254 bits, 8 limbs */
+template <class C>
+struct fp_config : detail::config_from<typename C::fp_params> {};
 
 }  // namespace cuzk::cuda

@@ -1,4 +1,4 @@
-// Fp on the device: the same bytes as cuzk::ff::fp_t (Montgomery, R = 2^384).
+// Fp on the device: the same bytes as cuzk::ff::fp<C> (Montgomery, R = 2^(64 n_limbs)).
 #pragma once
 
 #include "cuda/ff/constants.cuh"
@@ -6,7 +6,10 @@
 
 namespace cuzk::cuda {
 
-using fp_t = mont<fp_config>;
-static_assert(sizeof(fp_t) == 48, "the engine copies cuzk::ff::fp_t arrays as they are");
+template <class C>
+using fp = mont<fp_config<C>>;
+using fp_t = fp<curves::bls12_381>;
+static_assert(sizeof(fp_t) == 48 && sizeof(fp<curves::bn254>) == 32,
+              "the engine copies cuzk::ff::fp<C> arrays as they are");
 
 }  // namespace cuzk::cuda

@@ -1,4 +1,4 @@
-// Fr on the device: the same bytes as cuzk::ff::fr_t (Montgomery, R = 2^256).
+// Fr on the device: the same bytes as cuzk::ff::fr<C> (Montgomery, R = 2^256).
 #pragma once
 
 #include "cuda/ff/constants.cuh"
@@ -6,7 +6,10 @@
 
 namespace cuzk::cuda {
 
-using fr_t = mont<fr_config>;
-static_assert(sizeof(fr_t) == 32, "the engine copies cuzk::ff::fr_t arrays as they are");
+template <class C>
+using fr = mont<fr_config<C>>;
+using fr_t = fr<curves::bls12_381>;
+static_assert(sizeof(fr_t) == 32 && sizeof(fr<curves::bn254>) == 32,
+              "the engine copies cuzk::ff::fr<C> arrays as they are");
 
 }  // namespace cuzk::cuda

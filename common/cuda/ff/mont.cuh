@@ -4,7 +4,7 @@
 //
 // The config P supplies: n (limbs), bits, modulus(), one() (R mod m), r2()
 // (R^2 mod m), inv (-m^-1 mod 2^32) and exponent() (m - 2, for inverses);
-// ff/constants.cuh derives them from common/ff/constants.hpp. The modulus must
+// ff/constants.cuh derives them from a curve's 64-bit parameters. The modulus must
 // leave the top bit of R free (m < R/2) and n must be even.
 #pragma once
 
@@ -136,7 +136,7 @@ CUZK_UNROLL
      The division by 2^32 makes y the word-aligned accumulator of the next
      row and x (shifted down two words) its odd one, so the rows alternate
      roles. T < 2m before each row, and T + a b_i + q m < 2m + 2^33 m, below
-     2^(32(n+1)) for both BLS12-381 fields: y never carries out of its n words. */
+     2^(32(n+1)) for every field here (m < 2^255): y never carries out of its n words. */
  private:
   /* the first row: x = a_even b_0, y = a_odd b_0 (no carries) */
   template <class C>

@@ -1,17 +1,18 @@
 // Signed-digit windows on the device, the same recoding as the CPU's
-// msm/booth.hpp: for k < 2^255 (8 little-endian 32-bit limbs) and window w of
-// c bits,
+// msm/booth.hpp: for k < 2^bits (8 little-endian 32-bit limbs) and window w
+// of c bits,
 //   d_w = b_{wc-1} + sum_{j=0}^{c-2} b_{wc+j} 2^j - b_{wc+c-1} 2^(c-1),
 // so d_w in [-2^(c-1), 2^(c-1)] and k = sum_w d_w 2^(wc); the top bit of a
 // window is a borrow the next window repays through its b_{wc-1} term.
-// ceil(256 / c) windows suffice: the last one's top bit is past bit 254.
+// msm::window_count(c, bits) windows suffice (the last one's top bit is at or
+// past bit `bits`): ceil(256 / c) on BLS12-381, ceil(255 / c) on BN254.
 #pragma once
 
 #include <cstdint>
 
-namespace cuzk::cuda::msm {
+#include "msm/booth.hpp"
 
-__host__ __device__ constexpr unsigned window_count(unsigned c) { return (256 + c - 1) / c; }
+namespace cuzk::cuda::msm {
 
 /* bits [lo, lo + len) of k, len <= 21; bits past 255 read as 0 */
 __host__ __device__ __forceinline__ std::uint32_t bits_at(const std::uint32_t k[8], unsigned lo, unsigned len) {

@@ -1,32 +1,35 @@
-// What the device MSM needs to know of G1 and G2: the device field, the CPU
-// point types, the size of a packed base, and the conversions (convert.hpp).
+// What the device MSM needs to know of a group (G1 or G2 of a curve C, named
+// by its CPU affine type): the device field, the CPU Jacobian type, the size
+// of a packed base, the scalars' bit length and the conversion (convert.hpp).
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "cuda/ec/convert.hpp"
 #include "cuda/ec/curves.cuh"
-#include "ec/config.hpp"
+#include "cuda/msm/msm.hpp"
+#include "msm/booth.hpp"
 
 namespace cuzk::cuda::msm {
 
 template <class Affine>
-struct group;
+struct group {
+  using cpu_group = typename group_of<Affine>::type;
+  using curve = typename cpu_group::curve;
+  static constexpr bool is_g2 = std::is_same_v<cpu_group, ec::g2_group<curve>>;
+  using field = std::conditional_t<is_g2, fp2<curve>, fp<curve>>;
+  using jacobian = jacobian_of<Affine>;
+  static constexpr std::size_t point_bytes = 2 * sizeof(field);
+  static constexpr unsigned scalar_bits = ::cuzk::msm::scalar_bits<curve>;
+  static_assert(sizeof(field) == sizeof(typename Affine::field_t), "the CPU's bytes, as they are");
 
-template <>
-struct group<ec::g1_affine_t> {
-  using field = fp_t;
-  using jacobian = ec::g1_jacobian_t;
-  static constexpr std::size_t point_bytes = 2 * sizeof(fp_t);
-  static jacobian from_xyzz(const std::byte* p) { return from_device_xyzz_g1(p); }
-};
-
-template <>
-struct group<ec::g2_affine_t> {
-  using field = fp2_t;
-  using jacobian = ec::g2_jacobian_t;
-  static constexpr std::size_t point_bytes = 2 * sizeof(fp2_t);
-  static jacobian from_xyzz(const std::byte* p) { return from_device_xyzz_g2(p); }
+  static jacobian from_xyzz(const std::byte* p) {
+    if constexpr (is_g2)
+      return from_device_xyzz_g2<curve>(p);
+    else
+      return from_device_xyzz_g1<curve>(p);
+  }
 };
 
 }  // namespace cuzk::cuda::msm

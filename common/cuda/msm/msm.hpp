@@ -1,8 +1,10 @@
-// Multi-scalar multiplication on the device, G1 and G2: Pippenger's bucket
-// method with signed digits (pippenger.cuh) and the sum of the bases whose
-// scalar is one (batch_sum.cuh). Bases are uploaded once and stay resident;
-// each bases object caches the temporaries of its MSMs (a workspace, reused
-// across calls; one call at a time per bases object, others wait).
+// Multi-scalar multiplication on the device, G1 and G2 of BLS12-381 and BN254:
+// Pippenger's bucket method with signed digits (pippenger.cuh) and the sum of
+// the bases whose scalar is one (reduce.cuh). Bases are uploaded once and stay
+// resident; each bases object caches the temporaries of its MSMs (a
+// workspace, reused across calls; one call at a time per bases object, others
+// wait). The four groups are instantiated one translation unit each
+// (group_msm.cu.in).
 #pragma once
 
 #include <cstddef>
@@ -14,14 +16,32 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda/memory.hpp"
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 #include "ec/config.hpp"
 
 namespace cuzk::cuda::msm {
 
 struct workspace;
 
+/* The CPU group (ec::g1_group<C> or ec::g2_group<C>) whose affine points are Affine. */
+template <class Affine>
+struct group_of;
+template <class P>
+struct group_of<ec::affine_point<ff::mont_field<P>>> {
+  using type = ec::g1_group<typename P::curve>;
+};
+template <class C>
+struct group_of<ec::affine_point<ff::fp2<C>>> {
+  using type = ec::g2_group<C>;
+};
+template <class Affine>
+using jacobian_of = ec::jacobian<typename group_of<Affine>::type>;
+
 /* A key's bases on the device, in the layout the kernels want (x, y; the
-   point at infinity is (0, 0)): 96 B a point in G1, 192 B in G2. */
+   point at infinity is (0, 0)): two field elements a point, 96 B in G1 and
+   192 B in G2 of BLS12-381, 64 B and 128 B on BN254. Affine is the CPU's
+   ec::g1_affine<C> or ec::g2_affine<C>. */
 template <class Affine>
 class device_bases {
  public:
@@ -49,11 +69,15 @@ class device_bases {
   std::unique_ptr<std::mutex> mutex_;
 };
 
-using g1_bases = device_bases<ec::g1_affine_t>;
-using g2_bases = device_bases<ec::g2_affine_t>;
+template <class C>
+using basic_g1_bases = device_bases<ec::g1_affine<C>>;
+template <class C>
+using basic_g2_bases = device_bases<ec::g2_affine<C>>;
+using g1_bases = basic_g1_bases<curves::bls12_381>;
+using g2_bases = basic_g2_bases<curves::bls12_381>;
 
-/* The scalars of one MSM, on the device: scalar i (canonical, < r) goes with
-   base idx[i] - first, or base i when idx is null. */
+/* The scalars of one MSM, on the device: scalar i (canonical, below the r of
+   the bases' curve) goes with base idx[i] - first, or base i when idx is null. */
 struct scalars {
   const ec::scalar_limbs_t* k;
   const std::uint32_t* idx;
@@ -64,17 +88,17 @@ struct scalars {
 /* sum_i k_i base(i) by Pippenger: signed digits, buckets assigned by CUB radix
    sort / run-length encode / scan, XYZZ bucket sums, running-sum reduction on
    the device; the windows are combined on the host. Blocks until done. */
-ec::g1_jacobian_t pippenger(const g1_bases& b, const scalars& s, cudaStream_t st);
-ec::g2_jacobian_t pippenger(const g2_bases& b, const scalars& s, cudaStream_t st);
+template <class Affine>
+jacobian_of<Affine> pippenger(const device_bases<Affine>& b, const scalars& s, cudaStream_t st);
 
 /* sum_i base(idx[i] - first) (base i when idx is null), by a parallel tree of
    XYZZ additions. Blocks until done. */
-ec::g1_jacobian_t sum(const g1_bases& b, const std::uint32_t* idx, std::uint32_t first, std::size_t n,
-                      cudaStream_t st);
-ec::g2_jacobian_t sum(const g2_bases& b, const std::uint32_t* idx, std::uint32_t first, std::size_t n,
-                      cudaStream_t st);
+template <class Affine>
+jacobian_of<Affine> sum(const device_bases<Affine>& b, const std::uint32_t* idx, std::uint32_t first, std::size_t n,
+                        cudaStream_t st);
 
-/* The window size Pippenger uses for n scalars (exposed for tests and benchmarks). */
-unsigned window_bits(std::size_t n);
+/* The window size Pippenger uses for n scalars below 2^scalar_bits (r has 255
+   bits on BLS12-381, 254 on BN254; exposed for tests and benchmarks). */
+unsigned window_bits(std::size_t n, unsigned scalar_bits = 255);
 
 }  // namespace cuzk::cuda::msm

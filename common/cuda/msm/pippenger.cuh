@@ -1,6 +1,7 @@
-// The device Pippenger and sum, templated over the group (g1_msm.cu and
-// g2_msm.cu instantiate them). Per group of windows (sized so that the sort
-// buffers stay near max_sort_bytes):
+// The device Pippenger and sum, templated over the group (the translation
+// units made from group_msm.cu.in instantiate them, one group of one curve
+// each). Per group of windows (sized so that the sort buffers stay near
+// max_sort_bytes):
 //   assign_buckets      signed digits, CUB sort / run-length encode / scan (assign.cu)
 //   accumulate_*        XYZZ bucket sums: level 0 from the bases, then from pieces (buckets.cuh)
 //   window_shares       sum_m m B_m by segmented running sums (reduce.cuh)
@@ -99,7 +100,7 @@ template <class Affine>
 device_bases<Affine>::~device_bases() = default;
 
 template <class Affine>
-typename group<Affine>::jacobian pippenger_impl(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st) {
+jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st) {
   using namespace detail;
   using F = typename group<Affine>::field;
   using X = xyzz<F>;
@@ -110,7 +111,8 @@ typename group<Affine>::jacobian pippenger_impl(const device_bases<Affine>& base
   workspace& ws = bases.scratch();
 
   const auto n = std::uint32_t(s.n);
-  const unsigned c = window_bits(n), W = window_count(c);
+  constexpr unsigned bits = group<Affine>::scalar_bits;
+  const unsigned c = window_bits(n, bits), W = ::cuzk::msm::window_count(c, bits);
   const std::uint32_t h = std::uint32_t(1) << (c - 1), h1 = h + 1;
   const unsigned per_group =
       unsigned(std::clamp<std::size_t>(max_sort_bytes / (16 * std::size_t(n)), 1, W));
@@ -172,8 +174,8 @@ typename group<Affine>::jacobian pippenger_impl(const device_bases<Affine>& base
 }
 
 template <class Affine>
-typename group<Affine>::jacobian sum_impl(const device_bases<Affine>& bases, const std::uint32_t* idx,
-                                          std::uint32_t first, std::size_t count, cudaStream_t st) {
+jacobian_of<Affine> sum(const device_bases<Affine>& bases, const std::uint32_t* idx, std::uint32_t first,
+                        std::size_t count, cudaStream_t st) {
   using namespace detail;
   using F = typename group<Affine>::field;
   using X = xyzz<F>;

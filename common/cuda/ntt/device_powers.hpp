@@ -1,5 +1,5 @@
 // Two-level power tables (powers.hpp) resident on the device, per process,
-// device and (log_n, g, c): the coset and scaling factors of the passes.
+// device, curve and (log_n, g, c): the coset and scaling factors of the passes.
 #pragma once
 
 #include "cuda/ntt/plan.hpp"
@@ -8,6 +8,7 @@
 namespace cuzk::cuda::ntt::detail {
 
 /* f(j) = c g^j, j < 2^log_n, over device tables built (synchronously) on first use */
-factor_fn device_powers(unsigned log_n, const ff::fr_t& g, const ff::fr_t& c);
+template <class C>
+factor_fn device_powers(unsigned log_n, const ff::fr<C>& g, const ff::fr<C>& c);
 
 }  // namespace cuzk::cuda::ntt::detail

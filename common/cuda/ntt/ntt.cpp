@@ -11,15 +11,17 @@
 namespace cuzk::cuda::ntt {
 namespace {
 
+template <class C>
 void run(const std::vector<detail::pass>& passes, cudaStream_t s) {
-  for (const detail::pass& ps : passes) detail::launch(ps, s);
+  for (const detail::pass& ps : passes) detail::launch<C>(ps, s);
 }
 
 /* pre/post: factors of element j of the input/output (its index, whatever the order) */
-void transform(ff::fr_t* d, unsigned log_n, poly::root_family f, bool inverse, order in, order out,
+template <class C>
+void transform(ff::fr<C>* d, unsigned log_n, poly::root_family f, bool inverse, order in, order out,
                const std::optional<detail::factor_fn>& pre, const std::optional<detail::factor_fn>& post,
                cudaStream_t s) {
-  const tables& t = tables::get(log_n, f);
+  const basic_tables<C>& t = basic_tables<C>::get(log_n, f);
   /* in == out: one explicit permutation around a DIF */
   const bool permute_first = in == out && in == order::bit_reversed;
   const bool permute_last = in == out && in == order::natural;
@@ -27,38 +29,43 @@ void transform(ff::fr_t* d, unsigned log_n, poly::root_family f, bool inverse, o
   std::vector<detail::pass> passes;
   const detail::transform_spec spec{log_n, t.twiddles(), inverse, in == order::natural || permute_first, pre, post};
   detail::append_transform(passes, spec, d, d);
-  run(passes, s);
+  run<C>(passes, s);
   if (permute_last) detail::launch_bit_reverse(d, log_n, s);
 }
 
 }  // namespace
 
-void forward(ff::fr_t* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s) {
-  transform(d, log_n, f, false, in, out, std::nullopt, std::nullopt, s);
+template <class C>
+void forward(ff::fr<C>* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s) {
+  transform<C>(d, log_n, f, false, in, out, std::nullopt, std::nullopt, s);
 }
 
-void inverse(ff::fr_t* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s) {
-  const ff::fr_t& n_inv = tables::get(log_n, f).size_inv();
-  transform(d, log_n, f, true, in, out, std::nullopt, detail::constant(n_inv), s);
+template <class C>
+void inverse(ff::fr<C>* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s) {
+  const ff::fr<C>& n_inv = basic_tables<C>::get(log_n, f).size_inv();
+  transform<C>(d, log_n, f, true, in, out, std::nullopt, detail::constant(n_inv), s);
 }
 
-void coset_forward(ff::fr_t* d, unsigned log_n, poly::root_family f, const ff::fr_t& g, order in, order out,
+template <class C>
+void coset_forward(ff::fr<C>* d, unsigned log_n, poly::root_family f, const ff::fr<C>& g, order in, order out,
                    cudaStream_t s) {
-  transform(d, log_n, f, false, in, out, detail::device_powers(log_n, g, ff::fr_t::one()), std::nullopt, s);
+  transform<C>(d, log_n, f, false, in, out, detail::device_powers<C>(log_n, g, ff::fr<C>::one()), std::nullopt, s);
 }
 
-void coset_inverse(ff::fr_t* d, unsigned log_n, poly::root_family f, const ff::fr_t& g, order in, order out,
+template <class C>
+void coset_inverse(ff::fr<C>* d, unsigned log_n, poly::root_family f, const ff::fr<C>& g, order in, order out,
                    cudaStream_t s) {
-  const ff::fr_t& n_inv = tables::get(log_n, f).size_inv();
-  transform(d, log_n, f, true, in, out, std::nullopt, detail::device_powers(log_n, g.inverse(), n_inv), s);
+  const ff::fr<C>& n_inv = basic_tables<C>::get(log_n, f).size_inv();
+  transform<C>(d, log_n, f, true, in, out, std::nullopt, detail::device_powers<C>(log_n, g.inverse(), n_inv), s);
 }
 
-order compute_h(const ff::fr_t* a, const ff::fr_t* b, const ff::fr_t* c, ec::scalar_limbs_t* out,
-                ff::fr_t* scratch, const h_params& p, cudaStream_t s) {
-  const tables& t = tables::get(p.log_n, p.family);
+template <class C>
+order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out,
+                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s) {
+  const basic_tables<C>& t = basic_tables<C>::get(p.log_n, p.family);
   const bool odd = p.convention == poly::h_convention::odd_coset;
-  const auto keys = detail::compute_h_keys(p.convention, p.log_n, p.shift, p.z_inv);
-  const auto table = [&](const detail::power_key& k) { return detail::device_powers(p.log_n, k.g, k.c); };
+  const auto keys = detail::compute_h_keys<C>(p.convention, p.log_n, p.shift, p.z_inv);
+  const auto table = [&](const detail::power_key<C>& k) { return detail::device_powers<C>(p.log_n, k.g, k.c); };
   detail::h_spec h{p.convention, p.log_n, t.twiddles(), table(keys.to_coset), {}, {}};
   if (odd)
     h.to_coset_rinv = table(keys.to_coset_rinv);
@@ -66,8 +73,21 @@ order compute_h(const ff::fr_t* a, const ff::fr_t* b, const ff::fr_t* c, ec::sca
     h.from_coset = table(keys.from_coset);
   std::vector<detail::pass> passes;
   detail::append_compute_h(passes, h, a, b, c, out, scratch);
-  run(passes, s);
+  run<C>(passes, s);
   return odd ? order::natural : order::bit_reversed;
 }
+
+#define CUZK_NTT_INSTANCES(C)                                                                                      \
+  template void forward<C>(ff::fr<C>*, unsigned, poly::root_family, order, order, cudaStream_t);                  \
+  template void inverse<C>(ff::fr<C>*, unsigned, poly::root_family, order, order, cudaStream_t);                  \
+  template void coset_forward<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,         \
+                                 cudaStream_t);                                                                    \
+  template void coset_inverse<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,         \
+                                 cudaStream_t);                                                                    \
+  template order compute_h<C>(const ff::fr<C>*, const ff::fr<C>*, const ff::fr<C>*, ec::scalar_limbs_t*,          \
+                              ff::fr<C>*, const basic_h_params<C>&, cudaStream_t);
+CUZK_NTT_INSTANCES(curves::bls12_381)
+CUZK_NTT_INSTANCES(curves::bn254)
+#undef CUZK_NTT_INSTANCES
 
 }  // namespace cuzk::cuda::ntt

@@ -1,6 +1,8 @@
-// Number-theoretic transforms over Fr on the device (DESIGN §5), bit for bit
-// those of common/poly. Data is device memory of ff::fr_t (Montgomery, the
-// bytes of cuda::fr_t); every call is asynchronous on the given stream.
+// Number-theoretic transforms over the Fr of a curve C on the device (DESIGN
+// §5), bit for bit those of common/poly. Data is device memory of ff::fr<C>
+// (Montgomery, the bytes of cuda::fr<C>); every call is asynchronous on the
+// given stream. C is BLS12-381 where left out (forward(d, ...) is BLS12-381's,
+// forward<curves::bn254>(d, ...) BN254's); instantiated for both.
 //
 // A transform of 2^k elements runs as ceil((k - 11) / 9) + 1 kernels (k > 11),
 // each up to 11 radix-2 stages on blocks of 2^11 elements in registers and
@@ -12,6 +14,8 @@
 #include <cuda_runtime_api.h>
 
 #include "cuda/memory.hpp"
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 #include "ec/config.hpp"
 #include "ff/fr.hpp"
 #include "poly/quotient.hpp"
@@ -23,41 +27,49 @@ enum class order { natural, bit_reversed };
 
 /* The twiddles ω^i, i in [0, n/2], of (log_n, family) on the current device:
    built once per process and device by get() (which waits for them), then
-   resident (16 n bytes: 4 GiB at 2^28). */
-class tables {
+   resident (16 n bytes: 4 GiB at 2^28). log_n up to C's two-adicity (32 on
+   BLS12-381, 28 on BN254). */
+template <class C>
+class basic_tables {
  public:
-  static const tables& get(unsigned log_n, poly::root_family f);
+  using fr = ff::fr<C>;
+  static const basic_tables& get(unsigned log_n, poly::root_family f);
 
   unsigned log_n() const { return log_n_; }
   poly::root_family family() const { return family_; }
-  const ff::fr_t& omega() const { return omega_; }
-  const ff::fr_t& size_inv() const { return size_inv_; }
-  const ff::fr_t* twiddles() const { return tw_.data(); }
+  const fr& omega() const { return omega_; }
+  const fr& size_inv() const { return size_inv_; }
+  const fr* twiddles() const { return tw_.data(); }
 
-  tables(unsigned log_n, poly::root_family f);  // builds on the current device (get() caches)
+  basic_tables(unsigned log_n, poly::root_family f);  // builds on the current device (get() caches)
 
  private:
   unsigned log_n_;
   poly::root_family family_;
-  ff::fr_t omega_, size_inv_;
-  device_buffer<ff::fr_t> tw_;
+  fr omega_, size_inv_;
+  device_buffer<fr> tw_;
 };
+using tables = basic_tables<curves::bls12_381>;
 
 /* A_i = Σ_j a_j ω^(ij). in != out runs one pass per block of stages and no
    permutation; in == out adds a bit-reversal pass (tests only). */
-void forward(ff::fr_t* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s);
+template <class C = curves::bls12_381>
+void forward(ff::fr<C>* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s);
 /* a_j = n^-1 Σ_i A_i ω^(-ij) */
-void inverse(ff::fr_t* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s);
+template <class C = curves::bls12_381>
+void inverse(ff::fr<C>* d, unsigned log_n, poly::root_family f, order in, order out, cudaStream_t s);
 /* A_i = Σ_j a_j (g ω^i)^j: a_j g^j as the data is loaded */
-void coset_forward(ff::fr_t* d, unsigned log_n, poly::root_family f, const ff::fr_t& g, order in, order out,
+template <class C = curves::bls12_381>
+void coset_forward(ff::fr<C>* d, unsigned log_n, poly::root_family f, const ff::fr<C>& g, order in, order out,
                    cudaStream_t s);
 /* a_j = n^-1 g^-j Σ_i A_i ω^(-ij): the factor as the data is stored */
-void coset_inverse(ff::fr_t* d, unsigned log_n, poly::root_family f, const ff::fr_t& g, order in, order out,
+template <class C = curves::bls12_381>
+void coset_inverse(ff::fr<C>* d, unsigned log_n, poly::root_family f, const ff::fr<C>& g, order in, order out,
                    cudaStream_t s);
 
 /* The quotient of DESIGN §5 / poly::compute_h, from const device a, b, c (natural
    order, n each) into out (n entries) as CANONICAL scalars, ready for the H MSM,
-   with scratch (2 n fr_t) of the caller's. Returns the order of out:
+   with scratch (2 n elements) of the caller's. Returns the order of out:
      odd_coset:    out[i] = (a·b − c)(ζ ω^i), natural order
      coefficients: the n coefficients of (a·b − c)/Z (the last is 0 iff Z | AB − C),
                    bit-reversed order
@@ -67,14 +79,20 @@ void coset_inverse(ff::fr_t* d, unsigned log_n, poly::root_family f, const ff::f
    Z^-1, n^-1 and the conversion out of Montgomery form into the factor tables
    (z_inv n^-1 R^-1 g^-j, or R^-1 on a and c: a·b − c then has the canonical
    limbs). */
-struct h_params {
+template <class C>
+struct basic_h_params {
   poly::h_convention convention;
   unsigned log_n;
   poly::root_family family;
-  ff::fr_t shift;  // ζ = ω_2n (odd_coset) or g = 7 (coefficients)
-  ff::fr_t z_inv;  // (g^n − 1)^-1; read for coefficients only
+  ff::fr<C> shift;  // ζ = ω_2n (odd_coset) or g, the generator of Fr (coefficients)
+  ff::fr<C> z_inv;  // (g^n − 1)^-1; read for coefficients only
 };
-order compute_h(const ff::fr_t* a, const ff::fr_t* b, const ff::fr_t* c, ec::scalar_limbs_t* out,
-                ff::fr_t* scratch, const h_params& p, cudaStream_t s);
+using h_params = basic_h_params<curves::bls12_381>;
+template <class C>
+order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out,
+                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s);
+
+extern template class basic_tables<curves::bls12_381>;
+extern template class basic_tables<curves::bn254>;
 
 }  // namespace cuzk::cuda::ntt

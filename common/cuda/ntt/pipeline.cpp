@@ -13,22 +13,30 @@ void append_transform(std::vector<pass>& out, const transform_spec& t, const voi
     append_dit(out, t.log_n, t.tw, t.inverse, src, dst, e);
 }
 
-h_keys compute_h_keys(poly::h_convention conv, unsigned log_n, const ff::fr_t& shift, const ff::fr_t& z_inv) {
-  const ff::fr_t n_inv = ff::fr_t::from_u64(2).pow(std::uint64_t(log_n)).inverse();
-  const ff::fr_t r_inv = ff::fr_t::from_montgomery({1, 0, 0, 0});  // Montgomery limbs 1: R^-1
-  h_keys k;
+template <class C>
+h_keys<C> compute_h_keys(poly::h_convention conv, unsigned log_n, const ff::fr<C>& shift, const ff::fr<C>& z_inv) {
+  using fr = ff::fr<C>;
+  const fr n_inv = fr::from_u64(2).pow(std::uint64_t(log_n)).inverse();
+  const fr r_inv = fr::from_montgomery({1, 0, 0, 0});  // Montgomery limbs 1: R^-1
+  h_keys<C> k;
   k.to_coset = {shift, n_inv};
   k.to_coset_rinv = {shift, n_inv * r_inv};
   k.from_coset = {shift.inverse(), conv == poly::h_convention::coefficients ? n_inv * z_inv * r_inv : n_inv};
   return k;
 }
 
+template h_keys<curves::bls12_381> compute_h_keys<curves::bls12_381>(poly::h_convention, unsigned,
+                                                                    const ff::fr<curves::bls12_381>&,
+                                                                    const ff::fr<curves::bls12_381>&);
+template h_keys<curves::bn254> compute_h_keys<curves::bn254>(poly::h_convention, unsigned, const ff::fr<curves::bn254>&,
+                                                            const ff::fr<curves::bn254>&);
+
 void append_compute_h(std::vector<pass>& out, const h_spec& h, const void* a, const void* b, const void* c,
                       void* result, void* scratch) {
   const bool odd = h.convention == poly::h_convention::odd_coset;
   const std::size_t n = std::size_t{1} << h.log_n;
   void* ea = scratch;
-  void* eb = static_cast<char*>(scratch) + n * sizeof(ff::fr_t);
+  void* eb = static_cast<char*>(scratch) + n * 32;  // 32 B an element on either curve
   void* ec = result;
   /* each input: iNTT (DIF, bit-reversed coefficients j at rev(j)), times n^-1 g^j, NTT (DIT) on gH */
   const auto to_coset = [&](const void* src, void* dst, const factor_fn& f, const edge_ops& e) {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "cuda/ntt/plan.hpp"
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 #include "ff/fr.hpp"
 #include "poly/quotient.hpp"
 
@@ -24,9 +26,10 @@ struct transform_spec {
 };
 void append_transform(std::vector<pass>& out, const transform_spec& t, const void* src, void* dst);
 
-/* f(j) = c g^j */
+/* f(j) = c g^j, over the Fr of a curve C */
+template <class C>
 struct power_key {
-  ff::fr_t g, c;
+  ff::fr<C> g, c;
 };
 
 /* The factors of compute_h (DESIGN §5; poly::compute_h), R = 2^256 the Montgomery radix:
@@ -34,10 +37,12 @@ struct power_key {
      to_coset_rinv n^-1 R^-1 g^j     odd_coset, of a and c: a·b − c then holds (AB − C) R^-1,
                                      whose Montgomery limbs are the canonical AB − C
      from_coset    n^-1 z^-1 R^-1 g^-j  coefficients: the coset iNTT's output, canonical */
+template <class C>
 struct h_keys {
-  power_key to_coset, to_coset_rinv, from_coset;
+  power_key<C> to_coset, to_coset_rinv, from_coset;
 };
-h_keys compute_h_keys(poly::h_convention conv, unsigned log_n, const ff::fr_t& shift, const ff::fr_t& z_inv);
+template <class C>
+h_keys<C> compute_h_keys(poly::h_convention conv, unsigned log_n, const ff::fr<C>& shift, const ff::fr<C>& z_inv);
 
 struct h_spec {
   poly::h_convention convention;

@@ -37,7 +37,7 @@ struct factor_fn {
   const void* lo = nullptr;
   const void* hi = nullptr;
   std::uint32_t lo_bits = 0;
-  std::uint32_t c[8] = {};  // Montgomery form, the bytes of ff::fr_t
+  std::uint32_t c[8] = {};  // Montgomery form, the bytes of ff::fr<C> (32 on either curve)
 };
 
 struct op {

@@ -54,21 +54,23 @@ F field_from(const std::byte* b) {
   return f;
 }
 
-/* The two groups: CPU types, device point size, launch */
+/* The two groups of curve C: CPU types, device point size, launch */
+template <class C>
 struct g1_group {
-  using curve = ec::g1_curve;
-  using field = ec::fp_t;
-  static constexpr std::size_t point_bytes = setup::g1_point_bytes;
+  using curve = ec::g1_group<C>;
+  using field = ff::fp<C>;
+  static constexpr std::size_t point_bytes = setup::g1_point_bytes<C>;
   static void launch(const void* t, const void* k, void* out, std::size_t n, cudaStream_t s) {
-    setup::launch_fixed_base_g1(t, k, out, n, s);
+    setup::launch_fixed_base_g1<C>(t, k, out, n, s);
   }
 };
+template <class C>
 struct g2_group {
-  using curve = ec::g2_curve;
-  using field = ec::fp2_t;
-  static constexpr std::size_t point_bytes = setup::g2_point_bytes;
+  using curve = ec::g2_group<C>;
+  using field = ff::fp2<C>;
+  static constexpr std::size_t point_bytes = setup::g2_point_bytes<C>;
   static void launch(const void* t, const void* k, void* out, std::size_t n, cudaStream_t s) {
-    setup::launch_fixed_base_g2(t, k, out, n, s);
+    setup::launch_fixed_base_g2<C>(t, k, out, n, s);
   }
 };
 
@@ -106,7 +108,10 @@ struct group_state {
   pinned host_k[2], host_out[2];
 };
 
-class cuda_fixed_base_engine final : public groth16::fixed_base_engine {
+template <class C>
+class cuda_fixed_base_engine final : public groth16::basic_fixed_base_engine<C> {
+  using fr = ff::fr<C>;
+
  public:
   explicit cuda_fixed_base_engine(const fixed_base_options& opt)
       : device_(opt.device), max_chunk_(std::max<std::size_t>(opt.chunk, 1)) {
@@ -120,10 +125,10 @@ class cuda_fixed_base_engine final : public groth16::fixed_base_engine {
   std::string name() const override { return name_; }
 
  protected:
-  void run_g1(const ec::g1_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) override {
+  void run_g1(const ec::g1_affine<C>& g, std::span<const fr> k, std::span<ec::g1_affine<C>> out) override {
     run(g1_, g, k, out);
   }
-  void run_g2(const ec::g2_affine_t& g, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) override {
+  void run_g2(const ec::g2_affine<C>& g, std::span<const fr> k, std::span<ec::g2_affine<C>> out) override {
     run(g2_, g, k, out);
   }
 
@@ -168,8 +173,8 @@ class cuda_fixed_base_engine final : public groth16::fixed_base_engine {
   }
 
   template <class G>
-  void run(group_state<G>& st, const affine_of<G>& g, std::span<const ec::fr_t> k, std::span<affine_of<G>> out) {
-    static_assert(sizeof(ec::fr_t) == scalar_bytes);
+  void run(group_state<G>& st, const affine_of<G>& g, std::span<const fr> k, std::span<affine_of<G>> out) {
+    static_assert(sizeof(fr) == scalar_bytes);
     if (k.empty()) return;
     CUZK_CUDA_OK(cudaSetDevice(device_));
     upload_table(st, g);
@@ -212,14 +217,20 @@ class cuda_fixed_base_engine final : public groth16::fixed_base_engine {
     event done[2];  /* chunk in pinned slot 0 / 1 is back on the host */
   };
   std::optional<queue> q_;  /* created on device_ */
-  group_state<g1_group> g1_;
-  group_state<g2_group> g2_;
+  group_state<g1_group<C>> g1_;
+  group_state<g2_group<C>> g2_;
 };
 
 }  // namespace
 
-std::unique_ptr<groth16::fixed_base_engine> make_fixed_base_engine(const fixed_base_options& opt) {
-  return std::make_unique<cuda_fixed_base_engine>(opt);
+template <class C>
+std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base_engine(const fixed_base_options& opt) {
+  return std::make_unique<cuda_fixed_base_engine<C>>(opt);
 }
+
+template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bls12_381>> make_fixed_base_engine(
+    const fixed_base_options&);
+template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bn254>> make_fixed_base_engine(
+    const fixed_base_options&);
 
 }  // namespace cuzk::cuda

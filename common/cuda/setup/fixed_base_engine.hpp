@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <memory>
 
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
 #include "groth16/fixed_base_engine.hpp"
 
 namespace cuzk::cuda {
@@ -18,6 +20,7 @@ struct fixed_base_options {
 };
 
 /* Throws cuda::error when the device cannot be used. */
-std::unique_ptr<groth16::fixed_base_engine> make_fixed_base_engine(const fixed_base_options& opt = {});
+template <class C = curves::bls12_381>
+std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base_engine(const fixed_base_options& opt = {});
 
 }  // namespace cuzk::cuda

@@ -2,8 +2,9 @@
 // 8-bit windows (groth16/fixed_base.hpp, HAC §14.6.3)
 //   k G = Σ_w byte_w(k) 2^(8w) G,   table[w 255 + d − 1] = d 2^(8w) G,
 // summed in XYZZ, then `batch` results of the thread normalized to affine
-// with one field inversion (Montgomery's trick). Portable: the host runs the
-// same code in tests.
+// with one field inversion (Montgomery's trick). F is the field of the
+// points (fp<C> or fp2<C>), S the scalar type (fr<C>). Portable: the host runs
+// the same code in tests.
 #pragma once
 
 #include <cstddef>
@@ -14,8 +15,9 @@
 
 namespace cuzk::cuda::setup {
 
-template <class F>
-__host__ __device__ __forceinline__ xyzz<F> fixed_base_mul(const affine<F>* table, const fr_t& k) {
+template <class F, class S>
+__host__ __device__ __forceinline__ xyzz<F> fixed_base_mul(const affine<F>* table, const S& k) {
+  static_assert(S::n == 8, "32-byte scalars: 32 windows of 8 bits");
   std::uint32_t c[8];
   k.to_canonical(c);
   xyzz<F> acc = xyzz<F>::identity();
@@ -37,8 +39,8 @@ __host__ __device__ __forceinline__ affine<F> to_affine_given(const xyzz<F>& p, 
 }
 
 /* out[i] = k[i] G for i = t, t + stride, ..., t + (batch − 1) stride below n */
-template <class F, unsigned batch>
-__host__ __device__ void fixed_base_thread(const affine<F>* table, const fr_t* k, affine<F>* out, std::size_t n,
+template <class F, unsigned batch, class S>
+__host__ __device__ void fixed_base_thread(const affine<F>* table, const S* k, affine<F>* out, std::size_t n,
                                            std::size_t t, std::size_t stride) {
   xyzz<F> p[batch];
   F before[batch];  /* before_j = Π_{l<j} ZZ_l ZZZ_l over the results that are not infinity */

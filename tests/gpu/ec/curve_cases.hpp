@@ -1,7 +1,7 @@
 // Inputs for the device-curve tests: chains of additions whose operands hit
 // every special case (an operand at infinity, P + P, P + (-P)), built on the
 // CPU curve (common/ec, common/msm/xyzz.hpp), and the moves between the CPU
-// and device types.
+// and device types, for G1 and G2 of both curves.
 #pragma once
 
 #include <bit>
@@ -9,28 +9,41 @@
 #include <cstring>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cuda/ec/convert.hpp"
 #include "cuda/ec/curves.cuh"
+#include "curves_under_test.hpp"
 #include "msm/xyzz.hpp"
 #include "random.hpp"
 
 namespace cuzk::test {
 
+template <class C>
 struct g1_types {
-  using curve = ec::g1_curve;
-  using field = cuda::fp_t;
+  using curve = ec::g1_group<C>;
+  using field = cuda::fp<C>;
   static constexpr const char* name = "G1";
-  static ec::g1_jacobian_t from_xyzz(const std::byte* p) { return cuda::from_device_xyzz_g1(p); }
-  static ec::g1_affine_t from_affine(const std::byte* p) { return cuda::from_device_affine_g1(p); }
+  static ec::g1_jacobian<C> from_xyzz(const std::byte* p) { return cuda::from_device_xyzz_g1<C>(p); }
+  static ec::g1_affine<C> from_affine(const std::byte* p) { return cuda::from_device_affine_g1<C>(p); }
 };
+template <class C>
 struct g2_types {
-  using curve = ec::g2_curve;
-  using field = cuda::fp2_t;
+  using curve = ec::g2_group<C>;
+  using field = cuda::fp2<C>;
   static constexpr const char* name = "G2";
-  static ec::g2_jacobian_t from_xyzz(const std::byte* p) { return cuda::from_device_xyzz_g2(p); }
-  static ec::g2_affine_t from_affine(const std::byte* p) { return cuda::from_device_affine_g2(p); }
+  static ec::g2_jacobian<C> from_xyzz(const std::byte* p) { return cuda::from_device_xyzz_g2<C>(p); }
+  static ec::g2_affine<C> from_affine(const std::byte* p) { return cuda::from_device_affine_g2<C>(p); }
+};
+using curve_types = ::testing::Types<g1_types<curves::bls12_381>, g2_types<curves::bls12_381>,
+                                     g1_types<curves::bn254>, g2_types<curves::bn254>>;
+/* Bls12_381_G1, ..., Bn254_G2 */
+struct group_names {
+  template <class T>
+  static std::string GetName(int) {
+    return std::string(curve_name<typename T::curve::curve>) + "_" + T::name;
+  }
 };
 
 template <class T>

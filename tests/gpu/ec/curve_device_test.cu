@@ -1,7 +1,7 @@
-// The device curves on the GPU against the CPU curve: one madd chain per
-// thread (2^14 threads, operands hitting infinity, P + P and P + (-P)), XYZZ
-// additions and doublings of pairs with the same special cases, and the
-// batch-affine helper with the inversion done on the device.
+// The device curves (G1, G2 of both curves) on the GPU against the CPU curve:
+// one madd chain per thread (2^14 threads, operands hitting infinity, P + P
+// and P + (-P)), XYZZ additions and doublings of pairs with the same special
+// cases, and the batch-affine helper with the inversion done on the device.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -45,8 +45,7 @@ __global__ void affine_sums(const cuda::affine<F>* p, const cuda::affine<F>* q, 
 
 template <class T>
 class DeviceCurve : public ::testing::Test {};
-using curve_types = ::testing::Types<g1_types, g2_types>;
-TYPED_TEST_SUITE(DeviceCurve, curve_types);
+TYPED_TEST_SUITE(DeviceCurve, curve_types, group_names);
 
 TYPED_TEST(DeviceCurve, MixedAdditionChainsMatchTheCpu) {
   CUZK_REQUIRE_GPU();

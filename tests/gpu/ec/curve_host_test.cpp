@@ -1,6 +1,7 @@
 // The device curve templates run on the host (label math, no GPU needed)
-// against the CPU curve: XYZZ madd/add/dbl chains through every special case,
-// the batch-affine addition helper, and the byte conversions.
+// against the CPU curve, G1 and G2 of both curves: XYZZ madd/add/dbl chains
+// through every special case, the batch-affine addition helper, and the byte
+// conversions.
 #include <gtest/gtest.h>
 
 #include "curve_cases.hpp"
@@ -10,8 +11,7 @@ namespace {
 
 template <class T>
 class DeviceCurveOnHost : public ::testing::Test {};
-using curve_types = ::testing::Types<g1_types, g2_types>;
-TYPED_TEST_SUITE(DeviceCurveOnHost, curve_types);
+TYPED_TEST_SUITE(DeviceCurveOnHost, curve_types, group_names);
 
 TYPED_TEST(DeviceCurveOnHost, MixedAdditionChainsMatchTheCpuThroughEverySpecialCase) {
   using io = curve_io<TypeParam>;

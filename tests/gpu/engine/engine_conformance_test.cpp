@@ -1,7 +1,9 @@
 // Engine conformance (DESIGN §5, icicle's main-vs-reference habit): with
 // fixed blinding, every engine's proof is byte-identical to the CPU engine's
-// and verifies, for the native circuits and a circom circuit, in both H
-// conventions. Typed over the engines, so the CPU engine runs the same cases.
+// and verifies, for the native circuits and a circom circuit (BLS12-381), in
+// both H conventions. Typed over the engines, so the CPU engine runs the same
+// cases. random_conformance_test.cpp does the same on random circuits of
+// both curves.
 // Sizes up to 2^(CUZK_GPU_MAX_LOG) constraints (default 14; the GPU run sets
 // 20). A circom circuit comes from CUZK_GPU_CIRCOM (a stem: STEM.r1cs and
 // STEM.wtns), made by scripts/gpu-pack.sh.
@@ -17,9 +19,7 @@
 #include <vector>
 
 #include "circuits/registry.hpp"
-#include "cuda/device.hpp"
-#include "cuda/engine/engine.hpp"
-#include "cuda/setup/fixed_base_engine.hpp"
+#include "engine_kinds.hpp"
 #include "gpu_test.hpp"
 #include "groth16/engine.hpp"
 #include "groth16/evaluations.hpp"
@@ -34,19 +34,9 @@
 namespace cuzk::groth16 {
 namespace {
 
-struct cpu_kind {
-  static constexpr bool needs_gpu = false;
-  static std::unique_ptr<engine> make() { return make_cpu_engine(); }
-};
-struct cuda_kind {
-  static constexpr bool needs_gpu = true;
-  static std::unique_ptr<engine> make() { return cuda::make_engine(); }
-};
-
-unsigned max_log() {
-  const char* v = std::getenv("CUZK_GPU_MAX_LOG");
-  return v ? unsigned(std::atoi(v)) : 14;
-}
+using test::cpu_kind;
+using test::cuda_kind;
+using test::max_log;
 
 /* One proving instance: its key, a witness, a/b/c, the public signals. */
 struct instance {
@@ -55,13 +45,7 @@ struct instance {
   std::vector<fr_t> pub;
 };
 
-/* The keys' fixed-base multiplications on the GPU when there is one (the
-   setup's own test shows its keys are the CPU's byte for byte). */
-groth16::fixed_base_engine* setup_engine() {
-  static std::unique_ptr<groth16::fixed_base_engine> fb =
-      cuda::device_count() > 0 ? cuda::make_fixed_base_engine() : std::unique_ptr<groth16::fixed_base_engine>(new cpu_fixed_base_engine());
-  return fb.get();
-}
+fixed_base_engine* setup_engine() { return test::setup_engine<curves::bls12_381>(); }
 
 /* Keys and witnesses are shared by the typed suites: setup dominates. */
 const instance& native_instance(const std::string& spec, h_form h) {
@@ -115,7 +99,7 @@ class EngineConformance : public ::testing::Test {
  protected:
   void SetUp() override {
     if constexpr (Kind::needs_gpu) CUZK_REQUIRE_GPU();
-    engine_ = Kind::make();
+    engine_ = Kind::template make<curves::bls12_381>();
     reference_ = make_cpu_engine();
   }
 

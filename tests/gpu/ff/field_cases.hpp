@@ -1,31 +1,47 @@
 // Inputs for the device-field tests: random elements of cuzk::ff's fields and
 // the edges of their Montgomery representation (0, 1, m - 1, values near
-// 2^(bits-1) and with long runs of ones).
+// 2^(bits-1) and with long runs of ones), and the field pairs (CPU, device)
+// of both curves for the typed tests.
 #pragma once
 
 #include <bit>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuda/ff/fp.cuh"
 #include "cuda/ff/fp2.cuh"
 #include "cuda/ff/fr.cuh"
+#include "curves_under_test.hpp"
 #include "ff/fp.hpp"
 #include "ff/fp2.hpp"
 #include "ff/fr.hpp"
 
 namespace cuzk::test {
 
+template <class C>
 struct fr_types {
-  using cpu = ff::fr_t;
-  using gpu = cuda::fr_t;
-  static constexpr const char* name = "fr";
+  using curve = C;
+  using cpu = ff::fr<C>;
+  using gpu = cuda::fr<C>;
+  static constexpr const char* name = "Fr";
 };
+template <class C>
 struct fp_types {
-  using cpu = ff::fp_t;
-  using gpu = cuda::fp_t;
-  static constexpr const char* name = "fp";
+  using curve = C;
+  using cpu = ff::fp<C>;
+  using gpu = cuda::fp<C>;
+  static constexpr const char* name = "Fp";
+};
+using field_types = ::testing::Types<fr_types<curves::bls12_381>, fp_types<curves::bls12_381>,
+                                     fr_types<curves::bn254>, fp_types<curves::bn254>>;
+/* Bls12_381_Fr, ..., Bn254_Fp */
+struct field_names {
+  template <class T>
+  static std::string GetName(int) {
+    return std::string(curve_name<typename T::curve>) + "_" + T::name;
+  }
 };
 
 /* The same bytes on both sides (the static_asserts of cuda/ff/fr.cuh, fp.cuh, fp2.cuh). */

@@ -1,4 +1,4 @@
-// The device fields on the GPU, bit for bit against cuzk::ff on 2^16 inputs
+// The device fields of both curves on the GPU, bit for bit against cuzk::ff on 2^16 inputs
 // (the edges against each other, then random).
 #include <gtest/gtest.h>
 
@@ -71,8 +71,7 @@ void expect_all(const std::vector<C>& got, const std::vector<C>& a, const std::v
 
 template <class T>
 class DeviceField : public ::testing::Test {};
-using field_types = ::testing::Types<fr_types, fp_types>;
-TYPED_TEST_SUITE(DeviceField, field_types);
+TYPED_TEST_SUITE(DeviceField, field_types, field_names);
 
 TYPED_TEST(DeviceField, ArithmeticMatchesTheCpuBitForBit) {
   CUZK_REQUIRE_GPU();
@@ -107,13 +106,17 @@ TYPED_TEST(DeviceField, InverseAndPowerMatchTheCpu) {
   expect_all(on_device<G>(op::pow, a, a, e), a, a, [e](const C& x, const C&) { return x.pow(e); }, "pow");
 }
 
-TEST(DeviceFp2, ArithmeticMatchesTheCpuBitForBit) {
+template <class C>
+class DeviceFp2 : public ::testing::Test {};
+TYPED_TEST_SUITE(DeviceFp2, curves_under_test, curve_names);
+
+TYPED_TEST(DeviceFp2, ArithmeticMatchesTheCpuBitForBit) {
   CUZK_REQUIRE_GPU();
-  using C = ff::fp2_t;
-  using G = cuda::fp2_t;
+  using C = ff::fp2<TypeParam>;
+  using G = cuda::fp2<TypeParam>;
   auto rng = cuzk::test::rng(13);
-  auto [a0, b0] = field_pairs<ff::fp_t>(n_inputs, rng);
-  auto [a1, b1] = field_pairs<ff::fp_t>(n_inputs, rng);
+  auto [a0, b0] = field_pairs<ff::fp<TypeParam>>(n_inputs, rng);
+  auto [a1, b1] = field_pairs<ff::fp<TypeParam>>(n_inputs, rng);
   std::shuffle(a1.begin(), a1.end(), rng);
   std::vector<C> a, b;
   for (std::size_t i = 0; i < a0.size(); ++i) {

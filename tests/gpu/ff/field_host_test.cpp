@@ -1,7 +1,8 @@
 // The device field template run on the host (label math, no GPU needed):
 // the portable multiplication the host uses, and the device's own PTX
 // instruction sequence under the emulated carry chain, both against cuzk::ff
-// (itself tested against GMP), on the edges and random inputs.
+// (itself tested against GMP), on the edges and random inputs: Fr, Fp and Fp2
+// of BLS12-381 and BN254.
 #include <gtest/gtest.h>
 
 #include "field_cases.hpp"
@@ -12,8 +13,7 @@ namespace {
 
 template <class T>
 class DeviceFieldOnHost : public ::testing::Test {};
-using field_types = ::testing::Types<fr_types, fp_types>;
-TYPED_TEST_SUITE(DeviceFieldOnHost, field_types);
+TYPED_TEST_SUITE(DeviceFieldOnHost, field_types, field_names);
 
 template <class G, class C>
 G as_gpu(const C& c) {
@@ -101,14 +101,18 @@ TYPED_TEST(DeviceFieldOnHost, InverseAndPowerMatchTheCpu) {
   }
 }
 
-TEST(DeviceFp2OnHost, ArithmeticMatchesTheCpu) {
-  using G = cuda::fp2_t;
+template <class C>
+class DeviceFp2OnHost : public ::testing::Test {};
+TYPED_TEST_SUITE(DeviceFp2OnHost, curves_under_test, curve_names);
+
+TYPED_TEST(DeviceFp2OnHost, ArithmeticMatchesTheCpu) {
+  using G = cuda::fp2<TypeParam>;
   auto rng = cuzk::test::rng(6);
-  auto [a0, b0] = field_pairs<ff::fp_t>(3000, rng);
-  auto [a1, b1] = field_pairs<ff::fp_t>(3000, rng);
+  auto [a0, b0] = field_pairs<ff::fp<TypeParam>>(3000, rng);
+  auto [a1, b1] = field_pairs<ff::fp<TypeParam>>(3000, rng);
   std::shuffle(a1.begin(), a1.end(), rng);
   for (std::size_t i = 0; i < a0.size(); ++i) {
-    const ff::fp2_t a{a0[i], a1[i]}, b{b0[i], b1[i]};
+    const ff::fp2<TypeParam> a{a0[i], a1[i]}, b{b0[i], b1[i]};
     const G x = same_bytes<G>(a), y = same_bytes<G>(b);
     ASSERT_EQ(x * y, same_bytes<G>(a * b)) << "pair " << i;
     ASSERT_EQ(x.sqr(), same_bytes<G>(a.sqr())) << "pair " << i;

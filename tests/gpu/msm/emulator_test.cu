@@ -1,8 +1,9 @@
 // The device Pippenger's per-thread steps (cuda/msm/plan.cuh, buckets.cuh,
 // reduce.cuh) run on the host, thread by thread, with std::stable_sort and
 // std::exclusive_scan standing in for CUB, and checked against the CPU's
-// msm::pippenger_g1/g2. Small windows and short segments force crowded
-// buckets, pieces and several accumulation levels. No device needed.
+// msm::g1_msm<C>/g2_msm<C>, in G1 and G2 of both curves. Small windows and
+// short segments force crowded buckets, pieces and several accumulation
+// levels. No device needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,7 +40,7 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
   const auto* bases = reinterpret_cast<const affine<F>*>(packed.data());
 
   const auto n = std::uint32_t(k.size());
-  const unsigned c = sh.c, W = window_count(c);
+  const unsigned c = sh.c, W = ::cuzk::msm::window_count(c, group<A>::scalar_bits);
   const std::uint32_t h = 1u << (c - 1), h1 = h + 1;
   std::vector<X> sums(W);
   for (unsigned w0 = 0; w0 < W; w0 += sh.per_group) {
@@ -117,10 +118,9 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
 template <class G>
 class MsmEmulator : public ::testing::Test {
  protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 977);
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(test::group_names::GetName<G>(0)) + 977);
 };
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(MsmEmulator, Groups);
+TYPED_TEST_SUITE(MsmEmulator, test::all_groups, test::group_names);
 
 TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
   const auto bases = TypeParam::random_bases(this->rng, 600);
@@ -128,11 +128,11 @@ TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
   for (const shape sh : {shape{3, 4, 2, 2, 100}, shape{5, 16, 8, 16, 3}, shape{9, 8, 2, 4, 1}, shape{2, 2, 2, 1, 7}}) {
     for (std::size_t n : {1, 2, 3, 17, 600}) {
       SCOPED_TRACE("c = " + std::to_string(sh.c) + ", n = " + std::to_string(n));
-      auto k = test::random_scalars(this->rng, n);
+      auto k = TypeParam::random_scalars(this->rng, n);
       EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh).to_affine(),
                 TypeParam::cpu(std::span(bases).first(n), k).to_affine());
       /* one value everywhere: a single bucket a window holds every point */
-      std::fill(k.begin(), k.end(), n % 2 ? test::minus_one() : test::random_scalar(this->rng));
+      std::fill(k.begin(), k.end(), n % 2 ? TypeParam::minus_one() : TypeParam::random_scalar(this->rng));
       EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh, &levels).to_affine(),
                 TypeParam::cpu(std::span(bases).first(n), k).to_affine());
     }

@@ -1,7 +1,8 @@
-// Device Pippenger and batch sum against the CPU's msm::pippenger_g1/g2 and
-// msm::sum_g1/g2, in G1 and G2: random inputs each run (seed printed), sizes
-// around the window and chunk boundaries, and the edge cases a witness brings
-// (zeros, ones, r - 1, repeated bases, points at infinity, index arrays).
+// Device Pippenger and batch sum against the CPU's msm::g1_msm<C>/g2_msm<C>
+// (pippenger, sum), in G1 and G2 of both curves: random inputs each run
+// (seed printed), sizes around the window and chunk boundaries, and the edge
+// cases a witness brings (zeros, ones, r - 1, repeated bases, points at
+// infinity, index arrays).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,10 +19,9 @@ namespace {
 template <class G>
 class DeviceMsm : public ::testing::Test {
  protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(G::curve_t::name) + 901);
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(test::group_names::GetName<G>(0)) + 901);
 };
-using Groups = ::testing::Types<test::g1, test::g2>;
-TYPED_TEST_SUITE(DeviceMsm, Groups);
+TYPED_TEST_SUITE(DeviceMsm, test::all_groups, test::group_names);
 
 TYPED_TEST(DeviceMsm, RandomScalarsMatchTheCpuAtManySizes) {
   CUZK_REQUIRE_GPU();
@@ -29,7 +29,7 @@ TYPED_TEST(DeviceMsm, RandomScalarsMatchTheCpuAtManySizes) {
   const typename TypeParam::bases_t dev(bases);
   for (std::size_t n : {1, 2, 3, 31, 32, 33, 1023, 1025, 8191, 8193, 65535, 65536, 65537}) {
     SCOPED_TRACE(n);
-    const auto k = test::random_scalars(this->rng, n);
+    const auto k = TypeParam::random_scalars(this->rng, n);
     test::expect_pippenger<TypeParam>(dev, bases, k);
   }
 }
@@ -39,7 +39,7 @@ TYPED_TEST(DeviceMsm, RandomScalarsMatchTheCpuAt2To20) {
   const std::size_t n = std::size_t(1) << 20;
   const auto bases = TypeParam::random_bases(this->rng, n);
   const typename TypeParam::bases_t dev(bases);
-  test::expect_pippenger<TypeParam>(dev, bases, test::random_scalars(this->rng, n));
+  test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, n));
 }
 
 TYPED_TEST(DeviceMsm, ZerosOnesAndMinusOne) {
@@ -53,12 +53,14 @@ TYPED_TEST(DeviceMsm, ZerosOnesAndMinusOne) {
   test::expect_pippenger<TypeParam>(dev, bases, k);
   std::fill(k.begin(), k.end(), test::small_scalar(1));
   test::expect_pippenger<TypeParam>(dev, bases, k);
-  std::fill(k.begin(), k.end(), test::minus_one());
+  std::fill(k.begin(), k.end(), TypeParam::minus_one());
   test::expect_pippenger<TypeParam>(dev, bases, k);
   /* a mix: small values crowd a few buckets, r - 1 has every digit at its extreme */
   for (std::size_t i = 0; i < n; ++i) {
     const auto u = this->rng() % 5;
-    k[i] = u == 0 ? test::small_scalar(this->rng() % 4) : u == 1 ? test::minus_one() : test::random_scalar(this->rng);
+    k[i] = u == 0   ? test::small_scalar(this->rng() % 4)
+           : u == 1 ? TypeParam::minus_one()
+                    : TypeParam::random_scalar(this->rng);
   }
   test::expect_pippenger<TypeParam>(dev, bases, k);
 }
@@ -75,8 +77,8 @@ TYPED_TEST(DeviceMsm, RepeatedAndOppositeBasesAndInfinity) {
     many[i] = u == 0 ? typename TypeParam::aff_t{} : u % 2 ? -bases[u % 7] : bases[u % 7];
   }
   const typename TypeParam::bases_t dev(many);
-  test::expect_pippenger<TypeParam>(dev, many, test::random_scalars(this->rng, n));
-  std::vector<test::scalar_limbs_t> same(n, test::random_scalar(this->rng));
+  test::expect_pippenger<TypeParam>(dev, many, TypeParam::random_scalars(this->rng, n));
+  std::vector<test::scalar_limbs_t> same(n, TypeParam::random_scalar(this->rng));
   test::expect_pippenger<TypeParam>(dev, many, same);
   for (std::size_t i = 0; i < n; ++i) same[i] = test::small_scalar(1 + this->rng() % 3);
   test::expect_pippenger<TypeParam>(dev, many, same);
@@ -93,7 +95,7 @@ TYPED_TEST(DeviceMsm, IndexArrayWithAnOffset) {
   std::vector<std::uint32_t> idx;
   for (std::uint32_t i = 0; i < m; ++i)
     if (this->rng() % 3) idx.push_back(first + i);
-  test::expect_pippenger<TypeParam>(dev, bases, test::random_scalars(this->rng, idx.size()), idx, first);
+  test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, idx.size()), idx, first);
   test::expect_sum<TypeParam>(dev, bases, idx, first, idx.size());
 }
 
@@ -103,7 +105,7 @@ TYPED_TEST(DeviceMsm, BitReversedIndexArray) {
   const auto bases = TypeParam::random_bases(this->rng, std::size_t(1) << log_n);
   const typename TypeParam::bases_t dev(bases);
   const auto idx = test::bit_reversed(log_n);
-  test::expect_pippenger<TypeParam>(dev, bases, test::random_scalars(this->rng, idx.size()), idx, 0);
+  test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, idx.size()), idx, 0);
 }
 
 TYPED_TEST(DeviceMsm, SumMatchesTheCpu) {
@@ -133,14 +135,17 @@ TYPED_TEST(DeviceMsm, EmptyMsmIsTheIdentity) {
 }
 
 TEST(DeviceMsmWindow, WindowGrowsWithNAndStaysInRange) {
-  unsigned last = 0;
-  for (std::size_t n = 1; n <= (std::size_t(1) << 30); n *= 2) {
-    const unsigned c = window_bits(n);
-    EXPECT_GE(c, 2u);
-    EXPECT_LE(c, 20u);
-    EXPECT_GE(c, last);
-    last = c;
+  for (unsigned bits : {255u, 254u}) {
+    unsigned last = 0;
+    for (std::size_t n = 1; n <= (std::size_t(1) << 30); n *= 2) {
+      const unsigned c = window_bits(n, bits);
+      EXPECT_GE(c, 2u);
+      EXPECT_LE(c, 20u);
+      EXPECT_GE(c, last);
+      last = c;
+    }
   }
+  EXPECT_EQ(window_bits(std::size_t(1) << 24), window_bits(std::size_t(1) << 24, 255));  // BLS12-381 by default
 }
 
 }  // namespace

@@ -1,18 +1,22 @@
 // Inputs for the device MSM tests and the CPU reference they are checked
-// against (msm::pippenger_g1/g2, msm::sum_g1/g2), typed over G1 and G2.
+// against (msm::g1_msm<C>/g2_msm<C>: pippenger and sum), typed over G1 and G2
+// of both curves.
 #pragma once
 
 #include <cstdint>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cuda/memory.hpp"
 #include "cuda/msm/msm.hpp"
+#include "curves_under_test.hpp"
 #include "ec/batch_affine.hpp"
 #include "ec/config.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/limbs.hpp"
+#include "msm/booth.hpp"
 #include "msm/msm.hpp"
 #include "random.hpp"
 
@@ -20,39 +24,55 @@ namespace cuzk::cuda::msm::test {
 
 using ec::scalar_limbs_t;
 
-/* uniform below r, by rejection on 255 bits */
-inline scalar_limbs_t random_scalar(std::mt19937_64& g) {
-  for (;;) {
-    scalar_limbs_t k{g(), g(), g(), g() >> 1};
-    if (ff::limbs::less(k, ff::fr_params::modulus)) return k;
-  }
-}
-inline std::vector<scalar_limbs_t> random_scalars(std::mt19937_64& g, std::size_t n) {
-  std::vector<scalar_limbs_t> v(n);
-  for (auto& k : v) k = random_scalar(g);
-  return v;
-}
 inline scalar_limbs_t small_scalar(std::uint64_t v) { return {v, 0, 0, 0}; }
-/* r - 1 */
-inline scalar_limbs_t minus_one() {
-  scalar_limbs_t k = ff::fr_params::modulus;
-  k[0] -= 1;
-  return k;
-}
 
-/* tests/support's group (random points and bases) with the device bases type */
-template <class Curve, class Bases>
+/* tests/support's group (random points and bases) of G1 or G2 of a curve,
+   with the device bases type, the CPU reference and the scalars below its r */
+template <class Curve>
 struct group : cuzk::test::group<Curve> {
-  using bases_t = Bases;
-};
+  using base = cuzk::test::group<Curve>;
+  using typename base::C;
+  using bases_t = device_bases<typename base::aff_t>;
+  static constexpr const char* group_name = Curve::name;
 
-struct g1 : group<ec::g1_curve, g1_bases> {
-  static jac_t cpu(std::span<const aff_t> b, std::span<const scalar_limbs_t> k) { return cuzk::msm::pippenger_g1(b, k); }
-  static jac_t cpu_sum(std::span<const aff_t> p) { return cuzk::msm::sum_g1(p); }
+  /* uniform below r, by rejection on r's bit length */
+  static scalar_limbs_t random_scalar(std::mt19937_64& g) {
+    constexpr unsigned top = C::fr_params::bits - 192;
+    for (;;) {
+      scalar_limbs_t k{g(), g(), g(), g() >> (64 - top)};
+      if (ff::limbs::less(k, C::fr_params::modulus)) return k;
+    }
+  }
+  static std::vector<scalar_limbs_t> random_scalars(std::mt19937_64& g, std::size_t n) {
+    std::vector<scalar_limbs_t> v(n);
+    for (auto& k : v) k = random_scalar(g);
+    return v;
+  }
+  /* r - 1 */
+  static scalar_limbs_t minus_one() {
+    scalar_limbs_t k = C::fr_params::modulus;
+    k[0] -= 1;
+    return k;
+  }
+
+  static typename base::jac_t cpu(std::span<const typename base::aff_t> b, std::span<const scalar_limbs_t> k) {
+    return cuzk::msm::group_msm<Curve>::pippenger(b, k);
+  }
+  static typename base::jac_t cpu_sum(std::span<const typename base::aff_t> p) {
+    return cuzk::msm::group_msm<Curve>::sum(p);
+  }
 };
-struct g2 : group<ec::g2_curve, g2_bases> {
-  static jac_t cpu(std::span<const aff_t> b, std::span<const scalar_limbs_t> k) { return cuzk::msm::pippenger_g2(b, k); }
-  static jac_t cpu_sum(std::span<const aff_t> p) { return cuzk::msm::sum_g2(p); }
+template <class C>
+using g1 = group<ec::g1_group<C>>;
+template <class C>
+using g2 = group<ec::g2_group<C>>;
+using all_groups = ::testing::Types<g1<curves::bls12_381>, g2<curves::bls12_381>, g1<curves::bn254>, g2<curves::bn254>>;
+/* Bls12_381_G1, ..., Bn254_G2 */
+struct group_names {
+  template <class G>
+  static std::string GetName(int) {
+    return std::string(cuzk::test::curve_name<typename G::C>) + "_" + G::group_name;
+  }
 };
 
 template <class T>
@@ -82,7 +102,8 @@ void expect_pippenger(const typename G::bases_t& dev_bases, std::span<const type
   const auto got = pippenger(dev_bases, s, 0);
   const auto sel = selected(bases, idx, first, k.size());
   const auto want = G::cpu(sel, k);
-  EXPECT_EQ(got.to_affine(), want.to_affine()) << "n = " << k.size() << ", c = " << window_bits(k.size());
+  EXPECT_EQ(got.to_affine(), want.to_affine())
+      << "n = " << k.size() << ", c = " << window_bits(k.size(), cuzk::msm::scalar_bits<typename G::C>);
 }
 
 template <class G>

@@ -1,6 +1,6 @@
 // Runs NTT pass lists on the host, block by block and thread by thread, with
-// the kernels' own block code (cuda/ntt/block.cuh) on ff::fr_t: checks the
-// index arithmetic of every plan without a device, and with cuda::fr_t the
+// the kernels' own block code (cuda/ntt/block.cuh) on ff::fr<C>: checks the
+// index arithmetic of every plan without a device, and with cuda::fr<C> the
 // device field type's layout and operators in the kernels' code.
 #pragma once
 
@@ -25,8 +25,8 @@ struct host_exec {
   void sync() {}
 };
 
-/* F: ff::fr_t, or cuda::fr_t (the device type, run on the host) */
-template <class F = ff::fr_t>
+/* F: ff::fr<C>, or cuda::fr<C> (the device type, run on the host) */
+template <class F>
 void emulate(const std::vector<detail::pass>& passes) {
   constexpr unsigned all = detail::dif_fwd | detail::dif_inv | detail::dit_fwd | detail::dit_inv;
   for (const detail::pass& ps : passes) {

@@ -1,7 +1,7 @@
 // The device code of the setup's fixed-base products (fixed_base_thread.cuh)
 // run on the host against groth16::fixed_base_table: the window sums, the
 // shared inversion over a thread's batch, the thread/stride index walk and
-// the device layout. No device needed.
+// the device layout, in G1 and G2 of both curves. No device needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 
 #include "cuda/setup/fixed_base_kernel.hpp"
 #include "cuda/setup/fixed_base_thread.cuh"
+#include "curves_under_test.hpp"
 #include "groth16/fixed_base.hpp"
 #include "seed.hpp"
 
@@ -40,22 +41,24 @@ A from_device(const D& d) {
   return p;
 }
 
-template <class C, class F>
+/* G: ec::g1_group<C> or ec::g2_group<C>; F: its device field */
+template <class G, class F>
 void check(std::size_t n, std::uint64_t salt) {
-  using A = typename groth16::fixed_base_table<C>::affine_t;
+  using A = typename groth16::fixed_base_table<G>::affine_t;
+  using fr = ff::fr<typename G::curve>;
   auto rng = test::rng(salt);
-  const groth16::fixed_base_table<C> table(C::generator());
+  const groth16::fixed_base_table<G> table(G::generator());
   ASSERT_EQ(table.points().size(), cuda::setup::table_windows * cuda::setup::table_entries);
   std::vector<cuda::affine<F>> dt;
   for (const auto& p : table.points()) dt.push_back(to_device<cuda::affine<F>>(p));
 
-  std::vector<ec::fr_t> k(n);
-  const ec::fr_t edge[] = {ec::fr_t::zero(), ec::fr_t::one(), ec::fr_t::zero() - ec::fr_t::one()};
-  for (std::size_t i = 0; i < n; ++i) k[i] = i < std::size(edge) ? edge[i] : ec::fr_t::random(rng);
+  std::vector<fr> k(n);
+  const fr edge[] = {fr::zero(), fr::one(), fr::zero() - fr::one()};
+  for (std::size_t i = 0; i < n; ++i) k[i] = i < std::size(edge) ? edge[i] : fr::random(rng);
   std::shuffle(k.begin(), k.end(), rng);
-  std::vector<cuda::fr_t> dk(n);
-  static_assert(sizeof(cuda::fr_t) == sizeof(ec::fr_t));
-  std::memcpy(dk.data(), k.data(), n * sizeof(ec::fr_t));
+  std::vector<cuda::fr<typename G::curve>> dk(n);
+  static_assert(sizeof(dk[0]) == sizeof(fr));
+  std::memcpy(dk.data(), k.data(), n * sizeof(fr));
 
   /* the kernel's grid: ceil(n / 8) threads, thread t takes t, t + T, ..., t + 7 T */
   constexpr unsigned batch = 8;
@@ -75,12 +78,16 @@ void check(std::size_t n, std::uint64_t salt) {
   }
 }
 
-TEST(FixedBaseHost, G1) {
-  for (std::size_t n : {1, 3, 8, 9, 61}) check<ec::g1_curve, cuda::fp_t>(n, n);
+template <class C>
+class FixedBaseHost : public ::testing::Test {};
+TYPED_TEST_SUITE(FixedBaseHost, test::curves_under_test, test::curve_names);
+
+TYPED_TEST(FixedBaseHost, G1) {
+  for (std::size_t n : {1, 3, 8, 9, 61}) check<ec::g1_group<TypeParam>, cuda::fp<TypeParam>>(n, n);
 }
 
-TEST(FixedBaseHost, G2) {
-  for (std::size_t n : {1, 3, 17}) check<ec::g2_curve, cuda::fp2_t>(n, 100 + n);
+TYPED_TEST(FixedBaseHost, G2) {
+  for (std::size_t n : {1, 3, 17}) check<ec::g2_group<TypeParam>, cuda::fp2<TypeParam>>(n, 100 + n);
 }
 
 }  // namespace
