@@ -1,6 +1,5 @@
 #include <cstdio>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 #include "circuits/registry.hpp"
@@ -27,20 +26,12 @@ groth16::basic_blinding<C> parse_blinding(const std::string& s) {
   return *b;
 }
 
-/* a, b, c and z of one proof on the heap */
-template <class C>
-struct heap_buffers {
-  std::vector<ff::fr<C>> a, b, c, z;
-  explicit heap_buffers(const groth16::basic_proving_key<C>& pk)
-      : a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z(pk.n_vars) {}
-};
-
 /* the key's curve C decides the witness's, the engine's and the proof's */
 template <class C>
 int prove(const prove_args& a) {
   using fr = ff::fr<C>;
   const auto pk = io::read_zkey_file<C>(a.zkey);
-  heap_buffers<C> buf(pk);
+  groth16::basic_prover_buffers<C> buf(pk);
   if (!a.wtns.empty()) {
     progress("reading " + a.wtns);
     auto z = r1cs::read_wtns_file<C>(a.wtns);
@@ -59,15 +50,10 @@ int prove(const prove_args& a) {
     groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
   } else {
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
-    if constexpr (std::is_same_v<C, curves::bls12_381>) {
-      auto c = circuits::make_circuit(a.circuit);
-      auto in = c->parse_inputs(io::read_json_file(a.inputs));
-      progress("synthesizing " + c->spec());
-      groth16::synthesize_into(pk, *c, *in, groth16::buffer_view{buf.a, buf.b, buf.c, buf.z});
-    } else {
-      throw std::invalid_argument("native circuits prove on BLS12-381 only so far; this key is " +
-                                  std::string(curves::display_name(C::id)) + "'s");
-    }
+    auto c = circuits::make_circuit<C>(a.circuit);
+    auto in = c->parse_inputs(io::read_json_file(a.inputs));
+    progress("synthesizing " + c->spec() + " on " + std::string(curves::display_name(C::id)) + " (the key's curve)");
+    groth16::synthesize_into<C>(pk, *c, *in, buf);
   }
   std::string note;
   auto engine = engines::make<C>(a.backend, a.threads, &note);

@@ -3,7 +3,6 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include <type_traits>
 
 #include "circuits/registry.hpp"
 #include "commands.hpp"
@@ -42,8 +41,9 @@ std::unique_ptr<groth16::basic_fixed_base_engine<C>> fixed_base_engine(const std
 
 /* The key written straight into an SRS region: no file, no copy, the
    matrices and points never held whole (io/zkey_setup.hpp). */
-int setup_into_pool(const setup_args& a, const groth16::toxic_waste& t, groth16::h_form h,
-                    const groth16::progress_fn& report, groth16::fixed_base_engine& fb) {
+template <class C>
+int setup_into_pool(const setup_args& a, const groth16::basic_toxic_waste<C>& t, groth16::h_form h,
+                    const groth16::progress_fn& report, groth16::basic_fixed_base_engine<C>& fb) {
   if (a.circuit.empty()) throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
   // Only the service (or the operator) may write the service's directory: refuse
   // anyone else before the setup's work rather than at its end.
@@ -52,9 +52,9 @@ int setup_into_pool(const setup_args& a, const groth16::toxic_waste& t, groth16:
     throw std::invalid_argument("--pool " + a.pool + ": " + dir_why);
   if (!std::filesystem::exists(shm::shm_path(a.pool + ".lock")))
     throw std::invalid_argument("--pool " + a.pool + ": no such pool (create it first: cuzk-shm create --name " + a.pool + ")");
-  auto c = circuits::make_circuit(a.circuit);
+  auto c = circuits::make_circuit<C>(a.circuit);
   progress("setup for " + c->spec() + " into pool " + a.pool);
-  io::zkey_setup s(*c, t, h, report, &fb);
+  io::basic_zkey_setup<C> s(*c, t, h, report, &fb);
   const auto& l = s.layout();
   progress("key of " + std::to_string(l.size) + " bytes: " + std::to_string(l.n_vars) + " wires, domain " +
            std::to_string(l.domain_size) + ", " + std::to_string(l.n_coefs) + " coefficients");
@@ -91,14 +91,11 @@ int setup_on(const setup_args& a) {
     progress("setup for " + std::to_string(f.m.n_constraints()) + " constraints, " + std::to_string(f.m.n_wires) +
              " wires");
     pk = setup(f.m, t, h, report, fb.get());
-  } else if constexpr (std::is_same_v<C, curves::bls12_381>) {
-    if (!a.pool.empty()) return setup_into_pool(a, t, h, report, *fb);
-    auto c = circuits::make_circuit(a.circuit);
-    progress("setup for " + c->spec());
-    pk = setup_circuit(*c, t, h, report, fb.get());
   } else {
-    throw std::invalid_argument("native circuits are set up on BLS12-381 only so far, not " +
-                                std::string(curves::display_name(C::id)));
+    if (!a.pool.empty()) return setup_into_pool<C>(a, t, h, report, *fb);
+    auto c = circuits::make_circuit<C>(a.circuit);
+    progress("setup for " + c->spec());
+    pk = setup_circuit<C>(*c, t, h, report, fb.get());
   }
   char line[160];
   std::snprintf(line, sizeof line, "fixed-base multiplications on %s: %.3f s", fb->name().c_str(), fb->seconds());
@@ -116,10 +113,7 @@ int setup_on(const setup_args& a) {
    agree), else --curve (native circuits), else BLS12-381. */
 curves::curve_id curve_of(const setup_args& a) {
   std::optional<curves::curve_id> asked;
-  if (!a.curve.empty()) {
-    asked = curves::parse_curve(a.curve);
-    if (!asked) throw std::invalid_argument("--curve must be bls12-381 or bn254, not '" + a.curve + "'");
-  }
+  if (!a.curve.empty()) asked = curve_option(a.curve);
   if (a.r1cs.empty()) return asked.value_or(curves::curve_id::bls12_381);
   const auto file = r1cs::read_r1cs_shape(r1cs::input_file(a.r1cs, "r1cs")).curve;
   if (asked && *asked != file)

@@ -78,14 +78,12 @@ struct statement {
     statement st{a.vk.empty() ? io::read_zkey_file<C>(a.zkey).vk() : io::vk_from_json<C>(io::read_json_file(a.vk)),
                  std::nullopt};
     if (!a.circuit.empty()) {
-      if constexpr (std::is_same_v<C, curves::bls12_381>) {
-        const auto c = circuits::make_circuit(a.circuit);
-        const auto j = io::read_json_file(a.inputs);
-        std::vector<std::vector<fr>> out;
-        for (const auto& e : j.is_array() ? j : nlohmann::json::array({j}))
-          out.push_back(c->public_values(*c->parse_inputs(e)));
-        st.own = std::move(out);
-      }
+      const auto c = circuits::make_circuit<C>(a.circuit);
+      const auto j = io::read_json_file(a.inputs);
+      std::vector<std::vector<fr>> out;
+      for (const auto& e : j.is_array() ? j : nlohmann::json::array({j}))
+        out.push_back(c->public_values(*c->parse_inputs(e)));
+      st.own = std::move(out);
       return st;
     }
     if (st.vk.ic.empty()) return st;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "curves/curve_id.hpp"
+
 namespace cuzk::cli {
 
 struct setup_args {
@@ -23,6 +25,7 @@ struct prove_args {
 };
 struct inputs_args {
   std::string circuit, out;
+  std::string curve;  // whose field the values lie in: bls12-381 (default) or bn254
   std::uint64_t seed = 1;
 };
 struct verify_args {
@@ -48,6 +51,9 @@ struct status_args {
   bool json = false;
   double watch = 0;  // > 0: redraw every this many seconds until interrupted
 };
+
+/* --curve's value (cuzk's names or snarkjs's); BLS12-381 when empty. */
+curves::curve_id curve_option(const std::string& value);
 
 /* Where wait writes partition i's file: path itself for 0, NAME.i.EXT after. */
 std::string partition_path(const std::string& path, std::size_t i);

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   inputs->add_option("--circuit", ia.circuit, "native circuit, NAME:key=value,...")->required();
   inputs->add_option("--seed", ia.seed, "seed of the random inputs");
   inputs->add_option("--out", ia.out, "output file (default: stdout)");
+  inputs->add_option("--curve", ia.curve, "field of the values: bls12-381 (default) or bn254, the key's curve");
 
   auto* list = app.add_subcommand("circuits", "list the native circuits and their parameters");
 

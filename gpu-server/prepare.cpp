@@ -40,14 +40,13 @@ namespace {
 
 using nlohmann::json;
 
-/* circuit_error for unknown circuits and inputs that do not parse; job_error
-   when the circuit does not fit the key. The count stops as soon as the
-   circuit outgrows the key, so a hostile size costs at most the key's domain. */
+/* Over the key's curve C: circuit_error for unknown circuits and inputs that
+   do not parse; job_error when the circuit does not fit the key. The count
+   stops as soon as the circuit outgrows the key, so a hostile size costs at
+   most the key's domain. */
+template <class C>
 void check_native(const job::key_shape& pk, const proto::native_work& w, std::uint32_t partitions) {
-  if (pk.curve != curves::curve_id::bls12_381)
-    throw job::job_error("native circuits prove on BLS12-381 only so far; the key is " +
-                         std::string(curves::display_name(pk.curve)) + "'s");
-  auto c = circuits::make_circuit(w.circuit);
+  auto c = circuits::make_circuit<C>(w.circuit);
   const auto n = c->count_within(pk.domain_size, pk.n_vars);
   if (!n)
     throw job::job_error("the key was made for another circuit (" + c->spec() + " is larger than the key's domain of " +
@@ -208,7 +207,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
     job::spec sp;
     sp.zkey = s.zkey;
     if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
-      check_native(pk, *n, s.partitions);
+      curves::visit(pk.curve, [&](auto curve) { check_native<decltype(curve)>(pk, *n, s.partitions); });
       sp.circuit = n->circuit;
       sp.inputs = n->inputs_json;
     } else {

@@ -5,7 +5,9 @@
 //   queue  = synthesis start − submission      synth = synthesis
 //   handoff = proof start − synthesis end      prove = proving
 //   total  = finish − submission
-// Keys are dev keys made once per circuit in --keys DIR (cuzk setup's kind).
+// Keys are dev keys made once per circuit and curve in --keys DIR (cuzk
+// setup's kind), on --curve, or on the curve a mix entry names after '@'
+// ("chain:size=1000@bn254").
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -14,14 +16,19 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "circuits/registry.hpp"
 #include "client/lib/connection.hpp"
+#include "curves/dispatch.hpp"
 #include "groth16/native.hpp"
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
@@ -33,23 +40,44 @@ using clk = std::chrono::steady_clock;
 
 namespace {
 
-struct key_files {
-  std::string path;
-  groth16::verifying_key vk;
+/* One entry of the mix: a circuit on a curve. */
+struct workload {
+  std::string circuit;
+  curves::curve_id curve;
 };
 
-key_files key_for(const std::string& spec, const fs::path& dir) {
-  std::string name = spec;
+workload parse_entry(const std::string& entry, curves::curve_id fallback) {
+  const auto at = entry.find('@');
+  if (at == std::string::npos) return {entry, fallback};
+  const auto c = curves::parse_curve(entry.substr(at + 1));
+  if (!c) throw std::invalid_argument("--mix: unknown curve in \"" + entry + "\"");
+  return {entry.substr(0, at), *c};
+}
+
+using any_vk = std::variant<groth16::basic_verifying_key<curves::bls12_381>, groth16::basic_verifying_key<curves::bn254>>;
+
+struct key_files {
+  std::string path;
+  any_vk vk;
+};
+
+key_files key_for(const workload& w, const fs::path& dir) {
+  std::string name = w.circuit;
   for (auto& c : name)
     if (c == ':' || c == '=' || c == ',') c = '_';
+  if (w.curve != curves::curve_id::bls12_381) name += "_" + std::string(curves::name(w.curve));
   const auto path = fs::absolute(dir / (name + ".zkey"));
-  if (!fs::exists(path)) {
-    std::fprintf(stderr, "[cuzk-bench] dev setup for %s -> %s\n", spec.c_str(), path.c_str());
-    auto c = circuits::make_circuit(spec);
-    fs::create_directories(dir);
-    io::write_zkey_file(path, groth16::setup_circuit(*c, groth16::toxic_waste::random()));
-  }
-  return {path.string(), io::read_zkey_file(path).vk()};
+  return curves::visit(w.curve, [&](auto curve) {
+    using C = decltype(curve);
+    if (!fs::exists(path)) {
+      std::fprintf(stderr, "[cuzk-bench] dev setup for %s on %s -> %s\n", w.circuit.c_str(),
+                   std::string(curves::display_name(C::id)).c_str(), path.c_str());
+      auto c = circuits::make_circuit<C>(w.circuit);
+      fs::create_directories(dir);
+      io::write_zkey_file(path, groth16::setup_circuit<C>(*c, groth16::basic_toxic_waste<C>::random()));
+    }
+    return key_files{path.string(), io::read_zkey_file<C>(path).vk()};
+  });
 }
 
 struct stats {
@@ -82,13 +110,14 @@ std::vector<std::string> split(const std::string& s) {
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk-bench: an end-to-end workload against a running cuzk service"};
-  std::string endpoint, mix = "chain:size=1000", keys = "cuzk-bench-keys", json_out, prefix;
+  std::string endpoint, mix = "chain:size=1000", keys = "cuzk-bench-keys", json_out, prefix, curve;
   int jobs = 8, in_flight = 0;
   double duration = 0;
   bool verify = true, mixed_priorities = false;
   std::uint64_t seed = std::random_device{}();
   app.add_option("--endpoint", endpoint, "the server's endpoint")->required();
-  app.add_option("--mix", mix, "circuits, ';'-separated, submitted round robin");
+  app.add_option("--mix", mix, "circuits, ';'-separated, submitted round robin; NAME:params@bn254 picks an entry's curve");
+  app.add_option("--curve", curve, "curve of the keys of entries that name none: bls12-381 (default) or bn254");
   app.add_option("--jobs", jobs, "jobs to submit");
   app.add_option("--keys", keys, "directory of dev keys (made when missing)");
   app.add_option("--seed", seed, "inputs and priorities");
@@ -104,8 +133,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "[cuzk-bench] seed %llu\n", (unsigned long long)seed);
     if (prefix.empty()) prefix = "bench-" + std::to_string(seed);
     const auto circuits = split(mix);
+    const auto default_curve = curve.empty() ? std::optional(curves::curve_id::bls12_381) : curves::parse_curve(curve);
+    if (!default_curve) throw std::invalid_argument("--curve must be bls12-381 or bn254, not '" + curve + "'");
+    std::map<std::string, workload> work;
     std::map<std::string, key_files> k;
-    for (const auto& c : circuits) k.emplace(c, key_for(c, keys));
+    for (const auto& c : circuits) {
+      work.emplace(c, parse_entry(c, *default_curve));
+      k.emplace(c, key_for(work.at(c), keys));
+    }
     std::mt19937_64 rng(seed);
     client::options o;
     o.timeout = std::chrono::seconds(120);
@@ -133,7 +168,11 @@ int main(int argc, char** argv) {
       s.client = "cuzk-bench";
       s.priority = mixed_priorities ? static_cast<proto::priority>(rng() % 3) : proto::priority::normal;
       s.zkey = k[c].path;
-      s.work = proto::native_work{c, circuits::make_circuit(c)->random_inputs(rng()).dump()};
+      const auto& w = work.at(c);
+      const auto inputs = curves::visit(w.curve, [&](auto curve) {
+        return circuits::make_circuit<decltype(curve)>(w.circuit)->random_inputs(rng()).dump();
+      });
+      s.work = proto::native_work{w.circuit, inputs};
       conn.submit(s);
       ids.emplace_back(s.job_id, c);
     };
@@ -148,9 +187,15 @@ int main(int argc, char** argv) {
       }
       if (verify)
         for (const auto& p : pr->partitions) {
-          auto proof = io::proof_from_json(nlohmann::json::parse(p.proof_json));
-          auto pub = io::public_from_json(nlohmann::json::parse(p.public_json));
-          if (!groth16::verify(k[c].vk, pub, proof)) ++bad;
+          const bool ok = std::visit(
+              [&](const auto& vk) {
+                using C = typename std::remove_cvref_t<decltype(vk)>::curve;
+                const auto proof = io::proof_from_json<C>(nlohmann::json::parse(p.proof_json));
+                const auto pub = io::public_from_json<C>(nlohmann::json::parse(p.public_json));
+                return groth16::verify<C>(vk, pub, proof);
+              },
+              k.at(c).vk);
+          if (!ok) ++bad;
         }
     };
     const auto t0 = clk::now();

@@ -10,26 +10,31 @@
 
 namespace cuzk::circuits {
 
-class chain final : public circuit {
+template <class C>
+class basic_chain final : public basic_circuit<C> {
  public:
+  using typename basic_circuit<C>::fr;
+  using typename basic_circuit<C>::constraint_system;
+
   struct inputs_t : inputs {
-    fr_t x;
+    fr x;
   };
 
-  explicit chain(std::uint64_t size);
+  explicit basic_chain(std::uint64_t size);
 
   std::string name() const override { return "chain"; }
   std::string spec() const override;
   std::unique_ptr<inputs> parse_inputs(const nlohmann::json& j) const override;
   nlohmann::json random_inputs(std::uint64_t seed) const override;
-  std::vector<fr_t> public_values(const inputs& in) const override;
-  void synthesize(r1cs::constraint_system& cs, const inputs* in) const override;
+  std::vector<fr> public_values(const inputs& in) const override;
+  void synthesize(constraint_system& cs, const inputs* in) const override;
 
   /* x_N, directly */
-  static fr_t evaluate(const fr_t& x, std::uint64_t size);
+  static fr evaluate(const fr& x, std::uint64_t size);
 
  private:
   std::uint64_t size_;
 };
+using chain = basic_chain<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

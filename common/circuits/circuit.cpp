@@ -5,8 +5,9 @@
 
 namespace cuzk::circuits {
 
-r1cs::counts circuit::count() const {
-  r1cs::counting_cs cs;
+template <class C>
+r1cs::counts basic_circuit<C>::count() const {
+  r1cs::basic_counting_cs<C> cs;
   synthesize(cs, nullptr);
   return cs.sizes();
 }
@@ -16,15 +17,19 @@ namespace {
 struct outgrown {};
 
 /* counting_cs that throws outgrown once past its bounds. */
-class bounded_counting_cs final : public r1cs::constraint_system {
+template <class C>
+class bounded_counting_cs final : public r1cs::basic_constraint_system<C> {
  public:
+  using typename r1cs::basic_constraint_system<C>::fr;
+  using typename r1cs::basic_constraint_system<C>::lc;
+
   bounded_counting_cs(std::uint64_t max_constraints, std::uint64_t max_wires)
       : max_constraints_(max_constraints), max_wires_(max_wires) {}
-  r1cs::variable alloc_input(const fr_t&) override {
+  r1cs::variable alloc_input(const fr&) override {
     grow_wire();
     return r1cs::variable::input(static_cast<std::uint32_t>(n_.inputs++));
   }
-  r1cs::variable alloc_aux(const fr_t&) override {
+  r1cs::variable alloc_aux(const fr&) override {
     grow_wire();
     return r1cs::variable::aux(static_cast<std::uint32_t>(n_.aux++));
   }
@@ -32,7 +37,7 @@ class bounded_counting_cs final : public r1cs::constraint_system {
   r1cs::counts sizes() const override { return n_; }
 
  protected:
-  void do_enforce(const r1cs::lc&, const r1cs::lc&, const r1cs::lc&, const char*) override {
+  void do_enforce(const lc&, const lc&, const lc&, const char*) override {
     if (++n_.constraints > max_constraints_) throw outgrown{};
   }
 
@@ -46,8 +51,10 @@ class bounded_counting_cs final : public r1cs::constraint_system {
 
 }  // namespace
 
-std::optional<r1cs::counts> circuit::count_within(std::uint64_t max_constraints, std::uint64_t max_wires) const {
-  bounded_counting_cs cs(max_constraints, max_wires);
+template <class C>
+std::optional<r1cs::counts> basic_circuit<C>::count_within(std::uint64_t max_constraints,
+                                                           std::uint64_t max_wires) const {
+  bounded_counting_cs<C> cs(max_constraints, max_wires);
   try {
     synthesize(cs, nullptr);
   } catch (const outgrown&) {
@@ -56,15 +63,22 @@ std::optional<r1cs::counts> circuit::count_within(std::uint64_t max_constraints,
   return cs.sizes();
 }
 
-std::vector<fr_t> generate_witness(const circuit& c, const inputs& in) {
-  r1cs::checking_cs cs;
+template <class C>
+std::vector<ff::fr<C>> generate_witness(const basic_circuit<C>& c, const inputs& in) {
+  r1cs::basic_checking_cs<C> cs;
   c.synthesize(cs, &in);
   if (const auto& f = cs.first_failure())
     throw circuit_error(c.spec() + ": constraint " + std::to_string(f->index) + " (" + f->name +
                         ") is not satisfied by these inputs");
-  std::vector<fr_t> z(cs.inputs().begin(), cs.inputs().end());
+  std::vector<ff::fr<C>> z(cs.inputs().begin(), cs.inputs().end());
   z.insert(z.end(), cs.aux().begin(), cs.aux().end());
   return z;
 }
+
+template class basic_circuit<curves::bls12_381>;
+template class basic_circuit<curves::bn254>;
+template std::vector<ff::fr<curves::bls12_381>> generate_witness(const basic_circuit<curves::bls12_381>&,
+                                                                 const inputs&);
+template std::vector<ff::fr<curves::bn254>> generate_witness(const basic_circuit<curves::bn254>&, const inputs&);
 
 }  // namespace cuzk::circuits

@@ -1,6 +1,8 @@
-// A native circuit: parameters fixed at construction ("chain:size=65536"),
-// inputs read from JSON, and one synthesize() that every constraint-system
-// mode runs (counting, setup, proving into a slot, checking).
+// A native circuit over the scalar field of curve C: parameters fixed at
+// construction ("chain:size=65536"), inputs read from JSON, and one
+// synthesize() that every constraint-system mode runs (counting, setup,
+// proving into a slot, checking). Every circuit is written once and
+// instantiated for BLS12-381 and BN254; the unprefixed names are BLS12-381's.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "curves/bn254.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/constraint_system.hpp"
 
@@ -31,9 +34,14 @@ class inputs {
   virtual ~inputs() = default;
 };
 
-class circuit {
+template <class C>
+class basic_circuit {
  public:
-  virtual ~circuit() = default;
+  using curve = C;
+  using fr = ff::fr<C>;
+  using constraint_system = r1cs::basic_constraint_system<C>;
+
+  virtual ~basic_circuit() = default;
 
   /* "chain", "poseidon-merkle", "sha256" */
   virtual std::string name() const = 0;
@@ -45,11 +53,11 @@ class circuit {
   /* Valid inputs drawn from seed (tests, benchmarks, examples). */
   virtual nlohmann::json random_inputs(std::uint64_t seed) const = 0;
   /* The public signals, outputs first, computed natively (no constraints). */
-  virtual std::vector<fr_t> public_values(const inputs& in) const = 0;
+  virtual std::vector<fr> public_values(const inputs& in) const = 0;
 
   /* Allocates and constrains everything. in == nullptr where the mode needs
      no values (counting, setup): placeholder values are used. */
-  virtual void synthesize(r1cs::constraint_system& cs, const inputs* in) const = 0;
+  virtual void synthesize(constraint_system& cs, const inputs* in) const = 0;
 
   /* Sizes from a counting run, to size a slot. */
   r1cs::counts count() const;
@@ -57,6 +65,7 @@ class circuit {
      checking a hostile size against a key costs at most the key's size. */
   std::optional<r1cs::counts> count_within(std::uint64_t max_constraints, std::uint64_t max_wires) const;
 };
+using circuit = basic_circuit<curves::bls12_381>;
 
 /* The inputs as the circuit's own type; circuit_error if they belong to another. */
 template <class T>
@@ -68,6 +77,7 @@ const T& inputs_as(const inputs& in, const std::string& who) {
 
 /* The full assignment z = [1, public..., private...] from a checking run;
    circuit_error names the first unsatisfied constraint if there is one. */
-std::vector<fr_t> generate_witness(const circuit& c, const inputs& in);
+template <class C>
+std::vector<ff::fr<C>> generate_witness(const basic_circuit<C>& c, const inputs& in);
 
 }  // namespace cuzk::circuits

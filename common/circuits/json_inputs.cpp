@@ -11,16 +11,20 @@ const nlohmann::json& input_field(const nlohmann::json& j, std::string_view who,
   return *it;
 }
 
-ff::fr_t to_fr(const nlohmann::json& v, std::string_view what) {
+template <class C>
+ff::fr<C> to_fr(const nlohmann::json& v, std::string_view what) {
   std::string digits;
   if (v.is_string())
     digits = v.get<std::string>();
   else if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0))
     digits = std::to_string(v.get<std::uint64_t>());
-  const auto x = ff::fr_t::from_decimal(digits);
+  const auto x = ff::fr<C>::from_decimal(digits);
   if (!x) throw circuit_error(std::string(what) + " must be a decimal string of a field element below r");
   return *x;
 }
+
+template ff::fr<curves::bls12_381> to_fr<curves::bls12_381>(const nlohmann::json&, std::string_view);
+template ff::fr<curves::bn254> to_fr<curves::bn254>(const nlohmann::json&, std::string_view);
 
 std::uint64_t to_u64(const nlohmann::json& v, std::string_view what) {
   if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) return v.get<std::uint64_t>();

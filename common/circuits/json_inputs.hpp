@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "curves/bn254.hpp"
 #include "ff/fr.hpp"
 
 namespace cuzk::circuits {
@@ -17,8 +18,9 @@ namespace cuzk::circuits {
 /* j[key] must exist; circuit_error "<who>: inputs need \"key\"" otherwise. */
 const nlohmann::json& input_field(const nlohmann::json& j, std::string_view who, std::string_view key);
 
-/* A decimal string or non-negative integer below r; what names it in errors. */
-ff::fr_t to_fr(const nlohmann::json& v, std::string_view what);
+/* A decimal string or non-negative integer below C's r; what names it in errors. */
+template <class C = curves::bls12_381>
+ff::fr<C> to_fr(const nlohmann::json& v, std::string_view what);
 
 /* A decimal string or non-negative integer fitting 64 bits. */
 std::uint64_t to_u64(const nlohmann::json& v, std::string_view what);

@@ -1,18 +1,21 @@
 // A circuit value: a linear combination over variables with its value, as
-// gadgets pass them (bellman's Num).
+// gadgets pass them (bellman's Num), over the scalar field of curve C.
 #pragma once
 
+#include "curves/bn254.hpp"
 #include "ff/fr.hpp"
 #include "r1cs/linear_combination.hpp"
 
 namespace cuzk::circuits {
 
-struct num {
-  r1cs::lc l;
-  ff::fr_t v;
+template <class C>
+struct basic_num {
+  r1cs::basic_lc<C> l;
+  ff::fr<C> v;
 
-  static num of(r1cs::variable var, const ff::fr_t& value) { return {r1cs::lc(var), value}; }
-  static num constant(const ff::fr_t& c) { return {r1cs::lc::constant(c), c}; }
+  static basic_num of(r1cs::variable var, const ff::fr<C>& value) { return {r1cs::basic_lc<C>(var), value}; }
+  static basic_num constant(const ff::fr<C>& c) { return {r1cs::basic_lc<C>::constant(c), c}; }
 };
+using num = basic_num<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

@@ -6,22 +6,25 @@ namespace cuzk::circuits {
 
 namespace {
 
-fr_t pow5(const fr_t& x) {
-  const fr_t x2 = x.sqr();
+template <class F>
+F pow5(const F& x) {
+  const F x2 = x.sqr();
   return x2.sqr() * x;  // x^5 = (x^2)^2 x
 }
 
 }  // namespace
 
-std::array<fr_t, 3> poseidon_permute(const std::array<fr_t, 3>& state, const poseidon_params& p) {
+template <class C>
+std::array<ff::fr<C>, 3> poseidon_permute(const std::array<ff::fr<C>, 3>& state, const basic_poseidon_params<C>& p) {
+  using fr = ff::fr<C>;
   if (p.t != 3) throw std::invalid_argument("poseidon_permute: parameters are not for width 3");
-  std::array<fr_t, 3> s = state;
+  std::array<fr, 3> s = state;
   const unsigned half = p.r_f / 2;
   for (unsigned round = 0; round < p.rounds(); ++round) {
     for (unsigned i = 0; i < 3; ++i) s[i] += p.rc(round, i);
     const bool full = round < half || round >= half + p.r_p;
     for (unsigned i = 0; i < (full ? 3u : 1u); ++i) s[i] = pow5(s[i]);
-    std::array<fr_t, 3> next{};
+    std::array<fr, 3> next{};
     for (unsigned i = 0; i < 3; ++i)
       for (unsigned j = 0; j < 3; ++j) next[i] += p.m(i, j) * s[j];
     s = next;
@@ -29,6 +32,18 @@ std::array<fr_t, 3> poseidon_permute(const std::array<fr_t, 3>& state, const pos
   return s;
 }
 
-fr_t poseidon_hash2(const fr_t& l, const fr_t& r) { return poseidon_permute({fr_t::zero(), l, r})[0]; }
+template <class C>
+ff::fr<C> poseidon_hash2(const ff::fr<C>& l, const ff::fr<C>& r) {
+  return poseidon_permute<C>({ff::fr<C>::zero(), l, r})[0];
+}
+
+template std::array<ff::fr<curves::bls12_381>, 3> poseidon_permute<curves::bls12_381>(
+    const std::array<ff::fr<curves::bls12_381>, 3>&, const basic_poseidon_params<curves::bls12_381>&);
+template std::array<ff::fr<curves::bn254>, 3> poseidon_permute<curves::bn254>(
+    const std::array<ff::fr<curves::bn254>, 3>&, const basic_poseidon_params<curves::bn254>&);
+template ff::fr<curves::bls12_381> poseidon_hash2<curves::bls12_381>(const ff::fr<curves::bls12_381>&,
+                                                                     const ff::fr<curves::bls12_381>&);
+template ff::fr<curves::bn254> poseidon_hash2<curves::bn254>(const ff::fr<curves::bn254>&,
+                                                             const ff::fr<curves::bn254>&);
 
 }  // namespace cuzk::circuits

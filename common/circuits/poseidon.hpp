@@ -1,4 +1,5 @@
-// Native Poseidon permutation and the 2-to-1 hash of the Merkle circuit.
+// Native Poseidon permutation and the 2-to-1 hash of the Merkle circuit, over
+// the scalar field of curve C (BLS12-381 where unnamed).
 #pragma once
 
 #include <array>
@@ -10,10 +11,13 @@ namespace cuzk::circuits {
 /* R_F/2 full rounds, R_P partial rounds (S-box on lane 0 only), R_F/2 full
    rounds; each round: add constants, S-box x^5, multiply by the MDS matrix
    (the reference poseidonperm_x5_255_3.sage). */
-std::array<fr_t, 3> poseidon_permute(const std::array<fr_t, 3>& state, const poseidon_params& p = poseidon_t3());
+template <class C = curves::bls12_381>
+std::array<ff::fr<C>, 3> poseidon_permute(const std::array<ff::fr<C>, 3>& state,
+                                          const basic_poseidon_params<C>& p = poseidon_t3<C>());
 
 /* H(l, r) = permute([0, l, r])[0]: capacity lane 0 starts at zero and is the
-   digest (the circomlib convention). */
-fr_t poseidon_hash2(const fr_t& l, const fr_t& r);
+   digest (the circomlib convention: on BN254 this is circomlibjs's poseidon([l, r])). */
+template <class C = curves::bls12_381>
+ff::fr<C> poseidon_hash2(const ff::fr<C>& l, const ff::fr<C>& r);
 
 }  // namespace cuzk::circuits

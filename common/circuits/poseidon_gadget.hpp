@@ -12,10 +12,12 @@
 
 namespace cuzk::circuits {
 
-std::array<num, 3> poseidon_permute(r1cs::constraint_system& cs, std::array<num, 3> state,
-                                    const poseidon_params& p = poseidon_t3());
+template <class C>
+std::array<basic_num<C>, 3> poseidon_permute(r1cs::basic_constraint_system<C>& cs, std::array<basic_num<C>, 3> state,
+                                             const basic_poseidon_params<C>& p = poseidon_t3<C>());
 
 /* permute([0, l, r])[0], as poseidon_hash2 */
-num poseidon_hash2(r1cs::constraint_system& cs, const num& l, const num& r);
+template <class C>
+basic_num<C> poseidon_hash2(r1cs::basic_constraint_system<C>& cs, const basic_num<C>& l, const basic_num<C>& r);
 
 }  // namespace cuzk::circuits

@@ -1,5 +1,6 @@
 // poseidon-merkle:depth=D — knowledge of a leaf and a path to a public root
-// in a binary Merkle tree hashed with Poseidon (poseidon.hpp).
+// in a binary Merkle tree hashed with Poseidon (poseidon.hpp); on BN254 the
+// root is circomlib's, poseidon([left, right]) at each level.
 //   inputs {"leaf": dec, "index": dec, "path": [dec x D]}, all private
 //   public: the root
 // The index is decomposed into D boolean wires (b (1 - b) = 0, and
@@ -15,28 +16,33 @@
 
 namespace cuzk::circuits {
 
-class poseidon_merkle final : public circuit {
+template <class C>
+class basic_poseidon_merkle final : public basic_circuit<C> {
  public:
+  using typename basic_circuit<C>::fr;
+  using typename basic_circuit<C>::constraint_system;
+
   struct inputs_t : inputs {
-    fr_t leaf;
+    fr leaf;
     std::uint64_t index = 0;
-    std::vector<fr_t> path;
+    std::vector<fr> path;
   };
 
-  explicit poseidon_merkle(unsigned depth);
+  explicit basic_poseidon_merkle(unsigned depth);
 
   std::string name() const override { return "poseidon-merkle"; }
   std::string spec() const override;
   std::unique_ptr<inputs> parse_inputs(const nlohmann::json& j) const override;
   nlohmann::json random_inputs(std::uint64_t seed) const override;
-  std::vector<fr_t> public_values(const inputs& in) const override;
-  void synthesize(r1cs::constraint_system& cs, const inputs* in) const override;
+  std::vector<fr> public_values(const inputs& in) const override;
+  void synthesize(constraint_system& cs, const inputs* in) const override;
 
   /* The root, natively. */
-  static fr_t root(const fr_t& leaf, std::uint64_t index, std::span<const fr_t> path);
+  static fr root(const fr& leaf, std::uint64_t index, std::span<const fr> path);
 
  private:
   unsigned depth_;
 };
+using poseidon_merkle = basic_poseidon_merkle<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

@@ -16,29 +16,33 @@ const std::vector<circuit_info>& known_circuits() {
   return all;
 }
 
-std::unique_ptr<circuit> make_circuit(std::string_view text) {
+template <class C>
+std::unique_ptr<basic_circuit<C>> make_circuit(std::string_view text) {
   const circuit_spec s = parse_spec(text);
   param_reader p(s);
   if (s.name == "chain") {
     const auto size = p.u64("size", 1024, 1, (1ull << 31) - 1);
     p.finish("size");
-    return std::make_unique<chain>(size);
+    return std::make_unique<basic_chain<C>>(size);
   }
   if (s.name == "poseidon-merkle") {
     const auto depth = p.u64("depth", 20, 1, 64);
     p.finish("depth");
-    return std::make_unique<poseidon_merkle>(static_cast<unsigned>(depth));
+    return std::make_unique<basic_poseidon_merkle<C>>(static_cast<unsigned>(depth));
   }
   if (s.name == "sha256") {
     if (p.has("bytes") && p.has("blocks")) throw circuit_error("sha256: give bytes or blocks, not both");
     std::uint64_t bytes = p.u64("bytes", 55, 0, sha256_preimage::max_bytes);
     if (p.has("blocks")) bytes = 64 * p.u64("blocks", 1, 1, (sha256_preimage::max_bytes + 9) / 64) - 9;
     p.finish("bytes, blocks");
-    return std::make_unique<sha256_preimage>(bytes);
+    return std::make_unique<basic_sha256_preimage<C>>(bytes);
   }
   std::string known;
   for (const auto& c : known_circuits()) known += (known.empty() ? "" : ", ") + std::string(c.name);
   throw circuit_error("unknown circuit \"" + s.name + "\" (known: " + known + ")");
 }
+
+template std::unique_ptr<basic_circuit<curves::bls12_381>> make_circuit<curves::bls12_381>(std::string_view);
+template std::unique_ptr<basic_circuit<curves::bn254>> make_circuit<curves::bn254>(std::string_view);
 
 }  // namespace cuzk::circuits

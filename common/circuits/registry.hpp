@@ -1,4 +1,6 @@
-// Native circuits by name: make_circuit("chain:size=65536").
+// Native circuits by name: make_circuit("chain:size=65536") over BLS12-381's
+// Fr, make_circuit<curves::bn254>(spec) over BN254's; every circuit exists
+// for both curves.
 //   chain            size=N (default 1024)      chain.hpp
 //   poseidon-merkle  depth=D (default 20)       poseidon_merkle.hpp
 //   sha256           bytes=L or blocks=N (default blocks=1)   sha256_preimage.hpp
@@ -20,7 +22,8 @@ struct circuit_info {
 };
 
 /* circuit_error for an unknown name, parameter or value. */
-std::unique_ptr<circuit> make_circuit(std::string_view spec);
+template <class C = curves::bls12_381>
+std::unique_ptr<basic_circuit<C>> make_circuit(std::string_view spec);
 
 const std::vector<circuit_info>& known_circuits();
 

@@ -4,8 +4,11 @@
 
 namespace cuzk::circuits {
 
-std::array<word32, 8> sha256_compress(r1cs::constraint_system& cs, const std::array<word32, 8>& state,
-                                      const std::array<word32, 16>& block) {
+template <class C>
+std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>& cs,
+                                               const std::array<basic_word32<C>, 8>& state,
+                                               const std::array<basic_word32<C>, 16>& block) {
+  using word32 = basic_word32<C>;
   std::array<word32, 64> w;
   {
     r1cs::scope s(cs, "schedule");
@@ -50,5 +53,12 @@ std::array<word32, 8> sha256_compress(r1cs::constraint_system& cs, const std::ar
   }
   return out;
 }
+
+template std::array<basic_word32<curves::bls12_381>, 8> sha256_compress(
+    r1cs::basic_constraint_system<curves::bls12_381>&, const std::array<basic_word32<curves::bls12_381>, 8>&,
+    const std::array<basic_word32<curves::bls12_381>, 16>&);
+template std::array<basic_word32<curves::bn254>, 8> sha256_compress(
+    r1cs::basic_constraint_system<curves::bn254>&, const std::array<basic_word32<curves::bn254>, 8>&,
+    const std::array<basic_word32<curves::bn254>, 16>&);
 
 }  // namespace cuzk::circuits

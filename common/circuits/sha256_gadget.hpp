@@ -12,7 +12,9 @@
 
 namespace cuzk::circuits {
 
-std::array<word32, 8> sha256_compress(r1cs::constraint_system& cs, const std::array<word32, 8>& state,
-                                      const std::array<word32, 16>& block);
+template <class C>
+std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>& cs,
+                                               const std::array<basic_word32<C>, 8>& state,
+                                               const std::array<basic_word32<C>, 16>& block);
 
 }  // namespace cuzk::circuits

@@ -10,14 +10,15 @@
 
 namespace cuzk::circuits {
 
-using r1cs::lc;
 using r1cs::variable;
 
-sha256_preimage::sha256_preimage(std::uint64_t bytes) : bytes_(bytes) {
+template <class C>
+basic_sha256_preimage<C>::basic_sha256_preimage(std::uint64_t bytes) : bytes_(bytes) {
   if (bytes > max_bytes) throw circuit_error("sha256: bytes must be at most 2^24");
 }
 
-std::string sha256_preimage::spec() const {
+template <class C>
+std::string basic_sha256_preimage<C>::spec() const {
   std::string s = "sha256:";
   if ((bytes_ + 9) % 64 == 0) {
     s += "blocks=";
@@ -40,7 +41,8 @@ std::vector<std::uint8_t> seeded_bytes(std::uint64_t n, std::uint64_t seed) {
 
 }  // namespace
 
-std::unique_ptr<inputs> sha256_preimage::parse_inputs(const nlohmann::json& j) const {
+template <class C>
+std::unique_ptr<inputs> basic_sha256_preimage<C>::parse_inputs(const nlohmann::json& j) const {
   auto in = std::make_unique<inputs_t>();
   if (j.is_object() && j.contains("preimage_seed")) {
     if (j.contains("preimage_hex")) throw circuit_error("sha256: give \"preimage_hex\" or \"preimage_seed\", not both");
@@ -54,26 +56,32 @@ std::unique_ptr<inputs> sha256_preimage::parse_inputs(const nlohmann::json& j) c
   return in;
 }
 
-nlohmann::json sha256_preimage::random_inputs(std::uint64_t seed) const {
+template <class C>
+nlohmann::json basic_sha256_preimage<C>::random_inputs(std::uint64_t seed) const {
   return {{"preimage_hex", bytes_to_hex(seeded_bytes(bytes_, seed))}};
 }
 
-std::array<fr_t, 2> sha256_preimage::pack_digest(const std::array<std::uint8_t, 32>& digest) {
-  std::array<fr_t, 2> out;
+template <class C>
+auto basic_sha256_preimage<C>::pack_digest(const std::array<std::uint8_t, 32>& digest) -> std::array<fr, 2> {
+  std::array<fr, 2> out;
   for (int half = 0; half < 2; ++half) {
-    ff::fr_t::limbs_t v{};
+    typename fr::limbs_t v{};
     for (int i = 0; i < 16; ++i) v[(15 - i) / 8] |= std::uint64_t(digest[16 * half + i]) << (8 * ((15 - i) % 8));
-    out[half] = fr_t::from_canonical_unchecked(v);
+    out[half] = fr::from_canonical_unchecked(v);
   }
   return out;
 }
 
-std::vector<fr_t> sha256_preimage::public_values(const inputs& in) const {
+template <class C>
+auto basic_sha256_preimage<C>::public_values(const inputs& in) const -> std::vector<fr> {
   const auto d = pack_digest(sha256(inputs_as<inputs_t>(in, spec()).preimage));
   return {d[0], d[1]};
 }
 
-void sha256_preimage::synthesize(r1cs::constraint_system& cs, const inputs* in) const {
+template <class C>
+void basic_sha256_preimage<C>::synthesize(constraint_system& cs, const inputs* in) const {
+  using bit = basic_bit<C>;
+  using word32 = basic_word32<C>;
   r1cs::scope s(cs, "sha256");
   if (cs.needs_values() && !in) throw circuit_error(spec() + ": this mode needs inputs");
   const std::vector<std::uint8_t> zeros(bytes_);
@@ -105,8 +113,8 @@ void sha256_preimage::synthesize(r1cs::constraint_system& cs, const inputs* in) 
   for (int i = 0; i < 32; ++i) digest[i] = static_cast<std::uint8_t>(state[i / 4].value() >> (24 - 8 * (i % 4)));
   const auto packed = pack_digest(digest);
   for (int half = 0; half < 2; ++half) {
-    lc x;
-    fr_t pow2 = fr_t::one();
+    r1cs::basic_lc<C> x;
+    fr pow2 = fr::one();
     for (int j = 4 * half + 3; j >= 4 * half; --j)  // hi = sum_j word_j 2^(32 (3 - j)), likewise lo
       for (int i = 0; i < 32; ++i, pow2 = pow2.dbl()) x.add(state[j].bits[i].to_lc(), pow2);
     x.compact();
@@ -114,5 +122,8 @@ void sha256_preimage::synthesize(r1cs::constraint_system& cs, const inputs* in) 
     cs.enforce(x, variable::one(), out, half == 0 ? "digest hi" : "digest lo");
   }
 }
+
+template class basic_sha256_preimage<curves::bls12_381>;
+template class basic_sha256_preimage<curves::bn254>;
 
 }  // namespace cuzk::circuits

@@ -13,28 +13,33 @@
 
 namespace cuzk::circuits {
 
-class sha256_preimage final : public circuit {
+template <class C>
+class basic_sha256_preimage final : public basic_circuit<C> {
  public:
+  using typename basic_circuit<C>::fr;
+  using typename basic_circuit<C>::constraint_system;
+
   struct inputs_t : inputs {
     std::vector<std::uint8_t> preimage;
   };
 
   static constexpr std::uint64_t max_bytes = 1ull << 24;
 
-  explicit sha256_preimage(std::uint64_t bytes);
+  explicit basic_sha256_preimage(std::uint64_t bytes);
 
   std::string name() const override { return "sha256"; }
   std::string spec() const override;
   std::unique_ptr<inputs> parse_inputs(const nlohmann::json& j) const override;
   nlohmann::json random_inputs(std::uint64_t seed) const override;
-  std::vector<fr_t> public_values(const inputs& in) const override;
-  void synthesize(r1cs::constraint_system& cs, const inputs* in) const override;
+  std::vector<fr> public_values(const inputs& in) const override;
+  void synthesize(constraint_system& cs, const inputs* in) const override;
 
   /* (hi, lo) of a digest */
-  static std::array<fr_t, 2> pack_digest(const std::array<std::uint8_t, 32>& digest);
+  static std::array<fr, 2> pack_digest(const std::array<std::uint8_t, 32>& digest);
 
  private:
   std::uint64_t bytes_;
 };
+using sha256_preimage = basic_sha256_preimage<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

@@ -1,9 +1,11 @@
 // Native circuits end to end: setup from a circuit's recorded matrices, and
 // synthesis straight into the prover's a, b, c and witness buffers (the
-// memory a shared-memory slot will provide).
+// memory a shared-memory slot will provide). Over either curve; the circuit's
+// curve is the key's.
 #pragma once
 
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "circuits/circuit.hpp"
@@ -21,24 +23,31 @@ struct basic_buffer_view {
 };
 using buffer_view = basic_buffer_view<curves::bls12_381>;
 
-struct prover_buffers {
-  std::vector<fr_t> a, b, c, z;
-  explicit prover_buffers(const proving_key& pk)
+template <class C>
+struct basic_prover_buffers {
+  std::vector<ff::fr<C>> a, b, c, z;
+  explicit basic_prover_buffers(const basic_proving_key<C>& pk)
       : a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z(pk.n_vars) {}
-  buffer_view view() { return {a, b, c, z}; }
+  basic_buffer_view<C> view() { return {a, b, c, z}; }
 };
+using prover_buffers = basic_prover_buffers<curves::bls12_381>;
 
-proving_key setup_circuit(const circuits::circuit& c, const toxic_waste& t, h_form h = h_form::odd_coset,
-                          const progress_fn& progress = {}, fixed_base_engine* fb = nullptr);
+template <class C>
+basic_proving_key<C> setup_circuit(const circuits::basic_circuit<C>& c,
+                                   const std::type_identity_t<basic_toxic_waste<C>>& t,
+                                   h_form h = h_form::odd_coset, const progress_fn& progress = {},
+                                   std::type_identity_t<basic_fixed_base_engine<C>>* fb = nullptr);
 
 /* Synthesizes c on `in` into buf (public rows filled). Throws
    circuits::circuit_error naming the first unsatisfied constraint, and
    std::invalid_argument when the key was made for another circuit. */
-void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
-                     buffer_view buf);
-inline void synthesize_into(const proving_key& pk, const circuits::circuit& c, const circuits::inputs& in,
-                            prover_buffers& buf) {
-  synthesize_into(pk, c, in, buf.view());
+template <class C>
+void synthesize_into(const basic_proving_key<C>& pk, const circuits::basic_circuit<C>& c, const circuits::inputs& in,
+                     std::type_identity_t<basic_buffer_view<C>> buf);
+template <class C>
+void synthesize_into(const basic_proving_key<C>& pk, const circuits::basic_circuit<C>& c, const circuits::inputs& in,
+                     basic_prover_buffers<C>& buf) {
+  synthesize_into<C>(pk, c, in, buf.view());
 }
 
 }  // namespace cuzk::groth16

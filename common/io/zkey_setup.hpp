@@ -9,7 +9,8 @@
 //     L_row(τ) computed a block of rows at a time (3 field elements a wire)
 //     while the coefficient records are written; then each query's
 //     fixed-base multiplications a chunk at a time, encoded at their offsets.
-// The bytes are exactly io::write_zkey(groth16::setup_circuit(c, t, h)).
+// The bytes are exactly io::write_zkey(groth16::setup_circuit(c, t, h)), on
+// either curve (the circuit's).
 #pragma once
 
 #include <cstdint>
@@ -22,11 +23,14 @@
 
 namespace cuzk::io {
 
-class zkey_setup {
+template <class C>
+class basic_zkey_setup {
  public:
+  using fr = ff::fr<C>;
+
   /* Pass 1 (a synthesis that only counts). fb: where the multiplications run (nullptr: the CPU). */
-  zkey_setup(const circuits::circuit& c, const groth16::toxic_waste& t, groth16::h_form h,
-             const groth16::progress_fn& progress = {}, groth16::fixed_base_engine* fb = nullptr);
+  basic_zkey_setup(const circuits::basic_circuit<C>& c, const groth16::basic_toxic_waste<C>& t, groth16::h_form h,
+                   const groth16::progress_fn& progress = {}, groth16::basic_fixed_base_engine<C>* fb = nullptr);
 
   const zkey_layout& layout() const { return layout_; }
 
@@ -36,14 +40,15 @@ class zkey_setup {
  private:
   void step(std::string_view what, std::uint64_t done, std::uint64_t total) const;
 
-  const circuits::circuit& c_;
-  groth16::toxic_waste t_;
+  const circuits::basic_circuit<C>& c_;
+  groth16::basic_toxic_waste<C> t_;
   groth16::progress_fn progress_;
-  groth16::fixed_base_engine* fb_;
+  groth16::basic_fixed_base_engine<C>* fb_;
   r1cs::counts n_;
   zkey_layout layout_;
-  std::vector<groth16::fr_t> u_, v_, k_;  // per wire: u, v, and w, which becomes the IC and C scalars
+  std::vector<fr> u_, v_, k_;  // per wire: u, v, and w, which becomes the IC and C scalars
   bool written_ = false;
 };
+using zkey_setup = basic_zkey_setup<curves::bls12_381>;
 
 }  // namespace cuzk::io

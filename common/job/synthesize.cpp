@@ -53,14 +53,18 @@ class opaque_phase {
 };
 
 /* Forwards to a constraint system and counts what the circuit writes. */
-class progress_cs final : public r1cs::constraint_system {
+template <class C>
+class progress_cs final : public r1cs::basic_constraint_system<C> {
  public:
-  progress_cs(r1cs::constraint_system& cs, progress& p) : cs_(cs), p_(p) {}
-  r1cs::variable alloc_input(const r1cs::fr_t& v) override {
+  using typename r1cs::basic_constraint_system<C>::fr;
+  using typename r1cs::basic_constraint_system<C>::lc;
+
+  progress_cs(r1cs::basic_constraint_system<C>& cs, progress& p) : cs_(cs), p_(p) {}
+  r1cs::variable alloc_input(const fr& v) override {
     p_.advance();
     return cs_.alloc_input(v);
   }
-  r1cs::variable alloc_aux(const r1cs::fr_t& v) override {
+  r1cs::variable alloc_aux(const fr& v) override {
     p_.advance();
     return cs_.alloc_aux(v);
   }
@@ -70,32 +74,36 @@ class progress_cs final : public r1cs::constraint_system {
   r1cs::counts sizes() const override { return cs_.sizes(); }
 
  protected:
-  void do_enforce(const r1cs::lc& a, const r1cs::lc& b, const r1cs::lc& c, const char* label) override {
+  void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) override {
     cs_.enforce(a, b, c, label);
     p_.advance();
   }
 
  private:
-  r1cs::constraint_system& cs_;
+  r1cs::basic_constraint_system<C>& cs_;
   progress& p_;
 };
 
 /* The circuit, each of whose constraint systems reports to p. */
-class progress_circuit final : public circuits::circuit {
+template <class C>
+class progress_circuit final : public circuits::basic_circuit<C> {
  public:
-  progress_circuit(const circuits::circuit& c, progress& p) : c_(c), p_(p) {}
+  using typename circuits::basic_circuit<C>::fr;
+  using typename circuits::basic_circuit<C>::constraint_system;
+
+  progress_circuit(const circuits::basic_circuit<C>& c, progress& p) : c_(c), p_(p) {}
   std::string name() const override { return c_.name(); }
   std::string spec() const override { return c_.spec(); }
   std::unique_ptr<circuits::inputs> parse_inputs(const nlohmann::json& j) const override { return c_.parse_inputs(j); }
   nlohmann::json random_inputs(std::uint64_t seed) const override { return c_.random_inputs(seed); }
-  std::vector<circuits::fr_t> public_values(const circuits::inputs& in) const override { return c_.public_values(in); }
-  void synthesize(r1cs::constraint_system& cs, const circuits::inputs* in) const override {
-    progress_cs w(cs, p_);
+  std::vector<fr> public_values(const circuits::inputs& in) const override { return c_.public_values(in); }
+  void synthesize(constraint_system& cs, const circuits::inputs* in) const override {
+    progress_cs<C> w(cs, p_);
     c_.synthesize(w, in);
   }
 
  private:
-  const circuits::circuit& c_;
+  const circuits::basic_circuit<C>& c_;
   progress& p_;
 };
 
@@ -111,9 +119,10 @@ std::unique_ptr<r1cs::input_file> open_checked(const std::string& path, const st
   }
 }
 
-synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
-                              groth16::buffer_view buf, progress* p) {
-  auto c = circuits::make_circuit(s.circuit);
+template <class C>
+synth_stats synthesize_native(const groth16::basic_proving_key<C>& pk, const spec& s, std::uint32_t partition,
+                              groth16::basic_buffer_view<C> buf, progress* p) {
+  auto c = circuits::make_circuit<C>(s.circuit);
   auto j = nlohmann::json::parse(s.inputs, nullptr, false);
   if (j.is_discarded()) throw job_error("the inputs are not JSON");
   if (j.is_array()) {
@@ -124,11 +133,11 @@ synth_stats synthesize_native(const groth16::proving_key& pk, const spec& s, std
   }
   auto in = c->parse_inputs(j);
   if (!p) {
-    groth16::synthesize_into(pk, *c, *in, buf);
+    groth16::synthesize_into<C>(pk, *c, *in, buf);
     return {c->count().constraints, pk.n_vars};
   }
   p->publish();
-  groth16::synthesize_into(pk, progress_circuit(*c, *p), *in, buf);
+  groth16::synthesize_into<C>(pk, progress_circuit<C>(*c, *p), *in, buf);
   p->publish();
   return {c->count().constraints, pk.n_vars};
 }
@@ -190,19 +199,23 @@ synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partitio
   return key.visit([&](const auto& pk) {
     using C = typename std::remove_cvref_t<decltype(pk)>::curve;
     const auto buf = slot_buffers<C>(slot, pk);
-    if (!s.is_native()) return synthesize_circom<C>(pk, s, buf, p);
-    if constexpr (std::is_same_v<C, curves::bls12_381>) return synthesize_native(pk, s, partition, buf, p);
-    throw job_error("native circuits prove on BLS12-381 only so far; the key is " +
-                    std::string(curves::display_name(C::id)) + "'s");
+    return s.is_native() ? synthesize_native<C>(pk, s, partition, buf, p) : synthesize_circom<C>(pk, s, buf, p);
   });
 }
 
-synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
-                       groth16::buffer_view buf, progress* p) {
+template <class C>
+synth_stats synthesize(const groth16::basic_proving_key<C>& pk, const spec& s, std::uint32_t partition,
+                       std::type_identity_t<groth16::basic_buffer_view<C>> buf, progress* p) {
   if (buf.a.size() != pk.domain_size || buf.b.size() != pk.domain_size || buf.c.size() != pk.domain_size ||
       buf.z.size() != pk.n_vars)
     throw job_error("synthesis buffers do not match the key's domain and witness sizes");
-  return s.is_native() ? synthesize_native(pk, s, partition, buf, p) : synthesize_circom(pk, s, buf, p);
+  return s.is_native() ? synthesize_native<C>(pk, s, partition, buf, p) : synthesize_circom<C>(pk, s, buf, p);
 }
+
+template synth_stats synthesize<curves::bls12_381>(const groth16::basic_proving_key<curves::bls12_381>&, const spec&,
+                                                   std::uint32_t, groth16::basic_buffer_view<curves::bls12_381>,
+                                                   progress*);
+template synth_stats synthesize<curves::bn254>(const groth16::basic_proving_key<curves::bn254>&, const spec&,
+                                               std::uint32_t, groth16::basic_buffer_view<curves::bn254>, progress*);
 
 }  // namespace cuzk::job

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 #include "groth16/keys.hpp"
 #include "groth16/native.hpp"
@@ -52,8 +53,9 @@ class progress {
    circuits::circuit_error naming an unsatisfied constraint, job_error for
    inputs, files or sizes that do not fit the key. p (optional) is told of
    every constraint and witness value written. */
-synth_stats synthesize(const groth16::proving_key& pk, const spec& s, std::uint32_t partition,
-                       groth16::buffer_view buf, progress* p = nullptr);
+template <class C>
+synth_stats synthesize(const groth16::basic_proving_key<C>& pk, const spec& s, std::uint32_t partition,
+                       std::type_identity_t<groth16::basic_buffer_view<C>> buf, progress* p = nullptr);
 /* The same into a slot, for a key of either curve (the witness's and
    constraint system's primes must be the key's: job_error naming both). */
 synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partition, const shm::slot_payload& slot,

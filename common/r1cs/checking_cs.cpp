@@ -4,17 +4,20 @@
 
 namespace cuzk::r1cs {
 
-variable checking_cs::alloc_input(const fr_t& value) {
+template <class C>
+variable basic_checking_cs<C>::alloc_input(const fr& value) {
   inputs_.push_back(value);
   return variable::input(static_cast<std::uint32_t>(n_.inputs++));
 }
 
-variable checking_cs::alloc_aux(const fr_t& value) {
+template <class C>
+variable basic_checking_cs<C>::alloc_aux(const fr& value) {
   aux_.push_back(value);
   return variable::aux(static_cast<std::uint32_t>(n_.aux++));
 }
 
-void checking_cs::push_namespace(std::string_view name, std::int64_t index) {
+template <class C>
+void basic_checking_cs<C>::push_namespace(std::string_view name, std::int64_t index) {
   std::string s(name);
   if (index >= 0) {
     s += '[';
@@ -24,12 +27,14 @@ void checking_cs::push_namespace(std::string_view name, std::int64_t index) {
   path_.push_back(std::move(s));
 }
 
-void checking_cs::pop_namespace() {
+template <class C>
+void basic_checking_cs<C>::pop_namespace() {
   if (path_.empty()) throw error("checking: pop_namespace without a namespace");
   path_.pop_back();
 }
 
-fr_t checking_cs::value(variable v) const {
+template <class C>
+auto basic_checking_cs<C>::value(variable v) const -> fr {
   const auto& values = v.type == variable::kind::input ? inputs_ : aux_;
   if (v.index >= values.size())
     throw error(std::string("circuit used ") + (v.type == variable::kind::input ? "input " : "aux ") +
@@ -37,10 +42,11 @@ fr_t checking_cs::value(variable v) const {
   return values[v.index];
 }
 
-void checking_cs::do_enforce(const lc& a, const lc& b, const lc& c, const char* label) {
+template <class C>
+void basic_checking_cs<C>::do_enforce(const lc& a, const lc& b, const lc& c, const char* label) {
   const std::uint64_t i = n_.constraints++;
   auto val = [this](variable v) { return value(v); };
-  const fr_t av = a.evaluate(val), bv = b.evaluate(val), cv = c.evaluate(val);
+  const fr av = a.evaluate(val), bv = b.evaluate(val), cv = c.evaluate(val);
   if (failure_ || av * bv == cv) return;
   std::string name;
   for (const auto& p : path_) {
@@ -53,5 +59,8 @@ void checking_cs::do_enforce(const lc& a, const lc& b, const lc& c, const char* 
   }
   failure_ = failure{i, std::move(name), av, bv, cv};
 }
+
+template class basic_checking_cs<curves::bls12_381>;
+template class basic_checking_cs<curves::bn254>;
 
 }  // namespace cuzk::r1cs

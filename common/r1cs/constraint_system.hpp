@@ -22,14 +22,20 @@ struct counts {
   friend bool operator==(const counts&, const counts&) = default;
 };
 
-class constraint_system {
+/* Over the scalar field of curve C (BLS12-381 where unnamed). */
+template <class C>
+class basic_constraint_system {
  public:
-  virtual ~constraint_system() = default;
+  using curve = C;
+  using fr = ff::fr<C>;
+  using lc = basic_linear_combination<C>;
+
+  virtual ~basic_constraint_system() = default;
 
   /* A public input (or output); value is ignored where values are not needed. */
-  virtual variable alloc_input(const fr_t& value) = 0;
+  virtual variable alloc_input(const fr& value) = 0;
   /* A private value. */
-  virtual variable alloc_aux(const fr_t& value) = 0;
+  virtual variable alloc_aux(const fr& value) = 0;
 
   /* <a,z> * <b,z> = <c,z>. label must outlive the call's mode (a literal). */
   void enforce(const lc& a, const lc& b, const lc& c, const char* label = nullptr) { do_enforce(a, b, c, label); }
@@ -48,10 +54,13 @@ class constraint_system {
   virtual void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) = 0;
 };
 
+using constraint_system = basic_constraint_system<curves::bls12_381>;
+
 /* RAII namespace: scope s(cs, "round", i); */
+template <class C>
 class scope {
  public:
-  scope(constraint_system& cs, std::string_view name, std::int64_t index = -1) : cs_(cs) {
+  scope(basic_constraint_system<C>& cs, std::string_view name, std::int64_t index = -1) : cs_(cs) {
     cs_.push_namespace(name, index);
   }
   ~scope() { cs_.pop_namespace(); }
@@ -59,7 +68,7 @@ class scope {
   scope& operator=(const scope&) = delete;
 
  private:
-  constraint_system& cs_;
+  basic_constraint_system<C>& cs_;
 };
 
 }  // namespace cuzk::r1cs

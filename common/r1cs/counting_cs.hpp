@@ -5,10 +5,14 @@
 
 namespace cuzk::r1cs {
 
-class counting_cs final : public constraint_system {
+template <class C>
+class basic_counting_cs final : public basic_constraint_system<C> {
  public:
-  variable alloc_input(const fr_t&) override { return variable::input(static_cast<std::uint32_t>(n_.inputs++)); }
-  variable alloc_aux(const fr_t&) override { return variable::aux(static_cast<std::uint32_t>(n_.aux++)); }
+  using typename basic_constraint_system<C>::fr;
+  using typename basic_constraint_system<C>::lc;
+
+  variable alloc_input(const fr&) override { return variable::input(static_cast<std::uint32_t>(n_.inputs++)); }
+  variable alloc_aux(const fr&) override { return variable::aux(static_cast<std::uint32_t>(n_.aux++)); }
   bool needs_values() const override { return false; }
   counts sizes() const override { return n_; }
 
@@ -18,5 +22,6 @@ class counting_cs final : public constraint_system {
  private:
   counts n_;
 };
+using counting_cs = basic_counting_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

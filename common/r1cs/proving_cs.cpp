@@ -15,24 +15,28 @@ namespace {
 
 }  // namespace
 
-proving_cs::proving_cs(const proving_buffers& out) : out_(out) {
+template <class C>
+basic_proving_cs<C>::basic_proving_cs(const basic_proving_buffers<C>& out) : out_(out) {
   if (out_.inputs.empty()) overflow("input entries (the constant one needs one)", 0);
-  out_.inputs[0] = fr_t::one();
+  out_.inputs[0] = fr::one();
 }
 
-variable proving_cs::alloc_input(const fr_t& value) {
+template <class C>
+variable basic_proving_cs<C>::alloc_input(const fr& value) {
   if (n_.inputs >= out_.inputs.size()) overflow("input entries", out_.inputs.size());
   out_.inputs[n_.inputs] = value;
   return variable::input(static_cast<std::uint32_t>(n_.inputs++));
 }
 
-variable proving_cs::alloc_aux(const fr_t& value) {
+template <class C>
+variable basic_proving_cs<C>::alloc_aux(const fr& value) {
   if (n_.aux >= out_.aux.size()) overflow("aux entries", out_.aux.size());
   out_.aux[n_.aux] = value;
   return variable::aux(static_cast<std::uint32_t>(n_.aux++));
 }
 
-fr_t proving_cs::value(variable v) const {
+template <class C>
+auto basic_proving_cs<C>::value(variable v) const -> fr {
   if (v.type == variable::kind::input) {
     if (v.index >= n_.inputs) throw error("circuit used input " + std::to_string(v.index) + " before allocating it");
     return out_.inputs[v.index];
@@ -41,17 +45,21 @@ fr_t proving_cs::value(variable v) const {
   return out_.aux[v.index];
 }
 
-void proving_cs::do_enforce(const lc& a, const lc& b, const lc& c, const char*) {
+template <class C>
+void basic_proving_cs<C>::do_enforce(const lc& a, const lc& b, const lc& c, const char*) {
   const std::uint64_t i = n_.constraints;
   if (i >= out_.a.size() || i >= out_.b.size() || i >= out_.c.size())
     overflow("a/b/c entries", std::min({out_.a.size(), out_.b.size(), out_.c.size()}));
   auto val = [this](variable v) { return value(v); };
-  const fr_t av = a.evaluate(val), bv = b.evaluate(val), cv = c.evaluate(val);
+  const fr av = a.evaluate(val), bv = b.evaluate(val), cv = c.evaluate(val);
   out_.a[i] = av;
   out_.b[i] = bv;
   out_.c[i] = cv;
   if (!bad_ && !(av * bv == cv)) bad_ = i;
   ++n_.constraints;
 }
+
+template class basic_proving_cs<curves::bls12_381>;
+template class basic_proving_cs<curves::bn254>;
 
 }  // namespace cuzk::r1cs

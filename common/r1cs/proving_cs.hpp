@@ -10,19 +10,25 @@
 
 namespace cuzk::r1cs {
 
-struct proving_buffers {
-  std::span<fr_t> a, b, c;  // one entry per constraint
-  std::span<fr_t> inputs;   // [1, public ...]
-  std::span<fr_t> aux;      // private values
+template <class C>
+struct basic_proving_buffers {
+  std::span<ff::fr<C>> a, b, c;  // one entry per constraint
+  std::span<ff::fr<C>> inputs;   // [1, public ...]
+  std::span<ff::fr<C>> aux;      // private values
 };
+using proving_buffers = basic_proving_buffers<curves::bls12_381>;
 
-class proving_cs final : public constraint_system {
+template <class C>
+class basic_proving_cs final : public basic_constraint_system<C> {
  public:
-  /* Writes inputs[0] = 1. Throws capacity_error when a buffer overflows. */
-  explicit proving_cs(const proving_buffers& out);
+  using typename basic_constraint_system<C>::fr;
+  using typename basic_constraint_system<C>::lc;
 
-  variable alloc_input(const fr_t& value) override;
-  variable alloc_aux(const fr_t& value) override;
+  /* Writes inputs[0] = 1. Throws capacity_error when a buffer overflows. */
+  explicit basic_proving_cs(const basic_proving_buffers<C>& out);
+
+  variable alloc_input(const fr& value) override;
+  variable alloc_aux(const fr& value) override;
   counts sizes() const override { return n_; }
 
   /* The first constraint whose a_i * b_i != c_i: the witness is wrong there. */
@@ -32,11 +38,12 @@ class proving_cs final : public constraint_system {
   void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) override;
 
  private:
-  fr_t value(variable v) const;
+  fr value(variable v) const;
 
-  proving_buffers out_;
+  basic_proving_buffers<C> out_;
   counts n_;
   std::optional<std::uint64_t> bad_;
 };
+using proving_cs = basic_proving_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

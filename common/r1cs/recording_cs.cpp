@@ -14,17 +14,20 @@ constexpr std::uint32_t aux_tag = 0x80000000u;
 
 }  // namespace
 
-variable recording_cs::alloc_input(const fr_t&) {
+template <class C>
+variable basic_recording_cs<C>::alloc_input(const fr&) {
   if (n_.inputs >= aux_tag) throw error("setup: more than 2^31 inputs");
   return variable::input(static_cast<std::uint32_t>(n_.inputs++));
 }
 
-variable recording_cs::alloc_aux(const fr_t&) {
+template <class C>
+variable basic_recording_cs<C>::alloc_aux(const fr&) {
   if (n_.aux >= aux_tag) throw error("setup: more than 2^31 aux variables");
   return variable::aux(static_cast<std::uint32_t>(n_.aux++));
 }
 
-void recording_cs::record(const lc& x, sparse_rows& rows) {
+template <class C>
+void basic_recording_cs<C>::record(const lc& x, basic_sparse_rows<C>& rows) {
   scratch_.clear();
   for (const auto& t : x.terms()) {
     const bool aux = t.var.type == variable::kind::aux;
@@ -34,26 +37,31 @@ void recording_cs::record(const lc& x, sparse_rows& rows) {
     scratch_.push_back({aux ? (aux_tag | t.var.index) : t.var.index, t.coeff});
   }
   merge_by_wire(scratch_);
-  for (const term& t : scratch_) rows.push(t);
+  for (const auto& t : scratch_) rows.push(t);
   rows.end_row();
 }
 
-void recording_cs::do_enforce(const lc& a, const lc& b, const lc& c, const char*) {
+template <class C>
+void basic_recording_cs<C>::do_enforce(const lc& a, const lc& b, const lc& c, const char*) {
   record(a, m_.a);
   record(b, m_.b);
   record(c, m_.c);
   ++n_.constraints;
 }
 
-matrices recording_cs::finish() && {
+template <class C>
+basic_matrices<C> basic_recording_cs<C>::finish() && {
   if (n_.inputs + n_.aux > 0xffffffffu) throw error("setup: more than 2^32 - 1 wires");
   const auto n_inputs = static_cast<std::uint32_t>(n_.inputs);
-  for (sparse_rows* rows : {&m_.a, &m_.b, &m_.c})
-    for (term& t : rows->all_terms())
+  for (basic_sparse_rows<C>* rows : {&m_.a, &m_.b, &m_.c})
+    for (auto& t : rows->all_terms())
       if (t.wire & aux_tag) t.wire = n_inputs + (t.wire & ~aux_tag);
   m_.n_wires = static_cast<std::uint32_t>(n_.inputs + n_.aux);
   m_.n_public = n_inputs - 1;
   return std::move(m_);
 }
+
+template class basic_recording_cs<curves::bls12_381>;
+template class basic_recording_cs<curves::bn254>;
 
 }  // namespace cuzk::r1cs

@@ -9,25 +9,30 @@
 
 namespace cuzk::r1cs {
 
-class recording_cs final : public constraint_system {
+template <class C>
+class basic_recording_cs final : public basic_constraint_system<C> {
  public:
-  variable alloc_input(const fr_t& value) override;
-  variable alloc_aux(const fr_t& value) override;
+  using typename basic_constraint_system<C>::fr;
+  using typename basic_constraint_system<C>::lc;
+
+  variable alloc_input(const fr& value) override;
+  variable alloc_aux(const fr& value) override;
   bool needs_values() const override { return false; }
   counts sizes() const override { return n_; }
 
   /* The matrices over z = [1, inputs..., aux...]; the recorder is spent. */
-  matrices finish() &&;
+  basic_matrices<C> finish() &&;
 
  protected:
   void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) override;
 
  private:
-  void record(const lc& x, sparse_rows& rows);
+  void record(const lc& x, basic_sparse_rows<C>& rows);
 
   counts n_;
-  matrices m_;
-  std::vector<term> scratch_;
+  basic_matrices<C> m_;
+  std::vector<basic_term<C>> scratch_;
 };
+using recording_cs = basic_recording_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <type_traits>
 
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/matrices.hpp"
@@ -12,6 +13,8 @@ namespace cuzk::r1cs {
 
 /* Wire w becomes input w for w <= n_public, else aux w - n_public - 1. z has
    n_wires values with z[0] = 1; it may be empty where !cs.needs_values(). */
-void replay(constraint_system& cs, const matrices& m, std::span<const fr_t> z);
+template <class C>
+void replay(basic_constraint_system<C>& cs, const std::type_identity_t<basic_matrices<C>>& m,
+            std::span<const ff::fr<C>> z);
 
 }  // namespace cuzk::r1cs

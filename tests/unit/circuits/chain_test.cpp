@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
+#include "curves_under_test.hpp"
 #include "file_bytes.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/recording_cs.hpp"
@@ -14,19 +15,33 @@
 namespace cuzk::circuits {
 namespace {
 
-TEST(Chain, OutputEqualsTheDirectComputation) {
+template <class C>
+class ChainOn : public ::testing::Test {};
+TYPED_TEST_SUITE(ChainOn, test::curves_under_test, test::curve_names);
+
+TYPED_TEST(ChainOn, OutputEqualsTheDirectComputation) {
+  using C = TypeParam;
+  using fr = ff::fr<C>;
   auto g = cuzk::test::rng(2);
   for (std::uint64_t size : {1u, 2u, 17u, 1000u}) {
-    const chain c(size);
+    const basic_chain<C> c(size);
     const auto in = c.parse_inputs(c.random_inputs(g()));
-    const fr_t x = dynamic_cast<const chain::inputs_t&>(*in).x;
-    fr_t v = x;
-    for (std::uint64_t i = 0; i < size; ++i) v = v * v + fr_t::from_u64(i);
-    EXPECT_EQ(c.public_values(*in), std::vector<fr_t>{v});
+    const fr x = dynamic_cast<const typename basic_chain<C>::inputs_t&>(*in).x;
+    fr v = x;
+    for (std::uint64_t i = 0; i < size; ++i) v = v * v + fr::from_u64(i);
+    EXPECT_EQ(c.public_values(*in), std::vector<fr>{v});
     const auto z = generate_witness(c, *in);
     EXPECT_EQ(z[1], v);
     EXPECT_EQ(z[2], x);
   }
+}
+
+TEST(Chain, OnBn254AValueBelowBls12381sRButNotBn254sIsRefused) {
+  const basic_chain<curves::bn254> c(4);
+  // BN254's r itself, below BLS12-381's r
+  const nlohmann::json j{{"x", "21888242871839275222246405745257275088548364400416034343698204186575808495617"}};
+  EXPECT_THROW(c.parse_inputs(j), circuit_error);
+  EXPECT_NO_THROW(chain(4).parse_inputs(j));
 }
 
 TEST(Chain, HasOneConstraintPerStep) {

@@ -6,6 +6,7 @@
 
 #include "circuits/json_inputs.hpp"
 #include "circuits/poseidon.hpp"
+#include "curves_under_test.hpp"
 #include "r1cs/checking_cs.hpp"
 #include "seed.hpp"
 #include "tampering_cs.hpp"
@@ -13,30 +14,37 @@
 namespace cuzk::circuits {
 namespace {
 
-TEST(PoseidonMerkle, RootIsTheNativeFoldOfThePath) {
-  const fr_t leaf = fr_t::from_u64(7);
-  const std::vector<fr_t> path = {fr_t::from_u64(1), fr_t::from_u64(2), fr_t::from_u64(3)};
+template <class C>
+class PoseidonMerkleOn : public ::testing::Test {};
+TYPED_TEST_SUITE(PoseidonMerkleOn, test::curves_under_test, test::curve_names);
+
+TYPED_TEST(PoseidonMerkleOn, RootIsTheNativeFoldOfThePath) {
+  using C = TypeParam;
+  using fr = ff::fr<C>;
+  const fr leaf = fr::from_u64(7);
+  const std::vector<fr> path = {fr::from_u64(1), fr::from_u64(2), fr::from_u64(3)};
   // index 5 = 0b101: right child at levels 0 and 2
-  const fr_t expected =
-      poseidon_hash2(path[2], poseidon_hash2(poseidon_hash2(path[0], leaf), path[1]));
-  EXPECT_EQ(poseidon_merkle::root(leaf, 5, path), expected);
+  const fr expected = poseidon_hash2<C>(path[2], poseidon_hash2<C>(poseidon_hash2<C>(path[0], leaf), path[1]));
+  EXPECT_EQ(basic_poseidon_merkle<C>::root(leaf, 5, path), expected);
 }
 
-TEST(PoseidonMerkle, EveryIndexOfASmallTreeProves) {
-  const poseidon_merkle c(3);
+TYPED_TEST(PoseidonMerkleOn, EveryIndexOfASmallTreeProves) {
+  using C = TypeParam;
+  const basic_poseidon_merkle<C> c(3);
   for (std::uint64_t index = 0; index < 8; ++index) {
     auto j = c.random_inputs(cuzk::test::seed() + index);
     j["index"] = index;
     const auto in = c.parse_inputs(j);
-    r1cs::checking_cs cs;
+    r1cs::basic_checking_cs<C> cs;
     c.synthesize(cs, in.get());
     ASSERT_TRUE(cs.satisfied()) << index << ": " << cs.first_failure()->name;
     EXPECT_EQ(cs.inputs()[1], c.public_values(*in)[0]);
   }
 }
 
-TEST(PoseidonMerkle, ConstraintCountIs245PerLevelPlusTwo) {
-  for (unsigned d : {1u, 4u, 20u, 32u}) EXPECT_EQ(poseidon_merkle(d).count().constraints, 245u * d + 2) << d;
+TYPED_TEST(PoseidonMerkleOn, ConstraintCountIs245PerLevelPlusTwo) {
+  for (unsigned d : {1u, 4u, 20u, 32u})
+    EXPECT_EQ(basic_poseidon_merkle<TypeParam>(d).count().constraints, 245u * d + 2) << d;
 }
 
 TEST(PoseidonMerkle, ANonBooleanIndexBitIsCaughtByItsBooleanityConstraint) {

@@ -9,6 +9,7 @@
 #include "circuits/json_inputs.hpp"
 #include "circuits/sha256_gadget.hpp"
 #include "circuits/sha256_preimage.hpp"
+#include "curves_under_test.hpp"
 #include "r1cs/checking_cs.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "seed.hpp"
@@ -47,16 +48,21 @@ TEST(Sha256, NativeMatchesOpenSSLOnEveryLengthUpTo300) {
 }
 #endif
 
-TEST(Sha256, CircuitDigestEqualsNative) {
+template <class C>
+class Sha256On : public ::testing::Test {};
+TYPED_TEST_SUITE(Sha256On, test::curves_under_test, test::curve_names);
+
+TYPED_TEST(Sha256On, CircuitDigestEqualsNative) {
+  using C = TypeParam;
   for (std::uint64_t len : {0u, 1u, 55u, 56u, 64u, 119u, 200u}) {
-    const sha256_preimage c(len);
+    const basic_sha256_preimage<C> c(len);
     const auto j = c.random_inputs(cuzk::test::seed() + len);
     const auto in = c.parse_inputs(j);
-    r1cs::checking_cs cs;
+    r1cs::basic_checking_cs<C> cs;
     c.synthesize(cs, in.get());
     ASSERT_TRUE(cs.satisfied()) << len << ": " << cs.first_failure()->name;
     const auto preimage = hex_to_bytes(j["preimage_hex"], "preimage");
-    const auto packed = sha256_preimage::pack_digest(sha256(preimage));
+    const auto packed = basic_sha256_preimage<C>::pack_digest(sha256(preimage));
     ASSERT_EQ(cs.inputs().size(), 3u);
     EXPECT_EQ(cs.inputs()[1], packed[0]) << len;
     EXPECT_EQ(cs.inputs()[2], packed[1]) << len;
@@ -72,17 +78,18 @@ TEST(Sha256, DigestPacksIntoTwoBigEndianHalves) {
   EXPECT_EQ(p[1], fr_t::from_u64(1ull << 63) * fr_t::from_u64(1ull << 63) * fr_t::from_u64(2));
 }
 
-TEST(Sha256, GadgetCompressionEqualsNativeOnWitnessWords) {
+TYPED_TEST(Sha256On, GadgetCompressionEqualsNativeOnWitnessWords) {
+  using C = TypeParam;
   auto g = cuzk::test::rng(12);
   std::array<std::uint32_t, 8> state;
   std::array<std::uint32_t, 16> block;
   for (auto& w : state) w = static_cast<std::uint32_t>(g());
   for (auto& w : block) w = static_cast<std::uint32_t>(g());
-  r1cs::checking_cs cs;
-  std::array<word32, 8> s;
-  std::array<word32, 16> b;
-  for (int i = 0; i < 8; ++i) s[i] = word32::alloc(cs, state[i]);
-  for (int i = 0; i < 16; ++i) b[i] = word32::alloc(cs, block[i]);
+  r1cs::basic_checking_cs<C> cs;
+  std::array<basic_word32<C>, 8> s;
+  std::array<basic_word32<C>, 16> b;
+  for (int i = 0; i < 8; ++i) s[i] = basic_word32<C>::alloc(cs, state[i]);
+  for (int i = 0; i < 16; ++i) b[i] = basic_word32<C>::alloc(cs, block[i]);
   const auto out = sha256_compress(cs, s, b);
   sha256_compress(state, block);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i].value(), state[i]);

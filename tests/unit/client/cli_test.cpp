@@ -1,5 +1,6 @@
-// The cuzk CLI's service commands, run as a process against a fake server:
-// what they print, write and exit with.
+// The cuzk CLI run as a process: its service commands against a fake server
+// (what they print, write and exit with), and a native circuit's setup and
+// proof on BN254.
 #include <sys/wait.h>
 
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "../net/temp_dir.hpp"
 #include "fake_server.hpp"
+#include "seed.hpp"
 
 namespace cuzk::test {
 namespace {
@@ -135,6 +137,33 @@ TEST_F(ClientCli, BadInputExitsTwoWithoutContactingTheServer) {
   EXPECT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --partitions 17").rc, 2);
   EXPECT_EQ(cuzk("wait --endpoint " + endpoint + " --job-id x").rc, 2) << "--proof and --public are required";
   EXPECT_EQ(server.requests("submit"), 0);
+}
+
+/* The curve of a native circuit's key is --curve's; prove reads it from the key. */
+TEST_F(ClientCli, ANativeCircuitSetUpOnBn254ProvesAndItsProofVerifies) {
+  const std::string circuit = " --circuit chain:size=50";
+  auto r = cuzk("setup" + circuit + " --curve bn254 --zkey bn.zkey");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  r = cuzk("inputs" + circuit + " --curve bn254 --seed " + std::to_string(seed()) + " --out in.json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  r = cuzk("prove --zkey bn.zkey" + circuit + " --inputs in.json --proof proof.json --public public.json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.err.find("BN254"), std::string::npos) << r.err;
+  ASSERT_EQ(cuzk("export-vk --zkey bn.zkey --vk vk.json").rc, 0);
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir.path() / "proof.json"))["curve"], "bn128");
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir.path() / "vk.json"))["curve"], "bn128");
+  r = cuzk("verify --vk vk.json --public public.json --proof proof.json");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  auto pub = nlohmann::json::parse(slurp(dir.path() / "public.json"));
+  pub[0] = pub[0].get<std::string>() == "1" ? "2" : "1";
+  std::ofstream(dir.path() / "other.json") << pub.dump();
+  EXPECT_EQ(cuzk("verify --vk vk.json --public other.json --proof proof.json").rc, 1);
+  // the same inputs are BN254 field elements: a BLS12-381 key of the circuit proves them too
+  ASSERT_EQ(cuzk("setup" + circuit + " --zkey bls.zkey").rc, 0);
+  r = cuzk("prove --zkey bls.zkey" + circuit + " --inputs in.json --proof bls.proof.json --public bls.public.json");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir.path() / "bls.proof.json"))["curve"], "bls12381");
+  EXPECT_EQ(cuzk("setup" + circuit + " --curve bn256x --zkey x.zkey").rc, 2);
 }
 
 }  // namespace

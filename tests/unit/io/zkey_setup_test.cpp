@@ -17,25 +17,28 @@ namespace {
 using groth16::fr_t;
 using groth16::h_form;
 
-std::vector<std::uint8_t> streamed(const circuits::circuit& c, const groth16::toxic_waste& t, h_form h) {
-  zkey_setup s(c, t, h);
+template <class C>
+std::vector<std::uint8_t> streamed(const circuits::basic_circuit<C>& c, const groth16::basic_toxic_waste<C>& t,
+                                   h_form h) {
+  basic_zkey_setup<C> s(c, t, h);
   std::vector<std::uint8_t> out(s.layout().size, 0xa5);  // every byte must be written
   s.write(out);
   return out;
 }
 
+template <class C = curves::bls12_381>
 void expect_same_bytes(const std::string& spec, h_form h, const std::string& seed) {
-  SCOPED_TRACE(spec + " seed " + seed);
-  auto c = circuits::make_circuit(spec);
-  const auto t = groth16::toxic_waste::from_seed(seed);
-  const auto want = write_zkey(groth16::setup_circuit(*c, t, h));
-  const auto got = streamed(*c, t, h);
+  SCOPED_TRACE(spec + " seed " + seed + " on " + std::string(curves::display_name(C::id)));
+  auto c = circuits::make_circuit<C>(spec);
+  const auto t = groth16::basic_toxic_waste<C>::from_seed(seed);
+  const auto want = write_zkey(groth16::setup_circuit<C>(*c, t, h));
+  const auto got = streamed<C>(*c, t, h);
   ASSERT_EQ(got.size(), want.size());
   std::size_t first = 0;
   while (first < got.size() && got[first] == want[first]) ++first;
   EXPECT_EQ(first, got.size()) << "first differing byte";
-  const auto pk = read_zkey(got);  // and it reads back as a valid key
-  EXPECT_EQ(pk.domain_size, zkey_setup(*c, t, h).layout().domain_size);
+  const auto pk = read_zkey<C>(got);  // and it reads back as a valid key
+  EXPECT_EQ(pk.domain_size, basic_zkey_setup<C>(*c, t, h).layout().domain_size);
 }
 
 TEST(ZkeySetup, WritesTheBytesOfTheSetupKeyForEveryCircuitAndHForm) {
@@ -47,6 +50,15 @@ TEST(ZkeySetup, WritesTheBytesOfTheSetupKeyForEveryCircuitAndHForm) {
     expect_same_bytes("poseidon-merkle:depth=" + std::to_string(1 + rng() % 3), h, seed);
   }
   expect_same_bytes("sha256:blocks=1", h_form::odd_coset, seed);
+}
+
+TEST(ZkeySetup, WritesTheBytesOfTheSetupKeyOnBn254) {
+  auto rng = test::rng(62);
+  const std::string seed = std::to_string(rng());
+  const auto size = std::uniform_int_distribution<int>(1, 3000)(rng);
+  for (h_form h : {h_form::odd_coset, h_form::coefficient})
+    expect_same_bytes<curves::bn254>("chain:size=" + std::to_string(size), h, seed);
+  expect_same_bytes<curves::bn254>("poseidon-merkle:depth=" + std::to_string(1 + rng() % 3), h_form::odd_coset, seed);
 }
 
 TEST(ZkeySetup, ALayoutPlacesTheSectionsWhereTheReaderFindsThem) {

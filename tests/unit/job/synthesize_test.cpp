@@ -46,6 +46,31 @@ TEST(JobSynthesis, ANativeJobSynthesizedIntoCallerMemoryProvesAndTheStoredResult
   }
 }
 
+/* Native circuits take the key's curve: a BN254 key synthesizes the circuit
+   over BN254's Fr (with and without a progress watcher). */
+TEST(JobSynthesis, ANativeJobOnABn254KeyProves) {
+  using C = curves::bn254;
+  const std::string circuit = "poseidon-merkle:depth=2";
+  const auto c = circuits::make_circuit<C>(circuit);
+  const auto pk = groth16::setup_circuit<C>(*c, groth16::basic_toxic_waste<C>::random());
+  spec s;
+  s.circuit = circuit;
+  s.inputs = c->random_inputs(test::seed()).dump();
+  groth16::basic_prover_buffers<C> buf(pk), watched(pk);
+  synthesize<C>(pk, s, 0, buf.view());
+  const auto pub = public_signals<C>(pk, buf.view());
+  EXPECT_EQ(pub, c->public_values(*c->parse_inputs(nlohmann::json::parse(s.inputs))));
+  EXPECT_TRUE(groth16::verify<C>(pk.vk(), pub, groth16::prove<C>(pk, buf.z, buf.a, buf.b, buf.c)));
+  progress p;
+  synthesize<C>(pk, s, 0, watched.view(), &p);
+  EXPECT_EQ(watched.z, buf.z);
+  EXPECT_EQ(watched.a, buf.a);
+  // a value below BLS12-381's r but not below BN254's is an input error
+  s.inputs = R"({"leaf": "21888242871839275222246405745257275088548364400416034343698204186575808495617",
+                 "index": 0, "path": ["1", "2"]})";
+  EXPECT_THROW(synthesize<C>(pk, s, 0, buf.view()), circuits::circuit_error);
+}
+
 TEST(JobSynthesis, WrongInputsAndMissingPartitionsAreJobErrors) {
   fixture f;
   groth16::prover_buffers buf(f.pk);

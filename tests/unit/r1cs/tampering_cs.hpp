@@ -6,13 +6,17 @@
 
 namespace cuzk::r1cs::fixtures {
 
-class tampering_cs final : public constraint_system {
+template <class C>
+class basic_tampering_cs final : public basic_constraint_system<C> {
  public:
-  tampering_cs(constraint_system& inner, std::uint64_t aux_index, const fr_t& value)
+  using typename basic_constraint_system<C>::fr;
+  using typename basic_constraint_system<C>::lc;
+
+  basic_tampering_cs(basic_constraint_system<C>& inner, std::uint64_t aux_index, const fr& value)
       : inner_(inner), target_(aux_index), value_(value) {}
 
-  variable alloc_input(const fr_t& v) override { return inner_.alloc_input(v); }
-  variable alloc_aux(const fr_t& v) override { return inner_.alloc_aux(seen_++ == target_ ? value_ : v); }
+  variable alloc_input(const fr& v) override { return inner_.alloc_input(v); }
+  variable alloc_aux(const fr& v) override { return inner_.alloc_aux(seen_++ == target_ ? value_ : v); }
   void push_namespace(std::string_view name, std::int64_t index) override { inner_.push_namespace(name, index); }
   void pop_namespace() override { inner_.pop_namespace(); }
   bool needs_values() const override { return inner_.needs_values(); }
@@ -24,10 +28,11 @@ class tampering_cs final : public constraint_system {
   }
 
  private:
-  constraint_system& inner_;
+  basic_constraint_system<C>& inner_;
   std::uint64_t target_;
-  fr_t value_;
+  fr value_;
   std::uint64_t seen_ = 0;
 };
+using tampering_cs = basic_tampering_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs::fixtures
