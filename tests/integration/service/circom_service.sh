@@ -3,8 +3,9 @@
 # backend), two (then three) cuzk-synth-workers and the cuzk CLI
 # (submit/wait/status), every proof checked by snarkjs; BN254 (circom's
 # default prime, a bn128 ceremony's key) beside BLS12-381 in the same pool
-# and server; at the end 24 jobs mixing both curves, circom and native
-# circuits and all priorities on three workers.
+# and server, native circuits on BN254 keys (cuzk setup --curve bn254); at
+# the end 24 jobs mixing both curves, circom and native circuits and all
+# priorities on three workers.
 #   circom_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER FIXTURE_DIR WORKDIR
 # FIXTURE_DIR is the interop fixture (compiled chain/muladd, pot.ptau); it is
 # only read. Everything this test writes goes to WORKDIR.
@@ -281,21 +282,39 @@ for pair in "muladd.zkey b1.wtns" "bnmuladd.zkey m1.wtns" "bnmuladd.zkey b1.wtns
   [ ! -e mixed.proof.json ] || fail "a refused job wrote a proof"
 done
 
-# ---- 24 mixed jobs: both curves, circom and native, all priorities, three workers
-step "24 mixed jobs on three workers"
-"$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name worker@3 > worker3.log 2>&1 &
-worker_pids+=($!)
+# ---- native circuits on BN254: the key's curve is the circuit's ------------
+step "BN254 native jobs (cuzk setup --curve bn254) in the same pool and server"
 for spec in chain:size=300 poseidon-merkle:depth=2; do
   n=${spec%%:*}
   "$cuzk" setup --circuit "$spec" --zkey "n-$n.zkey" --seed "$seed" 2> /dev/null
   "$cuzk" export-vk --zkey "n-$n.zkey" --vk "n-$n.vk.json"
+  "$cuzk" setup --circuit "$spec" --curve bn254 --zkey "bn-$n.zkey" --seed "$seed" 2> /dev/null
+  "$cuzk" export-vk --zkey "bn-$n.zkey" --vk "bn-$n.vk.json"
+  grep -q '"curve": "bn128"' "bn-$n.vk.json" || fail "the BN254 key of $spec does not say bn128"
+  "$cuzk" inputs --circuit "$spec" --curve bn254 --seed "$seed" --out "bn-$n.in.json"
+  "$cuzk" submit --endpoint "$endpoint" --zkey "bn-$n.zkey" --circuit "$spec" --inputs "bn-$n.in.json" \
+    --job-id "job-bn-$n-$seed" --wait --proof "bn-$n.proof.json" --public "bn-$n.public.json" ||
+    fail "the BN254 $spec job did not prove"
+  snarkjs groth16 verify "bn-$n.vk.json" "bn-$n.public.json" "bn-$n.proof.json" > verify.log
+  grep -q OK verify.log || { cat verify.log; fail "snarkjs rejects the BN254 $spec proof"; }
 done
+"$cuzk" status --endpoint "$endpoint" --job-id "job-bn-chain-$seed" --json > bn.status.json
+node -e 'const s=JSON.parse(require("fs").readFileSync("bn.status.json"));if(s.curve!=="bn254"){console.error(s);process.exit(1)}' ||
+  fail "status does not say the BN254 native job's curve"
+
+# ---- 24 mixed jobs: both curves, circom and native, all priorities, three workers
+step "24 mixed jobs on three workers"
+"$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name worker@3 > worker3.log 2>&1 &
+worker_pids+=($!)
 prios=(high normal low)
 kind_of() {
-  case $(($1 % 5)) in 0) echo chain ;; 1) echo muladd ;; 2) echo chain:size=300 ;; 3) echo poseidon-merkle:depth=2 ;;
-    4) echo bnmuladd ;; esac
+  case $(($1 % 6)) in 0) echo chain ;; 1) echo muladd ;; 2) echo chain:size=300 ;; 3) echo poseidon-merkle:depth=2 ;;
+    4) echo bnmuladd ;; 5) echo bn:poseidon-merkle:depth=2 ;; esac
 }
 circom_kind() { [ "$1" = chain ] || [ "$1" = muladd ] || [ "$1" = bnmuladd ]; }
+# a native kind's key: n-NAME.zkey, or bn-NAME.zkey for bn:SPEC (BN254)
+native_key() { local spec=${1#bn:}; if [ "$spec" != "$1" ]; then echo "bn-${spec%%:*}"; else echo "n-${spec%%:*}"; fi; }
+native_curve() { if [ "${1#bn:}" != "$1" ]; then echo bn254; else echo bls12-381; fi; }
 for i in $(seq 0 23); do
   p=${prios[$(((seed + i) % 3))]} k=$(kind_of "$i")
   if circom_kind "$k"; then
@@ -306,16 +325,16 @@ for i in $(seq 0 23); do
     "$cuzk" submit --endpoint "$endpoint" --zkey "$k.zkey" --wtns "x$i.wtns" "${extra[@]}" --priority "$p" \
       --job-id "job-x$i-$seed" > /dev/null
   else
-    "$cuzk" inputs --circuit "$k" --seed $((seed + i)) --out "x$i.in.json"
-    "$cuzk" submit --endpoint "$endpoint" --zkey "n-${k%%:*}.zkey" --circuit "$k" --inputs "x$i.in.json" --priority "$p" \
-      --job-id "job-x$i-$seed" > /dev/null
+    "$cuzk" inputs --circuit "${k#bn:}" --curve "$(native_curve "$k")" --seed $((seed + i)) --out "x$i.in.json"
+    "$cuzk" submit --endpoint "$endpoint" --zkey "$(native_key "$k").zkey" --circuit "${k#bn:}" --inputs "x$i.in.json" \
+      --priority "$p" --job-id "job-x$i-$seed" > /dev/null
   fi
 done
 for i in $(seq 0 23); do
   k=$(kind_of "$i")
   "$cuzk" wait --endpoint "$endpoint" --job-id "job-x$i-$seed" --proof "x$i.proof.json" --public "x$i.public.json" \
     --timeout 120 2> /dev/null || fail "job x$i ($k) did not finish"
-  if circom_kind "$k"; then vk=$k.vk.json; else vk=n-${k%%:*}.vk.json; fi
+  if circom_kind "$k"; then vk=$k.vk.json; else vk=$(native_key "$k").vk.json; fi
   if ! circom_kind "$k" || [ "$k" = bnmuladd ]; then
     "$cuzk" verify --vk "$vk" --public "x$i.public.json" --proof "x$i.proof.json" > /dev/null ||
       fail "cuzk verify rejects x$i ($k)"
@@ -323,7 +342,7 @@ for i in $(seq 0 23); do
   snarkjs groth16 verify "$vk" "x$i.public.json" "x$i.proof.json" > verify.log
   grep -q OK verify.log || { cat verify.log; fail "snarkjs rejects x$i ($k)"; }
 done
-echo "24 mixed jobs (BLS12-381 and BN254; circom: snarkjs verify; native and BN254: cuzk verify and snarkjs verify) proven by 3 workers"
+echo "24 mixed jobs (BLS12-381 and BN254, circom and native on both; circom: snarkjs verify; native and BN254: cuzk verify and snarkjs verify) proven by 3 workers"
 
 # ---- SIGTERM ---------------------------------------------------------------
 step "SIGTERM"

@@ -2,7 +2,7 @@
 # Groth16 interop between cuzk and snarkjs/circom on bls12381 and bn128.
 #   interop.sh CUZK WORKDIR STEP
 # STEP: fixture | snarkjs-key | cuzk-key | tamper | native-vs-circom |
-#       bn254-snarkjs-key | bn254-cuzk-key
+#       bn254-snarkjs-key | bn254-cuzk-key | bn254-native
 # The fixture compiles the circom test circuits (circom2, --prime bls12381;
 # and muladd with circom's default prime, BN254, under bn254/) and makes a
 # small powers-of-tau for each curve; the other steps reuse it.
@@ -137,6 +137,26 @@ native-vs-circom)
   # the native key proves the circom witness too: same wires, same constraints
   "$cuzk" prove --zkey native.zkey --wtns nc.wtns --proof nw.proof.json --public nw.public.json
   "$cuzk" verify --vk native.vk.json --public nw.public.json --proof nw.proof.json
+  ;;
+bn254-native)
+  # (g) native circuits on BN254: cuzk setup --curve bn254 and cuzk prove,
+  # snarkjs verifies every proof; the poseidon-merkle root is circomlibjs's
+  mkdir -p bn254-native
+  cd bn254-native
+  for spec in "chain:size=$chain_n" poseidon-merkle:depth=6 sha256:bytes=3; do
+    n=${spec%%:*}
+    "$cuzk" setup --circuit "$spec" --curve bn254 --zkey "$n.zkey" 2> /dev/null
+    "$cuzk" export-vk --zkey "$n.zkey" --vk "$n.vk.json"
+    grep -q '"curve": "bn128"' "$n.vk.json"
+    "$cuzk" inputs --circuit "$spec" --curve bn254 --seed "$seed" --out "$n.in.json"
+    "$cuzk" prove --zkey "$n.zkey" --circuit "$spec" --inputs "$n.in.json" --proof "$n.proof.json" --public "$n.public.json"
+    snarkjs groth16 verify "$n.vk.json" "$n.public.json" "$n.proof.json" | tee verify.log
+    grep -q "OK" verify.log
+  done
+  node "$here/poseidon/circomlib_poseidon.mjs" poseidon-merkle.in.json > circomlib.json
+  node -e 'const a=require(process.argv[1]).root,b=require(process.argv[2])[0];if(a!==b){console.error("root: circomlibjs",a,"cuzk",b);process.exit(1)}' \
+    "$work/bn254-native/circomlib.json" "$work/bn254-native/poseidon-merkle.public.json"
+  echo "poseidon-merkle root equals circomlibjs's: $(cat poseidon-merkle.public.json | tr -d ' \n')"
   ;;
 bn254-snarkjs-key)
   # (e) BN254 as a circom user has it: a key from a bn128 ceremony (setup,
