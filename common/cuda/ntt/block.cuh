@@ -11,10 +11,13 @@
 
 #if defined(__CUDACC__)
 #define CUZK_NTT_HD __host__ __device__ __forceinline__
-#define CUZK_NTT_UNROLL _Pragma("unroll")
 #else
 #define CUZK_NTT_HD inline
-#define CUZK_NTT_UNROLL
+#endif
+#if defined(__CUDA_ARCH__)
+#define CUZK_NTT_UNROLL _Pragma("unroll")
+#else
+#define CUZK_NTT_UNROLL  // the host compiler would ignore "#pragma unroll"
 #endif
 
 namespace cuzk::cuda::ntt::detail {

@@ -88,7 +88,7 @@ class crash_loop {
 
   std::uint64_t seed_;
   std::mt19937_64 rng_;
-  std::string circuit_ = "chain:size=16";
+  std::string circuit_ = "chain:size=2";
   std::unique_ptr<service> svc_;
   std::unique_ptr<shm::region> region_;  // read by the checks (no process per check)
   std::unique_ptr<client::connection> conn_;
