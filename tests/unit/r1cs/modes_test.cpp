@@ -1,8 +1,10 @@
-// One small circuit run through every mode: counting, setup, proving, checking.
+// One small circuit run through every mode (counting, setup, proving,
+// checking, replay) on both curves.
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "curves_under_test.hpp"
 #include "r1cs/checking_cs.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/error.hpp"
@@ -16,31 +18,65 @@
 namespace cuzk::r1cs {
 namespace {
 
-fr_t f(std::uint64_t v) { return fr_t::from_u64(v); }
-
 /* out = x^3 + x + 5, with out public and x private; aux: x, x^2, x^3 */
-void cubic(constraint_system& cs, const fr_t& x) {
+template <class C>
+void cubic(basic_constraint_system<C>& cs, const ff::fr<C>& x) {
+  using lc = basic_lc<C>;
   scope s(cs, "cubic");
-  const fr_t x2 = x.sqr(), x3 = x2 * x;
-  const variable out = cs.alloc_input(x3 + x + f(5));
+  const ff::fr<C> x2 = x.sqr(), x3 = x2 * x;
+  const variable out = cs.alloc_input(x3 + x + ff::fr<C>::from_u64(5));
   const variable xv = cs.alloc_aux(x);
   const variable sq = cs.alloc_aux(x2);
   cs.enforce(xv, xv, sq, "x^2");
   const variable cube = cs.alloc_aux(x3);
   cs.enforce(sq, xv, cube, "x^3");
-  cs.enforce(lc(cube) + xv + lc::constant(f(5)), variable::one(), out, "out");
+  cs.enforce(lc(cube) + xv + lc::constant(ff::fr<C>::from_u64(5)), variable::one(), out, "out");
 }
 
-struct slot {
-  explicit slot(counts n, std::size_t slack = 0)
+template <class C>
+struct basic_slot {
+  explicit basic_slot(counts n, std::size_t slack = 0)
       : a(n.constraints + slack), b(n.constraints + slack), c(n.constraints + slack), z(n.inputs + n.aux + slack) {}
-  proving_buffers buffers(counts n) {
+  basic_proving_buffers<C> buffers(counts n) {
     return {a, b, c, std::span(z).first(n.inputs), std::span(z).subspan(n.inputs)};
   }
-  std::vector<fr_t> a, b, c, z;
+  std::vector<ff::fr<C>> a, b, c, z;
 };
 
-TEST(Modes, CountingSetupAndProvingAgreeOnSizes) {
+template <class C>
+struct Modes : ::testing::Test {
+  using fr_t = ff::fr<C>;
+  using lc = basic_lc<C>;
+  using term = basic_term<C>;
+  using matrices = basic_matrices<C>;
+  using slot = basic_slot<C>;
+  using counting_cs = basic_counting_cs<C>;
+  using recording_cs = basic_recording_cs<C>;
+  using proving_cs = basic_proving_cs<C>;
+  using checking_cs = basic_checking_cs<C>;
+  using tampering_cs = fixtures::basic_tampering_cs<C>;
+  static fr_t f(std::uint64_t v) { return fr_t::from_u64(v); }
+};
+TYPED_TEST_SUITE(Modes, test::curves_under_test, test::curve_names);
+
+/* Each test's names for its curve's types (typed tests see none of the fixture's). */
+#define CUZK_MODES_NAMES                                                \
+  using C = TypeParam;                                                  \
+  using F = Modes<C>;                                                   \
+  using fr_t [[maybe_unused]] = typename F::fr_t;                       \
+  using lc [[maybe_unused]] = typename F::lc;                           \
+  using term [[maybe_unused]] = typename F::term;                       \
+  using matrices [[maybe_unused]] = typename F::matrices;               \
+  using slot [[maybe_unused]] = typename F::slot;                       \
+  using counting_cs [[maybe_unused]] = typename F::counting_cs;         \
+  using recording_cs [[maybe_unused]] = typename F::recording_cs;       \
+  using proving_cs [[maybe_unused]] = typename F::proving_cs;           \
+  using checking_cs [[maybe_unused]] = typename F::checking_cs;         \
+  using tampering_cs [[maybe_unused]] = typename F::tampering_cs;       \
+  [[maybe_unused]] constexpr auto f = &F::f
+
+TYPED_TEST(Modes, CountingSetupAndProvingAgreeOnSizes) {
+  CUZK_MODES_NAMES;
   counting_cs counter;
   cubic(counter, f(3));
   EXPECT_EQ(counter.sizes(), (counts{3, 2, 3}));
@@ -59,7 +95,8 @@ TEST(Modes, CountingSetupAndProvingAgreeOnSizes) {
   EXPECT_EQ(prover.sizes(), counter.sizes());
 }
 
-TEST(Modes, ProvingWritesABCAndTheAssignmentIntoCallerMemory) {
+TYPED_TEST(Modes, ProvingWritesABCAndTheAssignmentIntoCallerMemory) {
+  CUZK_MODES_NAMES;
   const counts n{3, 2, 3};
   slot s(n);
   proving_cs prover(s.buffers(n));
@@ -71,27 +108,29 @@ TEST(Modes, ProvingWritesABCAndTheAssignmentIntoCallerMemory) {
   EXPECT_EQ(s.c, (std::vector<fr_t>{f(9), f(27), f(35)}));
 }
 
-TEST(Modes, ProvingEqualsEvaluatingTheRecordedMatrices) {
+TYPED_TEST(Modes, ProvingEqualsEvaluatingTheRecordedMatrices) {
+  CUZK_MODES_NAMES;
   auto g = cuzk::test::rng(1);
   recording_cs recorder;
   cubic(recorder, fr_t::zero());
   const matrices m = std::move(recorder).finish();
   for (int trial = 0; trial < 8; ++trial) {
-    const fr_t x = test::random_fr(g);
+    const fr_t x = test::random_fr<C>(g);
     const counts n{3, 2, 3};
     slot s(n);
     proving_cs prover(s.buffers(n));
     cubic(prover, x);
     std::vector<fr_t> a(3), b(3), c(3);
-    evaluate(m, s.z, a, b, c);
+    evaluate<C>(m, s.z, a, b, c);
     EXPECT_EQ(a, s.a);
     EXPECT_EQ(b, s.b);
     EXPECT_EQ(c, s.c);
-    EXPECT_FALSE(first_unsatisfied(m, s.z));
+    EXPECT_FALSE(first_unsatisfied<C>(m, s.z));
   }
 }
 
-TEST(Modes, ProvingRefusesBuffersTooSmallForTheCircuit) {
+TYPED_TEST(Modes, ProvingRefusesBuffersTooSmallForTheCircuit) {
+  CUZK_MODES_NAMES;
   const counts n{3, 2, 3};
   auto attempt = [&](std::size_t a_cap, std::size_t in_cap, std::size_t aux_cap) -> std::string {
     std::vector<fr_t> a(a_cap), b(3), c(3), in(in_cap), aux(aux_cap);
@@ -111,23 +150,25 @@ TEST(Modes, ProvingRefusesBuffersTooSmallForTheCircuit) {
   (void)n;
 }
 
-TEST(Modes, ProvingFlagsTheFirstUnsatisfiedConstraint) {
+TYPED_TEST(Modes, ProvingFlagsTheFirstUnsatisfiedConstraint) {
+  CUZK_MODES_NAMES;
   const counts n{3, 2, 3};
   slot s(n);
   proving_cs prover(s.buffers(n));
-  fixtures::tampering_cs bad(prover, 1, f(10));  // x^2 := 10
+  tampering_cs bad(prover, 1, f(10));  // x^2 := 10
   cubic(bad, f(3));
   ASSERT_TRUE(prover.first_unsatisfied());
   EXPECT_EQ(*prover.first_unsatisfied(), 0u);
 }
 
-TEST(Modes, CheckingNamesTheFirstFailingConstraint) {
+TYPED_TEST(Modes, CheckingNamesTheFirstFailingConstraint) {
+  CUZK_MODES_NAMES;
   checking_cs good;
   cubic(good, f(3));
   EXPECT_TRUE(good.satisfied());
 
   checking_cs checker;
-  fixtures::tampering_cs bad(checker, 2, f(28));  // x^3 := 28
+  tampering_cs bad(checker, 2, f(28));  // x^3 := 28
   cubic(bad, f(3));
   ASSERT_FALSE(checker.satisfied());
   const auto& failure = *checker.first_failure();
@@ -137,7 +178,8 @@ TEST(Modes, CheckingNamesTheFirstFailingConstraint) {
   EXPECT_EQ(failure.c, f(28));
 }
 
-TEST(Modes, SetupMergesRepeatedTermsAndSortsRowsByWire) {
+TYPED_TEST(Modes, SetupMergesRepeatedTermsAndSortsRowsByWire) {
+  CUZK_MODES_NAMES;
   recording_cs rec;
   const variable x = rec.alloc_aux(fr_t::zero());
   const variable p = rec.alloc_input(fr_t::zero());
@@ -151,7 +193,8 @@ TEST(Modes, SetupMergesRepeatedTermsAndSortsRowsByWire) {
   EXPECT_EQ(m.c.row(0).size(), 2u);
 }
 
-TEST(Modes, UsingAVariableBeforeAllocatingItIsAnError) {
+TYPED_TEST(Modes, UsingAVariableBeforeAllocatingItIsAnError) {
+  CUZK_MODES_NAMES;
   recording_cs rec;
   EXPECT_THROW(rec.enforce(variable::aux(0), variable::one(), variable::one()), error);
   std::vector<fr_t> a(1), b(1), c(1), in(1), aux(1);
@@ -159,7 +202,8 @@ TEST(Modes, UsingAVariableBeforeAllocatingItIsAnError) {
   EXPECT_THROW(prover.enforce(variable::input(1), variable::one(), variable::one()), error);
 }
 
-TEST(Modes, ReplayRunsFixedMatricesThroughAnyMode) {
+TYPED_TEST(Modes, ReplayRunsFixedMatricesThroughAnyMode) {
+  CUZK_MODES_NAMES;
   recording_cs recorder;
   cubic(recorder, fr_t::zero());
   const matrices m = std::move(recorder).finish();
@@ -186,7 +230,7 @@ TEST(Modes, ReplayRunsFixedMatricesThroughAnyMode) {
   replay(checker, m, wrong);
   ASSERT_FALSE(checker.satisfied());
   EXPECT_EQ(checker.first_failure()->index, 0u);
-  EXPECT_EQ(first_unsatisfied(m, wrong), 0u);
+  EXPECT_EQ(first_unsatisfied<C>(m, wrong), 0u);
   EXPECT_THROW(replay(checker, m, std::span(wrong).first(3)), error);
 }
 
