@@ -48,6 +48,9 @@ export CUZK_GPU_MAX_LOG="${CUZK_GPU_MAX_LOG:-20}"
 export CUZK_SHM_BIN="$bin/cuzk-shm" CUZK_SERVER_BIN="$bin/cuzk-gpu-server" CUZK_WORKER_BIN="$bin/cuzk-synth-worker" \
   CUZK_CLI_BIN="$bin/cuzk"
 [[ -f "$root/.gpurun/data/mix.r1cs" ]] && export CUZK_GPU_CIRCOM="$root/.gpurun/data/mix"
+[[ -f "$root/.gpurun/data/mix_bn254.zkey" ]] && export CUZK_GPU_CIRCOM_BN254="$root/.gpurun/data/mix_bn254"
+# the service's BN254 circom proof joins the CLI's in proofs.tar.gz (snarkjs verifies them where node is)
+export CUZK_GPU_PROOFS="$out/proofs"
 status=0
 for t in "$bin"/cuzk-*-test; do
   [[ -x "$t" ]] || continue
@@ -92,6 +95,20 @@ for c in "${cases[@]}"; do
     "$(cat "$p.cpu.time" 2>/dev/null)" "$(cat "$p.cuda.time" 2>/dev/null)" "$same")")
   rm -f "$p.zkey"
 done
+# BN254 with a snarkjs ceremony key (no setup here): circom's default prime, cpu against cuda
+if [[ -f "$root/.gpurun/data/mix_bn254.zkey" ]]; then
+  p="$out/proofs/circom-bn254-ceremony" d="$root/.gpurun/data/mix_bn254"
+  cp "$d.vk.json" "$p.vk.json"
+  for be in cpu cuda; do
+    /usr/bin/time -f %e -o "$p.$be.time" "$bin/cuzk" prove --zkey "$d.zkey" --wtns "$d.wtns" --blinding 12345,67890 \
+      --backend "$be" --proof "$p.$be.proof.json" --public "$p.$be.public.json" >"$p.$be.log" 2>&1 || status=1
+  done
+  same=differ
+  cmp -s "$p.cpu.proof.json" "$p.cuda.proof.json" && same=identical
+  [[ $same == identical ]] || status=1
+  summary+=("$(printf 'prove %-12s %-11s snarkjs key   cpu %6ss cuda %6ss  proofs %s' circom-bn254 bn128 \
+    "$(cat "$p.cpu.time" 2>/dev/null)" "$(cat "$p.cuda.time" 2>/dev/null)" "$same")")
+fi
 tar -C "$out" -czf "$out/proofs.tar.gz" proofs && rm -rf "$out/proofs"
 
 # 3. H2D from a registered pool slot vs cudaHostAlloc vs pageable, and the pool's registration (s/GiB)

@@ -37,6 +37,19 @@ printf 'pragma circom 2.0.0;\ninclude "mix_template.circom";\ncomponent main {pu
 node -e 'const n=+process.argv[1];let b=[];for(let i=0;i<n;i++)b.push(String(BigInt(i)*7919n+BigInt(Math.floor(Math.random()*1e9))));console.log(JSON.stringify({a:String(Math.floor(Math.random()*1e9)),b}))' "$n" >"$work/in.json"
 node "$work/mix_js/generate_witness.js" "$work/mix_js/mix.wasm" "$work/in.json" "$pack/data/mix.wtns"
 cp "$work/mix.r1cs" "$pack/data/mix.r1cs"
+# BN254 as a circom user has it (tests/gpu/service bn254_service_test.cpp): Mix(N)
+# compiled with circom's default prime, a key from a snarkjs bn128 ceremony
+# (2^13 powers, then a contribution to the circuit's key) and its verifying key.
+snarkjs="$interop/node_modules/.bin/snarkjs"
+printf 'pragma circom 2.0.0;\ninclude "mix_template.circom";\ncomponent main {public [a]} = Mix(%d);\n' "$n" >"$work/mix_bn254.circom"
+(cd "$work" && node "$interop/node_modules/.bin/circom2" mix_bn254.circom --r1cs --wasm -o . >/dev/null)
+node "$work/mix_bn254_js/generate_witness.js" "$work/mix_bn254_js/mix_bn254.wasm" "$work/in.json" "$pack/data/mix_bn254.wtns"
+node "$snarkjs" powersoftau new bn128 13 "$work/pot0.ptau" >/dev/null
+node "$snarkjs" powersoftau contribute "$work/pot0.ptau" "$work/pot1.ptau" -e="cuzk gpu-pack $RANDOM" >/dev/null
+node "$snarkjs" powersoftau prepare phase2 "$work/pot1.ptau" "$work/pot.ptau" >/dev/null
+node "$snarkjs" groth16 setup "$work/mix_bn254.r1cs" "$work/pot.ptau" "$work/mix_bn254.0.zkey" >/dev/null
+node "$snarkjs" zkey contribute "$work/mix_bn254.0.zkey" "$pack/data/mix_bn254.zkey" --name=cuzk -e="cuzk gpu-pack $RANDOM" >/dev/null
+node "$snarkjs" zkey export verificationkey "$pack/data/mix_bn254.zkey" "$pack/data/mix_bn254.vk.json" >/dev/null
 rm -rf "$work"
 
 strip --strip-unneeded "$pack"/bin/* 2>/dev/null || true

@@ -8,9 +8,13 @@
 // streamed instead of resident, and from one context holding keys of both
 // curves.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -147,14 +151,31 @@ template <class C>
 class CudaMappedKey : public ::testing::Test {};
 TYPED_TEST_SUITE(CudaMappedKey, cuzk::test::curves_under_test, cuzk::test::curve_names);
 
+/* Bytes in an anonymous mapping of their own, as a zkey file's or an SRS
+   region's are: the registry pins whole pages, which on the heap would take in
+   neighbouring allocations (and a later copy from one of those, partly inside
+   the pinned range, fails with cudaErrorInvalidValue). */
+struct anonymous_mapping {
+  std::span<std::uint8_t> bytes;
+  ~anonymous_mapping() { ::munmap(bytes.data(), bytes.size()); }
+};
+std::shared_ptr<const anonymous_mapping> own_mapping(const std::vector<std::uint8_t>& v) {
+  void* p = ::mmap(nullptr, v.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::runtime_error("mmap of " + std::to_string(v.size()) + " bytes failed");
+  auto m = std::make_shared<anonymous_mapping>();
+  m->bytes = {static_cast<std::uint8_t*>(p), v.size()};
+  std::copy(v.begin(), v.end(), m->bytes.begin());
+  return m;
+}
+
 TYPED_TEST(CudaMappedKey, ResidentAndStreamedBasesGiveTheCpuProof) {
   CUZK_REQUIRE_GPU();
   using C = TypeParam;
   const auto rs = random_blinding<C>(79);
   for (h_form h : {h_form::odd_coset, h_form::coefficient}) {
     const auto& in = random_instance<C>(14, h);
-    const auto bytes = std::make_shared<const std::vector<std::uint8_t>>(io::write_zkey(in.pk));
-    const auto mapped = io::read_zkey_mapped<C>(*bytes, bytes, false);
+    const auto bytes = own_mapping(io::write_zkey(in.pk));
+    const auto mapped = io::read_zkey_mapped<C>(bytes->bytes, bytes, false);
     ASSERT_FALSE(mapped.points_decoded());
     ASSERT_EQ(mapped.mapped.a.size(), in.pk.a.size() * basic_proving_key<C>::g1_bytes);
     ASSERT_EQ(mapped.mapped.b2.size(), in.pk.b2.size() * basic_proving_key<C>::g2_bytes);
