@@ -12,17 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "circuits/registry.hpp"
 #include "gpu_test.hpp"
-#include "groth16/native.hpp"
-#include "groth16/verifier.hpp"
 #include "harness.hpp"
-#include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
 #include "seed.hpp"
 
@@ -41,30 +36,7 @@ struct case_t {
 
 template <class C>
 std::function<bool(const std::string&, const std::string&)> verifier(std::shared_ptr<const groth16::basic_proving_key<C>> pk) {
-  return [pk](const std::string& proof, const std::string& pub) {
-    const auto p = io::proof_from_json<C>(nlohmann::json::parse(proof));
-    const auto x = io::public_from_json<C>(nlohmann::json::parse(pub));
-    return x.size() == pk->n_public && groth16::verify<C>(pk->vk(), x, p);
-  };
-}
-
-/* A BN254 native circuit's key, written once per process. */
-const std::pair<std::string, std::shared_ptr<const groth16::basic_proving_key<bn>>>& bn254_key(const std::string& spec) {
-  static std::mutex mu;
-  static std::map<std::string, std::pair<std::string, std::shared_ptr<const groth16::basic_proving_key<bn>>>> keys;
-  std::lock_guard lk(mu);
-  if (auto it = keys.find(spec); it != keys.end()) return it->second;
-  auto c = circuits::make_circuit<bn>(spec);
-  auto pk = std::make_shared<const groth16::basic_proving_key<bn>>(
-      groth16::setup_circuit<bn>(*c, groth16::basic_toxic_waste<bn>::random()));
-  const fs::path dir = fs::temp_directory_path() / ("cuzk-test-bn254-keys-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string name = spec;
-  for (auto& ch : name)
-    if (ch == ':' || ch == '=' || ch == ',') ch = '_';
-  const auto path = dir / (name + ".zkey");
-  io::write_zkey_file(path, *pk);
-  return keys.emplace(spec, std::pair{path.string(), pk}).first->second;
+  return [pk](const std::string& proof, const std::string& pub) { return verifies<C>(*pk, proof, pub); };
 }
 
 /* The circom job's files, copied where the test server allows files (the temporary directory). */
@@ -87,13 +59,13 @@ std::vector<case_t> mixed_cases(const std::string& stem, std::uint64_t seed) {
   cases.push_back({circom, verifier<bn>(circom_pk)});
   std::uint64_t i = 0;
   for (const std::string spec : {"chain:size=1500", "poseidon-merkle:depth=2", "sha256:bytes=3"}) {
-    const auto& [path, pk] = bn254_key(spec);
+    const auto& key = key_for<bn>(spec);
     proto::submit s;
     s.job_id = "bn254-native-" + std::to_string(i);
     s.client = "bn254_service_test";
-    s.zkey = path;
+    s.zkey = key.path;
     s.work = proto::native_work{spec, circuits::make_circuit<bn>(spec)->random_inputs(seed + i++).dump()};
-    cases.push_back({s, verifier<bn>(pk)});
+    cases.push_back({s, verifier<bn>(key.pk)});
   }
   for (const std::string spec : {"chain:size=1500", "poseidon-merkle:depth=2"}) {
     auto s = native_submit("bls12-381-native-" + std::to_string(i), spec, seed + i, "bn254_service_test");

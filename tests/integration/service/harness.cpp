@@ -184,22 +184,26 @@ std::string service::cli_status_json(const std::string& job_id) {
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
 }
 
-const test_key& key_for(const std::string& spec) {
+template <class C>
+const basic_test_key<C>& key_for(const std::string& spec) {
   static std::mutex mu;
-  static std::map<std::string, test_key> keys;
+  static std::map<std::string, basic_test_key<C>> keys;
   std::lock_guard lk(mu);
   if (auto it = keys.find(spec); it != keys.end()) return it->second;
-  auto c = circuits::make_circuit(spec);
-  auto pk = std::make_shared<groth16::proving_key>(groth16::setup_circuit(*c, groth16::toxic_waste::random()));
+  auto c = circuits::make_circuit<C>(spec);
+  auto pk = std::make_shared<groth16::basic_proving_key<C>>(
+      groth16::setup_circuit<C>(*c, groth16::basic_toxic_waste<C>::random()));
   static const fs::path dir = fs::temp_directory_path() / ("cuzk-test-keys-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::string name = spec;
+  std::string name = spec + (std::is_same_v<C, curves::bls12_381> ? "" : "@" + std::string(curves::name(C::id)));
   for (auto& ch : name)
-    if (ch == ':' || ch == '=' || ch == ',') ch = '_';
+    if (ch == ':' || ch == '=' || ch == ',' || ch == '@') ch = '_';
   const auto path = dir / (name + ".zkey");
   io::write_zkey_file(path, *pk);
-  return keys.emplace(spec, test_key{path.string(), pk}).first->second;
+  return keys.emplace(spec, basic_test_key<C>{path.string(), pk}).first->second;
 }
+template const basic_test_key<curves::bls12_381>& key_for(const std::string&);
+template const basic_test_key<curves::bn254>& key_for(const std::string&);
 
 std::string inputs_for(const std::string& spec, std::uint64_t seed) {
   return circuits::make_circuit(spec)->random_inputs(seed).dump();
@@ -236,11 +240,14 @@ std::string load_srs(const service& svc, const std::string& zkey) {
   return id;
 }
 
-bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json) {
-  auto p = io::proof_from_json(nlohmann::json::parse(proof_json));
-  auto pub = io::public_from_json(nlohmann::json::parse(public_json));
-  return pub.size() == pk.n_public && groth16::verify(pk.vk(), pub, p);
+template <class C>
+bool verifies(const groth16::basic_proving_key<C>& pk, const std::string& proof_json, const std::string& public_json) {
+  auto p = io::proof_from_json<C>(nlohmann::json::parse(proof_json));
+  auto pub = io::public_from_json<C>(nlohmann::json::parse(public_json));
+  return pub.size() == pk.n_public && groth16::verify<C>(pk.vk(), pub, p);
 }
+template bool verifies(const groth16::basic_proving_key<curves::bls12_381>&, const std::string&, const std::string&);
+template bool verifies(const groth16::basic_proving_key<curves::bn254>&, const std::string&, const std::string&);
 
 unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit) {
   const std::regex logged("metrics on 127\\.0\\.0\\.1:([0-9]+)");

@@ -86,12 +86,15 @@ std::string server_bin();
 std::string worker_bin();
 std::string cli_bin();  // CUZK_CLI_BIN: the cuzk client
 
-/* A dev key for a native circuit, made once per test binary (cached by spec). */
-struct test_key {
+/* A dev key for a native circuit over curve C, made once per test binary (cached by spec). */
+template <class C>
+struct basic_test_key {
   std::string path;
-  std::shared_ptr<const groth16::proving_key> pk;
+  std::shared_ptr<const groth16::basic_proving_key<C>> pk;
 };
-const test_key& key_for(const std::string& circuit_spec);
+using test_key = basic_test_key<curves::bls12_381>;
+template <class C = curves::bls12_381>
+const basic_test_key<C>& key_for(const std::string& circuit_spec);
 
 /* Random valid inputs for a circuit, as JSON text. */
 std::string inputs_for(const std::string& circuit_spec, std::uint64_t seed);
@@ -110,7 +113,8 @@ std::string server_logs(const service& svc);
 std::string load_srs(const service& svc, const std::string& zkey);
 
 /* The proof and public signals parse, and the proof verifies under the key's vk. */
-bool verifies(const groth16::proving_key& pk, const std::string& proof_json, const std::string& public_json);
+template <class C>
+bool verifies(const groth16::basic_proving_key<C>& pk, const std::string& proof_json, const std::string& public_json);
 
 /* The port of the metrics endpoint a server started with --metrics 127.0.0.1:0 logged ("metrics on
    127.0.0.1:PORT") in one of the logs in `dir`; 0 when none did within `limit`. */
