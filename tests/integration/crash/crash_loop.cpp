@@ -24,7 +24,7 @@ using clk = std::chrono::steady_clock;
 
 constexpr int good_per_batch = 2;
 // A dead server is noticed quickly; requests are retried (all are idempotent).
-constexpr auto request_timeout = std::chrono::milliseconds(60);
+constexpr auto request_timeout = std::chrono::milliseconds(30);
 constexpr int bad_per_batch = 2;
 
 /* The failpoint that kills a helper process to set a workload up. */
