@@ -75,40 +75,35 @@ cases=("chain-16 odd-coset --circuit chain:size=65000"
        "sha256-2 odd-coset --circuit sha256:blocks=2"
        "poseidon-20 coefficient --circuit poseidon-merkle:depth=20")
 [[ -f "$root/.gpurun/data/mix.r1cs" ]] && cases+=("circom-mix odd-coset --r1cs $root/.gpurun/data/mix.r1cs")
+# BN254 with a snarkjs bn128 ceremony's key (no setup here): circom's default prime
+[[ -f "$root/.gpurun/data/mix_bn254.zkey" ]] && cases+=("circom-bn254-ceremony bn128 --zkey $root/.gpurun/data/mix_bn254")
 mkdir -p "$out/proofs"
 for c in "${cases[@]}"; do
   read -r stem form kind src <<<"$c"
   p="$out/proofs/$stem"
-  "$bin/cuzk" setup "$kind" "$src" --h-form "$form" --seed "gpu-check $stem" --zkey "$p.zkey" >"$p.setup.log" 2>&1 || { status=1; continue; }
-  "$bin/cuzk" export-vk --zkey "$p.zkey" --vk "$p.vk.json" >/dev/null 2>&1
-  if [[ $kind == --r1cs ]]; then wit=(--wtns "$root/.gpurun/data/mix.wtns")
-  else "$bin/cuzk" inputs --circuit "$src" --seed $RANDOM >"$p.inputs.json"; wit=(--circuit "$src" --inputs "$p.inputs.json"); fi
+  if [[ $kind == --zkey ]]; then  # a ready key: STEM.zkey, with STEM.vk.json and STEM.wtns beside it
+    zkey="$src.zkey" setup="snarkjs"
+    cp "$src.vk.json" "$p.vk.json"
+    wit=(--wtns "$src.wtns")
+  else
+    zkey="$p.zkey"
+    "$bin/cuzk" setup "$kind" "$src" --h-form "$form" --seed "gpu-check $stem" --zkey "$zkey" >"$p.setup.log" 2>&1 || { status=1; continue; }
+    setup="$(grep -o 'fixed-base.*' "$p.setup.log" | head -1 | grep -oE '[0-9.]+ ?s' | head -1)"
+    "$bin/cuzk" export-vk --zkey "$zkey" --vk "$p.vk.json" >/dev/null 2>&1
+    if [[ $kind == --r1cs ]]; then wit=(--wtns "$root/.gpurun/data/mix.wtns")
+    else "$bin/cuzk" inputs --circuit "$src" --seed $RANDOM >"$p.inputs.json"; wit=(--circuit "$src" --inputs "$p.inputs.json"); fi
+  fi
   for be in cpu cuda; do
-    /usr/bin/time -f %e -o "$p.$be.time" "$bin/cuzk" prove --zkey "$p.zkey" "${wit[@]}" --blinding 12345,67890 \
+    /usr/bin/time -f %e -o "$p.$be.time" "$bin/cuzk" prove --zkey "$zkey" "${wit[@]}" --blinding 12345,67890 \
       --backend "$be" --proof "$p.$be.proof.json" --public "$p.$be.public.json" >"$p.$be.log" 2>&1 || status=1
   done
   same=differ
   cmp -s "$p.cpu.proof.json" "$p.cuda.proof.json" && same=identical
   [[ $same == identical ]] || status=1
-  summary+=("$(printf 'prove %-12s %-11s setup %6ss cpu %6ss cuda %6ss  proofs %s' "$stem" "$form" \
-    "$(grep -o 'fixed-base.*' "$p.setup.log" | head -1 | grep -oE '[0-9.]+ ?s' | head -1)" \
+  summary+=("$(printf 'prove %-12s %-11s setup %7s cpu %6ss cuda %6ss  proofs %s' "$stem" "$form" "$setup" \
     "$(cat "$p.cpu.time" 2>/dev/null)" "$(cat "$p.cuda.time" 2>/dev/null)" "$same")")
-  rm -f "$p.zkey"
+  [[ $kind == --zkey ]] || rm -f "$zkey"
 done
-# BN254 with a snarkjs ceremony key (no setup here): circom's default prime, cpu against cuda
-if [[ -f "$root/.gpurun/data/mix_bn254.zkey" ]]; then
-  p="$out/proofs/circom-bn254-ceremony" d="$root/.gpurun/data/mix_bn254"
-  cp "$d.vk.json" "$p.vk.json"
-  for be in cpu cuda; do
-    /usr/bin/time -f %e -o "$p.$be.time" "$bin/cuzk" prove --zkey "$d.zkey" --wtns "$d.wtns" --blinding 12345,67890 \
-      --backend "$be" --proof "$p.$be.proof.json" --public "$p.$be.public.json" >"$p.$be.log" 2>&1 || status=1
-  done
-  same=differ
-  cmp -s "$p.cpu.proof.json" "$p.cuda.proof.json" && same=identical
-  [[ $same == identical ]] || status=1
-  summary+=("$(printf 'prove %-12s %-11s snarkjs key   cpu %6ss cuda %6ss  proofs %s' circom-bn254 bn128 \
-    "$(cat "$p.cpu.time" 2>/dev/null)" "$(cat "$p.cuda.time" 2>/dev/null)" "$same")")
-fi
 tar -C "$out" -czf "$out/proofs.tar.gz" proofs && rm -rf "$out/proofs"
 
 # 3. H2D from a registered pool slot vs cudaHostAlloc vs pageable, and the pool's registration (s/GiB)
