@@ -21,7 +21,10 @@ class host_registry {
   ~host_registry();
 
   /* Registers the pages under `bytes` (read-only when asked: the GPU only
-     reads them) unless a registered range holds them already. Returns the
+     reads them) unless a registered range holds them already. Whole pages:
+     `bytes` must lie in a mapping of its own (a file, an SRS region), never
+     on the heap, where the pages would take in neighbouring allocations and
+     a later copy from one of those fails (cudaErrorInvalidValue). Returns the
      seconds it took (0 when already registered); throws cuda::error. */
   double add(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner, bool read_only);
   bool holds(const void* p, std::size_t n) const;
