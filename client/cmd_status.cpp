@@ -80,7 +80,9 @@ json to_json(const proto::status_reply& r) {
                     {"mem_free", g.mem_free},
                     {"budget", g.budget},
                     {"resident_keys", g.resident_keys},
+                    {"resident_shifts", g.resident_shifts},
                     {"resident_bytes", g.resident_bytes},
+                    {"shifted_bytes", g.shifted_bytes},
                     {"proofs", g.proofs},
                     {"faults", g.faults}});
   return {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted}, {"slots", slots},

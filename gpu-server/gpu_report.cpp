@@ -25,12 +25,18 @@ std::vector<proto::gpu_status> gpu_report(const std::vector<gpu_status>& gpus, b
     p.resident_bytes = g.resident_bytes;
     p.proofs = g.proofs;
     p.faults = g.faults;
+    p.shifted_bytes = std::min(g.shifted_bytes, g.resident_bytes);
     if (with_keys)
-      for (const auto& k : g.resident_keys) {
-        if (p.resident_keys.size() == proto::max_resident_keys || key_bytes + k.size() > gpu_key_bytes) break;
+      for (std::size_t i = 0; i < g.resident_keys.size(); ++i) {
+        const std::string& k = g.resident_keys[i];
+        std::string sh = i < g.resident_shifts.size() ? g.resident_shifts[i] : "";
+        if (proto::check_text("shifts", sh, proto::max_shifts_text_bytes)) sh = "?";
+        if (p.resident_keys.size() == proto::max_resident_keys || key_bytes + k.size() + sh.size() > gpu_key_bytes)
+          break;
         if (proto::check_token("key", k, proto::max_key_id_bytes)) continue;
         p.resident_keys.push_back(k);
-        key_bytes += k.size();
+        p.resident_shifts.push_back(std::move(sh));
+        key_bytes += k.size() + p.resident_shifts.back().size();
       }
     out.push_back(std::move(p));
   }

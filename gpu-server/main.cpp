@@ -56,6 +56,11 @@ int main(int argc, char** argv) {
                  "default: every visible device")->delimiter(',')->check(range(0, 255));
   app.add_option("--workers-per-gpu", o.backend.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
       ->check(range(1u, 8u));
+  app.add_option("--msm-copies", o.backend.msm_copies,
+                 "shifted copies of each MSM query's bases kept on the device beside a resident key, so a Pippenger "
+                 "window reads a copy instead of doubling: -1 as many as pay and fit the budget left (H first), 0 none, "
+                 "N at most N a query")
+      ->check(range(-1, 64));
   double reserve_gib = 2, budget_gib = 0;
   app.add_option("--device-reserve", reserve_gib, "GiB of device memory left unused on each GPU")
       ->check(range(0.0, max_gib));
@@ -110,6 +115,7 @@ int main(int argc, char** argv) {
         {"client_group", {"--client-group"}}, {"worker_group", {"--worker-group"}}, {"backend", {"--backend"}},
         {"threads", {"--threads"}}, {"gpus", {"--gpus"}}, {"workers_per_gpu", {"--workers-per-gpu"}},
         {"device_reserve_gib", {"--device-reserve"}}, {"device_budget_gib", {"--device-budget"}},
+        {"msm_copies", {"--msm-copies"}},
         {"no_register", {"--no-register", true}}, {"keys", {"--key"}}, {"keys_dirs", {"--keys-dir"}},
         {"witness_dirs", {"--witness-dir"}}, {"hung_timeout", {"--hung-timeout"}}, {"retention", {"--retention"}},
         {"max_jobs_per_client", {"--max-jobs-per-client"}}, {"max_waits_per_client", {"--max-waits-per-client"}},

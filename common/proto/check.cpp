@@ -108,6 +108,12 @@ rule_result check_gpu(const std::string& f, const gpu_status& g) {
                                           std::to_string(max_resident_keys));
   for (std::size_t i = 0; i < g.resident_keys.size(); ++i)
     CUZK_RULE(check_token(at(f + ".resident_keys", i), g.resident_keys[i], max_key_id_bytes));
+  if (g.resident_shifts.size() > g.resident_keys.size())
+    return fail(f + ".resident_shifts", std::to_string(g.resident_shifts.size()) + " entries for " +
+                                            std::to_string(g.resident_keys.size()) + " resident keys");
+  for (std::size_t i = 0; i < g.resident_shifts.size(); ++i)
+    CUZK_RULE(check_text(at(f + ".resident_shifts", i), g.resident_shifts[i], max_shifts_text_bytes));
+  if (g.shifted_bytes > g.resident_bytes) return fail(f + ".shifted_bytes", "more than resident_bytes");
   return std::nullopt;
 }
 rule_result check_body(const job_status& m) { return check_job_status("JobStatus", m); }

@@ -173,8 +173,9 @@ struct converter {
   }
   gpu_status from(const wire::GpuStatus& w) {
     gpu_status g{w.device(), w.name(), w.workers(), w.busy_ratio(), w.mem_total(), w.mem_free(), w.budget(), {},
-                 w.resident_bytes(), w.proofs(), w.faults()};
+                 w.resident_bytes(), w.proofs(), w.faults(), {}, w.shifted_bytes()};
     g.resident_keys.assign(w.resident_keys().begin(), w.resident_keys().end());
+    g.resident_shifts.assign(w.resident_shifts().begin(), w.resident_shifts().end());
     return g;
   }
   proof_reply from(const wire::ProofReply& w) {

@@ -75,6 +75,8 @@ void put(wire::GpuStatus& w, const gpu_status& g) {
   w.set_resident_bytes(g.resident_bytes);
   w.set_proofs(g.proofs);
   w.set_faults(g.faults);
+  for (const auto& k : g.resident_shifts) w.add_resident_shifts(k);
+  w.set_shifted_bytes(g.shifted_bytes);
 }
 
 void put(wire::Envelope& e, const body& b) {

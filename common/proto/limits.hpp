@@ -35,6 +35,7 @@ inline constexpr std::uint32_t max_lease = 0xffe;        // shm::max_leases - 1
 inline constexpr std::uint32_t no_owner = 0xfff;         // shm::no_lease
 inline constexpr std::size_t max_gpus = 64;              // StatusReply.gpus; device ordinals 0..63
 inline constexpr std::size_t max_gpu_name_bytes = 255;
+inline constexpr std::size_t max_shifts_text_bytes = 80;  // gpu_status::resident_shifts, a key's
 inline constexpr std::size_t max_resident_keys = 256;    // per GpuStatus
 
 }  // namespace cuzk::proto

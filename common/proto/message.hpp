@@ -150,6 +150,8 @@ struct gpu_status {
   std::uint64_t mem_total = 0, mem_free = 0, budget = 0;
   std::vector<std::string> resident_keys;  // operators only
   std::uint64_t resident_bytes = 0, proofs = 0, faults = 0;
+  std::vector<std::string> resident_shifts;  // operators only, one a resident key
+  std::uint64_t shifted_bytes = 0;
   friend bool operator==(const gpu_status&, const gpu_status&) = default;
 };
 struct status_reply {

@@ -50,7 +50,9 @@ struct gpu_status {
   std::uint64_t mem_total = 0, mem_free = 0;  // bytes, cudaMemGetInfo
   std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
   std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first
+  std::vector<std::string> resident_shifts;   // each one's shifted copies, e.g. "h 11@22 l 11@22 ... b2 5@22"
   std::uint64_t resident_bytes = 0;
+  std::uint64_t shifted_bytes = 0;            // of resident_bytes, the shifted copies' points
   std::uint64_t proofs = 0, faults = 0;
 };
 
@@ -85,6 +87,7 @@ struct backend_options {
   unsigned workers_per_gpu = 2;  // proving workers per GPU: one copies and prepares while the other computes
   std::size_t device_reserve = std::size_t(2) << 30;  // device memory no allocation may use
   std::size_t device_budget = 0;  // what resident keys and buffers may use per GPU; 0: the rest
+  int msm_copies = -1;  // shifted copies of a resident key's MSM bases a query: -1 as many as pay and fit, 0 none
   /* false (--no-register): the pool is not registered and a, b, c, z go
      through heap memory first, the old way, to compare the two */
   bool register_pool = true;

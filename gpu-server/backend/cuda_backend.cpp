@@ -45,14 +45,16 @@ class cuda_backend final : public prover_backend {
         co.device = d;
         co.reserve = opt.device_reserve;
         co.budget = opt.device_budget;
+        co.msm_copies = opt.msm_copies;
         co.workers = std::max(1u, opt.workers_per_gpu);
         co.sharers = unsigned(std::count(gpus.begin(), gpus.end(), d));
         auto ctx = std::make_shared<cuda::device_context>(co, registry_);
         const auto i = cuda::info(d);
         spdlog::info("GPU {}: CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}; "
-                     "{} workers, budget {:.1f} GiB, reserve {:.1f} GiB",
+                     "{} workers, budget {:.1f} GiB, reserve {:.1f} GiB, MSM copies {}",
                      gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor,
-                     co.workers, gib(ctx->budget()), gib(co.reserve));
+                     co.workers, gib(ctx->budget()), gib(co.reserve),
+                     co.msm_copies < 0 ? std::string("as fit") : std::to_string(co.msm_copies));
         for (unsigned w = 0; w < co.workers; ++w)
           workers_.push_back({cuda::make_engine(ctx), cuda::make_engine<curves::bn254>(ctx), int(gpus_.size()), false, {}, {}});
         gpus_.push_back({ctx});
@@ -146,9 +148,10 @@ class cuda_backend final : public prover_backend {
                        key_id, gib(region), since(t0), region ? since(t0) / gib(region) : 0.0);
         const auto t1 = clock::now();
         cuda::stream s;
-        if (ctx.resident(key_id, pk, s))
-          spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases) in {:.3f} s", key_id, g,
-                       gib(cuda::basic_device_key<C>::bases_bytes(pk)), since(t1));
+        if (const auto dk = ctx.resident(key_id, pk, s))
+          spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases, {:.2f} GiB of shifted copies: {}) in {:.3f} s",
+                       key_id, g, gib(cuda::basic_device_key<C>::bases_bytes(pk)), gib(dk->shifted_bytes()),
+                       dk->shifts().describe(), since(t1));
         else
           not_resident(key_id, pk, g, ctx);
       } catch (const cuda::error& e) {
@@ -242,7 +245,9 @@ class cuda_backend final : public prover_backend {
       s.mem_free = st.mem_free;
       s.budget = st.budget;
       s.resident_keys = st.resident_keys;
+      s.resident_shifts = st.resident_shifts;
       s.resident_bytes = st.resident_bytes;
+      s.shifted_bytes = st.shifted_bytes;
       s.proofs = g.proofs.load();
       s.faults = g.faults.load();
       v.push_back(std::move(s));

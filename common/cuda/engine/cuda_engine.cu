@@ -243,6 +243,7 @@ std::unique_ptr<basic_engine<C>> make_engine(const engine_options& opt) {
   context_options co;
   co.device = opt.device;
   co.workers = 1;
+  co.msm_copies = opt.msm_copies;
   return make_engine<C>(std::make_shared<device_context>(co, std::make_shared<host_registry>()), opt.overlap_msms);
 }
 

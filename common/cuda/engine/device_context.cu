@@ -97,10 +97,12 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   }
   CUZK_CUDA_OK(cudaSetDevice(opt_.device));
   register_mapped(pk);
-  auto key = std::make_shared<const key_t>(pk, s);
+  /* copies only from what is free now: they never evict another key */
+  const key_shifts sh = plan_key_shifts(pk, budget_ - resident_bytes_ - need, opt_.msm_copies);
+  auto key = std::make_shared<const key_t>(pk, s, sh);
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
   resident_bytes_ += key->footprint_bytes();
-  keys_.push_front({id, C::id, key, key->footprint_bytes()});
+  keys_.push_front({id, C::id, key, key->footprint_bytes(), sh.describe(), key->shifted_bytes()});
   ++uploads_;
   return key;
 }
@@ -172,7 +174,11 @@ context_status device_context::status() const {
   }
   std::lock_guard lk(mu_);
   st.resident_bytes = resident_bytes_;
-  for (const auto& e : keys_) st.resident_keys.push_back(e.id);
+  for (const auto& e : keys_) {
+    st.resident_keys.push_back(e.id);
+    st.resident_shifts.push_back(e.shifts);
+    st.shifted_bytes += e.shifted_bytes;
+  }
   st.uploads = uploads_;
   st.evictions = evictions_;
   st.streamed = streamed_;

@@ -32,6 +32,9 @@ struct context_options {
   std::size_t budget = 0;
   unsigned workers = 2;
   unsigned sharers = 1;  // logical GPUs on this device (--gpus 0,0: 2): the default budget is split between them
+  /* shifted copies of a key's MSM bases a query (cuda/msm/msm.hpp: shifts), planned at upload from the
+     budget left beside the key and the workers' buffers: -1 as many as pay, 0 none, N at most N */
+  int msm_copies = -1;
 };
 
 struct context_status {
@@ -41,6 +44,8 @@ struct context_status {
   double busy_ratio = 0;
   std::size_t mem_total = 0, mem_free = 0, budget = 0, resident_bytes = 0;
   std::vector<std::string> resident_keys;  // most recently used first
+  std::vector<std::string> resident_shifts;  // each key's shifted copies (key_shifts::describe), same order
+  std::size_t shifted_bytes = 0;             // of resident_bytes, the shifted copies' points
   std::uint64_t uploads = 0, evictions = 0, streamed = 0;
   std::string register_error;  // the first SRS region that could not be registered, and why
 };
@@ -84,6 +89,8 @@ class device_context {
     curves::curve_id curve;
     std::shared_ptr<const void> key;
     std::size_t footprint;
+    std::string shifts;          // key_shifts::describe()
+    std::size_t shifted_bytes;   // the copies' points
   };
   std::string id_of(std::string_view key_id, const void* pk) const;
   bool register_region(const groth16::mapped_bases& m);

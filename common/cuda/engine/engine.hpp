@@ -22,6 +22,9 @@ struct engine_options {
   /* the five MSMs on five streams at once, or one after another on one
      stream (each MSM alone already fills the GPU; docs/benchmarks.md) */
   bool overlap_msms = false;
+  /* shifted copies of the key's MSM bases (context_options::msm_copies): none
+     by default, since a one-off proof does not repay making them */
+  int msm_copies = 0;
 };
 
 template <class C>

@@ -19,13 +19,13 @@ constexpr unsigned block = 256;
 unsigned grid(std::size_t threads) { return unsigned((threads + block - 1) / block); }
 
 __global__ void booth_keys(const uint4* __restrict__ k, const std::uint32_t* __restrict__ idx, std::uint32_t first,
-                           std::uint32_t n, unsigned c, unsigned w0, unsigned wn, std::uint32_t* __restrict__ keys,
-                           std::uint32_t* __restrict__ vals) {
+                           std::uint32_t n, unsigned c, unsigned w0, unsigned wn, unsigned K, std::uint32_t stride,
+                           std::uint32_t* __restrict__ keys, std::uint32_t* __restrict__ vals) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const uint4 lo = k[2 * std::size_t(i)], hi = k[2 * std::size_t(i) + 1];
   const std::uint32_t limbs[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  step::booth_keys(i, limbs, idx, first, n, c, w0, wn, keys, vals);
+  step::booth_keys(i, limbs, idx, first, n, c, w0, wn, K, stride, keys, vals);
 }
 
 __global__ void scatter_runs(const std::uint32_t* __restrict__ unique, const std::uint32_t* __restrict__ lengths,
@@ -57,10 +57,12 @@ void exclusive_sum(workspace& ws, const std::uint32_t* in, std::uint32_t* out, s
 
 }  // namespace
 
-void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, cudaStream_t st) {
+void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, unsigned K,
+                    std::uint32_t stride, cudaStream_t st) {
   const auto n = std::uint32_t(s.n);
   const std::size_t items = std::size_t(wn) * n;
-  const std::uint32_t h1 = (std::uint32_t(1) << (c - 1)) + 1, nb = wn * h1;
+  const unsigned vn = (wn + K - 1) / K;
+  const std::uint32_t h1 = (std::uint32_t(1) << (c - 1)) + 1, nb = vn * h1;
   std::uint32_t* keys0 = ensure(ws.keys[0], items, "MSM bucket keys");
   std::uint32_t* keys1 = ensure(ws.keys[1], items, "MSM sorted bucket keys");
   std::uint32_t* vals0 = ensure(ws.vals[0], items, "MSM bucket entries");
@@ -71,19 +73,28 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
   std::uint32_t* counts = ensure(ws.counts, nb + 1, "MSM bucket sizes");
   std::uint32_t* offsets = ensure(ws.offsets, nb + 1, "MSM bucket offsets");
 
+  /* a virtual window's K n entries share their bits above c: sorting each on bits
+     [0, c) sorts them all (double-buffered: CUB's temporaries stay small) */
+  const std::size_t most = std::size_t(std::min(K, wn)) * n;
   std::size_t sort_bytes = 0, rle_bytes = 0;
-  CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys0, keys1, vals0, vals1, n, 0, int(c), st));
+  {
+    cub::DoubleBuffer<std::uint32_t> k(keys0, keys1), v(vals0, vals1);
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, most, 0, int(c), st));
+  }
   CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, keys1, unique, lengths, num_runs, items, st));
   ensure(ws.temp, std::max(sort_bytes, rle_bytes), "MSM sort temporaries");
 
-  booth_keys<<<grid(n), block, 0, st>>>(reinterpret_cast<const uint4*>(s.k), s.idx, s.first, n, c, w0, wn, keys0,
-                                       vals0);
+  booth_keys<<<grid(n), block, 0, st>>>(reinterpret_cast<const uint4*>(s.k), s.idx, s.first, n, c, w0, wn, K, stride,
+                                       keys0, vals0);
   CUZK_CUDA_LAUNCHED();
-  /* window j's keys share their bits above c: sorting each on bits [0, c) sorts them all */
-  for (unsigned j = 0; j < wn; ++j) {
-    const std::size_t o = std::size_t(j) * n;
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), sort_bytes, keys0 + o, keys1 + o, vals0 + o,
-                                                 vals1 + o, n, 0, int(c), st));
+  for (unsigned v0 = 0; v0 < vn; ++v0) {
+    const std::size_t o = std::size_t(v0) * K * n, len = std::size_t(std::min(K, wn - v0 * K)) * n;
+    cub::DoubleBuffer<std::uint32_t> k(keys0 + o, keys1 + o), v(vals0 + o, vals1 + o);
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), sort_bytes, k, v, len, 0, int(c), st));
+    if (k.Current() != keys1 + o) {
+      CUZK_CUDA_OK(cudaMemcpyAsync(keys1 + o, k.Current(), len * 4, cudaMemcpyDeviceToDevice, st));
+      CUZK_CUDA_OK(cudaMemcpyAsync(vals1 + o, v.Current(), len * 4, cudaMemcpyDeviceToDevice, st));
+    }
   }
   CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(ws.temp.data(), rle_bytes, keys1, unique, lengths, num_runs, items,
                                                   st));

@@ -13,11 +13,13 @@
 
 namespace cuzk::cuda::msm {
 
-/* Windows w0 .. w0 + wn - 1 of s with c-bit signed digits: afterwards vals[1]
-   holds the (base, sign) values sorted by bucket, counts[b] and offsets[b] the
-   size and start of dense bucket b = j (2^(c-1) + 1) + |d| (nb + 1 entries,
-   counts[nb] = 0). */
-void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, cudaStream_t st);
+/* Windows w0 .. w0 + wn - 1 of s with c-bit signed digits, the bases in K
+   shifted copies of `stride` points (K = 1: plain; plan.cuh's booth_keys):
+   afterwards vals[1] holds the (base, sign) values sorted by bucket, counts[b]
+   and offsets[b] the size and start of dense bucket b = v (2^(c-1) + 1) + |d|
+   of virtual window v (nb + 1 entries, counts[nb] = 0). */
+void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, unsigned K,
+                    std::uint32_t stride, cudaStream_t st);
 
 /* Level 0 (segments of L entries): chunks[0][b] = the pieces bucket b leaves (the
    segments it meets, or 0 if one), first[0] their exclusive scan. */

@@ -14,7 +14,7 @@
 
 namespace cuzk::cuda::msm {
 
-/* bits [lo, lo + len) of k, len <= 21; bits past 255 read as 0 */
+/* bits [lo, lo + len) of k, len <= 31; bits past 255 read as 0 */
 __host__ __device__ __forceinline__ std::uint32_t bits_at(const std::uint32_t k[8], unsigned lo, unsigned len) {
   const unsigned limb = lo >> 5;
   if (limb >= 8) return 0;

@@ -7,6 +7,8 @@
 //   window_shares       sum_m m B_m by segmented running sums (reduce.cuh)
 //   sum_runs            the shares of a window added down to S_w
 // and on the host, with the CPU's curve code: sum_w 2^(wc) S_w by Horner.
+// Over shifted copies (layout.hpp) a group is whole virtual windows of K
+// windows each, and Horner steps 2^(Kc) between virtual windows.
 #pragma once
 
 #include <algorithm>
@@ -21,8 +23,10 @@
 #include "cuda/msm/booth.cuh"
 #include "cuda/msm/buckets.cuh"
 #include "cuda/msm/group.cuh"
+#include "cuda/msm/layout.hpp"
 #include "cuda/msm/msm.hpp"
 #include "cuda/msm/reduce.cuh"
+#include "cuda/msm/shift.cuh"
 #include "cuda/msm/workspace.hpp"
 
 namespace cuzk::cuda::msm {
@@ -32,17 +36,12 @@ namespace detail {
 constexpr unsigned block = 128;
 inline unsigned grid(std::size_t threads) { return unsigned((threads + block - 1) / block); }
 
-/* keys and values, before and after the sort: 16 B per (scalar, window) */
-constexpr std::size_t max_sort_bytes = std::size_t(2) << 30;
 constexpr std::uint32_t piece_chunk = 8;    /* L of the levels after the first */
 constexpr std::uint32_t share_buckets = 16; /* s of window_shares */
 constexpr std::uint32_t run_chunk = 8;      /* K of sum_runs */
 constexpr std::uint32_t sum_chunk = 32;     /* K of sum_bases */
-
-/* L of level 0: longer segments leave fewer pieces, shorter ones more threads */
-inline std::uint32_t first_chunk(std::size_t items) {
-  return items >= (std::size_t(1) << 24) ? 64 : items >= (std::size_t(1) << 20) ? 32 : 16;
-}
+constexpr std::uint32_t affine_run = 16;    /* T of to_affine_runs */
+constexpr std::size_t shift_chunk = std::size_t(1) << 21;
 
 /* segs runs of len points at a -> one point each, ping-ponging between a and b; returns where they end */
 template <class F>
@@ -60,11 +59,11 @@ xyzz<F>* sum_down(xyzz<F>* a, xyzz<F>* b, std::uint32_t len, std::uint32_t segs,
 }  // namespace detail
 
 template <class Affine>
-device_bases<Affine>::device_bases(std::span<const Affine> host, cudaStream_t s)
+device_bases<Affine>::device_bases(std::span<const Affine> host, cudaStream_t s, unsigned room)
     : n_(host.size()), ws_(std::make_unique<workspace>()), mutex_(std::make_unique<std::mutex>()) {
   constexpr std::size_t bytes = group<Affine>::point_bytes;
   if (n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
-  points_ = device_buffer<std::byte>(std::max<std::size_t>(n_, 1) * bytes, "MSM bases");
+  points_ = device_buffer<std::byte>(std::max<std::size_t>(n_, 1) * (room + 1) * bytes, "MSM bases");
   /* packed on the host a slice at a time */
   constexpr std::size_t slice = std::size_t(1) << 18;
   std::vector<std::byte> packed(std::min(n_, slice) * bytes);
@@ -77,14 +76,15 @@ device_bases<Affine>::device_bases(std::span<const Affine> host, cudaStream_t s)
 }
 
 template <class Affine>
-device_bases<Affine> device_bases<Affine>::from_device_layout(std::span<const std::uint8_t> bytes, cudaStream_t s) {
+device_bases<Affine> device_bases<Affine>::from_device_layout(std::span<const std::uint8_t> bytes, cudaStream_t s,
+                                                              unsigned room) {
   constexpr std::size_t point = group<Affine>::point_bytes;
   if (bytes.size() % point) throw std::invalid_argument("msm: " + std::to_string(bytes.size()) +
                                                         " bytes are not a whole number of points");
   device_bases b;
   b.n_ = bytes.size() / point;
   if (b.n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
-  b.points_ = device_buffer<std::byte>(std::max<std::size_t>(b.n_, 1) * point, "MSM bases");
+  b.points_ = device_buffer<std::byte>(std::max<std::size_t>(b.n_, 1) * (room + 1) * point, "MSM bases");
   b.ws_ = std::make_unique<workspace>();
   b.mutex_ = std::make_unique<std::mutex>();
   if (!bytes.empty())
@@ -100,6 +100,47 @@ template <class Affine>
 device_bases<Affine>::~device_bases() = default;
 
 template <class Affine>
+void device_bases<Affine>::shift(const shifts& sh, cudaStream_t st) {
+  using namespace detail;
+  using F = typename group<Affine>::field;
+  using P = affine<F>;
+  constexpr std::size_t point = group<Affine>::point_bytes;
+  if (sh.copies && (sh.c < 1 || sh.c > max_shifted_window))
+    throw std::invalid_argument("msm: shifted copies need a window of 1 to " + std::to_string(max_shifted_window) +
+                                " bits, not " + std::to_string(sh.c));
+  if (std::size_t(sh.copies + 1) * n_ >= (std::size_t(1) << 31))
+    throw std::invalid_argument("msm: " + std::to_string(sh.copies) + " copies of " + std::to_string(n_) +
+                                " bases pass 2^31 points");
+  std::lock_guard<std::mutex> hold(*mutex_);
+  const std::size_t need = std::max<std::size_t>(n_, 1) * (sh.copies + 1) * point;
+  if (points_.size() < need) {
+    device_buffer<std::byte> grown(need, "MSM bases and shifted copies");
+    if (n_) CUZK_CUDA_OK(cudaMemcpyAsync(grown.data(), points_.data(), n_ * point, cudaMemcpyDeviceToDevice, st));
+    CUZK_CUDA_OK(cudaStreamSynchronize(st));
+    points_ = std::move(grown);
+  }
+  shifts_ = {};
+  if (sh.copies && n_) {
+    const std::size_t chunk = std::min(n_, shift_chunk);
+    device_buffer<std::byte> tmp(chunk * sizeof(xyzz<F>), "MSM shift temporaries");
+    device_buffer<std::byte> prefix(chunk * sizeof(F), "MSM shift temporaries");
+    auto* pts = reinterpret_cast<P*>(points_.data());
+    for (unsigned k = 1; k <= sh.copies; ++k)
+      for (std::size_t lo = 0; lo < n_; lo += chunk) {
+        const auto m = std::uint32_t(std::min(chunk, n_ - lo));
+        auto* x = reinterpret_cast<xyzz<F>*>(tmp.data());
+        kernels::shift_points<F><<<grid(m), block, 0, st>>>(pts + (k - 1) * n_ + lo, m, sh.c, x);
+        CUZK_CUDA_LAUNCHED();
+        kernels::to_affine_runs<F><<<grid((m + affine_run - 1) / affine_run), block, 0, st>>>(
+            x, reinterpret_cast<F*>(prefix.data()), m, affine_run, pts + k * n_ + lo);
+        CUZK_CUDA_LAUNCHED();
+      }
+    CUZK_CUDA_OK(cudaStreamSynchronize(st));
+  }
+  shifts_ = sh.copies ? sh : shifts{};
+}
+
+template <class Affine>
 jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st) {
   using namespace detail;
   using F = typename group<Affine>::field;
@@ -112,22 +153,23 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
 
   const auto n = std::uint32_t(s.n);
   constexpr unsigned bits = group<Affine>::scalar_bits;
-  const unsigned c = window_bits(n, bits), W = ::cuzk::msm::window_count(c, bits);
+  const layout l = choose_layout(n, bases.shifted(), bits);
+  const unsigned c = l.c, W = l.W, K = l.K;
   const std::uint32_t h = std::uint32_t(1) << (c - 1), h1 = h + 1;
-  const unsigned per_group =
-      unsigned(std::clamp<std::size_t>(max_sort_bytes / (16 * std::size_t(n)), 1, W));
+  const auto stride = std::uint32_t(bases.size());
   const auto* points = reinterpret_cast<const affine<F>*>(bases.data());
 
-  std::vector<std::byte> window_sums(std::size_t(W) * sizeof(X));
-  for (unsigned w0 = 0; w0 < W; w0 += per_group) {
-    const unsigned wn = std::min(per_group, W - w0);
-    const std::uint32_t nb = wn * h1;
+  const unsigned V = (W + K - 1) / K;
+  std::vector<std::byte> window_sums(std::size_t(V) * sizeof(X));
+  for (unsigned w0 = 0; w0 < W; w0 += l.per_group) {
+    const unsigned wn = std::min(l.per_group, W - w0), vn = (wn + K - 1) / K;
+    const std::uint32_t nb = vn * h1;
     const std::size_t items = std::size_t(wn) * n;
-    assign_buckets(ws, s, c, w0, wn, st);
+    assign_buckets(ws, s, c, w0, wn, K, stride, st);
 
     /* level 0 leaves at most two pieces a segment; a later level at most
        pieces / L + (buckets with pieces) <= pieces / 8 + pieces / 2 */
-    const std::uint32_t L0 = first_chunk(items);
+    const std::uint32_t L0 = l.L0;
     const std::size_t max_pieces = 2 * (items / L0 + 1);
     X* buckets = reinterpret_cast<X*>(ensure(ws.buckets, std::size_t(nb) * sizeof(X), "MSM buckets"));
     X* pieces[2] = {reinterpret_cast<X*>(ensure(ws.pieces[0], max_pieces * sizeof(X), "MSM bucket pieces")),
@@ -139,10 +181,10 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
         ws.keys[1].data(), ws.vals[1].data(), points, std::uint32_t(items), c, h1, L0, ws.counts.data(),
         ws.offsets.data(), ws.first[0].data(), buckets, pieces[0]);
     CUZK_CUDA_LAUNCHED();
-    /* a bucket of at most n entries meets at most ceil(n / L0) + 1 segments */
+    /* a bucket of at most K n entries meets at most ceil(K n / L0) + 1 segments */
     unsigned cur = 0;
     std::size_t threads = max_pieces;
-    for (std::size_t most = (std::size_t(n) + L0 - 1) / L0 + 1; most > 1;
+    for (std::size_t most = (std::size_t(K) * n + L0 - 1) / L0 + 1; most > 1;
          most = (most + piece_chunk - 1) / piece_chunk) {
       plan_next_level(ws, cur, nb, piece_chunk, st);
       threads = threads / piece_chunk + nb + 1;
@@ -154,21 +196,21 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     }
 
     const std::uint32_t segs = (h + share_buckets - 1) / share_buckets;
-    X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(wn) * segs * sizeof(X), "MSM window shares")),
-                    reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(wn) * segs * sizeof(X), "MSM window shares"))};
-    kernels::window_shares<F><<<grid(std::size_t(wn) * segs), block, 0, st>>>(buckets, wn, h, share_buckets, shares[0]);
+    X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(vn) * segs * sizeof(X), "MSM window shares")),
+                    reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(vn) * segs * sizeof(X), "MSM window shares"))};
+    kernels::window_shares<F><<<grid(std::size_t(vn) * segs), block, 0, st>>>(buckets, vn, h, share_buckets, shares[0]);
     CUZK_CUDA_LAUNCHED();
-    const X* S = sum_down<F>(shares[0], shares[1], segs, wn, st);
-    CUZK_CUDA_OK(cudaMemcpyAsync(window_sums.data() + std::size_t(w0) * sizeof(X), S, wn * sizeof(X),
+    const X* S = sum_down<F>(shares[0], shares[1], segs, vn, st);
+    CUZK_CUDA_OK(cudaMemcpyAsync(window_sums.data() + std::size_t(w0 / K) * sizeof(X), S, vn * sizeof(X),
                                  cudaMemcpyDeviceToHost, st));
   }
   CUZK_CUDA_OK(cudaStreamSynchronize(st));
 
-  /* sum_w 2^(wc) S_w = (...(S_{W-1} 2^c + S_{W-2}) 2^c ...) + S_0 */
+  /* sum_v 2^(vKc) S_v = (...(S_{V-1} 2^(Kc) + S_{V-2}) 2^(Kc) ...) + S_0 */
   jacobian r;
-  for (unsigned w = W; w-- > 0;) {
-    for (unsigned i = 0; i < c && !r.is_identity(); ++i) r = r.dbl();
-    r = r + group<Affine>::from_xyzz(window_sums.data() + std::size_t(w) * sizeof(X));
+  for (unsigned v = V; v-- > 0;) {
+    for (unsigned i = 0; i < K * c && !r.is_identity(); ++i) r = r.dbl();
+    r = r + group<Affine>::from_xyzz(window_sums.data() + std::size_t(v) * sizeof(X));
   }
   return r;
 }

@@ -12,17 +12,22 @@ namespace cuzk::cuda::msm::step {
 
 __host__ __device__ __forceinline__ std::uint32_t umin(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
 
-/* scalar i, windows w0 .. w0 + wn - 1: key = j 2^c | |d|, value = base 2 | [d < 0], at j n + i */
+/* scalar i, windows w0 .. w0 + wn - 1 (w0 a multiple of K), the bases in K
+   copies of `stride` points, copy k = 2^(kc) P: window w = vK + k takes
+   copy k in virtual window v, so
+     key = (v - w0 / K) 2^c | |d|,   value = (k stride + base) 2 | [d < 0],
+   at j n + i for w = w0 + j. K = 1 is plain Pippenger (v = w). */
 __host__ __device__ __forceinline__ void booth_keys(std::uint32_t i, const std::uint32_t limbs[8],
                                                     const std::uint32_t* idx, std::uint32_t first, std::uint32_t n,
-                                                    unsigned c, unsigned w0, unsigned wn, std::uint32_t* keys,
-                                                    std::uint32_t* vals) {
+                                                    unsigned c, unsigned w0, unsigned wn, unsigned K,
+                                                    std::uint32_t stride, std::uint32_t* keys, std::uint32_t* vals) {
   const std::uint32_t base = idx ? idx[i] - first : i;
   for (unsigned j = 0; j < wn; ++j) {
-    const std::int32_t d = booth_digit(limbs, w0 + j, c);
+    const unsigned w = w0 + j, v = j / K, k = w % K;
+    const std::int32_t d = booth_digit(limbs, w, c);
     const std::uint32_t mag = std::uint32_t(d < 0 ? -d : d);
-    keys[std::size_t(j) * n + i] = (j << c) | mag;
-    vals[std::size_t(j) * n + i] = (base << 1) | std::uint32_t(d < 0);
+    keys[std::size_t(j) * n + i] = (v << c) | mag;
+    vals[std::size_t(j) * n + i] = ((k * stride + base) << 1) | std::uint32_t(d < 0);
   }
 }
 

@@ -1,24 +1,80 @@
-// Pippenger's window size on the device: the c minimising
-//   W(c) (n + 3 2^(c-1) + 2^12),   W(c) = ceil((bits + 1) / c) (msm::window_count),
-// point additions into buckets, the bucket reduction (two XYZZ additions a
-// bucket, about three mixed ones) and a fixed cost per window (its sort and
-// launches), for c up to 20 (the buckets of 2^24 points in 13 windows).
+// Pippenger's window on the device and the cost model behind it, in point
+// additions: for n scalars, windows of c bits and K windows a virtual window
+// (K - 1 shifted copies of the bases),
+//   W(c) n + ceil(W(c) / K) (3 2^(c-1) + 2^12),   W(c) = ceil((bits + 1) / c),
+// the bucket additions, then per virtual window its bucket reduction (two
+// XYZZ additions a bucket, about three mixed ones) and a fixed cost (its sort
+// and launches). Plain windows stop at c = 20 (the buckets of 2^24 points in
+// 13 windows), shifted ones at max_shifted_window.
+#include <algorithm>
 #include <cstddef>
 
+#include "cuda/msm/layout.hpp"
 #include "cuda/msm/msm.hpp"
 #include "msm/booth.hpp"
 
 namespace cuzk::cuda::msm {
 
-unsigned window_bits(std::size_t n, unsigned scalar_bits) {
+namespace {
+
+double cost(std::size_t n, unsigned c, unsigned K, unsigned bits) {
+  const unsigned W = ::cuzk::msm::window_count(c, bits), V = (W + K - 1) / K;
+  return double(W) * double(n) + double(V) * (3.0 * double(std::size_t(1) << (c - 1)) + 4096.0);
+}
+
+}  // namespace
+
+double plain_cost(std::size_t n, unsigned c, unsigned bits) { return cost(n, c, 1, bits); }
+
+double shifted_cost(std::size_t n, const shifts& sh, unsigned bits) {
+  return sh.copies ? cost(n, sh.c, sh.copies + 1, bits) : plain_cost(n, window_bits(n, bits), bits);
+}
+
+unsigned window_bits(std::size_t n, unsigned bits) {
   unsigned best = 2;
-  double best_cost = 0;
-  for (unsigned c = 2; c <= 20; ++c) {
-    const double cost = double(::cuzk::msm::window_count(c, scalar_bits)) *
-                        (double(n) + 3.0 * double(std::size_t(1) << (c - 1)) + 4096.0);
-    if (c == 2 || cost < best_cost) best = c, best_cost = cost;
+  for (unsigned c = 3; c <= 20; ++c)
+    if (plain_cost(n, c, bits) < plain_cost(n, best, bits)) best = c;
+  return best;
+}
+
+shifts plan_shifts(std::size_t n, unsigned max_copies, unsigned bits) {
+  shifts best{};
+  double best_cost = plain_cost(n, window_bits(n, bits), bits);
+  for (unsigned c = 2; c <= max_shifted_window && max_copies; ++c) {
+    const unsigned W = ::cuzk::msm::window_count(c, bits);
+    const shifts sh{std::min(max_copies, W - 1), c};
+    if (sh.copies && shifted_cost(n, sh, bits) < best_cost) best = sh, best_cost = shifted_cost(n, sh, bits);
   }
   return best;
+}
+
+std::uint32_t first_chunk(std::size_t items) {
+  return items >= (std::size_t(1) << 24) ? 64 : items >= (std::size_t(1) << 20) ? 32 : 16;
+}
+
+layout choose_layout(std::size_t n, const shifts& sh, unsigned bits) {
+  layout l;
+  const unsigned plain_c = window_bits(n, bits);
+  const bool shifted = sh.copies && cost(n, sh.c, sh.copies + 1, bits) < plain_cost(n, plain_c, bits);
+  l.c = shifted ? sh.c : plain_c;
+  l.K = shifted ? sh.copies + 1 : 1;
+  l.W = ::cuzk::msm::window_count(l.c, bits);
+  const std::size_t per_virtual = 16 * std::max<std::size_t>(n, 1) * l.K;
+  const unsigned V = (l.W + l.K - 1) / l.K;
+  l.per_group = std::min(l.W, l.K * unsigned(std::clamp<std::size_t>(max_sort_bytes / per_virtual, 1, V)));
+  l.L0 = first_chunk(std::size_t(l.per_group) * n);
+  return l;
+}
+
+std::size_t layout_bytes(std::size_t n, const layout& l, std::size_t xyzz_bytes) {
+  const std::size_t items = std::size_t(l.per_group) * n, vn = (l.per_group + l.K - 1) / l.K;
+  const std::size_t nb = vn * ((std::size_t(1) << (l.c - 1)) + 1);
+  const std::size_t sort = 16 * items + 32 * nb, pieces = 2 * 2 * (items / l.L0 + 1) * xyzz_bytes;
+  return sort + nb * xyzz_bytes + pieces + (std::size_t(64) << 20);
+}
+
+std::size_t workspace_bytes(std::size_t n, const shifts& sh, std::size_t xyzz_bytes, unsigned bits) {
+  return layout_bytes(n, choose_layout(n, sh, bits), xyzz_bytes);
 }
 
 }  // namespace cuzk::cuda::msm

@@ -31,6 +31,16 @@ struct cuda_kind {
   }
 };
 
+/* the CUDA engine with shifted copies of the MSM bases, as many as fit */
+struct cuda_shifted_kind {
+  static constexpr bool needs_gpu = true;
+  static constexpr const char* name = "CudaShifted";
+  template <class C>
+  static std::unique_ptr<groth16::basic_engine<C>> make() {
+    return cuda::make_engine<C>({.msm_copies = -1});
+  }
+};
+
 /* Sizes up to 2^(CUZK_GPU_MAX_LOG) constraints (default 12, CI's CPU engine against itself; the GPU run sets 20). */
 inline unsigned max_log() {
   const char* v = std::getenv("CUZK_GPU_MAX_LOG");

@@ -6,7 +6,7 @@
 // >= 18). The CUDA engine also proves from a key whose points stay in its
 // .zkey bytes (64-byte G1 and 128-byte G2 points on BN254), with its bases
 // streamed instead of resident, and from one context holding keys of both
-// curves.
+// curves. CudaShifted keeps shifted copies of the MSM bases (cuda/msm/msm.hpp).
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
@@ -103,8 +103,10 @@ struct config {
 };
 using configs = ::testing::Types<config<curves::bls12_381, cuzk::test::cpu_kind>,
                                  config<curves::bls12_381, cuzk::test::cuda_kind>,
+                                 config<curves::bls12_381, cuzk::test::cuda_shifted_kind>,
                                  config<curves::bn254, cuzk::test::cpu_kind>,
-                                 config<curves::bn254, cuzk::test::cuda_kind>>;
+                                 config<curves::bn254, cuzk::test::cuda_kind>,
+                                 config<curves::bn254, cuzk::test::cuda_shifted_kind>>;
 /* Bls12_381_Cpu, ..., Bn254_Cuda */
 struct config_names {
   template <class T>
@@ -215,6 +217,10 @@ TEST(CudaContext, HoldsKeysOfBothCurvesAtOnce) {
   }
   const auto st = ctx->status();
   EXPECT_EQ(st.resident_keys.size(), 2u);
+  /* the context plans shifted copies by default, from the budget left */
+  ASSERT_EQ(st.resident_shifts.size(), 2u);
+  EXPECT_NE(st.resident_shifts[0], "none");
+  EXPECT_GT(st.shifted_bytes, 0u);
   EXPECT_EQ(st.uploads, 2u);  // each key once, whatever the other curve's key does
 }
 

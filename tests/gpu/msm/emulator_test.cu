@@ -3,7 +3,8 @@
 // std::exclusive_scan standing in for CUB, and checked against the CPU's
 // msm::g1_msm<C>/g2_msm<C>, in G1 and G2 of both curves. Small windows and
 // short segments force crowded buckets, pieces and several accumulation
-// levels. No device needed.
+// levels; shifted copies (shift.cuh, made by its steps here too) fold the
+// windows into virtual ones. No device needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "cuda/msm/buckets.cuh"
 #include "cuda/msm/group.cuh"
 #include "cuda/msm/reduce.cuh"
+#include "cuda/msm/shift.cuh"
 #include "msm_gpu_util.hpp"
 #include "seed.hpp"
 
@@ -26,8 +28,27 @@ struct shape {
   std::uint32_t L0;    // level-0 segment
   std::uint32_t L;     // later levels' chunk
   std::uint32_t s;     // buckets a reduction share
-  unsigned per_group;  // windows a group
+  unsigned per_group;  // windows a group (a multiple of K)
+  unsigned K = 1;      // windows a virtual window: K - 1 shifted copies
 };
+
+/* the bases in the device layout and K - 1 copies after them, copy k = 2^c copy k - 1, made by shift.cuh's steps */
+template <class A>
+std::vector<std::byte> shifted_layout(std::span<const A> host_bases, unsigned c, unsigned K, std::uint32_t T = 5) {
+  using F = typename group<A>::field;
+  const auto n = std::uint32_t(host_bases.size());
+  std::vector<std::byte> packed(std::size_t(K) * n * group<A>::point_bytes);
+  to_device_layout(host_bases, std::span(packed).first(std::size_t(n) * group<A>::point_bytes));
+  auto* pts = reinterpret_cast<affine<F>*>(packed.data());
+  std::vector<xyzz<F>> tmp(n);
+  std::vector<F> prefix(n);
+  for (unsigned k = 1; k < K; ++k) {
+    for (std::uint32_t i = 0; i < n; ++i) kernels::shift_point<F>(i, pts + std::size_t(k - 1) * n, c, tmp.data());
+    for (std::uint32_t t = 0; std::size_t(t) * T < n; ++t)
+      kernels::to_affine_run<F>(t, tmp.data(), prefix.data(), n, T, pts + std::size_t(k) * n);
+  }
+  return packed;
+}
 
 template <class G>
 typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::span<const test::scalar_limbs_t> k,
@@ -35,23 +56,22 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
   using A = typename G::aff_t;
   using F = typename group<A>::field;
   using X = xyzz<F>;
-  std::vector<std::byte> packed(host_bases.size() * group<A>::point_bytes);
-  to_device_layout(host_bases, packed);
+  const std::vector<std::byte> packed = shifted_layout(host_bases, sh.c, sh.K);
   const auto* bases = reinterpret_cast<const affine<F>*>(packed.data());
 
-  const auto n = std::uint32_t(k.size());
-  const unsigned c = sh.c, W = ::cuzk::msm::window_count(c, group<A>::scalar_bits);
+  const auto n = std::uint32_t(k.size()), stride = std::uint32_t(host_bases.size());
+  const unsigned c = sh.c, K = sh.K, W = ::cuzk::msm::window_count(c, group<A>::scalar_bits), V = (W + K - 1) / K;
   const std::uint32_t h = 1u << (c - 1), h1 = h + 1;
-  std::vector<X> sums(W);
+  std::vector<X> sums(V);
   for (unsigned w0 = 0; w0 < W; w0 += sh.per_group) {
-    const unsigned wn = std::min(sh.per_group, W - w0);
-    const std::uint32_t nb = wn * h1, items = wn * n;
+    const unsigned wn = std::min(sh.per_group, W - w0), vn = (wn + K - 1) / K;
+    const std::uint32_t nb = vn * h1, items = wn * n;
     /* assignment */
     std::vector<std::uint32_t> keys(items), vals(items);
     for (std::uint32_t i = 0; i < n; ++i) {
       std::uint32_t limbs[8];
       for (int l = 0; l < 4; ++l) limbs[2 * l] = std::uint32_t(k[i][l]), limbs[2 * l + 1] = std::uint32_t(k[i][l] >> 32);
-      step::booth_keys(i, limbs, nullptr, 0, n, c, w0, wn, keys.data(), vals.data());
+      step::booth_keys(i, limbs, nullptr, 0, n, c, w0, wn, K, stride, keys.data(), vals.data());
     }
     std::vector<std::uint32_t> order(items);
     std::iota(order.begin(), order.end(), 0u);
@@ -81,7 +101,7 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
       kernels::accumulate_segment<F>(t, skeys.data(), svals.data(), bases, items, c, h1, sh.L0, counts.data(),
                                      offsets.data(), first[0].data(), buckets.data(), pieces[0].data());
     unsigned cur = 0, levels = 0;
-    for (std::size_t most = (std::size_t(n) + sh.L0 - 1) / sh.L0 + 1; most > 1; most = (most + sh.L - 1) / sh.L) {
+    for (std::size_t most = (std::size_t(K) * n + sh.L0 - 1) / sh.L0 + 1; most > 1; most = (most + sh.L - 1) / sh.L) {
       const unsigned next = 1 - cur;
       for (std::uint32_t b = 0; b <= nb; ++b)
         step::next_chunks(b, chunks[cur].data(), first[cur].data(), nb, sh.L, lcounts.data(), loffsets.data(),
@@ -99,18 +119,18 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
     for (std::uint32_t b = 0; b < nb; ++b) EXPECT_LE(chunks[cur][b], 1u) << "bucket " << b;
     /* reduction */
     const std::uint32_t segs = (h + sh.s - 1) / sh.s;
-    std::vector<X> a(wn * segs), bb(wn * segs);
-    for (std::uint32_t t = 0; t < wn * segs; ++t) kernels::window_share<F>(t, buckets.data(), h, sh.s, a.data());
+    std::vector<X> a(vn * segs), bb(vn * segs);
+    for (std::uint32_t t = 0; t < vn * segs; ++t) kernels::window_share<F>(t, buckets.data(), h, sh.s, a.data());
     for (std::uint32_t len = segs; len > 1; len = (len + 7) / 8) {
-      for (std::uint32_t t = 0; t < wn * ((len + 7) / 8); ++t) kernels::sum_run<F>(t, a.data(), len, 8, bb.data());
+      for (std::uint32_t t = 0; t < vn * ((len + 7) / 8); ++t) kernels::sum_run<F>(t, a.data(), len, 8, bb.data());
       std::swap(a, bb);
     }
-    for (unsigned j = 0; j < wn; ++j) sums[w0 + j] = a[j];
+    for (unsigned j = 0; j < vn; ++j) sums[w0 / K + j] = a[j];
   }
   typename G::jac_t r;
-  for (unsigned w = W; w-- > 0;) {
-    for (unsigned i = 0; i < c; ++i) r = r.dbl();
-    r = r + group<A>::from_xyzz(reinterpret_cast<const std::byte*>(&sums[w]));
+  for (unsigned v = V; v-- > 0;) {
+    for (unsigned i = 0; i < K * c; ++i) r = r.dbl();
+    r = r + group<A>::from_xyzz(reinterpret_cast<const std::byte*>(&sums[v]));
   }
   return r;
 }
@@ -138,6 +158,52 @@ TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
     }
   }
   EXPECT_GE(levels, 3u);  /* the crowded buckets went through several levels of pieces */
+}
+
+TYPED_TEST(MsmEmulator, ShiftedCopiesAreTheBasesTimesPowersOfTwo) {
+  using A = typename TypeParam::aff_t;
+  using F = typename group<A>::field;
+  auto bases = TypeParam::random_bases(this->rng, 23);
+  bases[0] = {};  /* infinity stays infinity; a run starting with it, and one inside a run */
+  bases[6] = {};
+  bases[7] = bases[8];
+  for (unsigned c : {1u, 4u, 13u}) {
+    SCOPED_TRACE(c);
+    for (std::uint32_t T : {1u, 5u, 23u, 64u}) {
+      const auto packed = shifted_layout(std::span<const A>(bases), c, 3, T);
+      const auto* dev = reinterpret_cast<const affine<F>*>(packed.data());
+      for (std::size_t i = 0; i < bases.size(); ++i) {
+        auto p = TypeParam::jac_t::from_affine(bases[i]);
+        for (unsigned k = 0; k < 3; ++k) {
+          const A want = p.to_affine();
+          std::vector<std::byte> expect(group<A>::point_bytes);
+          to_device_layout(std::span<const A>(&want, 1), expect);
+          const auto* got = reinterpret_cast<const std::byte*>(dev + k * bases.size() + i);
+          EXPECT_TRUE(std::equal(expect.begin(), expect.end(), got)) << "base " << i << ", copy " << k << ", T " << T;
+          for (unsigned j = 0; j < c; ++j) p = p.dbl();
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(MsmEmulator, ShiftedCopiesFoldTheWindowsAndMatchTheCpu) {
+  const auto bases = TypeParam::random_bases(this->rng, 300);
+  unsigned levels = 0;
+  /* every window in one virtual window; two and a remainder; groups of two virtual windows */
+  for (const shape sh : {shape{9, 8, 2, 16, 29, 29}, shape{11, 16, 8, 16, 24, 12}, shape{5, 4, 2, 4, 6, 3},
+                         shape{4, 4, 2, 2, 64, 64}}) {
+    for (std::size_t n : {1, 2, 33, 300}) {
+      SCOPED_TRACE("c = " + std::to_string(sh.c) + ", K = " + std::to_string(sh.K) + ", n = " + std::to_string(n));
+      auto k = TypeParam::random_scalars(this->rng, n);
+      EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh).to_affine(),
+                TypeParam::cpu(std::span(bases).first(n), k).to_affine());
+      std::fill(k.begin(), k.end(), TypeParam::minus_one());
+      EXPECT_EQ(emulate<TypeParam>(std::span(bases).first(n), k, sh, &levels).to_affine(),
+                TypeParam::cpu(std::span(bases).first(n), k).to_affine());
+    }
+  }
+  EXPECT_GE(levels, 2u);
 }
 
 TYPED_TEST(MsmEmulator, SumOfBasesMatchesTheCpu) {

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <string>
 
+#include "cuda/msm/layout.hpp"
 #include "gpu_test.hpp"
 #include "msm_gpu_util.hpp"
 #include "seed.hpp"
@@ -132,6 +133,83 @@ TYPED_TEST(DeviceMsm, EmptyMsmIsTheIdentity) {
   const typename TypeParam::bases_t dev(bases);
   EXPECT_TRUE(pippenger(dev, scalars{nullptr, nullptr, 0, 0}, 0).is_identity());
   EXPECT_TRUE(sum(dev, nullptr, 0, 0, 0).is_identity());
+}
+
+/* Shifted copies (msm.hpp: shifts) none, one and every window's, at a
+   small window so that the cost model takes them at these sizes: a single
+   scalar, buckets of one point, every point in one bucket, infinity and
+   repeated bases, an index array; then the copies dropped again. */
+TYPED_TEST(DeviceMsm, ShiftedCopiesMatchTheCpu) {
+  CUZK_REQUIRE_GPU();
+  constexpr unsigned bits = cuzk::msm::scalar_bits<typename TypeParam::C>;
+  const std::size_t m = 3000;
+  auto bases = TypeParam::random_bases(this->rng, m);
+  bases[5] = {};
+  bases[9] = bases[10];
+  bases[11] = -bases[12];
+  typename TypeParam::bases_t dev(bases);
+  const std::size_t plain_bytes = dev.bytes();
+  for (const unsigned c : {7u, 12u}) {
+    const unsigned W = cuzk::msm::window_count(c, bits);
+    for (const unsigned copies : {0u, 1u, W - 1}) {
+      SCOPED_TRACE("c = " + std::to_string(c) + ", copies = " + std::to_string(copies));
+      dev.shift({copies, c}, 0);
+      EXPECT_EQ(dev.shifted().copies, copies);
+      EXPECT_GE(dev.bytes(), (copies + 1) * plain_bytes);
+      for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(40), m}) {
+        SCOPED_TRACE(n);
+        if (copies) {
+          EXPECT_EQ(choose_layout(n, dev.shifted(), bits).K, copies + 1);
+        }
+        auto k = TypeParam::random_scalars(this->rng, n);
+        test::expect_pippenger<TypeParam>(dev, bases, k);
+        std::fill(k.begin(), k.end(), TypeParam::random_scalar(this->rng));  /* one bucket a window */
+        test::expect_pippenger<TypeParam>(dev, bases, k);
+      }
+      std::vector<std::uint32_t> idx;
+      for (std::uint32_t i = 0; i < m; ++i)
+        if (this->rng() % 2) idx.push_back(7 + i);
+      test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, idx.size()), idx, 7);
+      test::expect_sum<TypeParam>(dev, bases, {}, 0, m);
+    }
+  }
+  dev.shift({}, 0);
+  EXPECT_EQ(dev.shifted().copies, 0u);
+  test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, m));
+}
+
+/* At a key's size: every window folded into one (c = 16, 2^16 bases), against the plain MSM. */
+TYPED_TEST(DeviceMsm, ShiftedCopiesAt2To16) {
+  CUZK_REQUIRE_GPU();
+  const std::size_t n = std::size_t(1) << 16;
+  const auto bases = TypeParam::random_bases(this->rng, n);
+  typename TypeParam::bases_t dev(bases);
+  const auto sh = plan_shifts(n, 64, cuzk::msm::scalar_bits<typename TypeParam::C>);
+  ASSERT_GT(sh.copies, 0u);
+  dev.shift(sh, 0);
+  test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, n));
+}
+
+TEST(DeviceMsmWindow, ShiftsPlanOneVirtualWindowWhereMemoryAllows) {
+  for (unsigned bits : {255u, 254u}) {
+    for (unsigned log_n : {16u, 20u, 24u, 26u}) {
+      const std::size_t n = std::size_t(1) << log_n;
+      const shifts all = plan_shifts(n, 64, bits);
+      SCOPED_TRACE(log_n);
+      ASSERT_GT(all.copies, 0u);
+      EXPECT_LE(all.c, max_shifted_window);
+      EXPECT_EQ(all.copies + 1, cuzk::msm::window_count(all.c, bits));  /* one virtual window */
+      EXPECT_LT(shifted_cost(n, all, bits), plain_cost(n, window_bits(n, bits), bits));
+      const shifts few = plan_shifts(n, 2, bits);
+      EXPECT_LE(few.copies, 2u);
+      EXPECT_GE(shifted_cost(n, few, bits), shifted_cost(n, all, bits));
+      EXPECT_EQ(plan_shifts(n, 0, bits), shifts{});
+      const layout l = choose_layout(n, all, bits);
+      EXPECT_EQ(l.K, all.copies + 1);
+      EXPECT_EQ(l.per_group, l.W);
+      EXPECT_GT(workspace_bytes(n, all, 192, bits), 16 * n * l.W);
+    }
+  }
 }
 
 TEST(DeviceMsmWindow, WindowGrowsWithNAndStaysInRange) {

@@ -42,8 +42,9 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   js.partitions[1].state = partition_state::done;
   js.partitions[1].timings = partition_timings{0, 0, 1, 1, 1, 1, 1, 0, 0, 2, 9};  // the CPU: gpu -1
   status_reply r{{js}, {}, {}, 0, {}, 60000};
-  r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1});
-  r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0});
+  r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1,
+                    {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"}, 5});
+  r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0, {}, 0});
   auto d = decode(encode(message{9, r}));
   ASSERT_TRUE(d) << d.error().reason;
   const auto& back = std::get<status_reply>(d->body);

@@ -32,7 +32,7 @@ job_status valid_status() { return {"job-1", job_state::running, "", 1, 2, prior
 ready valid_ready() { return {3, 1234, "worker@3", 1 << 20}; }
 status_reply valid_gpus() {
   status_reply r;
-  r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 20ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 9ULL << 30, 10, 0}};
+  r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 20ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 9ULL << 30, 10, 0, {"h 11@22 l 0 a 0 b1 0 b2 0", "none"}, 3ULL << 30}};
   r.hung_timeout_ms = 60000;
   return r;
 }
@@ -152,6 +152,12 @@ const std::vector<broken>& cases() {
        with(valid_gpus(), [](status_reply& r) { r.gpus[0].resident_keys[1] = "ab 12"; })},
       {"StatusReplyGpuOfTooManyKeys", "StatusReply.gpus[0].resident_keys",
        with(valid_gpus(), [](status_reply& r) { r.gpus[0].resident_keys.assign(max_resident_keys + 1, "k"); })},
+      {"StatusReplyGpuShiftsWithoutKeys", "StatusReply.gpus[0].resident_shifts",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].resident_shifts.assign(r.gpus[0].resident_keys.size() + 1, "h 1@9"); })},
+      {"StatusReplyGpuShiftsNotUtf8", "StatusReply.gpus[0].resident_shifts[0]",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].resident_shifts = {"h\xff"}; })},
+      {"StatusReplyGpuShiftedOverResident", "StatusReply.gpus[0].shifted_bytes",
+       with(valid_gpus(), [](status_reply& r) { r.gpus[0].shifted_bytes = r.gpus[0].resident_bytes + 1; })},
       {"StatusReplyOfTooManyGpus", "StatusReply.gpus",
        with(valid_gpus(), [](status_reply& r) { r.gpus.resize(max_gpus + 1, r.gpus[0]); })},
       {"ErrorOfCodeZero", "Error.code", [] { return body{error_reply{error_code{}, "x", 0}}; }},
