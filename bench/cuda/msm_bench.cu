@@ -3,6 +3,9 @@
 //   BM_cuda_msm_g1_CURVE/<log n>, BM_cuda_msm_g2_CURVE/<log n>   uniformly random scalars below r
 //   BM_cuda_msm_g1_witness_CURVE/<log n>   90% zeros and ones (45% each) and 10% random, split on
 //     the host by msm::split_scalars (not timed): the ones through sum, the rest through pippenger
+//   BM_cuda_msm_{g1,g2,g1_witness}_shifted_CURVE/<log n>/<most copies>   the same over shifted copies
+//     of the bases (msm::plan_shifts, at most that many; made once, not timed: counter shift_ms),
+//     with the device bytes of the bases with and without them
 // Times are CUDA events around the blocking calls (manual time), so they include
 // the windows' combination on the host. The bases are 2^20 distinct points
 // P_0 + i Q (built in parallel on the CPU) tiled to the size wanted: random
@@ -56,13 +59,19 @@ std::vector<typename ec::jacobian<Curve>::affine_t> host_bases(unsigned log_n) {
   return v;
 }
 
-/* resident bases, one set per group and size, kept for the whole run */
 template <class Curve>
-const cuda::msm::device_bases<ec::affine_point<typename Curve::field_t>>& device_bases(unsigned log_n) {
-  using bases_t = cuda::msm::device_bases<ec::affine_point<typename Curve::field_t>>;
-  static std::map<unsigned, std::unique_ptr<bases_t>> cache;
-  auto& b = cache[log_n];
-  if (!b) b = std::make_unique<bases_t>(host_bases<Curve>(log_n));
+using bases_t = cuda::msm::device_bases<ec::affine_point<typename Curve::field_t>>;
+
+/* resident bases, one set per group and size, kept for the whole run (the shifted benchmarks drop them) */
+template <class Curve>
+std::map<unsigned, std::unique_ptr<bases_t<Curve>>>& bases_cache() {
+  static std::map<unsigned, std::unique_ptr<bases_t<Curve>>> cache;
+  return cache;
+}
+template <class Curve>
+const bases_t<Curve>& device_bases(unsigned log_n) {
+  auto& b = bases_cache<Curve>()[log_n];
+  if (!b) b = std::make_unique<bases_t<Curve>>(host_bases<Curve>(log_n));
   return *b;
 }
 
@@ -107,14 +116,37 @@ void timed(benchmark::State& state, F&& f) {
   }
 }
 
-/* Curve: ec::g1_group<C> or ec::g2_group<C> */
+/* The bases of BM_*_shifted: shifted copies, at most state.range(1); made here, counted, dropped after. */
 template <class Curve>
+std::unique_ptr<bases_t<Curve>> shifted_bases(benchmark::State& state) {
+  using C = typename Curve::curve;
+  const auto log_n = unsigned(state.range(0));
+  bases_cache<Curve>().clear();  /* room for the copies */
+  auto b = std::make_unique<bases_t<Curve>>(host_bases<Curve>(log_n));
+  const auto sh = cuda::msm::plan_shifts(std::size_t(1) << log_n, unsigned(state.range(1)), msm::scalar_bits<C>);
+  const std::size_t plain = b->bytes();
+  cuda::event start, stop;
+  start.record(0);
+  b->shift(sh, 0);
+  stop.record(0);
+  stop.sync();
+  state.counters["copies"] = sh.copies;
+  state.counters["shift_window"] = sh.c;
+  state.counters["shift_ms"] = cuda::event::ms(start, stop);
+  state.counters["bases_GiB"] = double(plain) / double(1ULL << 30);
+  state.counters["shifted_GiB"] = double(b->bytes()) / double(1ULL << 30);
+  return b;
+}
+
+/* Curve: ec::g1_group<C> or ec::g2_group<C> */
+template <class Curve, bool shifted = false>
 void BM_cuda_msm(benchmark::State& state) {
   using C = typename Curve::curve;
   if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
   const auto log_n = unsigned(state.range(0));
   const std::size_t n = std::size_t(1) << log_n;
-  const auto& bases = device_bases<Curve>(log_n);
+  const auto own = shifted ? shifted_bases<Curve>(state) : nullptr;
+  const auto& bases = shifted ? *own : device_bases<Curve>(log_n);
   const auto k = to_device<scalar_limbs_t>(host_scalars<C>(log_n, false), "bench scalars");
   const cuda::msm::scalars s{k.data(), nullptr, 0, n};
   cuda::msm::pippenger(bases, s, 0);  /* warm-up: the workspace grows once */
@@ -122,11 +154,12 @@ void BM_cuda_msm(benchmark::State& state) {
   state.counters["window_bits"] = cuda::msm::window_bits(n, msm::scalar_bits<C>);
 }
 
-template <class C>
+template <class C, bool shifted = false>
 void BM_cuda_msm_g1_witness(benchmark::State& state) {
   if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
   const auto log_n = unsigned(state.range(0));
-  const auto& bases = device_bases<ec::g1_group<C>>(log_n);
+  const auto own = shifted ? shifted_bases<ec::g1_group<C>>(state) : nullptr;
+  const auto& bases = shifted ? *own : device_bases<ec::g1_group<C>>(log_n);
   const auto split = msm::split_scalars(std::span<const scalar_limbs_t>(host_scalars<C>(log_n, true)));
   const auto ones = to_device<std::uint32_t>(split.ones, "bench ones");
   const auto others = to_device<std::uint32_t>(split.others, "bench others");
@@ -157,5 +190,19 @@ BENCHMARK(BM_cuda_msm<ec::g2_group<bn>>)
     ->Name("BM_cuda_msm_g2_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm_g1_witness<bn>)
     ->Name("BM_cuda_msm_g1_witness_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+/* most copies 64: as many as fold every window into one */
+BENCHMARK(BM_cuda_msm<ec::g1_group<bls>, true>)
+    ->Name("BM_cuda_msm_g1_shifted_bls12_381")->Args({20, 64})->Args({24, 64})->Args({26, 64})->Args({26, 4})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g2_group<bls>, true>)
+    ->Name("BM_cuda_msm_g2_shifted_bls12_381")->Args({20, 64})->Args({24, 64})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm_g1_witness<bls, true>)
+    ->Name("BM_cuda_msm_g1_witness_shifted_bls12_381")->Args({24, 64})->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g1_group<bn>, true>)
+    ->Name("BM_cuda_msm_g1_shifted_bn254")->Args({20, 64})->Args({24, 64})->Args({26, 64})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_msm<ec::g2_group<bn>, true>)
+    ->Name("BM_cuda_msm_g2_shifted_bn254")->Args({20, 64})->Args({24, 64})->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

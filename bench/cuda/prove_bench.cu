@@ -6,7 +6,9 @@
 // curve at up to 2^20 constraints, repeated to fill larger domains (the MSMs
 // see the same mix of 0, 1 and full-width scalars); the bases are random
 // points of the groups, repeated likewise. The proofs do not verify (no setup
-// at 2^24: hours on the CPU), which changes no arithmetic done.
+// at 2^24: hours on the CPU), which changes no arithmetic done. ENGINE: cuda,
+// cuda-overlap (the five MSMs on five streams), cuda-shifted (the key's MSM
+// bases with shifted copies, as many as fit: context_options::msm_copies) or cpu.
 #include <benchmark/benchmark.h>
 
 #include <cuda_runtime_api.h>
@@ -117,19 +119,20 @@ const workload<C>& get(const std::string& circuit, unsigned log_n) {
 }
 
 template <class C>
-std::unique_ptr<groth16::basic_engine<C>> engine(bool gpu, bool overlap) {
-  if (gpu) return cuda::make_engine<C>({.device = 0, .overlap_msms = overlap});
+std::unique_ptr<groth16::basic_engine<C>> engine(bool gpu, bool overlap, bool shifted) {
+  if (gpu) return cuda::make_engine<C>({.device = 0, .overlap_msms = overlap, .msm_copies = shifted ? -1 : 0});
   return groth16::make_cpu_engine<C>();
 }
 
 template <class C>
-void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_n, bool gpu, bool overlap) {
+void prove_bench(benchmark::State& st, const std::string& circuit, unsigned log_n, bool gpu, bool overlap,
+                 bool shifted) {
   if (gpu && cuda::device_count() == 0) {
     st.SkipWithError("no CUDA device");
     return;
   }
   const workload<C>& w = get<C>(circuit, log_n);
-  auto eng = engine<C>(gpu, overlap);
+  auto eng = engine<C>(gpu, overlap, shifted);
   const groth16::basic_blinding<C> rs{ff::fr<C>::from_u64(1), ff::fr<C>::from_u64(2)};
   auto run = [&](groth16::prove_timings& tm) {
     return groth16::prove<C>(*eng, w.pk, w.z->span(), w.a->span(), w.b->span(), w.c->span(), rs, &tm);
@@ -160,16 +163,17 @@ void register_all() {
   for (const char* curve : {"bls12_381", "bn254"})
     for (const char* circuit : {"chain", "sha256"})
       for (unsigned log_n : {20u, 22u, 24u})
-        for (const char* engine : {"cuda", "cuda-overlap", "cpu"}) {
+        for (const char* engine : {"cuda", "cuda-overlap", "cuda-shifted", "cpu"}) {
           const bool gpu = engine[0] == 'c' && engine[1] == 'u', overlap = std::string(engine) == "cuda-overlap";
+          const bool shifted = std::string(engine) == "cuda-shifted";
           const bool bn254 = curve[0] == 'b' && curve[1] == 'n';
           const std::string name =
               std::string("prove/") + curve + "/" + circuit + "/" + std::to_string(log_n) + "/" + engine;
           auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
             if (bn254)
-              prove_bench<bn>(st, circuit, log_n, gpu, overlap);
+              prove_bench<bn>(st, circuit, log_n, gpu, overlap, shifted);
             else
-              prove_bench<bls>(st, circuit, log_n, gpu, overlap);
+              prove_bench<bls>(st, circuit, log_n, gpu, overlap, shifted);
           });
           b->UseManualTime()->Unit(benchmark::kMillisecond);
           if (!gpu || log_n >= 24) b->Iterations(gpu ? 5 : 1);
