@@ -97,9 +97,22 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   }
   CUZK_CUDA_OK(cudaSetDevice(opt_.device));
   register_mapped(pk);
-  /* copies only from what is free now: they never evict another key */
-  const key_shifts sh = plan_key_shifts(pk, budget_ - resident_bytes_ - need, opt_.msm_copies);
-  auto key = std::make_shared<const key_t>(pk, s, sh);
+  /* copies only from what is free now, in the budget and on the device (other
+     processes' allocations too): they never evict another key */
+  std::size_t left = budget_ - resident_bytes_ - need;
+  if (std::size_t free = 0, total = 0; cudaMemGetInfo(&free, &total) == cudaSuccess)
+    left = std::min(left, free > opt_.reserve + need ? free - opt_.reserve - need : 0);
+  else
+    (void)cudaGetLastError(), left = 0;
+  key_shifts sh = plan_key_shifts(pk, left, opt_.msm_copies);
+  std::shared_ptr<const key_t> key;
+  try {
+    key = std::make_shared<const key_t>(pk, s, sh);
+  } catch (const out_of_memory&) {
+    if (!sh.total()) throw;
+    sh = {};  /* the estimate fell short: the key without copies, as before them */
+    key = std::make_shared<const key_t>(pk, s, sh);
+  }
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
   resident_bytes_ += key->footprint_bytes();
   keys_.push_front({id, C::id, key, key->footprint_bytes(), sh.describe(), key->shifted_bytes()});

@@ -79,13 +79,20 @@ basic_device_key<C>::basic_device_key(const proving_key& pk, cudaStream_t s, con
       b2(upload_bases(pk.mapped.b2, pk.b2, s, sh.b2.copies)), pk_(&pk), n_vars_(pk.n_vars),
       domain_size_(pk.domain_size), delta1_(pk.delta1), bytes_(bases_bytes(pk)), footprint_(footprint(pk, sh)),
       shifts_(sh) {
-  if (!sh.total()) return;
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
-  h.shift(sh.h, s);
-  c.shift(sh.c, s);
-  a.shift(sh.a, s);
-  b1.shift(sh.b1, s);
-  b2.shift(sh.b2, s);
+  if (sh.total()) {
+    h.shift(sh.h, s);
+    c.shift(sh.c, s);
+    a.shift(sh.a, s);
+    b1.shift(sh.b1, s);
+    b2.shift(sh.b2, s);
+  }
+  /* the MSM temporaries now: a key that does not fit fails here, not in a proof */
+  h.prepare(h.size(), s);
+  c.prepare(c.size(), s);
+  a.prepare(a.size(), s);
+  b1.prepare(b1.size(), s);
+  b2.prepare(b2.size(), s);
 }
 
 template <class C>

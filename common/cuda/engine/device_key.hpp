@@ -37,8 +37,8 @@ class basic_device_key {
   using curve = C;
   using proving_key = groth16::basic_proving_key<C>;
 
-  /* queues the copies on s, then makes the shifted copies (blocking); the
-     caller synchronises s before use */
+  /* copies the bases, makes the shifted copies and allocates the MSM
+     temporaries (blocking; cuda::out_of_memory when they do not fit) */
   basic_device_key(const proving_key& pk, cudaStream_t s, const key_shifts& sh = {});
 
   /* the same key (same object, same sizes and δ) as the one uploaded */

@@ -3,6 +3,7 @@
 #include "cuda/msm/assign.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
@@ -57,12 +58,10 @@ void exclusive_sum(workspace& ws, const std::uint32_t* in, std::uint32_t* out, s
 
 }  // namespace
 
-void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, unsigned K,
-                    std::uint32_t stride, cudaStream_t st) {
-  const auto n = std::uint32_t(s.n);
+void reserve_assign(workspace& ws, std::size_t n, unsigned c, unsigned wn, unsigned K, cudaStream_t st) {
   const std::size_t items = std::size_t(wn) * n;
   const unsigned vn = (wn + K - 1) / K;
-  const std::uint32_t h1 = (std::uint32_t(1) << (c - 1)) + 1, nb = vn * h1;
+  const std::uint32_t nb = vn * ((std::uint32_t(1) << (c - 1)) + 1);
   std::uint32_t* keys0 = ensure(ws.keys[0], items, "MSM bucket keys");
   std::uint32_t* keys1 = ensure(ws.keys[1], items, "MSM sorted bucket keys");
   std::uint32_t* vals0 = ensure(ws.vals[0], items, "MSM bucket entries");
@@ -72,17 +71,42 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
   std::uint32_t* num_runs = ensure(ws.num_runs, 1, "MSM bucket run count");
   std::uint32_t* counts = ensure(ws.counts, nb + 1, "MSM bucket sizes");
   std::uint32_t* offsets = ensure(ws.offsets, nb + 1, "MSM bucket offsets");
-
+  for (unsigned i = 0; i < 2; ++i) {
+    ensure(ws.chunks[i], nb + 1, "MSM piece counts");
+    ensure(ws.first[i], nb + 1, "MSM piece offsets");
+  }
+  ensure(ws.level_counts, nb + 1, "MSM piece counts");
+  ensure(ws.level_offsets, nb + 1, "MSM piece offsets");
   /* a virtual window's K n entries share their bits above c: sorting each on bits
      [0, c) sorts them all (double-buffered: CUB's temporaries stay small) */
-  const std::size_t most = std::size_t(std::min(K, wn)) * n;
+  std::size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0;
+  {
+    cub::DoubleBuffer<std::uint32_t> k(keys0, keys1), v(vals0, vals1);
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, std::size_t(std::min(K, wn)) * n, 0,
+                                                 int(c), st));
+  }
+  CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, keys1, unique, lengths, num_runs, items, st));
+  CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, nb + 1, st));
+  ensure(ws.temp, std::max({sort_bytes, rle_bytes, scan_bytes}), "MSM sort temporaries");
+}
+
+void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, unsigned K,
+                    std::uint32_t stride, cudaStream_t st) {
+  const auto n = std::uint32_t(s.n);
+  const std::size_t items = std::size_t(wn) * n;
+  const unsigned vn = (wn + K - 1) / K;
+  const std::uint32_t h1 = (std::uint32_t(1) << (c - 1)) + 1, nb = vn * h1;
+  reserve_assign(ws, n, c, wn, K, st);
+  std::uint32_t *keys0 = ws.keys[0].data(), *keys1 = ws.keys[1].data(), *vals0 = ws.vals[0].data(),
+                *vals1 = ws.vals[1].data(), *unique = ws.unique.data(), *lengths = ws.lengths.data(),
+                *num_runs = ws.num_runs.data(), *counts = ws.counts.data(), *offsets = ws.offsets.data();
   std::size_t sort_bytes = 0, rle_bytes = 0;
   {
     cub::DoubleBuffer<std::uint32_t> k(keys0, keys1), v(vals0, vals1);
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, most, 0, int(c), st));
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, std::size_t(std::min(K, wn)) * n, 0,
+                                                 int(c), st));
   }
   CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, keys1, unique, lengths, num_runs, items, st));
-  ensure(ws.temp, std::max(sort_bytes, rle_bytes), "MSM sort temporaries");
 
   booth_keys<<<grid(n), block, 0, st>>>(reinterpret_cast<const uint4*>(s.k), s.idx, s.first, n, c, w0, wn, K, stride,
                                        keys0, vals0);

@@ -21,6 +21,9 @@ namespace cuzk::cuda::msm {
 void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, unsigned wn, unsigned K,
                     std::uint32_t stride, cudaStream_t st);
 
+/* What assign_buckets and the level plans of wn windows of n scalars need, allocated now. */
+void reserve_assign(workspace& ws, std::size_t n, unsigned c, unsigned wn, unsigned K, cudaStream_t st);
+
 /* Level 0 (segments of L entries): chunks[0][b] = the pieces bucket b leaves (the
    segments it meets, or 0 if one), first[0] their exclusive scan. */
 void plan_first_level(workspace& ws, std::uint32_t nb, std::uint32_t h1, std::uint32_t L, cudaStream_t st);

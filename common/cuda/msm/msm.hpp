@@ -78,6 +78,10 @@ class device_bases {
      keeps them resident; replaces any copies already made. Blocks until done. */
   void shift(const shifts& sh, cudaStream_t s);
 
+  /* Allocates now the temporaries of a Pippenger of n scalars (cuda::out_of_memory
+     here rather than in a proof's MSM) */
+  void prepare(std::size_t n, cudaStream_t s) const;
+
   /* the cached temporaries; hold lock() while using them */
   workspace& scratch() const { return *ws_; }
   std::mutex& lock() const { return *mutex_; }

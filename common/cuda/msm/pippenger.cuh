@@ -141,6 +141,20 @@ void device_bases<Affine>::shift(const shifts& sh, cudaStream_t st) {
 }
 
 template <class Affine>
+void device_bases<Affine>::prepare(std::size_t n, cudaStream_t st) const {
+  using X = xyzz<typename group<Affine>::field>;
+  if (n == 0) return;
+  std::lock_guard<std::mutex> hold(*mutex_);
+  const layout l = choose_layout(n, shifts_, group<Affine>::scalar_bits);
+  const std::size_t items = std::size_t(l.per_group) * n, vn = (l.per_group + l.K - 1) / l.K;
+  const std::size_t h = std::size_t(1) << (l.c - 1), segs = (h + detail::share_buckets - 1) / detail::share_buckets;
+  reserve_assign(*ws_, n, l.c, l.per_group, l.K, st);
+  ensure(ws_->buckets, vn * (h + 1) * sizeof(X), "MSM buckets");
+  for (auto& p : ws_->pieces) ensure(p, 2 * (items / l.L0 + 1) * sizeof(X), "MSM bucket pieces");
+  for (auto& p : ws_->shares) ensure(p, vn * segs * sizeof(X), "MSM window shares");
+}
+
+template <class Affine>
 jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st) {
   using namespace detail;
   using F = typename group<Affine>::field;

@@ -73,8 +73,10 @@ layout choose_layout(std::size_t n, const shifts& sh, unsigned bits) {
 std::size_t layout_bytes(std::size_t n, const layout& l, std::size_t xyzz_bytes) {
   const std::size_t items = std::size_t(l.per_group) * n, vn = (l.per_group + l.K - 1) / l.K;
   const std::size_t nb = vn * ((std::size_t(1) << (l.c - 1)) + 1);
-  const std::size_t sort = 16 * items + 32 * nb, pieces = 2 * 2 * (items / l.L0 + 1) * xyzz_bytes;
-  return sort + nb * xyzz_bytes + pieces + (std::size_t(64) << 20);
+  /* CUB's sort keeps a digit histogram a tile of each pass: about a byte an item */
+  const std::size_t sort = 17 * items + 40 * nb, pieces = 2 * 2 * (items / l.L0 + 1) * xyzz_bytes;
+  const std::size_t shares = 2 * vn * ((std::size_t(1) << (l.c - 1)) / 16 + 1) * xyzz_bytes;
+  return sort + nb * xyzz_bytes + pieces + shares + (std::size_t(64) << 20);
 }
 
 std::size_t workspace_bytes(std::size_t n, const shifts& sh, std::size_t xyzz_bytes, unsigned bits) {

@@ -135,8 +135,8 @@ TYPED_TEST(DeviceMsm, EmptyMsmIsTheIdentity) {
   EXPECT_TRUE(sum(dev, nullptr, 0, 0, 0).is_identity());
 }
 
-/* Shifted copies (msm.hpp: shifts) none, one and every window's, at a
-   small window so that the cost model takes them at these sizes: a single
+/* Shifted copies (msm.hpp: shifts) none, one, two and every window's, at
+   small windows so that the cost model takes them at these sizes: a single
    scalar, buckets of one point, every point in one bucket, infinity and
    repeated bases, an index array; then the copies dropped again. */
 TYPED_TEST(DeviceMsm, ShiftedCopiesMatchTheCpu) {
@@ -149,9 +149,10 @@ TYPED_TEST(DeviceMsm, ShiftedCopiesMatchTheCpu) {
   bases[11] = -bases[12];
   typename TypeParam::bases_t dev(bases);
   const std::size_t plain_bytes = dev.bytes();
-  for (const unsigned c : {7u, 12u}) {
-    const unsigned W = cuzk::msm::window_count(c, bits);
-    for (const unsigned copies : {0u, 1u, W - 1}) {
+  const unsigned W7 = cuzk::msm::window_count(7, bits), W12 = cuzk::msm::window_count(12, bits);
+  /* pairs where the cost model (window.cpp) takes the copies at every n below */
+  for (const auto& [c, copies] : {std::pair{7u, 0u}, {7u, 1u}, {7u, W7 - 1}, {12u, 2u}, {12u, W12 - 1}}) {
+    {
       SCOPED_TRACE("c = " + std::to_string(c) + ", copies = " + std::to_string(copies));
       dev.shift({copies, c}, 0);
       EXPECT_EQ(dev.shifted().copies, copies);
