@@ -69,22 +69,22 @@ struct xyzz {
     return r;
   }
 
-  /* madd-2008-s: this += q (affine), 8M + 2S; q = this doubles, q = -this gives infinity */
+  /* madd-2008-s: this += q (affine), 8M + 2S; q = this doubles, q = -this gives infinity.
+     In the order that keeps fewest values live (G2's bucket loop runs at the register limit). */
   CUZK_HDI xyzz& add(const affine<F>& q) {
     if (q.is_infinity()) return *this;
     if (is_identity()) return *this = from_affine(q);
-    const F U2 = q.x * ZZ;        /* U2 = X2 ZZ1 */
-    const F S2 = q.y * ZZZ;       /* S2 = Y2 ZZZ1 */
-    const F P = U2 - X;           /* P = U2 - X1 */
-    const F R = S2 - Y;           /* R = S2 - Y1 */
+    const F P = q.x * ZZ - X;     /* P = U2 - X1, U2 = X2 ZZ1 */
+    const F R = q.y * ZZZ - Y;    /* R = S2 - Y1, S2 = Y2 ZZZ1 */
     if (P.is_zero()) return *this = R.is_zero() ? dbl_affine(q) : identity();
     const F PP = P.sqr();         /* PP = P^2 */
     const F PPP = P * PP;         /* PPP = P PP */
-    const F Q = X * PP;           /* Q = X1 PP */
-    X = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2 Q */
-    Y = R * (Q - X) - Y * PPP;    /* Y3 = R (Q - X3) - Y1 PPP */
     ZZ = ZZ * PP;                 /* ZZ3 = ZZ1 PP */
+    const F Q = X * PP;           /* Q = X1 PP */
     ZZZ = ZZZ * PPP;              /* ZZZ3 = ZZZ1 PPP */
+    const F T = Y * PPP;          /* T = Y1 PPP */
+    X = R.sqr() - PPP - Q.dbl();  /* X3 = R^2 - PPP - 2 Q */
+    Y = R * (Q - X) - T;          /* Y3 = R (Q - X3) - Y1 PPP */
     return *this;
   }
 

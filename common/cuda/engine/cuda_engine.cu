@@ -70,21 +70,22 @@ class cuda_engine final : public basic_engine<C> {
     streamed_ = !key;
     if (streamed_) ctx_->note_streamed();
 
-    /* a, b, c to the device on stream 0 (the NTTs follow there), z on stream 1 (its split follows there) */
+    /* z to the device first, on stream 1 (its split follows there, then the MSMs of A, B and L, beside the
+       NTTs), and a, b, c on stream 0 (the NTTs and H's MSM follow there) */
     ensure(abc_, 3 * n, "a, b, c");
     ensure(scratch_, 2 * n, "NTT scratch");
     ensure(h_, n, "H scalars");
     ensure(z_, std::max<std::size_t>(in.z.size(), 1), "the witness");
     event e0, e1, e2, e3, e4;
+    e3.record(s_[1]);
+    CUZK_CUDA_OK(cudaMemcpyAsync(z_.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[1]));
+    e4.record(s_[1]);
     e0.record(s_[0]);
     for (int v = 0; v < 3; ++v) {
       const std::span<const fr_t> src = v == 0 ? in.a : v == 1 ? in.b : in.c;
       CUZK_CUDA_OK(cudaMemcpyAsync(abc_.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[0]));
     }
     e1.record(s_[0]);
-    e3.record(s_[1]);
-    CUZK_CUDA_OK(cudaMemcpyAsync(z_.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[1]));
-    e4.record(s_[1]);
 
     const ntt::basic_h_params<C> hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
     const ntt::order h_order =
@@ -99,18 +100,20 @@ class cuda_engine final : public basic_engine<C> {
     const auto ts = clock::now();
     const device_splitter::result zr = splitter_.split<C>(z_.data(), in.z.size(), s_[1]);
     tm.split = since(ts);
-    s_[0].sync();
-    tm.h2d = (event::ms(e0, e1) + event::ms(e3, e4)) / 1e3;
-    tm.ntt = event::ms(e1, e2) / 1e3;
-
+    /* once stream 0's NTTs are done: H's top coefficient (coefficient form), the copy and NTT times */
     msm_sums out;
     out.h_top = fr_t::zero();
-    if (plan.convention == poly::h_convention::coefficients) {
-      /* coefficient n − 1 sits at position n − 1 in either order */
-      scalar_t top;
-      CUZK_CUDA_OK(cudaMemcpy(&top, h_.data() + (n - 1), sizeof top, cudaMemcpyDeviceToHost));
-      out.h_top = fr_t::from_canonical_unchecked(top);
-    }
+    auto ntts_done = [&] {
+      s_[0].sync();
+      tm.h2d = (event::ms(e0, e1) + event::ms(e3, e4)) / 1e3;
+      tm.ntt = event::ms(e1, e2) / 1e3;
+      if (plan.convention == poly::h_convention::coefficients) {
+        /* coefficient n − 1 sits at position n − 1 in either order */
+        scalar_t top;
+        CUZK_CUDA_OK(cudaMemcpy(&top, h_.data() + (n - 1), sizeof top, cudaMemcpyDeviceToHost));
+        out.h_top = fr_t::from_canonical_unchecked(top);
+      }
+    };
 
     /* the C query takes z[n_public + 1 ..]: a suffix of each increasing index list */
     const std::uint32_t first = pk.n_public + 1;
@@ -125,16 +128,19 @@ class cuda_engine final : public basic_engine<C> {
     const std::uint32_t* h_idx = h_order == ntt::order::bit_reversed ? bitrev_.data() : nullptr;
 
     const auto t0 = clock::now();
-    if (key)
-      resident_msms(*key, z_dev, c_dev, h_idx, plan.h_len, out, tm);
-    else
+    if (key) {
+      resident_msms(*key, z_dev, c_dev, h_idx, plan.h_len, ntts_done, out, tm);
+    } else {
+      ntts_done();
       streamed_msms(pk, z_dev, c_dev, h_idx, plan.h_len, out, tm);
+    }
     tm.msm = since(t0);
 
-    /* the proof's kernels ran from the NTTs' start to the last MSM's end (each MSM blocks until done) */
+    /* the proof's kernels ran from the split's (or the NTTs') start to the last MSM's end (each MSM blocks) */
     event end;
     end.record(s_[0]);
     end.sync();
+    ctx_->note_busy(e4, end);
     ctx_->note_busy(e1, end);
     return out;
   }
@@ -157,9 +163,11 @@ class cuda_engine final : public basic_engine<C> {
     return ones + rest;
   }
 
-  /* five MSMs over resident bases: one after another, or (overlap_msms) each on its own stream and host thread */
+  /* five MSMs over resident bases: one after another, or (overlap_msms) each on its own stream and host
+     thread; those of A, B and L as soon as z is split, beside the NTTs, and H's after ntts_done() */
+  template <class Done>
   void resident_msms(const basic_device_key<C>& key, const device_split& z_dev, const device_split& c_dev,
-                     const std::uint32_t* h_idx, std::size_t h_len, msm_sums& out,
+                     const std::uint32_t* h_idx, std::size_t h_len, Done&& ntts_done, msm_sums& out,
                      groth16::prove_timings& tm) {
     double batch[4] = {0, 0, 0, 0};
     const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
@@ -173,15 +181,14 @@ class cuda_engine final : public basic_engine<C> {
     auto fb1 = job(2, key.b1, z_dev, tm.msm_b_g1, batch[1]);
     auto fl = job(3, key.c, c_dev, tm.msm_l, batch[2]);
     auto fb2 = job(4, key.b2, z_dev, tm.msm_b_g2, batch[3]);
+    if (!overlap_) out.a = fa.get(), out.b1 = fb1.get(), out.c = fl.get(), out.b2 = fb2.get();
+    ntts_done();
     {
       const auto t = clock::now();
       out.h = msm::pippenger(key.h, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
     }
-    out.a = fa.get();
-    out.b1 = fb1.get();
-    out.c = fl.get();
-    out.b2 = fb2.get();
+    if (overlap_) out.a = fa.get(), out.b1 = fb1.get(), out.c = fl.get(), out.b2 = fb2.get();
     tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
   }
 
