@@ -2,6 +2,9 @@
 // within the allowance, H first, then L, A, B1 and B2; at most max_copies a
 // query; the footprint grows by what the plan costs. No device needed.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cstdio>
 
 #include "cuda/engine/device_key.hpp"
 #include "msm/booth.hpp"
@@ -62,6 +65,33 @@ TEST(KeyShifts, HFirstThenLAThenB1AndB2WithinTheAllowance) {
   EXPECT_EQ(plan_key_shifts(pk, std::size_t(1) << 40, 0).describe(), "none");
   const key_shifts two = plan_key_shifts(pk, std::size_t(1) << 40, 2);
   for (const msm::shifts* q : {&two.h, &two.c, &two.a, &two.b1, &two.b2}) EXPECT_EQ(q->copies, 2u);
+}
+
+/* A key of 2^24 constraints (every query 2^24 points: the chain circuit's
+   shape) on an H200 (139 GiB, 2 GiB reserve, one worker): the four G1
+   queries take every window's copies, B2 what is left. Its points are a
+   reservation of address space, never touched: only their count is read. */
+TEST(KeyShifts, A2To24KeyOnAnH200TakesCopiesOfEveryG1QueryAndSomeOfB2) {
+  const std::size_t n = std::size_t(1) << 24, g1 = n * groth16::basic_proving_key<C>::g1_bytes,
+                    g2 = n * groth16::basic_proving_key<C>::g2_bytes, all = 4 * g1 + g2;
+  void* p = ::mmap(nullptr, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  const auto* b = static_cast<const std::uint8_t*>(p);
+  groth16::basic_proving_key<C> pk;
+  pk.n_vars = pk.domain_size = std::uint32_t(n);
+  pk.mapped.a = {b, g1}, pk.mapped.b1 = {b + g1, g1}, pk.mapped.c = {b + 2 * g1, g1}, pk.mapped.h = {b + 3 * g1, g1};
+  pk.mapped.b2 = {b + 4 * g1, g2};
+  const std::size_t budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+  const std::size_t need = basic_device_key<C>::footprint(pk) + working_bytes(pk);
+  const key_shifts sh = plan_key_shifts(pk, budget - need, -1);
+  for (const msm::shifts* q : {&sh.h, &sh.c, &sh.a, &sh.b1}) EXPECT_EQ(*q, (msm::shifts{11, 22}));
+  EXPECT_GT(sh.b2.copies, 0u);
+  EXPECT_LT(sh.b2.copies, 11u);
+  EXPECT_LE(basic_device_key<C>::footprint(pk, sh), budget - working_bytes(pk));
+  std::printf("2^24 key: %s; device bytes %.1f GiB plain, %.1f GiB with the copies\n", sh.describe().c_str(),
+              double(basic_device_key<C>::footprint(pk)) / double(1 << 30),
+              double(basic_device_key<C>::footprint(pk, sh)) / double(1 << 30));
+  ::munmap(p, all);
 }
 
 }  // namespace
