@@ -141,6 +141,8 @@ shifts plan_shifts(std::size_t n, unsigned max_copies, unsigned scalar_bits = 25
 
 /* The largest window the device uses (its buckets: 2^(c-1) per virtual window) */
 inline constexpr unsigned max_shifted_window = 22;
+/* the bases and their copies, all of them: (copies + 1) n below this */
+inline constexpr std::size_t max_shifted_points = std::size_t(1) << 31;
 
 /* Device bytes of Pippenger's temporaries for n scalars (msm/workspace.hpp),
    xyzz_bytes a bucket, plain or over shifted copies. */

@@ -108,7 +108,7 @@ void device_bases<Affine>::shift(const shifts& sh, cudaStream_t st) {
   if (sh.copies && (sh.c < 1 || sh.c > max_shifted_window))
     throw std::invalid_argument("msm: shifted copies need a window of 1 to " + std::to_string(max_shifted_window) +
                                 " bits, not " + std::to_string(sh.c));
-  if (std::size_t(sh.copies + 1) * n_ >= (std::size_t(1) << 31))
+  if (std::size_t(sh.copies + 1) * n_ >= max_shifted_points)
     throw std::invalid_argument("msm: " + std::to_string(sh.copies) + " copies of " + std::to_string(n_) +
                                 " bases pass 2^31 points");
   std::lock_guard<std::mutex> hold(*mutex_);

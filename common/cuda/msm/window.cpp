@@ -42,6 +42,11 @@ unsigned window_bits(std::size_t n, unsigned bits) {
 }
 
 shifts plan_shifts(std::size_t n, unsigned max_copies, unsigned bits) {
+  /* every point of every copy has a 31-bit index (booth_keys' values) */
+  if (n) {
+    const std::size_t fit = (max_shifted_points - 1) / n;  /* the bases and fit - 1 copies */
+    max_copies = fit ? unsigned(std::min<std::size_t>(max_copies, fit - 1)) : 0;
+  }
   shifts best{};
   double best_cost = plain_cost(n, window_bits(n, bits), bits);
   for (unsigned c = 2; c <= max_shifted_window && max_copies; ++c) {

@@ -213,6 +213,18 @@ TEST(DeviceMsmWindow, ShiftsPlanOneVirtualWindowWhereMemoryAllows) {
   }
 }
 
+/* Every point of every copy keeps a 31-bit index: 2^28 bases (BN254's largest domain) take at most 6 copies. */
+TEST(DeviceMsmWindow, ShiftsStayBelow2To31Points) {
+  for (unsigned log_n : {27u, 28u, 30u}) {
+    const std::size_t n = std::size_t(1) << log_n;
+    const shifts sh = plan_shifts(n, 64, 254);
+    EXPECT_LT((sh.copies + 1) * n, max_shifted_points) << log_n;
+  }
+  EXPECT_EQ(plan_shifts(std::size_t(1) << 28, 64, 254).copies, 6u);
+  EXPECT_EQ(plan_shifts(std::size_t(1) << 30, 64, 254).copies, 0u);
+  EXPECT_EQ(plan_shifts(std::size_t(1) << 31, 64, 254).copies, 0u);
+}
+
 TEST(DeviceMsmWindow, WindowGrowsWithNAndStaysInRange) {
   for (unsigned bits : {255u, 254u}) {
     unsigned last = 0;
