@@ -160,10 +160,16 @@ void print_service(const proto::status_reply& r) {
   std::printf("  %-3s %-20s %-7s %-5s %-19s %-10s %-7s %s\n", "DEV", "NAME", "WORKERS", "BUSY", "MEM FREE/TOTAL GiB",
               "KEYS GiB", "PROOFS", "FAULTS");
   auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ULL << 30); };
-  for (const auto& g : r.gpus)
+  for (const auto& g : r.gpus) {
     std::printf("  %-3d %-20s %-7u %4.0f%% %8.1f/%-10.1f %-10.1f %-7llu %llu\n", g.device, shown(g.name).c_str(), g.workers,
                 g.busy_ratio * 100, gib(g.mem_free), gib(g.mem_total), gib(g.resident_bytes),
                 (unsigned long long)g.proofs, (unsigned long long)g.faults);
+    /* operators: each resident key and its shifted MSM copies (copies@window a query) */
+    for (std::size_t i = 0; i < g.resident_keys.size(); ++i)
+      std::printf("      key %s  copies %s\n", shown(g.resident_keys[i]).c_str(),
+                  i < g.resident_shifts.size() ? shown(g.resident_shifts[i]).c_str() : "-");
+    if (g.shifted_bytes) std::printf("      shifted copies %.1f GiB of the keys'\n", gib(g.shifted_bytes));
+  }
 }
 
 }  // namespace

@@ -112,12 +112,17 @@ TEST_F(ClientCli, StatusPrintsTablesOrJson) {
   ASSERT_EQ(table.rc, 0) << table.err;
   EXPECT_NE(table.out.find("j1"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("worker@1"), std::string::npos) << table.out;
+  /* a GPU's resident key and its shifted MSM copies */
+  EXPECT_NE(table.out.find("key ab12  copies h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("shifted copies 99.0 GiB"), std::string::npos) << table.out;
   auto js = cuzk("status --endpoint " + endpoint + " --json");
   ASSERT_EQ(js.rc, 0) << js.err;
   auto j = nlohmann::json::parse(js.out);
   EXPECT_EQ(j["jobs"][0]["job_id"], "j1");
   EXPECT_EQ(j["slots"][1]["state"], "assigned");
   EXPECT_EQ(j["workers"][0]["pid"], 4242);
+  EXPECT_EQ(j["gpus"][0]["resident_shifts"][0], "h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20");
+  EXPECT_EQ(j["gpus"][0]["shifted_bytes"], 99ULL << 30);
   auto one = cuzk("status --endpoint " + endpoint + " --job-id j1 --json");
   ASSERT_EQ(one.rc, 0) << one.err;
   EXPECT_EQ(nlohmann::json::parse(one.out)["state"], "queued");
