@@ -6,6 +6,8 @@
 //   BM_cuda_msm_{g1,g2,g1_witness}_shifted_CURVE/<log n>/<most copies>   the same over shifted copies
 //     of the bases (msm::plan_shifts, at most that many; made once, not timed: counter shift_ms),
 //     with the device bytes of the bases with and without them
+// The plain and shifted MSMs also report one more call's phases (msm::phase_times):
+// assign_ms (keys, sort, run-length encoding), accumulate_ms, reduce_ms.
 // Times are CUDA events around the blocking calls (manual time), so they include
 // the windows' combination on the host. The bases are 2^20 distinct points
 // P_0 + i Q (built in parallel on the CPU) tiled to the size wanted: random
@@ -152,6 +154,11 @@ void BM_cuda_msm(benchmark::State& state) {
   cuda::msm::pippenger(bases, s, 0);  /* warm-up: the workspace grows once */
   timed(state, [&] { benchmark::DoNotOptimize(cuda::msm::pippenger(bases, s, 0)); });
   state.counters["window_bits"] = cuda::msm::window_bits(n, msm::scalar_bits<C>);
+  cuda::msm::phase_times pt;  /* one more call, its phases apart */
+  cuda::msm::pippenger(bases, s, 0, &pt);
+  state.counters["assign_ms"] = pt.assign_ms;
+  state.counters["accumulate_ms"] = pt.accumulate_ms;
+  state.counters["reduce_ms"] = pt.reduce_ms;
 }
 
 template <class C, bool shifted = false>

@@ -116,8 +116,16 @@ struct scalars {
    the device; the windows are combined on the host. With shifted copies the
    windows fold into ceil(W / (copies + 1)) virtual ones when the cost model
    (plain_cost, shifted_cost) says it pays. Blocks until done. */
+/* Where a Pippenger's device time went (CUDA events on its stream, summed over
+   its groups of windows), for benchmarks: bucket assignment (keys, sort,
+   run-length encoding, scans), accumulation (every level) and reduction. */
+struct phase_times {
+  double assign_ms = 0, accumulate_ms = 0, reduce_ms = 0;
+};
+
 template <class Affine>
-jacobian_of<Affine> pippenger(const device_bases<Affine>& b, const scalars& s, cudaStream_t st);
+jacobian_of<Affine> pippenger(const device_bases<Affine>& b, const scalars& s, cudaStream_t st,
+                              phase_times* times = nullptr);
 
 /* sum_i base(idx[i] - first) (base i when idx is null), by a parallel tree of
    XYZZ additions. Blocks until done. */

@@ -155,7 +155,8 @@ void device_bases<Affine>::prepare(std::size_t n, cudaStream_t st) const {
 }
 
 template <class Affine>
-jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st) {
+jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& s, cudaStream_t st,
+                              phase_times* times) {
   using namespace detail;
   using F = typename group<Affine>::field;
   using X = xyzz<F>;
@@ -175,11 +176,17 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
 
   const unsigned V = (W + K - 1) / K;
   std::vector<std::byte> window_sums(std::size_t(V) * sizeof(X));
+  std::vector<event> marks;  /* with times: 4 a group, before and after each phase */
+  auto mark = [&] {
+    if (times) marks.emplace_back().record(st);
+  };
   for (unsigned w0 = 0; w0 < W; w0 += l.per_group) {
     const unsigned wn = std::min(l.per_group, W - w0), vn = (wn + K - 1) / K;
     const std::uint32_t nb = vn * h1;
     const std::size_t items = std::size_t(wn) * n;
+    mark();
     assign_buckets(ws, s, c, w0, wn, K, stride, st);
+    mark();
 
     /* level 0 leaves at most two pieces a segment; a later level at most
        pieces / L + (buckets with pieces) <= pieces / 8 + pieces / 2 */
@@ -209,16 +216,23 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
       cur = 1 - cur;
     }
 
+    mark();
     const std::uint32_t segs = (h + share_buckets - 1) / share_buckets;
     X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(vn) * segs * sizeof(X), "MSM window shares")),
                     reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(vn) * segs * sizeof(X), "MSM window shares"))};
     kernels::window_shares<F><<<grid(std::size_t(vn) * segs), block, 0, st>>>(buckets, vn, h, share_buckets, shares[0]);
     CUZK_CUDA_LAUNCHED();
     const X* S = sum_down<F>(shares[0], shares[1], segs, vn, st);
+    mark();
     CUZK_CUDA_OK(cudaMemcpyAsync(window_sums.data() + std::size_t(w0 / K) * sizeof(X), S, vn * sizeof(X),
                                  cudaMemcpyDeviceToHost, st));
   }
   CUZK_CUDA_OK(cudaStreamSynchronize(st));
+  for (std::size_t g = 0; g + 3 < marks.size(); g += 4) {
+    times->assign_ms += event::ms(marks[g], marks[g + 1]);
+    times->accumulate_ms += event::ms(marks[g + 1], marks[g + 2]);
+    times->reduce_ms += event::ms(marks[g + 2], marks[g + 3]);
+  }
 
   /* sum_v 2^(vKc) S_v = (...(S_{V-1} 2^(Kc) + S_{V-2}) 2^(Kc) ...) + S_0 */
   jacobian r;

@@ -188,7 +188,16 @@ TYPED_TEST(DeviceMsm, ShiftedCopiesAt2To16) {
   const auto sh = plan_shifts(n, 64, cuzk::msm::scalar_bits<typename TypeParam::C>);
   ASSERT_GT(sh.copies, 0u);
   dev.shift(sh, 0);
-  test::expect_pippenger<TypeParam>(dev, bases, TypeParam::random_scalars(this->rng, n));
+  const auto k = TypeParam::random_scalars(this->rng, n);
+  test::expect_pippenger<TypeParam>(dev, bases, k);
+  /* the same sum with its phases timed */
+  auto dk = test::to_device<test::scalar_limbs_t>(k, "k");
+  phase_times pt;
+  const auto timed = pippenger(dev, scalars{dk.data(), nullptr, 0, n}, 0, &pt);
+  EXPECT_EQ(timed.to_affine(), TypeParam::cpu(bases, k).to_affine());
+  EXPECT_GT(pt.assign_ms, 0);
+  EXPECT_GT(pt.accumulate_ms, 0);
+  EXPECT_GT(pt.reduce_ms, 0);
 }
 
 TEST(DeviceMsmWindow, ShiftsPlanOneVirtualWindowWhereMemoryAllows) {
