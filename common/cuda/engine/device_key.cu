@@ -29,7 +29,7 @@ msm::shifts fit_shifts(std::size_t n, std::size_t& left, int max_copies) {
   for (unsigned most = max_copies < 0 ? 64u : unsigned(max_copies); most > 0;) {
     const msm::shifts sh = msm::plan_shifts(n, most, bits);
     if (!sh.copies) return {};
-    const std::size_t extra = query_bytes<Affine>(n, sh) - std::min(plain, query_bytes<Affine>(n, sh));
+    const std::size_t with = query_bytes<Affine>(n, sh), extra = with - std::min(plain, with);
     if (extra <= left) {
       left -= extra;
       return sh;

@@ -100,13 +100,8 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
   std::uint32_t *keys0 = ws.keys[0].data(), *keys1 = ws.keys[1].data(), *vals0 = ws.vals[0].data(),
                 *vals1 = ws.vals[1].data(), *unique = ws.unique.data(), *lengths = ws.lengths.data(),
                 *num_runs = ws.num_runs.data(), *counts = ws.counts.data(), *offsets = ws.offsets.data();
-  std::size_t sort_bytes = 0, rle_bytes = 0;
-  {
-    cub::DoubleBuffer<std::uint32_t> k(keys0, keys1), v(vals0, vals1);
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, std::size_t(std::min(K, wn)) * n, 0,
-                                                 int(c), st));
-  }
-  CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, keys1, unique, lengths, num_runs, items, st));
+  /* reserve_assign sized ws.temp for the sorts and the encoding (CUB takes more than it asks for) */
+  std::size_t temp_bytes = ws.temp.size();
 
   booth_keys<<<grid(n), block, 0, st>>>(reinterpret_cast<const uint4*>(s.k), s.idx, s.first, n, c, w0, wn, K, stride,
                                        keys0, vals0);
@@ -114,13 +109,15 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
   for (unsigned v0 = 0; v0 < vn; ++v0) {
     const std::size_t o = std::size_t(v0) * K * n, len = std::size_t(std::min(K, wn - v0 * K)) * n;
     cub::DoubleBuffer<std::uint32_t> k(keys0 + o, keys1 + o), v(vals0 + o, vals1 + o);
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), sort_bytes, k, v, len, 0, int(c), st));
+    temp_bytes = ws.temp.size();
+    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, k, v, len, 0, int(c), st));
     if (k.Current() != keys1 + o) {
       CUZK_CUDA_OK(cudaMemcpyAsync(keys1 + o, k.Current(), len * 4, cudaMemcpyDeviceToDevice, st));
       CUZK_CUDA_OK(cudaMemcpyAsync(vals1 + o, v.Current(), len * 4, cudaMemcpyDeviceToDevice, st));
     }
   }
-  CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(ws.temp.data(), rle_bytes, keys1, unique, lengths, num_runs, items,
+  temp_bytes = ws.temp.size();
+  CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(ws.temp.data(), temp_bytes, keys1, unique, lengths, num_runs, items,
                                                   st));
   CUZK_CUDA_OK(cudaMemsetAsync(counts, 0, (nb + 1) * sizeof(std::uint32_t), st));
   scatter_runs<<<grid(nb), block, 0, st>>>(unique, lengths, num_runs, c, h1, counts);

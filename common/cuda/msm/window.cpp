@@ -52,7 +52,8 @@ shifts plan_shifts(std::size_t n, unsigned max_copies, unsigned bits) {
   for (unsigned c = 2; c <= max_shifted_window && max_copies; ++c) {
     const unsigned W = ::cuzk::msm::window_count(c, bits);
     const shifts sh{std::min(max_copies, W - 1), c};
-    if (sh.copies && shifted_cost(n, sh, bits) < best_cost) best = sh, best_cost = shifted_cost(n, sh, bits);
+    if (!sh.copies) continue;
+    if (const double sc = shifted_cost(n, sh, bits); sc < best_cost) best = sh, best_cost = sc;
   }
   return best;
 }
@@ -64,7 +65,7 @@ std::uint32_t first_chunk(std::size_t items) {
 layout choose_layout(std::size_t n, const shifts& sh, unsigned bits) {
   layout l;
   const unsigned plain_c = window_bits(n, bits);
-  const bool shifted = sh.copies && cost(n, sh.c, sh.copies + 1, bits) < plain_cost(n, plain_c, bits);
+  const bool shifted = sh.copies && shifted_cost(n, sh, bits) < plain_cost(n, plain_c, bits);
   l.c = shifted ? sh.c : plain_c;
   l.K = shifted ? sh.copies + 1 : 1;
   l.W = ::cuzk::msm::window_count(l.c, bits);
