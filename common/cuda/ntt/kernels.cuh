@@ -27,9 +27,11 @@ struct device_exec {
   __device__ __forceinline__ void sync() { __syncthreads(); }
 };
 
-/* 256 threads (2^11 elements) at two blocks per SM: up to 128 registers each */
-template <class F, unsigned S>
-__global__ void __launch_bounds__(1u << (block_log - reg_log), 2) pass_kernel(const __grid_constant__ pass ps) {
+/* 256 threads (2^11 elements) at Blocks blocks per SM: up to 2^16 / (256 Blocks) registers each (128 at the
+   default of two, measured best on the H200: ntt_bench's BM_ntt_occupancy) */
+inline constexpr unsigned default_blocks_per_sm = 2;
+template <class F, unsigned S, unsigned Blocks = default_blocks_per_sm>
+__global__ void __launch_bounds__(1u << (block_log - reg_log), Blocks) pass_kernel(const __grid_constant__ pass ps) {
   extern __shared__ std::uint32_t sm[];
   device_exec<F> ex;
   run_block<F, S>(ex, ps, blockIdx.x, sm);
@@ -41,9 +43,9 @@ __global__ void powers_kernel(void* out, std::size_t count, const factor_fn f) {
   if (i < count) store<F>(out, std::uint32_t(i), factor_at<F>(f, std::uint32_t(i)));
 }
 
-template <class F, unsigned S>
+template <class F, unsigned S, unsigned Blocks>
 void launch_as(const pass& ps, cudaStream_t s) {
-  const auto kernel = pass_kernel<F, S>;
+  const auto kernel = pass_kernel<F, S, Blocks>;
   const std::size_t bytes = ps.shared_bytes();
   {  // above 48 KiB a kernel must ask, once per device
     static std::mutex mu;
@@ -66,8 +68,9 @@ void launch_as(const pass& ps, cudaStream_t s) {
 
 }  // namespace kernels
 
-template <class C>
-void launch(const pass& ps, cudaStream_t s) {
+/* one pass with the pass kernel of Blocks blocks per SM */
+template <class C, unsigned Blocks = kernels::default_blocks_per_sm>
+void launch_with(const pass& ps, cudaStream_t s) {
   using F = fr<C>;
   unsigned set = 0;
   for (unsigned i = 0; i < ps.n_ops; ++i) {
@@ -77,13 +80,18 @@ void launch(const pass& ps, cudaStream_t s) {
   }
   switch (set) {
     case 0:
-    case dif_fwd: return kernels::launch_as<F, dif_fwd>(ps, s);
-    case dif_inv: return kernels::launch_as<F, dif_inv>(ps, s);
-    case dit_fwd: return kernels::launch_as<F, dit_fwd>(ps, s);
-    case dit_inv: return kernels::launch_as<F, dit_inv>(ps, s);
-    case dif_inv | dit_fwd: return kernels::launch_as<F, dif_inv | dit_fwd>(ps, s);
+    case dif_fwd: return kernels::launch_as<F, dif_fwd, Blocks>(ps, s);
+    case dif_inv: return kernels::launch_as<F, dif_inv, Blocks>(ps, s);
+    case dit_fwd: return kernels::launch_as<F, dit_fwd, Blocks>(ps, s);
+    case dit_inv: return kernels::launch_as<F, dit_inv, Blocks>(ps, s);
+    case dif_inv | dit_fwd: return kernels::launch_as<F, dif_inv | dit_fwd, Blocks>(ps, s);
     default: throw std::logic_error("ntt: no kernel for stage set " + std::to_string(set));
   }
+}
+
+template <class C>
+void launch(const pass& ps, cudaStream_t s) {
+  launch_with<C>(ps, s);
 }
 
 template <class C>

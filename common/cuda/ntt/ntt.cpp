@@ -1,8 +1,10 @@
 #include "cuda/ntt/ntt.hpp"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "cuda/error.hpp"
 #include "cuda/ntt/device_powers.hpp"
 #include "cuda/ntt/launch.hpp"
 #include "cuda/ntt/pipeline.hpp"
@@ -61,7 +63,7 @@ void coset_inverse(ff::fr<C>* d, unsigned log_n, poly::root_family f, const ff::
 
 template <class C>
 order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out,
-                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s) {
+                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready) {
   const basic_tables<C>& t = basic_tables<C>::get(p.log_n, p.family);
   const bool odd = p.convention == poly::h_convention::odd_coset;
   const auto keys = detail::compute_h_keys<C>(p.convention, p.log_n, p.shift, p.z_inv);
@@ -73,7 +75,12 @@ order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::
     h.from_coset = table(keys.from_coset);
   std::vector<detail::pass> passes;
   detail::append_compute_h(passes, h, a, b, c, out, scratch);
-  run<C>(passes, s);
+  const std::pair<const void*, cudaEvent_t> inputs[] = {{a, ready.a}, {b, ready.b}, {c, ready.c}};
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    for (const auto& [ptr, ev] : inputs)
+      if (ev && detail::first_reader(passes, ptr) == i) CUZK_CUDA_OK(cudaStreamWaitEvent(s, ev, 0));
+    detail::launch<C>(passes[i], s);
+  }
   return odd ? order::natural : order::bit_reversed;
 }
 
@@ -85,7 +92,7 @@ order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::
   template void coset_inverse<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,         \
                                  cudaStream_t);                                                                    \
   template order compute_h<C>(const ff::fr<C>*, const ff::fr<C>*, const ff::fr<C>*, ec::scalar_limbs_t*,          \
-                              ff::fr<C>*, const basic_h_params<C>&, cudaStream_t);
+                              ff::fr<C>*, const basic_h_params<C>&, cudaStream_t, const inputs_ready&);
 CUZK_NTT_INSTANCES(curves::bls12_381)
 CUZK_NTT_INSTANCES(curves::bn254)
 #undef CUZK_NTT_INSTANCES

@@ -88,9 +88,15 @@ struct basic_h_params {
   ff::fr<C> z_inv;  // (g^n − 1)^-1; read for coefficients only
 };
 using h_params = basic_h_params<curves::bls12_381>;
+/* Inputs still arriving (copied on another stream): the first kernel that reads
+   a, b or c waits for its event (null: there already), so a's chain runs while
+   b and c are copied. */
+struct inputs_ready {
+  cudaEvent_t a = nullptr, b = nullptr, c = nullptr;
+};
 template <class C>
 order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out,
-                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s);
+                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready = {});
 
 extern template class basic_tables<curves::bls12_381>;
 extern template class basic_tables<curves::bn254>;

@@ -57,4 +57,14 @@ void append_compute_h(std::vector<pass>& out, const h_spec& h, const void* a, co
   append_dif(out, h.log_n, h.tw, true, ec, result, e);
 }
 
+std::size_t first_reader(const std::vector<pass>& passes, const void* p) {
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const pass& ps = passes[i];
+    if (ps.src == p) return i;
+    for (unsigned k = 0; k < ps.n_ops; ++k)
+      if (ps.ops[k].kind == op_kind::mulsub && (ps.ops[k].a == p || ps.ops[k].b == p)) return i;
+  }
+  return passes.size();
+}
+
 }  // namespace cuzk::cuda::ntt::detail

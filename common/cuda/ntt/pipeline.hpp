@@ -56,4 +56,7 @@ struct h_spec {
 void append_compute_h(std::vector<pass>& out, const h_spec& h, const void* a, const void* b, const void* c,
                       void* result, void* scratch);
 
+/* the index of the first pass that reads p (its source, or a·b − x's a or b), passes.size() if none */
+std::size_t first_reader(const std::vector<pass>& passes, const void* p);
+
 }  // namespace cuzk::cuda::ntt::detail

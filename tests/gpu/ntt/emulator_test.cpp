@@ -62,8 +62,10 @@ class NttEmulator : public ::testing::Test {
     }
   }
 
+  /* late: b and c hold garbage until the first pass that reads them (first_reader), as in an engine whose
+     copies of b and c arrive while a's transforms run */
   static std::vector<ec::scalar_limbs_t> run_h(const domain& d, poly::h_convention conv, const std::vector<fr>& a,
-                                               const std::vector<fr>& b, const std::vector<fr>& c) {
+                                               const std::vector<fr>& b, const std::vector<fr>& c, bool late = false) {
     const unsigned log_n = d.log_size();
     const auto keys = detail::compute_h_keys<C>(conv, log_n, h_shift(d, conv), h_z_inv(d, conv));
     const host_powers<C> to(log_n, keys.to_coset.g, keys.to_coset.c),
@@ -72,8 +74,23 @@ class NttEmulator : public ::testing::Test {
     std::vector<fr> scratch(2 * d.size());
     std::vector<ec::scalar_limbs_t> out(d.size());
     std::vector<detail::pass> passes;
-    detail::append_compute_h(passes, h, a.data(), b.data(), c.data(), out.data(), scratch.data());
-    emulate<fr>(passes);
+    if (!late) {
+      detail::append_compute_h(passes, h, a.data(), b.data(), c.data(), out.data(), scratch.data());
+      emulate<fr>(passes);
+      return out;
+    }
+    std::vector<fr> lb(b.size(), fr::one()), lc(c.size(), fr::from_u64(5));
+    detail::append_compute_h(passes, h, a.data(), lb.data(), lc.data(), out.data(), scratch.data());
+    const std::size_t rb = detail::first_reader(passes, lb.data()), rc = detail::first_reader(passes, lc.data());
+    EXPECT_EQ(detail::first_reader(passes, a.data()), 0u);
+    EXPECT_LT(0u, rb);
+    EXPECT_LT(rb, rc);
+    EXPECT_LT(rc, passes.size());
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      if (i == rb) lb = b;
+      if (i == rc) lc = c;
+      emulate<fr>(std::vector<detail::pass>{passes[i]});
+    }
     return out;
   }
 };
@@ -120,6 +137,17 @@ TYPED_TEST(NttEmulator, ComputeHMatchesPolyInBothConventions) {
           ASSERT_EQ(exact[d.size() - 1], ec::scalar_limbs_t{});
         }
       }
+}
+
+TYPED_TEST(NttEmulator, ComputeHReadsBAndCOnlyFromTheirFirstReaders) {
+  auto rng = cuzk::test::rng(905);
+  for (unsigned log_n : {1u, 12u, 16u})
+    for (auto conv : {poly::h_convention::odd_coset, poly::h_convention::coefficients}) {
+      const poly::basic_domain<TypeParam> d(log_n, poly::root_family::snarkjs);
+      const auto a = random_vector<TypeParam>(rng, d.size()), b = random_vector<TypeParam>(rng, d.size()),
+                 c = random_vector<TypeParam>(rng, d.size());
+      ASSERT_EQ(this->run_h(d, conv, a, b, c, true), expected_h(d, a, b, c, conv)) << "2^" << log_n;
+    }
 }
 
 }  // namespace
