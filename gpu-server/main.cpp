@@ -1,4 +1,5 @@
 // cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--gpus LIST] [--no-register] [--metrics HOST:PORT]
+//                 [--hold-proving]
 // Exit codes: 0 after SIGTERM, 1 on a startup error, 75 after a sticky device error (restart it).
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -18,12 +19,12 @@
 #include "shm/srs_region.hpp"
 
 int main(int argc, char** argv) {
-  // Before any thread starts: SIGTERM and SIGINT are taken by the server's
-  // signal thread (sigtimedwait), whatever the loop is doing.
+  // Before any thread starts: SIGTERM and SIGINT (stop), SIGUSR1 and SIGUSR2
+  // (hold and resume proving) are taken by the server's signal thread
+  // (sigtimedwait), whatever the loop is doing.
   sigset_t stop;
   sigemptyset(&stop);
-  sigaddset(&stop, SIGTERM);
-  sigaddset(&stop, SIGINT);
+  for (int sig : {SIGTERM, SIGINT, SIGUSR1, SIGUSR2}) sigaddset(&stop, sig);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   CLI::App app{"cuzk-gpu-server: schedules jobs, hands slots to synthesis workers, proves filled slots",
                "cuzk-gpu-server"};
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
   bool no_register = false;
   app.add_flag("--no-register", no_register,
                "do not register the pool with CUDA: copy a, b, c, z through heap memory first (the old, slow way)");
+  app.add_flag("--hold-proving", o.hold_proving,
+               "start with proving held: workers synthesize into slots, FILLED slots wait until SIGUSR2 "
+               "(SIGUSR1 holds again), e.g. to fill a backlog or for GPU maintenance");
   app.add_option("--gpus", o.backend.gpus, "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
                  "default: every visible device")->delimiter(',')->check(range(0, 255));
   app.add_option("--workers-per-gpu", o.backend.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
@@ -123,7 +127,8 @@ int main(int argc, char** argv) {
         {"max_preparing", {"--max-preparing"}}, {"max_preparing_per_client", {"--max-preparing-per-client"}},
         {"max_fetches_per_client", {"--max-fetches-per-client"}},
         {"max_connections_per_client", {"--max-connections-per-client"}},
-        {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}}}},
+        {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
+        {"hold_proving", {"--hold-proving", true}}}},
       {"metrics", {{"address", {"--metrics"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;

@@ -120,6 +120,8 @@ server::server(server_options opt)
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
   }
+  held_ = opt_.hold_proving;
+  if (held_) spdlog::info("proving held (--hold-proving): synthesis goes on, FILLED slots wait; SIGUSR2 resumes");
   rebuild_queues();
   for (unsigned i = 0; i < std::max(1u, backend_->concurrency()); ++i)
     provers_.emplace_back([this] { prover_loop(); });
@@ -223,20 +225,25 @@ void server::on_client_closed(std::uint64_t conn) {
   std::erase_if(waiters_, [&](const waiter& w) { return w.identity == id; });
 }
 
-// SIGTERM and SIGINT are blocked in every thread (main blocks them before any
-// thread starts) and taken here with sigtimedwait: the loop is told at once,
-// and if it does not act within stop_grace, whatever holds it, the process
-// exits; the region keeps every slot and job, so nothing is lost.
+// SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 are blocked in every thread (main
+// blocks them before any thread starts) and taken here with sigtimedwait.
+// TERM and INT stop: the loop is told at once, and if it does not act within
+// stop_grace, whatever holds it, the process exits; the region keeps every
+// slot and job, so nothing is lost. USR1 holds proving (synthesis goes on,
+// FILLED slots wait, the proofs in flight finish) and USR2 resumes it.
 void server::watch_signals() {
   signal_thread_ = std::thread([this] {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
+    for (int sig : {SIGTERM, SIGINT, SIGUSR1, SIGUSR2}) sigaddset(&set, sig);
     const timespec poll{0, 100 * 1000 * 1000};
     while (!exiting_) {
       const int sig = ::sigtimedwait(&set, nullptr, &poll);
       if (sig <= 0) continue;
+      if (sig == SIGUSR1 || sig == SIGUSR2) {
+        boost::asio::post(io_, [this, hold = sig == SIGUSR1] { hold_proving(hold); });
+        continue;
+      }
       if (stop_requested_.exchange(true)) continue;
       boost::asio::post(io_, [this, sig] {
         stop_seen_ = true;
@@ -254,6 +261,18 @@ void server::watch_signals() {
       }
     }
   });
+}
+
+void server::hold_proving(bool hold) {
+  if (hold == held_) return;
+  held_ = hold;
+  if (hold) {
+    spdlog::info("proving held: synthesis goes on, FILLED slots wait ({} proofs in flight finish); SIGUSR2 resumes",
+                 proving_);
+    return;
+  }
+  spdlog::info("proving resumed");
+  start_proofs();
 }
 
 bool server::send(const std::string& identity, const proto::message& m, bool workers) {

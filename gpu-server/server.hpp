@@ -76,6 +76,8 @@ struct server_options {
   std::chrono::milliseconds stop_grace{5000};  // SIGTERM not acted on by the loop within this: the process exits
   std::vector<uid_t> operators;      // uids that see every job (root and the server's own uid always do)
   std::string metrics_address;       // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
+  /* start with proving held: synthesis fills slots, FILLED slots wait; SIGUSR2 resumes, SIGUSR1 holds again */
+  bool hold_proving = false;
 };
 
 /* A counter per kind of bad frame, for status and tests. */
@@ -156,6 +158,7 @@ class server {
   void on_client_closed(std::uint64_t conn);
   void on_frame(const peer& from, std::span<const std::uint8_t> frame);
   void watch_signals();
+  void hold_proving(bool hold);  // io thread: proving held (SIGUSR1) or resumed (SIGUSR2)
   bool send(const std::string& identity, const proto::message& m, bool workers = false);
   void reply_error(const std::string& identity, std::uint64_t request_id, proto::error_code code,
                    const std::string& text, bool workers = false);
@@ -279,6 +282,7 @@ class server {
   std::unique_ptr<client_listener> clients_;
   std::thread signal_thread_;
   std::atomic<bool> stop_requested_{false}, stop_seen_{false}, exiting_{false};
+  bool held_ = false;  // proving held (io thread only): SIGUSR1 / --hold-proving, SIGUSR2 resumes
 
   scheduler queue_;
   std::map<std::uint32_t, worker> workers_;  // by lease index

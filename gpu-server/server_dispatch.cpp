@@ -337,7 +337,7 @@ std::optional<server::proof_job> server::proof_of(std::uint64_t s) {
 
 /* As many proofs in flight as the backend has workers (DESIGN §5: two per GPU). */
 void server::start_proofs() {
-  while (!stopping_ && proving_ < provers_.size()) {
+  while (!stopping_ && !held_ && proving_ < provers_.size()) {
     const auto s = next_filled();
     if (!s) return;
     auto pj = proof_of(*s);

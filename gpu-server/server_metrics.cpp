@@ -110,6 +110,10 @@ std::string server::metrics_text() const {
   const auto gpus = backend_->gpus();
   for (std::size_t i = 0; i < gpus.size(); ++i)
     w.sample("cuzk_gpu_busy_ratio", {{"gpu", std::to_string(i)}}, std::clamp(gpus[i].busy_ratio, 0.0, 1.0));
+  w.family("cuzk_gpu_busy_seconds_total", "counter",
+           "Seconds each GPU ran a proof's kernels since the server started (busy share over any window: its rate).");
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    w.sample("cuzk_gpu_busy_seconds_total", {{"gpu", std::to_string(i)}}, std::max(0.0, gpus[i].busy_seconds));
   w.family("cuzk_h2d_bytes_total", "counter", "Bytes of proof inputs (a, b, c, z) copied to GPUs.");
   w.sample("cuzk_h2d_bytes_total", double(series_.h2d_bytes));
   w.family("cuzk_recovered_slots_total", "counter",

@@ -8,6 +8,14 @@
 #            (cuda, noreg = --no-register, cpu = --backend cpu)
 #   restart  kill -9 of a server holding a POOL_GIB pool and a resident key,
 #            to the next server's READY and to its first proof
+#   backlog  the seed's effect where it bites: BACKLOG slots of a boolean-heavy
+#            partition (BACKLOG_SPEC, sha256 at 2^25) synthesized while the
+#            server holds proving (--hold-proving), then drained after
+#            SIGUSR2 while the workers synthesize the next jobs into the freed
+#            slots (the host's memory bandwidth busy); per mode of
+#            BACKLOG_MODES (cuda noreg): partitions/min, the GPU's busy share
+#            over the drain (cuzk_gpu_busy_seconds_total, CUDA events) and
+#            NVML's, the mean copy and staging per proof; then the ratio
 #   bench/e2e/gpu_service_bench.sh BIN OUT [steady|restart]...
 # Knobs: SPEC (circuit, default chain:size=1000000), SECONDS (300), MODES
 # (cuda noreg cpu), SHORT (seconds for noreg and cpu, 60), WORKERS (cores-2),
@@ -19,7 +27,9 @@
 # 2^26 key (~42 GiB; RESTART_SPEC=chain:size=67108000) fits beside the pool
 # where the 64 GiB disk cannot hold the file; the servers then get --key
 # KEYID), ZKEY_STANDIN=1 (KEY_SOURCE=pool through `cuzk setup --zkey` and
-# `cuzk-shm load-srs`), RESTART_BACKEND (cuda; cpu to try the script here).
+# `cuzk-shm load-srs`), RESTART_BACKEND (cuda; cpu to try the script here),
+# BACKLOG (6), BACKLOG_SPEC (sha256:blocks=1246), BACKLOG_WORKERS (6),
+# BACKLOG_BACKEND (cuda; cpu to try the script here).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 shift 2
@@ -169,6 +179,89 @@ restart() {
   log "$line"
 }
 
+metric() { # metric PORT NAME: the sum of a Prometheus series' samples
+  python3 - "$1" "$2" <<'PY'
+import sys, urllib.request
+text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
+name = sys.argv[2]  # a name, or a name and the start of its labels: cuzk_slots{state="filled"
+print(sum(float(l.rsplit(" ", 1)[1]) for l in text.splitlines()
+          if l.startswith(name) and ("{" in name or l[len(name)] in " {")))
+PY
+}
+
+backlog() {
+  local bspec=${BACKLOG_SPEC:-sha256:blocks=1246} slots=${BACKLOG:-6} nw=${BACKLOG_WORKERS:-6}
+  local be=${BACKLOG_BACKEND:-cuda}
+  local blocks=${bspec#*blocks=} cons dom=1
+  cons=$((26928 * blocks - 676))
+  while ((dom < cons + 3)); do dom=$((dom * 2)); done
+  "$bin/cuzk-shm" create --name "$pool" --slots "${slots}x$dom" --jobs 256 >"$out/backlog.shm.log" 2>&1 ||
+    { log "pool creation failed"; cat "$out/backlog.shm.log" >&2; return 1; }
+  local t0; t0=$(date +%s.%N)
+  local k; k=$(pool_key "$bspec" "$be")
+  [[ $k =~ ^[0-9a-f]{32}$ ]] || { log "cuzk setup --pool failed"; tail -20 "$out/setup.pool.log" >&2; return 1; }
+  log "backlog: key $bspec ($k) set up in $(sub "$(date +%s.%N)" "$t0") s; $slots slots of $dom, $nw workers"
+  local wpids=() i m n=0
+  for m in ${BACKLOG_MODES:-cuda noreg}; do
+    local args=(--backend "$be")
+    [[ $m == noreg ]] && args+=(--no-register)
+    local l="$out/backlog.$m.server.log"
+    "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" "${args[@]}" --key "$k" --keys-dir "$keys" \
+      --hold-proving --metrics 127.0.0.1:0 >"$l" 2>&1 &
+    local srv=$!
+    ready_wait "$l" "$srv" >/dev/null || return 1
+    local port; port=$(grep -o 'metrics on 127.0.0.1:[0-9]*' "$l" | head -1 | cut -d: -f2)
+    if ((${#wpids[@]} == 0)); then  # the workers outlive the servers: the next mode's server takes them over
+      for i in $(seq 1 "$nw"); do
+        "$bin/cuzk-synth-worker" --pool "$pool" --endpoint "$ep.worker" --name "worker@$i" >"$out/backlog.w$i.log" 2>&1 &
+        wpids+=($!) pids+=($!)
+      done
+    fi
+    # the backlog, and as many jobs again to synthesize while it drains
+    local tf; tf=$(date +%s.%N)
+    for i in $(seq 1 $((slots + nw))); do
+      n=$((n + 1))
+      "$bin/cuzk" inputs --circuit "$bspec" --seed "$n" >"$work/in$n.json"
+      "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$bspec" --inputs "$work/in$n.json" --job-id "b$n" \
+        --timeout 600 >>"$out/backlog.$m.submit.log" 2>&1 || { log "submit b$n failed"; tail -5 "$out/backlog.$m.submit.log" >&2; }
+    done
+    until [[ $(metric "$port" 'cuzk_slots{state="filled"') == "$slots.0" ]]; do
+      kill -0 "$srv" 2>/dev/null || { log "the server exited"; tail -20 "$l" >&2; return 1; }
+      sleep 0.5
+    done
+    local filled_s; filled_s=$(sub "$(date +%s.%N)" "$tf")
+    local p0 b0; p0=$(metric "$port" cuzk_proofs_completed_total) b0=$(metric "$port" cuzk_gpu_busy_seconds_total)
+    nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -lms 100 >"$out/backlog.$m.nvml" 2>/dev/null &
+    local smi=$! r0; r0=$(date +%s.%N)
+    kill -USR2 "$srv"
+    until python3 -c "import sys; sys.exit(float(sys.argv[1]) < float(sys.argv[2]) + $slots)" \
+      "$(metric "$port" cuzk_proofs_completed_total)" "$p0"; do
+      kill -0 "$srv" 2>/dev/null || { log "the server exited"; tail -20 "$l" >&2; return 1; }
+      sleep 0.05
+    done
+    local r1; r1=$(date +%s.%N)
+    local b1; b1=$(metric "$port" cuzk_gpu_busy_seconds_total)
+    kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null
+    kill -TERM "$srv"; wait "$srv" 2>/dev/null
+    local line; line=$(python3 - "$m" "$slots" "$r0" "$r1" "$b0" "$b1" "$out/backlog.$m.nvml" "$l" "$filled_s" <<'PY'
+import re, sys
+m, slots, r0, r1, b0, b1, nvml, log, filled = sys.argv[1:]
+wall = float(r1) - float(r0); slots = int(slots)
+u = [float(x) for x in open(nvml).read().split() if x.replace(".", "").isdigit()]
+proven = [dict(re.findall(r"(\w+_ms)=([\d.]+)", l)) for l in open(log) if "proven job=" in l][:slots]
+mean = lambda k: sum(float(p.get(k, 0)) for p in proven) / max(1, len(proven))
+print(f"backlog {m:6s} {slots} partitions (submitted and synthesized in {float(filled):.1f} s): drained in {wall:.2f} s = "
+      f"{60 * slots / wall:.1f} partitions/min, GPU busy {100 * (float(b1) - float(b0)) / wall:.1f}% (CUDA events), "
+      f"NVML {sum(u) / max(1, len(u)):.1f}% ({len(u)} samples); per proof: total {mean('total_ms'):.0f} ms, "
+      f"h2d {mean('h2d_ms'):.0f} ms, staging {mean('stage_ms'):.0f} ms")
+PY
+)
+    summary+=("$line")
+    log "$line"
+  done
+  stop
+}
+
 for what in "${@:-steady restart}"; do
   case $what in
     steady) for m in ${MODES:-cuda noreg cpu}; do
@@ -176,6 +269,7 @@ for what in "${@:-steady restart}"; do
               steady "$m" "$d"
             done ;;
     restart) restart || { log "restart failed"; failed=1; } ;;
+    backlog) backlog || { log "backlog failed"; failed=1; } ;;
   esac
 done
 printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"

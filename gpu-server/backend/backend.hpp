@@ -47,6 +47,7 @@ struct gpu_status {
   std::string name;        // "NVIDIA H200"
   unsigned workers = 0;    // proving workers on it
   double busy_ratio = 0;   // time with at least one kernel running / wall time, over the last minute
+  double busy_seconds = 0; // the same time since the server started (a counter: its rate over any window)
   std::uint64_t mem_total = 0, mem_free = 0;  // bytes, cudaMemGetInfo
   std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
   std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first

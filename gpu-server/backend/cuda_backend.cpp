@@ -241,6 +241,7 @@ class cuda_backend final : public prover_backend {
       s.name = st.name;
       s.workers = st.workers;
       s.busy_ratio = st.busy_ratio;
+      s.busy_seconds = st.busy_seconds;
       s.mem_total = st.mem_total;
       s.mem_free = st.mem_free;
       s.budget = st.budget;

@@ -137,12 +137,14 @@ double device_context::now_s() const { return std::chrono::duration<double>(cloc
 
 void device_context::trim_intervals(double now) {
   while (!busy_.empty() && busy_.front().second < now - 600) busy_.pop_front();
+  busy_union_.forget_before(now - 600);  // a proof's span is shorter
 }
 
 void device_context::note_busy(const event& a, const event& b) {
   const double from = event::ms(ref_, a) / 1e3, to = event::ms(ref_, b) / 1e3;
   std::lock_guard lk(busy_mu_);
   busy_.emplace_back(from, std::max(from, to));
+  busy_total_ += busy_union_.add(from, to);
   trim_intervals(now_s());
 }
 
@@ -175,6 +177,10 @@ context_status device_context::status() const {
   st.name = name_;
   st.workers = opt_.workers;
   st.busy_ratio = busy_ratio();
+  {
+    std::lock_guard lk(busy_mu_);
+    st.busy_seconds = busy_total_;
+  }
   st.budget = budget_;
   if (cudaSetDevice(opt_.device) == cudaSuccess) {
     std::size_t free = 0, total = 0;

@@ -21,6 +21,7 @@
 #include "cuda/memory.hpp"
 #include "curves/curve_id.hpp"
 #include "groth16/keys.hpp"
+#include "util/interval_union.hpp"
 
 namespace cuzk::cuda {
 
@@ -42,6 +43,7 @@ struct context_status {
   std::string name;
   unsigned workers = 0;
   double busy_ratio = 0;
+  double busy_seconds = 0;  // since the context was made: the union of the proofs' kernel spans
   std::size_t mem_total = 0, mem_free = 0, budget = 0, resident_bytes = 0;
   std::vector<std::string> resident_keys;  // most recently used first
   std::vector<std::string> resident_shifts;  // each key's shifted copies (key_shifts::describe), same order
@@ -114,6 +116,8 @@ class device_context {
   event ref_;
   std::chrono::steady_clock::time_point ref_host_;
   std::deque<std::pair<double, double>> busy_;  // seconds since ref_, in the order proofs finished
+  util::interval_union busy_union_;  // the same spans, merged: busy_total_ counts each second once
+  double busy_total_ = 0;
 };
 
 }  // namespace cuzk::cuda

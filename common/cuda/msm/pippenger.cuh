@@ -152,6 +152,7 @@ void device_bases<Affine>::prepare(std::size_t n, cudaStream_t st) const {
   ensure(ws_->buckets, vn * (h + 1) * sizeof(X), "MSM buckets");
   for (auto& p : ws_->pieces) ensure(p, 2 * (items / l.L0 + 1) * sizeof(X), "MSM bucket pieces");
   for (auto& p : ws_->shares) ensure(p, vn * segs * sizeof(X), "MSM window shares");
+  for (auto& p : ws_->runs) ensure(p, vn * segs * sizeof(X), "MSM window shares");
 }
 
 template <class Affine>
@@ -174,8 +175,8 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
   const auto stride = std::uint32_t(bases.size());
   const auto* points = reinterpret_cast<const affine<F>*>(bases.data());
 
-  const unsigned V = (W + K - 1) / K;
-  std::vector<std::byte> window_sums(std::size_t(V) * sizeof(X));
+  const unsigned V = (W + K - 1) / K, levels = kernels::reduce_levels(h, share_buckets);
+  std::vector<std::byte> level_sums(std::size_t(levels) * V * sizeof(X));  /* U_k of virtual window v at k V + v */
   std::vector<event> marks;  /* with times: 4 a group, before and after each phase */
   auto mark = [&] {
     if (times) marks.emplace_back().record(st);
@@ -217,15 +218,26 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     }
 
     mark();
-    const std::uint32_t segs = (h + share_buckets - 1) / share_buckets;
-    X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(vn) * segs * sizeof(X), "MSM window shares")),
-                    reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(vn) * segs * sizeof(X), "MSM window shares"))};
-    kernels::window_shares<F><<<grid(std::size_t(vn) * segs), block, 0, st>>>(buckets, vn, h, share_buckets, shares[0]);
-    CUZK_CUDA_LAUNCHED();
-    const X* S = sum_down<F>(shares[0], shares[1], segs, vn, st);
+    const std::size_t segs = (h + share_buckets - 1) / share_buckets;
+    X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], vn * segs * sizeof(X), "MSM window shares")),
+                    reinterpret_cast<X*>(ensure(ws.shares[1], vn * segs * sizeof(X), "MSM window shares"))};
+    X* runs[2] = {reinterpret_cast<X*>(ensure(ws.runs[0], vn * segs * sizeof(X), "MSM window shares")),
+                  reinterpret_cast<X*>(ensure(ws.runs[1], vn * segs * sizeof(X), "MSM window shares"))};
+    /* level k: the shares of hk "buckets" at b (stride hk + 1); their R_j are level k + 1's */
+    const X* b = buckets;
+    std::uint32_t hk = h;
+    for (unsigned k = 0; k < levels; ++k) {
+      const std::uint32_t sk = (hk + share_buckets - 1) / share_buckets;
+      kernels::window_shares<F><<<grid(std::size_t(vn) * sk), block, 0, st>>>(b, vn, hk, share_buckets, shares[0],
+                                                                              runs[k % 2]);
+      CUZK_CUDA_LAUNCHED();
+      const X* U = sum_down<F>(shares[0], shares[1], sk, vn, st);
+      CUZK_CUDA_OK(cudaMemcpyAsync(level_sums.data() + (std::size_t(k) * V + w0 / K) * sizeof(X), U, vn * sizeof(X),
+                                   cudaMemcpyDeviceToHost, st));
+      b = runs[k % 2];
+      hk = sk - 1;
+    }
     mark();
-    CUZK_CUDA_OK(cudaMemcpyAsync(window_sums.data() + std::size_t(w0 / K) * sizeof(X), S, vn * sizeof(X),
-                                 cudaMemcpyDeviceToHost, st));
   }
   CUZK_CUDA_OK(cudaStreamSynchronize(st));
   for (std::size_t g = 0; g + 3 < marks.size(); g += 4) {
@@ -234,11 +246,14 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     times->reduce_ms += event::ms(marks[g + 2], marks[g + 3]);
   }
 
-  /* sum_v 2^(vKc) S_v = (...(S_{V-1} 2^(Kc) + S_{V-2}) 2^(Kc) ...) + S_0 */
+  /* S_v from its levels; sum_v 2^(vKc) S_v = (...(S_{V-1} 2^(Kc) + S_{V-2}) 2^(Kc) ...) + S_0 */
   jacobian r;
+  std::vector<jacobian> u(levels);
   for (unsigned v = V; v-- > 0;) {
     for (unsigned i = 0; i < K * c && !r.is_identity(); ++i) r = r.dbl();
-    r = r + group<Affine>::from_xyzz(window_sums.data() + std::size_t(v) * sizeof(X));
+    for (unsigned k = 0; k < levels; ++k)
+      u[k] = group<Affine>::from_xyzz(level_sums.data() + (std::size_t(k) * V + v) * sizeof(X));
+    r = r + kernels::combine_levels(u.data(), levels, share_buckets);
   }
   return r;
 }

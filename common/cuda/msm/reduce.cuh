@@ -3,9 +3,12 @@
 //
 // A window's sum S = sum_{m=1}^{H} m B_m, by segments of s buckets, one thread
 // each: over m in [js + 1, (j + 1) s], from the top down,
-//   R <- R + B_m,  T <- T + R   gives   R = sum B_m,  T = sum (m - js) B_m,
-// so the segment's share is T + js R (js R by double-and-add); the shares are
-// then added by sum_runs.
+//   R <- R + B_m,  T <- T + R   gives   R_j = sum B_m,  T_j = sum (m - js) B_m,
+// so S = sum_j T_j + s sum_j j R_j. The T_j are added by sum_runs (U_0); the
+// last sum is the same problem over the R_j (j < segs: "buckets" 1 .. segs - 1
+// of the next level, R_0 weighing nothing), until one segment is left. Then
+//   S = U_0 + s (U_1 + s (U_2 + ...))   (levels(), on the host)
+// Two additions a bucket, and 2/s more a level above.
 #pragma once
 
 #include <cstddef>
@@ -17,23 +20,12 @@
 
 namespace cuzk::cuda::msm::kernels {
 
-/* k P, k > 0, left to right */
-template <class F>
-__host__ __device__ __forceinline__ xyzz<F> times(const xyzz<F>& p, std::uint32_t k) {
-  int top = 31;
-  while (!((k >> top) & 1)) --top;
-  xyzz<F> r = p;
-  for (int i = top - 1; i >= 0; --i) {
-    r = r.dbl();
-    if ((k >> i) & 1) r.add(p);
-  }
-  return r;
-}
-
-/* share t of wn windows of h + 1 buckets (index 0 unused), ceil(h / s) shares a window */
+/* share t of wn windows of h buckets b[1 .. h] at stride h + 1 (index 0 unused), ceil(h / s) shares a window:
+   T_j into t_out[t], R_j into r_out[t] (window w's at w segs: the next level's buckets, stride segs) */
 template <class F>
 __host__ __device__ __forceinline__ void window_share(std::uint32_t t, const xyzz<F>* __restrict__ buckets,
-                                                      std::uint32_t h, std::uint32_t s, xyzz<F>* __restrict__ out) {
+                                                      std::uint32_t h, std::uint32_t s, xyzz<F>* __restrict__ t_out,
+                                                      xyzz<F>* __restrict__ r_out) {
   const std::uint32_t segs = (h + s - 1) / s, w = t / segs, j = t % segs;
   const xyzz<F>* b = buckets + std::size_t(w) * (h + 1);
   const std::uint32_t lo = j * s + 1, hi = step::umin(h, (j + 1) * s);
@@ -42,8 +34,32 @@ __host__ __device__ __forceinline__ void window_share(std::uint32_t t, const xyz
     R.add(b[m]);  /* R = sum_{m' >= m} B_m' */
     T.add(R);     /* T = sum (m' - js) B_m' */
   }
-  if (j > 0 && !R.is_identity()) T.add(times(R, j * s));  /* + js R */
-  out[t] = T;
+  t_out[t] = T;
+  r_out[t] = R;
+}
+
+/* the levels of a window of h buckets in segments of s: 1 + those of its segs - 1 "buckets" of R_j */
+__host__ __device__ __forceinline__ unsigned reduce_levels(std::uint32_t h, std::uint32_t s) {
+  unsigned n = 1;
+  for (std::uint32_t segs = (h + s - 1) / s; segs > 1; segs = (segs - 1 + s - 1) / s) ++n;
+  return n;
+}
+
+/* S = sum_l s^l U_l = U_0 + s (U_1 + s (...)), on the host, for a jacobian J */
+template <class J>
+J combine_levels(const J* u, unsigned levels, std::uint32_t s) {
+  J r = u[levels - 1];
+  for (unsigned l = levels - 1; l-- > 0;) {
+    J m = r;  /* r s, left to right */
+    int top = 31;
+    while (!((s >> top) & 1)) --top;
+    for (int i = top - 1; i >= 0; --i) {
+      m = m.dbl();
+      if ((s >> i) & 1) m = m + r;
+    }
+    r = m + u[l];
+  }
+  return r;
 }
 
 /* run r of segs runs of len points, part q: out[r][q] = sum in[r][qK .. qK + K) */
@@ -71,9 +87,9 @@ __host__ __device__ __forceinline__ void sum_base(std::uint32_t q, const affine<
 
 template <class F>
 __global__ void window_shares(const xyzz<F>* __restrict__ buckets, std::uint32_t wn, std::uint32_t h,
-                              std::uint32_t s, xyzz<F>* __restrict__ out) {
+                              std::uint32_t s, xyzz<F>* __restrict__ t_out, xyzz<F>* __restrict__ r_out) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < wn * ((h + s - 1) / s)) window_share<F>(t, buckets, h, s, out);
+  if (t < wn * ((h + s - 1) / s)) window_share<F>(t, buckets, h, s, t_out, r_out);
 }
 
 template <class F>

@@ -81,7 +81,7 @@ std::size_t layout_bytes(std::size_t n, const layout& l, std::size_t xyzz_bytes)
   const std::size_t nb = vn * ((std::size_t(1) << (l.c - 1)) + 1);
   /* CUB's sort keeps a digit histogram a tile of each pass: about a byte an item */
   const std::size_t sort = 17 * items + 40 * nb, pieces = 2 * 2 * (items / l.L0 + 1) * xyzz_bytes;
-  const std::size_t shares = 2 * vn * ((std::size_t(1) << (l.c - 1)) / 16 + 1) * xyzz_bytes;
+  const std::size_t shares = 4 * vn * ((std::size_t(1) << (l.c - 1)) / 16 + 1) * xyzz_bytes;  // shares and runs
   return sort + nb * xyzz_bytes + pieces + shares + (std::size_t(64) << 20);
 }
 

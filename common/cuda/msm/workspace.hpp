@@ -14,8 +14,9 @@ struct workspace {
   device_buffer<std::uint32_t> keys[2], vals[2], unique, lengths, num_runs, counts, offsets;
   /* accumulation levels: chunk counts and their scans, ping-pong; a level's bucket counts and offsets */
   device_buffer<std::uint32_t> chunks[2], first[2], level_counts, level_offsets;
-  /* CUB temporary storage; XYZZ buckets, pieces (ping-pong) and window shares (ping-pong) */
-  device_buffer<std::byte> temp, buckets, pieces[2], shares[2];
+  /* CUB temporary storage; XYZZ buckets, pieces (ping-pong), window shares (ping-pong) and the reduction's
+     segment sums R_j, a level's buckets (ping-pong) */
+  device_buffer<std::byte> temp, buckets, pieces[2], shares[2], runs[2];
 };
 
 /* b holds at least n entries (its contents are lost when it grows) */

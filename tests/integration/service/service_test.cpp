@@ -3,10 +3,12 @@
 #include <sys/wait.h>
 #include <zmq.hpp>
 
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "harness.hpp"
 #include "io/zkey.hpp"
@@ -90,6 +92,47 @@ TEST(Service, ResubmittingAJobIdReturnsTheSameJobAndNeverProvesTwice) {
   EXPECT_FALSE(again.created);
   EXPECT_EQ(again.state, proto::job_state::done);
   EXPECT_EQ(syntheses(c, "same-id"), 1u);
+}
+
+/* waits until every partition of the job is synthesized (its slot FILLED); false after `limit` */
+bool all_synthesized(client::connection& c, const std::string& job_id, std::chrono::milliseconds limit = 60s) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  do {
+    auto st = c.status(job_id);
+    bool all = !st.partitions.empty();
+    for (const auto& p : st.partitions) all = all && p.state == proto::partition_state::synthesized;
+    if (all) return true;
+    std::this_thread::sleep_for(50ms);
+  } while (std::chrono::steady_clock::now() < until);
+  return false;
+}
+
+// --hold-proving and SIGUSR1: workers fill slots, FILLED slots wait; SIGUSR2
+// proves them without a new synthesis.
+TEST(Service, HeldProvingFillsSlotsThatSigusr2Proves) {
+  const std::string circuit = "chain:size=300";
+  key_for(circuit);
+  service svc({"3x4096"});
+  auto server = svc.start_server({}, {"--hold-proving"});
+  auto worker = svc.start_worker("worker@1");
+  auto c = svc.connect();
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(c.submit(native_job("held-" + std::to_string(i), circuit, test::seed())).created);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(all_synthesized(c, "held-" + std::to_string(i))) << i;
+  std::this_thread::sleep_for(1s);  // held: still FILLED a second later
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(all_synthesized(c, "held-" + std::to_string(i), 0ms)) << i;
+  ASSERT_EQ(::kill(server->pid(), SIGUSR2), 0);
+  for (int i = 0; i < 3; ++i) expect_proven(c, "held-" + std::to_string(i), circuit);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(syntheses(c, "held-" + std::to_string(i)), 1u);
+  /* held again at run time */
+  ASSERT_EQ(::kill(server->pid(), SIGUSR1), 0);
+  std::this_thread::sleep_for(300ms);  // the loop takes the signal
+  EXPECT_TRUE(c.submit(native_job("held-later", circuit, test::seed())).created);
+  ASSERT_TRUE(all_synthesized(c, "held-later"));
+  std::this_thread::sleep_for(1s);
+  ASSERT_TRUE(all_synthesized(c, "held-later", 0ms));
+  ASSERT_EQ(::kill(server->pid(), SIGUSR2), 0);
+  expect_proven(c, "held-later", circuit);
+  EXPECT_EQ(server->terminate(), 0);
 }
 
 // Each proven partition keeps its proof's phases in the job record: cuzk
