@@ -28,7 +28,7 @@
 # where the 64 GiB disk cannot hold the file; the servers then get --key
 # KEYID), ZKEY_STANDIN=1 (KEY_SOURCE=pool through `cuzk setup --zkey` and
 # `cuzk-shm load-srs`), RESTART_BACKEND (cuda; cpu to try the script here),
-# BACKLOG (6), BACKLOG_SPEC (sha256:blocks=1246), BACKLOG_WORKERS (6),
+# BACKLOG (6), BACKLOG_SPEC (sha256:blocks=1246; a sha256 spec), BACKLOG_WORKERS (6),
 # BACKLOG_BACKEND (cuda; cpu to try the script here).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
@@ -221,12 +221,15 @@ backlog() {
     local tf; tf=$(date +%s.%N)
     for i in $(seq 1 $((slots + nw))); do
       n=$((n + 1))
-      "$bin/cuzk" inputs --circuit "$bspec" --seed "$n" >"$work/in$n.json"
+      # sha256's inputs are a seed of its preimage (a whole preimage is more than a Submit carries)
+      printf '{"preimage_seed": "%s"}\n' "$n" >"$work/in$n.json"
       "$bin/cuzk" submit --endpoint "$ep" --zkey "$k" --circuit "$bspec" --inputs "$work/in$n.json" --job-id "b$n" \
-        --timeout 600 >>"$out/backlog.$m.submit.log" 2>&1 || { log "submit b$n failed"; tail -5 "$out/backlog.$m.submit.log" >&2; }
+        --timeout 600 >>"$out/backlog.$m.submit.log" 2>&1 ||
+        { log "submit b$n failed"; tail -5 "$out/backlog.$m.submit.log" >&2; return 1; }
     done
     until [[ $(metric "$port" 'cuzk_slots{state="filled"') == "$slots.0" ]]; do
       kill -0 "$srv" 2>/dev/null || { log "the server exited"; tail -20 "$l" >&2; return 1; }
+      (($(date +%s) - ${tf%.*} < ${BACKLOG_FILL_TIMEOUT:-900})) || { log "the backlog did not fill"; tail -5 "$l" >&2; return 1; }
       sleep 0.5
     done
     local filled_s; filled_s=$(sub "$(date +%s.%N)" "$tf")

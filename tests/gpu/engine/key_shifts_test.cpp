@@ -94,5 +94,36 @@ TEST(KeyShifts, A2To24KeyOnAnH200TakesCopiesOfEveryG1QueryAndSomeOfB2) {
   ::munmap(p, all);
 }
 
+/* The seed-sized partition (sha256:blocks=4984: domain 2^27, 133,291,421 witness values, 2 public) on an
+   H200: one proving worker's buffers fit beside its key; a second worker's do not (so WORKERS_PER_GPU=1 in
+   partition_bench.sh, and the next slot's inputs cannot be double-buffered on the device), and what is
+   left is less than one copy of H (12 GiB of points): such a key gets no copies. */
+TEST(KeyShifts, A2To27PartitionKeyOnAnH200LeavesRoomForOneWorkerAndNoCopies) {
+  const std::size_t n = std::size_t(1) << 27, v = 133291421, g1 = groth16::basic_proving_key<C>::g1_bytes,
+                    g2 = groth16::basic_proving_key<C>::g2_bytes;
+  const std::size_t sizes[5] = {v * g1, v * g1, (v - 3) * g1, n * g1, v * g2};  // a, b1, c (L), h, b2
+  std::size_t all = 0;
+  for (auto z : sizes) all += z;
+  void* p = ::mmap(nullptr, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  const auto* b = static_cast<const std::uint8_t*>(p);
+  groth16::basic_proving_key<C> pk;
+  pk.n_vars = std::uint32_t(v), pk.domain_size = std::uint32_t(n), pk.n_public = 2;
+  std::span<const std::uint8_t>* spans[5] = {&pk.mapped.a, &pk.mapped.b1, &pk.mapped.c, &pk.mapped.h, &pk.mapped.b2};
+  for (int i = 0; i < 5; ++i) *spans[i] = {b, sizes[i]}, b += sizes[i];
+  const std::size_t budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+  const std::size_t key = basic_device_key<C>::footprint(pk), worker = working_bytes(pk);
+  ASSERT_LE(key + worker, budget);
+  EXPECT_GT(key + 2 * worker, budget) << "a second worker's buffers beside the plain key";
+  EXPECT_LT(budget - key - worker, n * g1) << "less room than one copy of H's points";
+  const key_shifts sh = plan_key_shifts(pk, budget - key - worker, -1);
+  EXPECT_EQ(sh.describe(), "none");
+  const auto gib = [](std::size_t x) { return double(x) / double(1 << 30); };
+  std::printf("2^27 partition key: %.1f GiB plain (points and MSM temporaries), a worker's buffers %.1f GiB, "
+              "budget %.1f GiB: %s, %.1f GiB with the copies\n",
+              gib(key), gib(worker), gib(budget), sh.describe().c_str(), gib(basic_device_key<C>::footprint(pk, sh)));
+  ::munmap(p, all);
+}
+
 }  // namespace
 }  // namespace cuzk::cuda

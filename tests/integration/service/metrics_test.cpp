@@ -45,6 +45,9 @@ TEST(MetricsService, AfterOneJobMetricsCountTheProofAndHealthAndReadinessAnswer)
   EXPECT_EQ(m.content_type.rfind("text/plain; version=0.0.4", 0), 0u) << m.content_type;
   const auto& t = m.body;
   EXPECT_NE(t.find("# TYPE cuzk_proofs_completed_total counter"), std::string::npos) << t;
+  /* GPU series have a family and no sample on the CPU backend */
+  EXPECT_NE(t.find("# TYPE cuzk_gpu_busy_seconds_total counter"), std::string::npos) << t;
+  EXPECT_EQ(t.find("cuzk_gpu_busy_seconds_total{"), std::string::npos) << t;
   EXPECT_EQ(sample(t, "cuzk_proofs_completed_total{curve=\"bls12-381\"}"), 1) << t;
   EXPECT_EQ(sample(t, "cuzk_proofs_completed_total{curve=\"bn254\"}"), 0) << t;
   EXPECT_EQ(sample(t, "cuzk_proofs_failed_total"), 0) << t;
