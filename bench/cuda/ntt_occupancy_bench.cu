@@ -16,23 +16,13 @@
 #include "cuda/ntt/kernels.cuh"
 #include "cuda/ntt/ntt.hpp"
 #include "cuda/ntt/pipeline.hpp"
+#include "random_fill.cuh"
 
 namespace {
 
 using namespace cuzk;
 using C = curves::bls12_381;
 using fr_t = ff::fr<C>;
-
-__global__ void fill_words(std::uint64_t* d, std::size_t words, std::uint64_t seed) {
-  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= words) return;
-  std::uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  if (i % 4 == 3) z &= (std::uint64_t(1) << 60) - 1;  // < r: a valid Montgomery form
-  d[i] = z;
-}
 
 void run_passes(const std::vector<cuda::ntt::detail::pass>& passes, unsigned blocks, cudaStream_t s) {
   using namespace cuda::ntt::detail;
@@ -50,8 +40,7 @@ void BM_occupancy(benchmark::State& state) {
   const std::size_t n = std::size_t{1} << log_n;
   cuda::stream s;
   cuda::device_buffer<fr_t> src(n, "bench input"), dst(n, "bench output");
-  fill_words<<<unsigned((4 * n + 255) / 256), 256, 0, s>>>(reinterpret_cast<std::uint64_t*>(src.data()), 4 * n, 7);
-  CUZK_CUDA_LAUNCHED();
+  bench::randomize(src, 7, s);
   const basic_tables<C>& t = basic_tables<C>::get(log_n, poly::root_family::bellman);
   std::vector<detail::pass> passes;
   if (Chain) {
