@@ -43,6 +43,34 @@ constexpr std::uint32_t sum_chunk = 32;     /* K of sum_bases */
 constexpr std::uint32_t affine_run = 16;    /* T of to_affine_runs */
 constexpr std::size_t shift_chunk = std::size_t(1) << 21;
 
+/* The point buffers of one group of windows (vn virtual windows of h buckets, items entries): XYZZ
+   buckets, pieces (ping-pong), window shares and the reduction's segment sums (ping-pong each); made
+   at upload by device_bases::prepare, reused by every pippenger call. */
+template <class X>
+struct group_buffers {
+  X* buckets;
+  X* pieces[2];
+  X* shares[2];
+  X* runs[2];
+};
+template <class X>
+group_buffers<X> reserve_group(workspace& ws, std::size_t vn, std::size_t h, std::size_t items, std::uint32_t L0) {
+  /* level 0 leaves at most two pieces a segment; a later level at most
+     pieces / L + (buckets with pieces) <= pieces / 8 + pieces / 2 */
+  const std::size_t pieces = 2 * (items / L0 + 1), segs = (h + share_buckets - 1) / share_buckets;
+  auto at = [](device_buffer<std::byte>& b, std::size_t n, const char* what) {
+    return reinterpret_cast<X*>(ensure(b, n * sizeof(X), what));
+  };
+  group_buffers<X> g;
+  g.buckets = at(ws.buckets, vn * (h + 1), "MSM buckets");
+  for (int i = 0; i < 2; ++i) {
+    g.pieces[i] = at(ws.pieces[i], pieces, "MSM bucket pieces");
+    g.shares[i] = at(ws.shares[i], vn * segs, "MSM window shares");
+    g.runs[i] = at(ws.runs[i], vn * segs, "MSM window shares");
+  }
+  return g;
+}
+
 /* segs runs of len points at a -> one point each, ping-ponging between a and b; returns where they end */
 template <class F>
 xyzz<F>* sum_down(xyzz<F>* a, xyzz<F>* b, std::uint32_t len, std::uint32_t segs, cudaStream_t st) {
@@ -147,12 +175,8 @@ void device_bases<Affine>::prepare(std::size_t n, cudaStream_t st) const {
   std::lock_guard<std::mutex> hold(*mutex_);
   const layout l = choose_layout(n, shifts_, group<Affine>::scalar_bits);
   const std::size_t items = std::size_t(l.per_group) * n, vn = (l.per_group + l.K - 1) / l.K;
-  const std::size_t h = std::size_t(1) << (l.c - 1), segs = (h + detail::share_buckets - 1) / detail::share_buckets;
   reserve_assign(*ws_, n, l.c, l.per_group, l.K, st);
-  ensure(ws_->buckets, vn * (h + 1) * sizeof(X), "MSM buckets");
-  for (auto& p : ws_->pieces) ensure(p, 2 * (items / l.L0 + 1) * sizeof(X), "MSM bucket pieces");
-  for (auto& p : ws_->shares) ensure(p, vn * segs * sizeof(X), "MSM window shares");
-  for (auto& p : ws_->runs) ensure(p, vn * segs * sizeof(X), "MSM window shares");
+  detail::reserve_group<X>(*ws_, vn, std::size_t(1) << (l.c - 1), items, l.L0);
 }
 
 template <class Affine>
@@ -189,13 +213,11 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     assign_buckets(ws, s, c, w0, wn, K, stride, st);
     mark();
 
-    /* level 0 leaves at most two pieces a segment; a later level at most
-       pieces / L + (buckets with pieces) <= pieces / 8 + pieces / 2 */
     const std::uint32_t L0 = l.L0;
-    const std::size_t max_pieces = 2 * (items / L0 + 1);
-    X* buckets = reinterpret_cast<X*>(ensure(ws.buckets, std::size_t(nb) * sizeof(X), "MSM buckets"));
-    X* pieces[2] = {reinterpret_cast<X*>(ensure(ws.pieces[0], max_pieces * sizeof(X), "MSM bucket pieces")),
-                    reinterpret_cast<X*>(ensure(ws.pieces[1], max_pieces * sizeof(X), "MSM bucket pieces"))};
+    const group_buffers<X> g = reserve_group<X>(ws, vn, h, items, L0);
+    X* buckets = g.buckets;
+    X* const* pieces = g.pieces;
+    std::size_t threads = 2 * (items / L0 + 1);  /* the pieces level 0 may leave */
     CUZK_CUDA_OK(cudaMemsetAsync(buckets, 0, std::size_t(nb) * sizeof(X), st));  /* ZZ = 0: empty buckets */
 
     plan_first_level(ws, nb, h1, L0, st);
@@ -205,7 +227,6 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     CUZK_CUDA_LAUNCHED();
     /* a bucket of at most K n entries meets at most ceil(K n / L0) + 1 segments */
     unsigned cur = 0;
-    std::size_t threads = max_pieces;
     for (std::size_t most = (std::size_t(K) * n + L0 - 1) / L0 + 1; most > 1;
          most = (most + piece_chunk - 1) / piece_chunk) {
       plan_next_level(ws, cur, nb, piece_chunk, st);
@@ -218,11 +239,8 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     }
 
     mark();
-    const std::size_t segs = (h + share_buckets - 1) / share_buckets;
-    X* shares[2] = {reinterpret_cast<X*>(ensure(ws.shares[0], vn * segs * sizeof(X), "MSM window shares")),
-                    reinterpret_cast<X*>(ensure(ws.shares[1], vn * segs * sizeof(X), "MSM window shares"))};
-    X* runs[2] = {reinterpret_cast<X*>(ensure(ws.runs[0], vn * segs * sizeof(X), "MSM window shares")),
-                  reinterpret_cast<X*>(ensure(ws.runs[1], vn * segs * sizeof(X), "MSM window shares"))};
+    X* const* shares = g.shares;
+    X* const* runs = g.runs;
     /* level k: the shares of hk "buckets" at b (stride hk + 1); their R_j are level k + 1's */
     const X* b = buckets;
     std::uint32_t hk = h;
