@@ -94,6 +94,39 @@ TEST(KeyShifts, A2To24KeyOnAnH200TakesCopiesOfEveryG1QueryAndSomeOfB2) {
   ::munmap(p, all);
 }
 
+/* item 8's memory column: a key of n points a query (n witness values, domain n), one worker, on an H200 */
+template <class Curve>
+void print_key_bytes(const char* curve, unsigned log_n) {
+  using key_t = groth16::basic_proving_key<Curve>;
+  const std::size_t n = std::size_t(1) << log_n, g1 = n * key_t::g1_bytes, g2 = n * key_t::g2_bytes,
+                    all = 4 * g1 + g2;
+  void* p = ::mmap(nullptr, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  const auto* b = static_cast<const std::uint8_t*>(p);
+  key_t pk;
+  pk.n_vars = pk.domain_size = std::uint32_t(n);
+  pk.mapped.a = {b, g1}, pk.mapped.b1 = {b + g1, g1}, pk.mapped.c = {b + 2 * g1, g1}, pk.mapped.h = {b + 3 * g1, g1};
+  pk.mapped.b2 = {b + 4 * g1, g2};
+  const std::size_t budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+  const std::size_t plain = basic_device_key<Curve>::footprint(pk), worker = working_bytes(pk);
+  ASSERT_LE(plain + worker, budget) << curve << " 2^" << log_n;
+  const key_shifts sh = plan_key_shifts(pk, budget - plain - worker, -1);
+  const std::size_t with = basic_device_key<Curve>::footprint(pk, sh);
+  EXPECT_LE(with + worker, budget);
+  EXPECT_GT(with, plain);
+  const auto gib = [](std::size_t x) { return double(x) / double(1 << 30); };
+  std::printf("%s 2^%u key: %.1f GiB plain, %.1f GiB with the copies (%s); a worker %.1f GiB\n", curve, log_n,
+              gib(plain), gib(with), sh.describe().c_str(), gib(worker));
+  ::munmap(p, all);
+}
+
+TEST(KeyShifts, DeviceBytesOfKeysOfBothCurvesPlainAndWithCopies) {
+  for (unsigned log_n : {20u, 24u, 26u}) {
+    print_key_bytes<curves::bls12_381>("BLS12-381", log_n);
+    print_key_bytes<curves::bn254>("BN254", log_n);
+  }
+}
+
 /* The seed-sized partition (sha256:blocks=4984: domain 2^27, 133,291,421 witness values, 2 public) on an
    H200: one proving worker's buffers fit beside its key; a second worker's do not (so WORKERS_PER_GPU=1 in
    partition_bench.sh, and the next slot's inputs cannot be double-buffered on the device), and what is
