@@ -201,7 +201,7 @@ backlog() {
   local k; k=$(pool_key "$bspec" "$be")
   [[ $k =~ ^[0-9a-f]{32}$ ]] || { log "cuzk setup --pool failed"; tail -20 "$out/setup.pool.log" >&2; return 1; }
   log "backlog: key $bspec ($k) set up in $(sub "$(date +%s.%N)" "$t0") s; $slots slots of $dom, $nw workers"
-  local wpids=() i m n=0
+  local wpids=() rates=() i m n=0
   for m in ${BACKLOG_MODES:-cuda noreg}; do
     local args=(--backend "$be")
     [[ $m == noreg ]] && args+=(--no-register)
@@ -261,8 +261,15 @@ PY
 )
     summary+=("$line")
     log "$line"
+    rates+=("$m $(sed -E 's/.* = ([0-9.]+) partitions\/min.*/\1/' <<<"$line")")
   done
   stop
+  if ((${#rates[@]} == 2)); then  # e.g. "cuda 60.1" and "noreg 40.2"
+    local line; line=$(python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); \
+print(f'backlog ratio {a[0]} / {b[0]}: {float(a[1]) / float(b[1]):.2f}x the partitions per minute')" "${rates[0]}" "${rates[1]}")
+    summary+=("$line")
+    log "$line"
+  fi
 }
 
 for what in "${@:-steady restart}"; do
