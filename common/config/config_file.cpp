@@ -36,7 +36,8 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
        {"endpoint", "worker_endpoint", "client_group", "worker_group", "backend", "threads", "gpus",
         "workers_per_gpu", "device_reserve_gib", "device_budget_gib", "no_register", "keys", "keys_dirs",
         "witness_dirs", "hung_timeout", "retention", "max_jobs_per_client", "max_waits_per_client",
-        "prepare_threads", "max_synth_crashes", "operators"}},
+        "prepare_threads", "max_synth_crashes", "operators", "msm_copies", "hold_proving", "max_preparing",
+        "max_preparing_per_client", "max_fetches_per_client", "max_connections_per_client", "max_connections"}},
       {"worker", {"name", "checksum", "synth_deadline", "stop_timeout", "progress_grace", "count"}},
       {"metrics", {"address"}},
   };

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <thread>
 
 #include "harness.hpp"
 #include "seed.hpp"
@@ -46,6 +47,20 @@ TEST(ConfigService, AServerAndAWorkerConfiguredByOneFileProveAndFlagsOverrideIt)
   for (const char* phase : {"queue", "synth", "ntt", "msm", "prove", "verify"})
     EXPECT_NE(log.find(std::string("partition=0 phase=") + phase + " ms="), std::string::npos) << phase << "\n" << log;
   EXPECT_NE(metrics_port(svc.dir(), 1s), 0) << "[metrics] address from the file was not applied";
+  EXPECT_EQ(server.terminate(), 0);
+}
+
+/* the keys added after issue 12 reach the server too */
+TEST(ConfigService, HoldProvingAndMsmCopiesFromTheFile) {
+  service svc({"2x4096"});
+  const auto cfg = write_config(svc, "hold_proving = true\nmsm_copies = 0\nmax_preparing = 8\n");
+  process server(server_bin(), {"--config", cfg.string(), "--backend", "cpu"}, svc.dir() / "server.log");
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  while (read_all(svc.dir() / "server.log").find("serving pool") == std::string::npos &&
+         std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(20ms);
+  EXPECT_NE(read_all(svc.dir() / "server.log").find("proving held (--hold-proving)"), std::string::npos)
+      << read_all(svc.dir() / "server.log");
   EXPECT_EQ(server.terminate(), 0);
 }
 

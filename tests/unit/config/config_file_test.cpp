@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "config/config_file.hpp"
 
@@ -129,6 +130,24 @@ TEST(ConfigFile, TheShippedExampleIsValid) {
   const auto a = read(CUZK_EXAMPLE_CONFIG, all);
   EXPECT_FALSE(a.args.empty());
   EXPECT_EQ(a.args.front(), "--pool");
+}
+
+/* every key the example file names, set or commented out ("# msm_copies = -1"), is one a process accepts */
+TEST(ConfigFile, EveryKeyTheExampleNamesIsKnown) {
+  std::ifstream in(CUZK_EXAMPLE_CONFIG);
+  ASSERT_TRUE(in) << CUZK_EXAMPLE_CONFIG;
+  const std::regex section(R"(^\[([a-z]+)\])"), key(R"(^#?\s*([a-z_]+)\s*=)");
+  std::string line, sec;
+  int named = 0;
+  for (std::smatch m; std::getline(in, line);) {
+    if (std::regex_search(line, m, section)) sec = m[1];
+    else if (!sec.empty() && std::regex_search(line, m, key)) {
+      ++named;
+      ASSERT_TRUE(known_keys().count(sec)) << sec;
+      EXPECT_TRUE(known_keys().at(sec).count(m[1])) << "[" << sec << "] " << m[1] << " is named in the example";
+    }
+  }
+  EXPECT_GT(named, 20);
 }
 
 }  // namespace
