@@ -124,4 +124,8 @@ fi
 
 printf '\n%s\n' "---- cuzk gpu-check ($(tail -1 "$out/device.txt" | cut -d, -f1)) ----"
 printf '%s\n' "${summary[@]}"
+# issue 21's side-by-side table (cuzk beside sppark's figures, the targets), last
+if [[ -f "$out/bench.json" ]] && command -v python3 >/dev/null; then
+  python3 "$root/bench/cuda/side_by_side.py" "$out/bench.json" | tee "$out/side_by_side.md"
+fi
 exit $status

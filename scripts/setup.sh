@@ -19,7 +19,7 @@ PACKAGES=(
   libtbb-dev libboost-dev libzmq3-dev cppzmq-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
   libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
-  systemd systemd-container
+  systemd systemd-container python3
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js
 # (with its own npm) outside Debian's packages; install Debian's only when absent.
