@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Derives the field constants of a pairing-friendly curve:
-  bls12-381 (default): common/ff/constants.hpp
+  bls12-381 (default): common/curves/bls12_381_field_constants.hpp
   bn254:               the fp_params / fr_params of common/curves/bn254_constants.hpp
 
 Run: python3 scripts/gen-constants.py [bls12-381|bn254]   (prints the C++ limb arrays)

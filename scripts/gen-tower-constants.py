@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Derives the Fp6/Fp12 tower constants and checks the identities the pairing
 code relies on:
-  bls12-381 (default): common/ff/tower_constants.hpp
+  bls12-381 (default): common/curves/bls12_381_tower_constants.hpp
   bn254:               the tower and curve constants of common/curves/bn254_constants.hpp
 
 Run: python3 scripts/gen-tower-constants.py [bls12-381|bn254]   (prints the C++ limb arrays)
@@ -29,7 +29,7 @@ _spec.loader.exec_module(gen_constants)
 
 # Tower and G2 data per curve. twist: "M" (b' = b xi) or "D" (b' = b / xi).
 # The BN254 generators are EIP-196/197's (= snarkjs's, @noble/curves');
-# BLS12-381's curve constants live in common/ec/constants.hpp and are checked
+# BLS12-381's curve constants live in common/curves/bls12_381_curve_constants.hpp and are checked
 # by tests/unit/ec/constants_test.cpp, so they are not repeated here.
 TOWER = {
     "bls12-381": dict(family="bls12", xi=(1, 1), b=4, twist="M"),

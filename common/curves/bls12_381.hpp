@@ -1,12 +1,12 @@
 // BLS12-381 as a curve type: what the generic ff, ec and pairing code needs
-// to instantiate for it (the values live in ff/constants.hpp,
-// ff/tower_constants.hpp and ec/constants.hpp).
+// to instantiate for it (the values live in bls12_381_field_constants.hpp,
+// bls12_381_tower_constants.hpp and bls12_381_curve_constants.hpp).
 #pragma once
 
 #include "curves/curve_id.hpp"
-#include "ec/constants.hpp"
-#include "ff/constants.hpp"
-#include "ff/tower_constants.hpp"
+#include "curves/bls12_381_curve_constants.hpp"
+#include "curves/bls12_381_field_constants.hpp"
+#include "curves/bls12_381_tower_constants.hpp"
 
 namespace cuzk::curves {
 

@@ -1,5 +1,5 @@
 // The configs of the device fields of a curve C, derived at compile time from
-// the 64-bit limbs of C::fp_params and C::fr_params (common/ff/constants.hpp
+// the 64-bit limbs of C::fp_params and C::fr_params (common/curves/bls12_381_field_constants.hpp
 // for BLS12-381, common/curves/bn254_constants.hpp for BN254, where each value
 // is written once and checked): every 64-bit limb becomes two 32-bit limbs,
 // low half first. Nothing is retyped here.

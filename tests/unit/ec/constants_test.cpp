@@ -1,4 +1,4 @@
-// Every constant of ec/constants.hpp (BLS12-381) and the curve constants of
+// Every constant of curves/bls12_381_curve_constants.hpp (BLS12-381) and the curve constants of
 // curves/bn254.hpp the ec code uses, recomputed from their definitions with
 // cuzk's own field arithmetic (tests/unit/curves checks BN254's with GMP).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Every constant of the four fields (ff/constants.hpp for BLS12-381,
+// Every constant of the four fields (curves/bls12_381_field_constants.hpp for BLS12-381,
 // curves/bn254_constants.hpp for BN254) re-derived with GMP from the modulus
 // alone, and the moduli from the curves' parameters.
 #include "gmp_oracle.hpp"

@@ -1,4 +1,4 @@
-// BLS12-381 curve constants (the field constants live in ff/constants.hpp).
+// BLS12-381 curve constants (the field constants live in bls12_381_field_constants.hpp).
 // Limbs are little-endian 64-bit words. "(Montgomery)" values are v R mod p
 // with R = 2^384. tests/unit/ec/constants_test.cpp recomputes every value here
 // from its definition. Sources: draft-irtf-cfrg-pairing-friendly-curves-11
@@ -9,7 +9,7 @@
 #include <array>
 #include <cstdint>
 
-#include "ff/constants.hpp"
+#include "curves/bls12_381_field_constants.hpp"
 
 namespace cuzk::ec::consts {
 
