@@ -139,12 +139,12 @@ class cuda_engine final : public basic_engine<C> {
     }
     tm.msm = since(t0);
 
-    /* the proof's kernels ran from the split's (or the NTTs') start to the last MSM's end (each MSM blocks) */
+    /* the proof's kernels ran from z's arrival (its split; a's NTTs start later on the same copy stream) to the
+       last MSM's end (each MSM blocks) */
     event end;
     end.record(s_[0]);
     end.sync();
     ctx_->note_busy(z_in, end);
-    ctx_->note_busy(in_abc[0], end);
     return out;
   }
 

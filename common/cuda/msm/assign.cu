@@ -101,22 +101,20 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
                 *vals1 = ws.vals[1].data(), *unique = ws.unique.data(), *lengths = ws.lengths.data(),
                 *num_runs = ws.num_runs.data(), *counts = ws.counts.data(), *offsets = ws.offsets.data();
   /* reserve_assign sized ws.temp for the sorts and the encoding (CUB takes more than it asks for) */
-  std::size_t temp_bytes = ws.temp.size();
-
   booth_keys<<<grid(n), block, 0, st>>>(reinterpret_cast<const uint4*>(s.k), s.idx, s.first, n, c, w0, wn, K, stride,
                                        keys0, vals0);
   CUZK_CUDA_LAUNCHED();
   for (unsigned v0 = 0; v0 < vn; ++v0) {
     const std::size_t o = std::size_t(v0) * K * n, len = std::size_t(std::min(K, wn - v0 * K)) * n;
     cub::DoubleBuffer<std::uint32_t> k(keys0 + o, keys1 + o), v(vals0 + o, vals1 + o);
-    temp_bytes = ws.temp.size();
+    std::size_t temp_bytes = ws.temp.size();
     CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, k, v, len, 0, int(c), st));
     if (k.Current() != keys1 + o) {
       CUZK_CUDA_OK(cudaMemcpyAsync(keys1 + o, k.Current(), len * 4, cudaMemcpyDeviceToDevice, st));
       CUZK_CUDA_OK(cudaMemcpyAsync(vals1 + o, v.Current(), len * 4, cudaMemcpyDeviceToDevice, st));
     }
   }
-  temp_bytes = ws.temp.size();
+  std::size_t temp_bytes = ws.temp.size();
   CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(ws.temp.data(), temp_bytes, keys1, unique, lengths, num_runs, items,
                                                   st));
   CUZK_CUDA_OK(cudaMemsetAsync(counts, 0, (nb + 1) * sizeof(std::uint32_t), st));

@@ -75,10 +75,12 @@ order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::
     h.from_coset = table(keys.from_coset);
   std::vector<detail::pass> passes;
   detail::append_compute_h(passes, h, a, b, c, out, scratch);
-  const std::pair<const void*, cudaEvent_t> inputs[] = {{a, ready.a}, {b, ready.b}, {c, ready.c}};
+  const std::pair<std::size_t, cudaEvent_t> waits[] = {{detail::first_reader(passes, a), ready.a},
+                                                        {detail::first_reader(passes, b), ready.b},
+                                                        {detail::first_reader(passes, c), ready.c}};
   for (std::size_t i = 0; i < passes.size(); ++i) {
-    for (const auto& [ptr, ev] : inputs)
-      if (ev && detail::first_reader(passes, ptr) == i) CUZK_CUDA_OK(cudaStreamWaitEvent(s, ev, 0));
+    for (const auto& [reader, ev] : waits)
+      if (ev && reader == i) CUZK_CUDA_OK(cudaStreamWaitEvent(s, ev, 0));
     detail::launch<C>(passes[i], s);
   }
   return odd ? order::natural : order::bit_reversed;
