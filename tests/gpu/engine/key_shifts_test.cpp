@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <cstdio>
+#include <span>
 
 #include "cuda/engine/device_key.hpp"
 #include "msm/booth.hpp"
@@ -67,57 +68,72 @@ TEST(KeyShifts, HFirstThenLAThenB1AndB2WithinTheAllowance) {
   for (const msm::shifts* q : {&two.h, &two.c, &two.a, &two.b1, &two.b2}) EXPECT_EQ(q->copies, 2u);
 }
 
+/* an H200: 139 GiB, 2 GiB reserve */
+constexpr std::size_t h200_budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+
+double gib(std::size_t x) { return double(x) / double(1 << 30); }
+
+/* A key over Curve whose points are a reservation of address space, never touched (only their count is
+   read): A, B1 and B2 of `vars` points, L of `l_points`, H of `domain`. */
+template <class Curve>
+struct reserved_key {
+  using key_t = groth16::basic_proving_key<Curve>;
+  key_t pk;
+  void* base = MAP_FAILED;
+  std::size_t bytes = 0;
+
+  reserved_key(std::size_t domain, std::size_t vars, std::size_t l_points, std::uint32_t n_public = 0) {
+    const std::size_t sizes[5] = {vars * key_t::g1_bytes, vars * key_t::g1_bytes, l_points * key_t::g1_bytes,
+                                  domain * key_t::g1_bytes, vars * key_t::g2_bytes};
+    for (auto z : sizes) bytes += z;
+    base = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) return;
+    pk.n_vars = std::uint32_t(vars), pk.domain_size = std::uint32_t(domain), pk.n_public = n_public;
+    const auto* b = static_cast<const std::uint8_t*>(base);
+    std::span<const std::uint8_t>* spans[5] = {&pk.mapped.a, &pk.mapped.b1, &pk.mapped.c, &pk.mapped.h,
+                                               &pk.mapped.b2};
+    for (int i = 0; i < 5; ++i) *spans[i] = {b, sizes[i]}, b += sizes[i];
+  }
+  ~reserved_key() {
+    if (base != MAP_FAILED) ::munmap(base, bytes);
+  }
+  reserved_key(const reserved_key&) = delete;
+  reserved_key& operator=(const reserved_key&) = delete;
+};
+
 /* A key of 2^24 constraints (every query 2^24 points: the chain circuit's
-   shape) on an H200 (139 GiB, 2 GiB reserve, one worker): the four G1
-   queries take every window's copies, B2 what is left. Its points are a
-   reservation of address space, never touched: only their count is read. */
+   shape) on an H200 (one worker): the four G1 queries take every window's
+   copies, B2 what is left. */
 TEST(KeyShifts, A2To24KeyOnAnH200TakesCopiesOfEveryG1QueryAndSomeOfB2) {
-  const std::size_t n = std::size_t(1) << 24, g1 = n * groth16::basic_proving_key<C>::g1_bytes,
-                    g2 = n * groth16::basic_proving_key<C>::g2_bytes, all = 4 * g1 + g2;
-  void* p = ::mmap(nullptr, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  const auto* b = static_cast<const std::uint8_t*>(p);
-  groth16::basic_proving_key<C> pk;
-  pk.n_vars = pk.domain_size = std::uint32_t(n);
-  pk.mapped.a = {b, g1}, pk.mapped.b1 = {b + g1, g1}, pk.mapped.c = {b + 2 * g1, g1}, pk.mapped.h = {b + 3 * g1, g1};
-  pk.mapped.b2 = {b + 4 * g1, g2};
-  const std::size_t budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+  const std::size_t n = std::size_t(1) << 24;
+  const reserved_key<C> k(n, n, n);
+  ASSERT_NE(k.base, MAP_FAILED);
+  const auto& pk = k.pk;
   const std::size_t need = basic_device_key<C>::footprint(pk) + working_bytes(pk);
-  const key_shifts sh = plan_key_shifts(pk, budget - need, -1);
+  const key_shifts sh = plan_key_shifts(pk, h200_budget - need, -1);
   for (const msm::shifts* q : {&sh.h, &sh.c, &sh.a, &sh.b1}) EXPECT_EQ(*q, (msm::shifts{11, 22}));
   EXPECT_GT(sh.b2.copies, 0u);
   EXPECT_LT(sh.b2.copies, 11u);
-  EXPECT_LE(basic_device_key<C>::footprint(pk, sh), budget - working_bytes(pk));
+  EXPECT_LE(basic_device_key<C>::footprint(pk, sh), h200_budget - working_bytes(pk));
   std::printf("2^24 key: %s; device bytes %.1f GiB plain, %.1f GiB with the copies\n", sh.describe().c_str(),
-              double(basic_device_key<C>::footprint(pk)) / double(1 << 30),
-              double(basic_device_key<C>::footprint(pk, sh)) / double(1 << 30));
-  ::munmap(p, all);
+              gib(basic_device_key<C>::footprint(pk)), gib(basic_device_key<C>::footprint(pk, sh)));
 }
 
 /* item 8's memory column: a key of n points a query (n witness values, domain n), one worker, on an H200 */
 template <class Curve>
 void print_key_bytes(const char* curve, unsigned log_n) {
-  using key_t = groth16::basic_proving_key<Curve>;
-  const std::size_t n = std::size_t(1) << log_n, g1 = n * key_t::g1_bytes, g2 = n * key_t::g2_bytes,
-                    all = 4 * g1 + g2;
-  void* p = ::mmap(nullptr, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  const auto* b = static_cast<const std::uint8_t*>(p);
-  key_t pk;
-  pk.n_vars = pk.domain_size = std::uint32_t(n);
-  pk.mapped.a = {b, g1}, pk.mapped.b1 = {b + g1, g1}, pk.mapped.c = {b + 2 * g1, g1}, pk.mapped.h = {b + 3 * g1, g1};
-  pk.mapped.b2 = {b + 4 * g1, g2};
-  const std::size_t budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+  const std::size_t n = std::size_t(1) << log_n;
+  const reserved_key<Curve> k(n, n, n);
+  ASSERT_NE(k.base, MAP_FAILED);
+  const auto& pk = k.pk;
   const std::size_t plain = basic_device_key<Curve>::footprint(pk), worker = working_bytes(pk);
-  ASSERT_LE(plain + worker, budget) << curve << " 2^" << log_n;
-  const key_shifts sh = plan_key_shifts(pk, budget - plain - worker, -1);
+  ASSERT_LE(plain + worker, h200_budget) << curve << " 2^" << log_n;
+  const key_shifts sh = plan_key_shifts(pk, h200_budget - plain - worker, -1);
   const std::size_t with = basic_device_key<Curve>::footprint(pk, sh);
-  EXPECT_LE(with + worker, budget);
+  EXPECT_LE(with + worker, h200_budget);
   EXPECT_GT(with, plain);
-  const auto gib = [](std::size_t x) { return double(x) / double(1 << 30); };
   std::printf("%s 2^%u key: %.1f GiB plain, %.1f GiB with the copies (%s); a worker %.1f GiB\n", curve, log_n,
               gib(plain), gib(with), sh.describe().c_str(), gib(worker));
-  ::munmap(p, all);
 }
 
 TEST(KeyShifts, DeviceBytesOfKeysOfBothCurvesPlainAndWithCopies) {
@@ -132,30 +148,21 @@ TEST(KeyShifts, DeviceBytesOfKeysOfBothCurvesPlainAndWithCopies) {
    partition_bench.sh, and the next slot's inputs cannot be double-buffered on the device), and what is
    left is less than one copy of H (12 GiB of points): such a key gets no copies. */
 TEST(KeyShifts, A2To27PartitionKeyOnAnH200LeavesRoomForOneWorkerAndNoCopies) {
-  const std::size_t n = std::size_t(1) << 27, v = 133291421, g1 = groth16::basic_proving_key<C>::g1_bytes,
-                    g2 = groth16::basic_proving_key<C>::g2_bytes;
-  const std::size_t sizes[5] = {v * g1, v * g1, (v - 3) * g1, n * g1, v * g2};  // a, b1, c (L), h, b2
-  std::size_t all = 0;
-  for (auto z : sizes) all += z;
-  void* p = ::mmap(nullptr, all, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  ASSERT_NE(p, MAP_FAILED);
-  const auto* b = static_cast<const std::uint8_t*>(p);
-  groth16::basic_proving_key<C> pk;
-  pk.n_vars = std::uint32_t(v), pk.domain_size = std::uint32_t(n), pk.n_public = 2;
-  std::span<const std::uint8_t>* spans[5] = {&pk.mapped.a, &pk.mapped.b1, &pk.mapped.c, &pk.mapped.h, &pk.mapped.b2};
-  for (int i = 0; i < 5; ++i) *spans[i] = {b, sizes[i]}, b += sizes[i];
-  const std::size_t budget = (std::size_t(139) << 30) - (std::size_t(2) << 30);
+  const std::size_t n = std::size_t(1) << 27, v = 133291421;
+  const reserved_key<C> k(n, v, v - 3, 2);
+  ASSERT_NE(k.base, MAP_FAILED);
+  const auto& pk = k.pk;
   const std::size_t key = basic_device_key<C>::footprint(pk), worker = working_bytes(pk);
-  ASSERT_LE(key + worker, budget);
-  EXPECT_GT(key + 2 * worker, budget) << "a second worker's buffers beside the plain key";
-  EXPECT_LT(budget - key - worker, n * g1) << "less room than one copy of H's points";
-  const key_shifts sh = plan_key_shifts(pk, budget - key - worker, -1);
+  ASSERT_LE(key + worker, h200_budget);
+  EXPECT_GT(key + 2 * worker, h200_budget) << "a second worker's buffers beside the plain key";
+  EXPECT_LT(h200_budget - key - worker, n * groth16::basic_proving_key<C>::g1_bytes)
+      << "less room than one copy of H's points";
+  const key_shifts sh = plan_key_shifts(pk, h200_budget - key - worker, -1);
   EXPECT_EQ(sh.describe(), "none");
-  const auto gib = [](std::size_t x) { return double(x) / double(1 << 30); };
   std::printf("2^27 partition key: %.1f GiB plain (points and MSM temporaries), a worker's buffers %.1f GiB, "
               "budget %.1f GiB: %s, %.1f GiB with the copies\n",
-              gib(key), gib(worker), gib(budget), sh.describe().c_str(), gib(basic_device_key<C>::footprint(pk, sh)));
-  ::munmap(p, all);
+              gib(key), gib(worker), gib(h200_budget), sh.describe().c_str(),
+              gib(basic_device_key<C>::footprint(pk, sh)));
 }
 
 }  // namespace
