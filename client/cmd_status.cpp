@@ -176,10 +176,10 @@ void print_service(const proto::status_reply& r) {
 
 int run_status(const status_args& a) {
   return client::with_exit_codes([&] {
-    client::options o;
+    client::options o = connection_options(a.server);
     o.timeout = std::chrono::milliseconds(5000);
     o.attempts = 2;
-    client::connection c(a.endpoint, o);
+    client::connection c(a.server.endpoint, o);
     if (!a.job_id.empty()) {
       const auto j = c.status(a.job_id, a.owner);
       if (a.json) std::printf("%s\n", json_text(to_json(j)).c_str());

@@ -116,6 +116,12 @@ struct statement {
 };
 using any_statement = std::variant<std::monostate, statement<curves::bls12_381>, statement<curves::bn254>>;
 
+/* --wtns and --r1cs go over the connection (--upload, and always to a network server). */
+bool streams(const submit_args& a) { return !a.wtns.empty() && (a.upload || a.server.endpoint.starts_with("tcp://")); }
+
+/* The upload ids of a job's files: the job id under a prefix (ids are per client, like job ids). */
+std::string upload_id(char what, const std::string& job_id) { return std::string(1, what) + ":" + job_id.substr(0, 61); }
+
 proto::submit request_from(const submit_args& a) {
   proto::submit s;
   s.job_id = a.job_id.empty() ? random_job_id() : a.job_id;
@@ -131,6 +137,13 @@ proto::submit request_from(const submit_args& a) {
     if (!a.inputs.empty()) throw std::invalid_argument("--inputs goes with --circuit");
     proto::circom_work c{absolute(a.wtns), std::nullopt};
     if (!a.r1cs.empty()) c.r1cs = absolute(a.r1cs);
+    if (streams(a)) {
+      if (!shm::is_key_id(a.zkey))
+        throw std::invalid_argument("a streamed witness names its key by the id the operator installed it under "
+                                    "(--zkey KEY_ID): the server checks the witness against it");
+      c.wtns = std::string(proto::upload_prefix) + upload_id('w', s.job_id);
+      if (c.r1cs) c.r1cs = std::string(proto::upload_prefix) + upload_id('r', s.job_id);
+    }
     s.work = c;
   }
   if (!a.blinding.empty()) {
@@ -157,12 +170,24 @@ int run_submit(const submit_args& a) {
   const double timeout = a.timeout >= 0 ? a.timeout : a.wait ? 3600 : 10;
 
   int rc = client::with_exit_codes([&] {
-    client::options o;
+    client::options o = connection_options(a.server);
     if (!a.wait) {  // the whole budget for the reply, in a few attempts
       o.attempts = 2;
       o.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000 / o.attempts));
     }
-    client::connection c(a.endpoint, o);
+    client::connection c(a.server.endpoint, o);
+    if (streams(a)) {
+      // A job submitted before owns its uploads already: its Submit below is idempotent.
+      auto send = [&](char what, proto::upload_kind kind, const std::string& file, const std::string& key) {
+        try {
+          c.upload(upload_id(what, s.job_id), kind, file, key);
+        } catch (const client::server_error& e) {
+          if (e.code() != proto::error_code::conflict) throw;
+        }
+      };
+      send('w', proto::upload_kind::wtns, a.wtns, a.zkey);
+      if (!a.r1cs.empty()) send('r', proto::upload_kind::r1cs, a.r1cs, "");
+    }
     const auto acc = c.submit(s);
     std::printf("%s\n", acc.job_id.c_str());
     std::fflush(stdout);
@@ -171,7 +196,7 @@ int run_submit(const submit_args& a) {
     return client::exit_ok;
   });
   if (rc != client::exit_ok || !a.wait) return rc;
-  rc = run_wait({a.endpoint, s.job_id, a.proof, a.public_path, timeout});
+  rc = run_wait({a.server, s.job_id, a.proof, a.public_path, timeout});
   if (rc != client::exit_ok || std::holds_alternative<std::monostate>(st)) return rc;
   const verdict v = std::visit(
       [&](const auto& x) {

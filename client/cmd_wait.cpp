@@ -37,7 +37,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 int run_wait(const wait_args& a) {
   return client::with_exit_codes([&] {
-    client::connection c(a.endpoint, client::options{});
+    client::connection c(a.server.endpoint, connection_options(a.server));
     const auto timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout * 1000));
     const auto r = c.wait(a.job_id, timeout, a.owner);
     if (const auto* st = std::get_if<proto::job_status>(&r)) {

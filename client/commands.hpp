@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "client/lib/connection.hpp"
 #include "curves/curve_id.hpp"
 
 namespace cuzk::cli {
@@ -33,24 +34,41 @@ struct verify_args {
 };
 /* The service commands (cmd_submit.cpp, cmd_wait.cpp, cmd_status.cpp); exit
    statuses in client/lib/exit_codes.hpp. */
+/* Where the server is, and for tcp:// the CURVE keys to reach it with (cmd_keygen.cpp). */
+struct server_args {
+  std::string endpoint;
+  std::string curve_key;      // this client's secret key file (cuzk keygen)
+  std::string server_public;  // the server's public key file
+};
 struct submit_args {
-  std::string endpoint, zkey, wtns, r1cs, circuit, inputs, job_id, priority = "normal", blinding, vk;
+  server_args server;
+  std::string zkey, wtns, r1cs, circuit, inputs, job_id, priority = "normal", blinding, vk;
   std::uint32_t partitions = 1;
   bool wait = false;
+  bool upload = false;             // stream --wtns/--r1cs into the server's spool (always over tcp://)
   std::string proof, public_path;  // with wait
   double timeout = -1;             // seconds; -1: 3600 with wait, else 10
 };
 struct wait_args {
-  std::string endpoint, job_id, proof, public_path;
+  server_args server;
+  std::string job_id, proof, public_path;
   double timeout = 3600;
   std::optional<std::uint32_t> owner = std::nullopt;  // --uid: whose job (operators)
 };
 struct status_args {
-  std::string endpoint, job_id;
+  server_args server;
+  std::string job_id;
   std::optional<std::uint32_t> owner = std::nullopt;  // --uid, with --job-id
   bool json = false;
   double watch = 0;  // > 0: redraw every this many seconds until interrupted
 };
+
+struct keygen_args {
+  std::string out;
+};
+
+/* The connection options for these server arguments: the CURVE keys read when given. */
+client::options connection_options(const server_args& a);
 
 /* --curve's value (cuzk's names or snarkjs's); BLS12-381 when empty. */
 curves::curve_id curve_option(const std::string& value);
@@ -67,6 +85,7 @@ int run_list_circuits();
 int run_submit(const submit_args& a);
 int run_wait(const wait_args& a);
 int run_status(const status_args& a);
+int run_keygen(const keygen_args& a);
 
 /* "[cuzk] what (1.23 s)" on stderr, for long steps */
 void progress(const std::string& what);

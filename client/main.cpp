@@ -68,9 +68,21 @@ int main(int argc, char** argv) {
   verify->add_option("--proof", va.proof)->required();
 
   const std::string default_endpoint = "ipc:///run/cuzk/cuzk.sock";
+  auto add_server_options = [&](CLI::App* sub, server_args& a) {
+    sub->add_option("--endpoint", a.endpoint, "server endpoint: ipc://PATH, or tcp://HOST:PORT for a network server")
+        ->envname("CUZK_ENDPOINT")
+        ->default_val(default_endpoint);
+    sub->add_option("--curve-key", a.curve_key, "tcp://: this client's secret key file (cuzk keygen)")
+        ->envname("CUZK_CURVE_KEY");
+    sub->add_option("--server-public", a.server_public, "tcp://: the server's public key file")
+        ->envname("CUZK_SERVER_PUBLIC");
+  };
+  keygen_args ka;
+  auto* keygen = app.add_subcommand("keygen", "make a CURVE keypair: FILE (secret, 0600) and FILE.pub; prints the public key");
+  keygen->add_option("--out", ka.out, "the secret key file to write (never over an existing one)")->required();
   submit_args sb;
   auto* submit = app.add_subcommand("submit", "submit a job to cuzk-gpu-server; prints the job id");
-  submit->add_option("--endpoint", sb.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
+  add_server_options(submit, sb.server);
   submit->add_option("--zkey", sb.zkey,
                      "proving key: a path on the server's host (under its --keys-dir) or an installed key id")
       ->required();
@@ -86,13 +98,16 @@ int main(int argc, char** argv) {
   submit->add_option("--partitions", sb.partitions)->check(CLI::Range(1, 16));
   submit->add_option("--blinding", sb.blinding, "fixed r,s (decimal) for a deterministic proof");
   submit->add_flag("--wait", sb.wait, "wait for the proof and write --proof/--public");
+  submit->add_flag("--upload", sb.upload,
+                   "stream --wtns (and --r1cs) to the server instead of naming a path it reads (always over tcp://; "
+                   "--zkey is then an installed key id)");
   submit->add_option("--proof", sb.proof);
   submit->add_option("--public", sb.public_path);
   submit->add_option("--timeout", sb.timeout, "seconds (default: 3600 with --wait, else 10)");
 
   wait_args wa;
   auto* wait = app.add_subcommand("wait", "wait for a job and write its proof (partition i > 0: NAME.i.json)");
-  wait->add_option("--endpoint", wa.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
+  add_server_options(wait, wa.server);
   wait->add_option("--job-id", wa.job_id)->required();
   wait->add_option("--proof", wa.proof)->required();
   wait->add_option("--public", wa.public_path)->required();
@@ -101,7 +116,7 @@ int main(int argc, char** argv) {
 
   status_args sa2;
   auto* status = app.add_subcommand("status", "jobs, slots and workers of a server, or one job");
-  status->add_option("--endpoint", sa2.endpoint, "server endpoint")->envname("CUZK_ENDPOINT")->default_val(default_endpoint);
+  add_server_options(status, sa2.server);
   auto* job_id = status->add_option("--job-id", sa2.job_id);
   status->add_option("--uid", sa2.owner, "with --job-id: the uid whose job it is (operators, when several users have that job id)")
       ->needs(job_id);
@@ -125,6 +140,7 @@ int main(int argc, char** argv) {
     if (*submit) return run_submit(sb);
     if (*wait) return run_wait(wa);
     if (*status) return run_status(sa2);
+    if (*keygen) return run_keygen(ka);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());
     return 2;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "network_identity.hpp"
 #include "job/file_identity.hpp"
 #include "util/fd_guard.hpp"
 
@@ -72,6 +73,7 @@ std::optional<std::string> file_policy::lexical_refusal(const std::string& path)
 util::expected<opened_file, std::string> file_policy::open(const net::peer_credentials& who,
                                                            const std::string& path) const {
   if (auto why = lexical_refusal(path)) return unexpected(*why);
+  if (is_network_uid(who.uid)) return unexpected("a network client names no " + what_ + " file on the server's host");
   const std::filesystem::path p = std::filesystem::path(path).lexically_normal();
   for (const auto& dir : dirs_) {
     const auto rel = p.lexically_relative(dir);

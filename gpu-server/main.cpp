@@ -111,6 +111,23 @@ int main(int argc, char** argv) {
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
                  "(port 0: any free port, logged); default: no metrics endpoint");
+  app.add_option("--network-endpoint", o.network.endpoint,
+                 "tcp://ADDR:PORT for clients on other machines, secured with CURVE (port *: any free port, logged)");
+  app.add_option("--server-key", o.network.server_key, "the server's CURVE secret key file (cuzk keygen)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--clients-dir", o.network.clients_dir,
+                 "directory of NAME.pub files: the network clients the operator authorized (read again when it changes)")
+      ->check(CLI::ExistingDirectory);
+  app.add_flag("--insecure-loopback", o.network.insecure_loopback,
+               "serve the network endpoint in plaintext, without keys; refused unless it is a loopback address");
+  app.add_option("--spool-dir", o.uploads.spool_dir,
+                 "directory (made 0700) where clients' streamed witnesses are kept until their job ends "
+                 "(cuzk submit --upload); default: no uploads");
+  double spool_gib = 16, stall_s = 30;
+  app.add_option("--max-spool-per-client", spool_gib, "GiB of streamed files one client may have in the spool")
+      ->check(range(0.0, max_gib));
+  app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
+      ->check(range(1.0, day));
   using cuzk::config::option;
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
@@ -128,8 +145,12 @@ int main(int argc, char** argv) {
         {"max_fetches_per_client", {"--max-fetches-per-client"}},
         {"max_connections_per_client", {"--max-connections-per-client"}},
         {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
-        {"hold_proving", {"--hold-proving", true}}}},
+        {"hold_proving", {"--hold-proving", true}}, {"spool_dir", {"--spool-dir"}},
+        {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}}}},
       {"metrics", {{"address", {"--metrics"}}}},
+      {"network",
+       {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
+        {"insecure_loopback", {"--insecure-loopback", true}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   // Each allowed directory as given (absolute) and as resolved: a client names
@@ -159,6 +180,8 @@ int main(int argc, char** argv) {
   o.backend.device_reserve = static_cast<std::size_t>(reserve_gib * double(1ULL << 30));
   o.backend.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));
   o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
+  o.uploads.max_bytes_per_client = static_cast<std::uint64_t>(spool_gib * double(1ULL << 30));
+  o.uploads.stall = std::chrono::seconds(static_cast<std::int64_t>(stall_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
   cuzk::log::setup("gpu-server");
   try {

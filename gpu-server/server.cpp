@@ -16,7 +16,12 @@
 #include "shm/srs_region.hpp"
 #include "net/endpoint.hpp"
 #include "net/options.hpp"
+#include "gpu_report.hpp"
+#include "local_job_queue.hpp"
+#include "network_identity.hpp"
+#include "net/envelope_io.hpp"
 #include "proto/codec.hpp"
+#include "backend/fault.hpp"
 #include "util/utf8.hpp"
 #include <spdlog/spdlog.h>
 
@@ -32,10 +37,6 @@ std::string opened_or_throw(const char* what, std::string_view name, shm::error 
 
 server::server(server_options opt)
     : opt_(std::move(opt)),
-      keys_(opt_.pool),
-      key_files_(opt_.keys_dirs, "key"),
-      witness_files_(opt_.witness_dirs, "witness"),
-      wzfd_(io_),
       tick_(io_),
       wrouter_(ctx_, zmq::socket_type::router),
       prep_(std::max(1u, opt_.prepare_threads)) {
@@ -68,36 +69,15 @@ server::server(server_options opt)
   std::string note;
   backend_ = make_backend(opt_.backend, &note);
   if (!note.empty()) spdlog::info("{}", note);
-  keys_.decode_points(!backend_->reads_mapped_bases());
-  auto chunks = region_->payload_chunks(64ULL << 30);
-  backend_->attach_pool(chunks);
+  backend_->attach_pool(region_->payload_chunks(64ULL << 30));
 
-  for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
-    const auto t0 = std::chrono::steady_clock::now();
-    const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)
-    const auto id = installed ? k : keys_.load(k);  // a file's load has checked its content
-    auto pk = keys_.get(id, !installed);
-    if (!installed) preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
-    backend_->attach_key(id, pk);
-    if (installed) verify_key(id, pk);
-    else ready_keys_[id] = pk;
-    spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  // The keys of the jobs a previous server left, before serving (a restart
-  // should not make the first proofs wait for a parse on the pool).
-  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
-    if (shm::job_word_state(rec) != shm::job_state::active) return;
-    const std::string id(shm::field_text(rec.key_id));
-    if (ready_keys_.count(id) || loading_keys_.count(id)) return;
-    try {
-      auto pk = keys_.get(id, false);
-      backend_->attach_key(id, pk);
-      verify_key(id, pk);
-    } catch (const std::exception& e) {
-      spdlog::warn("key {} of a queued job: {}", id, util::printable(e.what()));
-    }
-  });
+  queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
+  keys_ = std::make_unique<key_store>(
+      opt_, *jobs_, io_, prep_,
+      key_store::hooks{[this](const std::string& id, const std::string& e) { key_failed(id, e); }, [this] { dispatch(); }});
+  keys_->preload(*backend_);
+  outbox& out = *this;
+  uploads_ = std::make_unique<uploads>(opt_, *keys_, *jobs_, out);
 
   // Workers (the service's own processes, 0600 or the service group) keep a
   // ROUTER with handover: a worker that reconnects keeps its routing id.
@@ -107,24 +87,60 @@ server::server(server_options opt)
   if (!opt_.client_group.empty()) client_gid = net::group_id(opt_.client_group);
   if (!opt_.worker_group.empty()) worker_gid = net::group_id(opt_.worker_group);
   net::bind_endpoint(wrouter_, opt_.worker_endpoint, worker_gid ? 0660 : 0600, worker_gid);
+  workers_in_ = std::make_unique<router_reader>(io_, wrouter_, [this](const net::routed& r) { on_worker_frame(r); });
   opt_.clients.total = fit_descriptor_limit(opt_.clients.total);
   clients_ = std::make_unique<client_listener>(
       io_, opt_.endpoint, 0660, client_gid, opt_.clients,
       [this](std::uint64_t conn, const net::peer_credentials& cred, std::vector<std::vector<std::uint8_t>> frames) {
         on_client(conn, cred, std::move(frames));
       },
-      [this](std::uint64_t conn) { on_client_closed(conn); });
+      [this](std::uint64_t conn) { requests_->closed(std::to_string(conn)); });
+  if (!opt_.network.endpoint.empty()) {
+    network_ = std::make_unique<network_listener>(
+        io_, opt_.network, [this](const std::string& rid, const std::string& name, const net::decoded& m) {
+          route(peer{rid, net::peer_credentials{network_uid(name), static_cast<gid_t>(-1), 0}, channel::network, name}, m);
+        });
+    spdlog::info("network clients on {}", network_->local_endpoint());
+  }
   if (!opt_.metrics_address.empty()) {
     http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p) { return on_http(p); });
     const auto ep = http_->local_endpoint();
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
   }
-  held_ = opt_.hold_proving;
-  if (held_) spdlog::info("proving held (--hold-proving): synthesis goes on, FILLED slots wait; SIGUSR2 resumes");
-  rebuild_queues();
-  for (unsigned i = 0; i < std::max(1u, backend_->concurrency()); ++i)
-    provers_.emplace_back([this] { prover_loop(); });
+  state_.held = opt_.hold_proving;
+  if (state_.held) spdlog::info("proving held (--hold-proving): synthesis goes on, FILLED slots wait; SIGUSR2 resumes");
+
+  workers_ = std::make_unique<workers>(
+      workers::context{opt_, *region_, *slots_, *jobs_, *queue_, *this, counters_},
+      workers::hooks{[this](const shm::job_record& rec) -> std::optional<std::uint32_t> {
+                       auto pk = keys_->ready(std::string(shm::field_text(rec.key_id)));
+                       if (!pk) return std::nullopt;
+                       return slots_->class_for(pk->domain_size, pk->n_vars);
+                     },
+                     [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
+  requests_ = std::make_unique<client_requests>(
+      client_requests::context{opt_, state_, *jobs_, *slots_, *queue_, *keys_, *uploads_, *this, counters_, io_, prep_,
+                               replies_},
+      [this] { dispatch(); }, [this](proto::status_reply& st, bool all) { describe(st, all); });
+  queue_->refresh(true);
+  provers_ = std::make_unique<provers>(
+      provers::context{opt_, state_, *backend_, *slots_, *jobs_, *lease_, *keys_, counters_, io_},
+      provers::hooks{[this](shm::job_ref j) { requests_->job_changed(j); },
+                     [this](const proof_done& d, std::uint64_t s0, std::uint64_t s1) { observe_proof(d, s0, s1); },
+                     [this] {
+                       state_.exit_code = exit_device_lost;
+                       state_.stopping = true;
+                       io_.stop();
+                     },
+                     [this] {
+                       if (state_.stopping) {
+                         if (!provers_->in_flight()) io_.stop();
+                         return;
+                       }
+                       dispatch();
+                       drain();
+                     }});
   spdlog::info("serving pool {} (epoch {}, {} slots) on {} (workers on {}) with the {} backend", opt_.pool,
                lease_->epoch(), slots_->size(), opt_.endpoint, opt_.worker_endpoint, backend_->name());
 }
@@ -133,96 +149,62 @@ server::~server() {
   exiting_ = true;
   if (signal_thread_.joinable()) signal_thread_.join();
   clients_.reset();
+  network_.reset();
   prep_.stop();
   prep_.join();
   replies_.stop();
   replies_.join();
-  {
-    std::lock_guard lk(mu_);
-    prover_exit_ = true;
-  }
-  cv_.notify_all();
-  for (auto& t : provers_)
-    if (t.joinable()) t.join();
+  provers_.reset();  // the proofs in flight finish
 }
 
 int server::run() {
   watch_signals();
-  wzfd_.assign(::dup(wrouter_.get(zmq::sockopt::fd)));
-  arm_socket();
+  workers_in_->start();
   clients_->start();
+  if (network_) network_->start();
   arm_tick();
   boost::asio::post(io_, [this] {
     dispatch();
     drain();
   });
   if (http_) http_->start();
-  serving_ = true;
+  state_.serving = true;
   notify_.ready(status_line());
   io_.run();
   notify_.stopping();
   spdlog::info("stopped: {} proofs, {} failed, {} malformed frames", counters_.proofs, counters_.failed,
                counters_.malformed);
-  return exit_code_;
+  return state_.exit_code;
 }
 
 void server::stop_accepting() {
-  accepting_ = false;
-  stopping_ = true;
-  if (!proving_) io_.stop();
+  state_.accepting = false;
+  state_.stopping = true;
+  if (!provers_->in_flight()) io_.stop();
 }
 
-void server::arm_socket() {
-  wzfd_.async_wait(boost::asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
-    if (ec) return;
-    drain();
-    arm_socket();
-  });
-}
+void server::drain() { workers_in_->drain(); }
 
-// ZMQ_FD is edge-triggered: it signals only a change of ZMQ_EVENTS, so every
-// wake-up (and every send, which can consume the edge) drains until no
-// message is left, a bounded number per turn of the loop.
-void server::drain() {
-  for (int budget = 0; budget < 256; ++budget) {
-    if (!(wrouter_.get(zmq::sockopt::events) & ZMQ_POLLIN)) return;
-    std::vector<zmq::message_t> parts;
-    auto n = zmq::recv_multipart(wrouter_, std::back_inserter(parts), zmq::recv_flags::dontwait);
-    if (!n) return;
-    if (parts.size() != 2) {
-      ++counters_.malformed;
-      if (!parts.empty())
-        reply_error(parts[0].to_string(), 0, proto::error_code::malformed,
-                    "expected one frame per message, got " + std::to_string(parts.size() - 1), true);
-      continue;
-    }
-    const auto cred = net::peer_of(parts[1]);
-    if (!cred) {  // only ipc peers have credentials; nothing else is served
-      ++counters_.refused;
-      reply_error(parts[0].to_string(), 0, proto::error_code::bad_request,
-                  "the server serves only local (ipc) peers whose credentials it can read", true);
-      continue;
-    }
-    on_frame(peer{parts[0].to_string(), *cred, true},
-             {static_cast<const std::uint8_t*>(parts[1].data()), parts[1].size()});
+/* A frame on the workers' socket: only ipc peers have credentials, and nothing else is served there. */
+void server::on_worker_frame(const net::routed& r) {
+  if (r.msg && !r.cred) {
+    ++counters_.refused;
+    reply_error({r.peer, channel::workers}, 0, proto::error_code::bad_request,
+                "the server serves only local (ipc) peers whose credentials it can read");
+    return;
   }
-  boost::asio::post(io_, [this] { drain(); });  // more queued: yield to timers first
+  route(peer{r.peer, r.cred.value_or(net::peer_credentials{}), channel::workers, {}}, r.msg);
 }
 
 void server::on_client(std::uint64_t conn, const net::peer_credentials& cred,
                        std::vector<std::vector<std::uint8_t>> frames) {
-  const peer p{std::to_string(conn), cred, false};
+  const peer p{std::to_string(conn), cred, channel::clients, {}};
   if (frames.size() != 1) {
     ++counters_.malformed;
-    return reply_error(p.identity, 0, proto::error_code::malformed,
+    return reply_error(p.to(), 0, proto::error_code::malformed,
                        "expected one frame per message, got " + std::to_string(frames.size()));
   }
-  on_frame(p, frames[0]);
-}
-
-void server::on_client_closed(std::uint64_t conn) {
-  const auto id = std::to_string(conn);
-  std::erase_if(waiters_, [&](const waiter& w) { return w.identity == id; });
+  route(p, proto::decode(frames[0]));
 }
 
 // SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 are blocked in every thread (main
@@ -264,79 +246,74 @@ void server::watch_signals() {
 }
 
 void server::hold_proving(bool hold) {
-  if (hold == held_) return;
-  held_ = hold;
+  if (hold == state_.held) return;
+  state_.held = hold;
   if (hold) {
     spdlog::info("proving held: synthesis goes on, FILLED slots wait ({} proofs in flight finish); SIGUSR2 resumes",
-                 proving_);
+                 provers_->in_flight());
     return;
   }
   spdlog::info("proving resumed");
-  start_proofs();
+  provers_->start();
 }
 
-bool server::send(const std::string& identity, const proto::message& m, bool workers) {
-  const auto bytes = proto::encode(m);
-  if (!workers) return clients_ && clients_->send(std::stoull(identity), bytes);  // on_client's number
+bool server::send(const address& to, const proto::message& m) {
+  switch (to.via) {
+    case channel::clients: return clients_ && clients_->send(std::stoull(to.identity), proto::encode(m));  // on_client's number
+    case channel::network: return network_ && network_->send(to.identity, m);
+    case channel::workers: break;
+  }
   try {
-    if (!wrouter_.send(zmq::buffer(identity), zmq::send_flags::sndmore | zmq::send_flags::dontwait)) return false;
-    if (!wrouter_.send(zmq::buffer(bytes), zmq::send_flags::dontwait)) return false;
+    return net::send_to(wrouter_, to.identity, m) == net::send_result::sent;
   } catch (const zmq::error_t& e) {
-    if (e.num() != EHOSTUNREACH) spdlog::warn("send failed: {}", e.what());
+    spdlog::warn("send failed: {}", e.what());
     return false;
   }
-  return true;
 }
 
-void server::reply_error(const std::string& identity, std::uint64_t request_id, proto::error_code code,
-                         const std::string& text, bool workers) {
+void outbox::reply_error(const address& to, std::uint64_t request_id, proto::error_code code, const std::string& text) {
   // Valid UTF-8 within the bound, whatever it quotes: else the client cannot decode the reply at all.
-  send(identity, proto::message{request_id, proto::error_reply{code, util::printable(text, proto::max_error_bytes, true), request_id}},
-       workers);
+  send(to, proto::message{request_id, proto::error_reply{code, util::printable(text, proto::max_error_bytes, true), request_id}});
 }
 
-bool server::is_operator(uid_t uid) const {
-  return uid == 0 || uid == ::geteuid() || std::find(opt_.operators.begin(), opt_.operators.end(), uid) != opt_.operators.end();
-}
-
-void server::on_frame(const peer& p, std::span<const std::uint8_t> frame) {
-  auto m = proto::decode(frame);
+void server::route(const peer& p, const net::decoded& m) {
   if (!m) {
     ++counters_.malformed;
-    send(p.identity, proto::error_message(m.error()), p.worker_socket);
+    send(p.to(), proto::error_message(m.error()));
     return;
   }
   const std::uint64_t rq = m->request_id;
   auto refuse = [&](const char* why) {
     ++counters_.refused;
-    reply_error(p.identity, rq, proto::error_code::unknown_message, why, p.worker_socket);
+    reply_error(p.to(), rq, proto::error_code::unknown_message, why);
   };
   std::visit(
       [&](const auto& b) {
         using T = std::decay_t<decltype(b)>;
         constexpr bool client_msg = std::is_same_v<T, proto::submit> || std::is_same_v<T, proto::status_request> ||
-                                    std::is_same_v<T, proto::fetch> || std::is_same_v<T, proto::wait_request>;
+                                    std::is_same_v<T, proto::fetch> || std::is_same_v<T, proto::wait_request> ||
+                                    std::is_same_v<T, proto::upload>;
         constexpr bool worker_msg = std::is_same_v<T, proto::ready> || std::is_same_v<T, proto::filled> ||
                                     std::is_same_v<T, proto::synth_failed> || std::is_same_v<T, proto::heartbeat> ||
                                     std::is_same_v<T, proto::bye>;
         if constexpr (client_msg) {
-          if (p.worker_socket) return refuse("client requests go to the client endpoint, not the workers'");
+          if (p.via == channel::workers) return refuse("client requests go to the client endpoint, not the workers'");
         } else if constexpr (worker_msg) {
-          if (!p.worker_socket) return refuse("worker messages are accepted only on the worker endpoint");
+          if (p.via != channel::workers) return refuse("worker messages are accepted only on the worker endpoint");
         }
-        if constexpr (std::is_same_v<T, proto::submit>) on_submit(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::status_request>) on_status(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::fetch>) on_fetch(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::wait_request>) on_wait(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::ready>) on_ready(p, b);
-        else if constexpr (std::is_same_v<T, proto::filled>) on_filled(p, b);
-        else if constexpr (std::is_same_v<T, proto::synth_failed>) on_synth_failed(p, b);
-        else if constexpr (std::is_same_v<T, proto::heartbeat>) on_heartbeat(p, b);
-        else if constexpr (std::is_same_v<T, proto::bye>) on_bye(p, b);
+        if constexpr (std::is_same_v<T, proto::submit>) requests_->submit(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::status_request>) requests_->status(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::fetch>) requests_->fetch(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::wait_request>) requests_->wait(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::upload>) uploads_->chunk(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::ready>) workers_->ready(p, b);
+        else if constexpr (std::is_same_v<T, proto::filled>) workers_->filled(p, b);
+        else if constexpr (std::is_same_v<T, proto::synth_failed>) workers_->synth_failed(p, b);
+        else if constexpr (std::is_same_v<T, proto::heartbeat>) workers_->heartbeat(p, b);
+        else if constexpr (std::is_same_v<T, proto::bye>) workers_->bye(p, b);
         else {
           ++counters_.malformed;
-          reply_error(p.identity, rq, proto::error_code::unknown_message, "the server does not accept this message",
-                      p.worker_socket);
+          reply_error(p.to(), rq, proto::error_code::unknown_message, "the server does not accept this message");
         }
       },
       m->body);
@@ -358,8 +335,8 @@ std::string server::status_line() const {
       filled += w->state == shm::slot_state::filled;
       proving += w->state == shm::slot_state::proving;
     }
-  return std::to_string(queue_.size()) + " partitions queued, " + std::to_string(filled) + " slots filled, " +
-         std::to_string(proving) + " proving, " + std::to_string(workers_.size()) + " workers, " +
+  return std::to_string(queue_->size()) + " partitions queued, " + std::to_string(filled) + " slots filled, " +
+         std::to_string(proving) + " proving, " + std::to_string(workers_->size()) + " workers, " +
          std::to_string(counters_.proofs) + " proofs, " + std::to_string(counters_.failed) + " failed";
 }
 
@@ -367,25 +344,50 @@ void server::on_tick() {
   shm::failpoint("server.tick");  // deploy tests: a stalled loop (stall action) must be restarted by the watchdog
   notify_.tick([this] { return status_line(); });
   lease_->heartbeat();
-  reap_dead();
-  const auto now = std::chrono::steady_clock::now();
-  std::vector<waiter> due;
-  std::erase_if(waiters_, [&](const waiter& w) {
-    if (w.deadline > now) return false;
-    due.push_back(w);
-    return true;
-  });
-  for (const auto& w : due) {
-    auto rec = jobs_->get(w.job);
-    if (!rec) {
-      reply_error(w.identity, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
-      continue;
-    }
-    send(w.identity, proto::message{w.request_id, job_status_of(w.job, **rec)});
-  }
-  trim_ready_keys();
+  workers_->reap_dead();
+  requests_->expire_waits();
+  uploads_->expire();
+  keys_->trim();
   dispatch();
   drain();
+  if (network_) network_->drain();
+}
+
+void server::dispatch() {
+  if (state_.stopping) return;
+  workers_->assign();
+  provers_->start();
+}
+
+void server::job_failed(shm::job_ref j) {
+  ++counters_.failed;
+  queue_->drop(j);
+  requests_->job_changed(j);
+}
+
+void server::key_failed(const std::string& key_id, const std::string& error) {
+  jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
+    for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
+    queue_->drop(j);
+    requests_->job_changed(j);
+  });
+}
+
+// Every client sees the GPUs (load and memory help it plan); only operators
+// their resident key ids (a key id is the hash of a key file, so a client
+// holding a file could tell which circuits other users are proving), the
+// slots and the workers.
+void server::describe(proto::status_reply& st, bool operator_view) const {
+  st.gpus = gpu_report(backend_->gpus(), operator_view);
+  if (!operator_view) return;
+  for (std::uint64_t i = 0; i < slots_->size(); ++i) {
+    auto w = slots_->word(i);
+    if (!w) continue;
+    st.slots.push_back({i, slots_->class_of(i), static_cast<proto::slot_state>(static_cast<int>(w->state) + 1),
+                        w->generation, w->owner});
+  }
+  workers_->describe(st);
 }
 
 }  // namespace cuzk::server

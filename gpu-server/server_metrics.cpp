@@ -66,8 +66,8 @@ http_reply server::on_http(std::string_view path) const {
   if (path == "/metrics") return {200, std::string(metrics::content_type), metrics_text()};
   if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
   if (path == "/readyz") {
-    if (serving_ && !stopping_) return {200, "text/plain; charset=utf-8", "ready\n"};
-    return {503, "text/plain; charset=utf-8", stopping_ ? "stopping\n" : "starting\n"};
+    if (state_.serving && !state_.stopping) return {200, "text/plain; charset=utf-8", "ready\n"};
+    return {503, "text/plain; charset=utf-8", state_.stopping ? "stopping\n" : "starting\n"};
   }
   return {404, "text/plain; charset=utf-8", "not found: /metrics, /healthz and /readyz are served\n"};
 }
@@ -84,7 +84,7 @@ std::string server::metrics_text() const {
   w.family("cuzk_queue_depth", "gauge", "Partitions waiting for a synthesis worker, by priority.");
   for (auto [p, name] : {std::pair(shm::priority::high, "high"), std::pair(shm::priority::normal, "normal"),
                          std::pair(shm::priority::low, "low")})
-    w.sample("cuzk_queue_depth", {{"priority", name}}, double(queue_.count(p)));
+    w.sample("cuzk_queue_depth", {{"priority", name}}, double(queue_->count(p)));
 
   std::map<std::string_view, std::uint64_t> jobs{{"reserved", 0}, {"active", 0}, {"done", 0}, {"failed", 0}};
   jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
@@ -105,7 +105,7 @@ std::string server::metrics_text() const {
     w.sample("cuzk_slots", {{"state", std::string(k.second)}, {"class", std::to_string(k.first)}}, double(n));
 
   w.family("cuzk_workers", "gauge", "Synthesis workers connected to the server.");
-  w.sample("cuzk_workers", double(workers_.size()));
+  w.sample("cuzk_workers", double(workers_->size()));
   w.family("cuzk_gpu_busy_ratio", "gauge", "Share of the last minute each GPU ran a kernel (0..1).");
   const auto gpus = backend_->gpus();
   for (std::size_t i = 0; i < gpus.size(); ++i)
@@ -136,6 +136,17 @@ std::string server::metrics_text() const {
     w.sample("cuzk_client_closed_total", {{"reason", "protocol"}}, double(cc.protocol_errors));
     w.family("cuzk_client_accept_errors_total", "counter", "Failed accepts of client connections (out of descriptors).");
     w.sample("cuzk_client_accept_errors_total", double(cc.accept_errors));
+  }
+  if (uploads_->enabled()) {
+    w.family("cuzk_spool_bytes", "gauge", "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");
+    w.sample("cuzk_spool_bytes", double(uploads_->bytes()));
+  }
+  if (network_) {
+    const auto& nc = network_->counters();
+    w.family("cuzk_network_handshakes_total", "counter",
+             "CURVE handshakes of network clients, by result: admitted (a key in the clients directory) or refused.");
+    w.sample("cuzk_network_handshakes_total", {{"result", "admitted"}}, double(nc.admitted.load()));
+    w.sample("cuzk_network_handshakes_total", {{"result", "refused"}}, double(nc.refused.load()));
   }
   if (http_) {
     const auto h = http_->stats();

@@ -14,6 +14,7 @@
 #include "job/slot_buffers.hpp"
 #include "job/spec.hpp"
 #include "liveness.hpp"
+#include "net/envelope_io.hpp"
 #include "net/options.hpp"
 #include "proto/codec.hpp"
 #include "proto/limits.hpp"
@@ -80,9 +81,8 @@ worker::~worker() {
 }
 
 bool worker::send(const proto::body& b) {
-  const auto bytes = proto::encode(proto::message{0, b});
   // A full queue (no server for a long time) drops the hint; the region keeps the truth.
-  return sock_.send(zmq::buffer(bytes), zmq::send_flags::dontwait).has_value();
+  return net::send(sock_, proto::message{0, b}) == net::send_result::sent;
 }
 
 void worker::quit(int status) {
@@ -148,17 +148,14 @@ int worker::run() {
       (void)zmq::recv_multipart(monitor_, std::back_inserter(ev), zmq::recv_flags::dontwait);
       last_announce = clock::now() - opt_.announce;
     }
-    while (item.revents & ZMQ_POLLIN) {
-      zmq::message_t frame;
-      auto got = sock_.recv(frame, zmq::recv_flags::dontwait);
-      if (!got) break;
-      auto m = proto::decode({static_cast<const std::uint8_t*>(frame.data()), frame.size()});
-      if (!m) {
-        spdlog::warn("dropping a malformed message from the server: {}", m.error().reason);
-        continue;
+    if (item.revents & ZMQ_POLLIN)
+      while (auto m = net::receive(sock_)) {
+        if (!*m) {
+          spdlog::warn("dropping a malformed message from the server: {}", m->error().reason);
+          continue;
+        }
+        on_message(**m);
       }
-      on_message(*m);
-    }
   }
   // Slots assigned to this worker whose synthesis never started go back to the queue now.
   if (auto rep = lease_->surrender(); rep && rep->assigned_freed)

@@ -1,6 +1,9 @@
 #include "client/lib/connection.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 #include <random>
 
 #include "net/envelope_io.hpp"
@@ -48,6 +51,11 @@ void connection::connect(const std::string& endpoint) {
   endpoint_ = endpoint;
   sock_ = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::dealer);
   net::configure_dealer(*sock_);
+  if (opt_.curve) {
+    sock_->set(zmq::sockopt::curve_serverkey, opt_.curve->server_key);
+    sock_->set(zmq::sockopt::curve_publickey, opt_.curve->public_key);
+    sock_->set(zmq::sockopt::curve_secretkey, opt_.curve->secret_key);
+  }
   sock_->connect(endpoint_);
 }
 
@@ -117,6 +125,41 @@ job_outcome connection::wait(std::string_view job_id, milliseconds timeout, std:
     const auto state = std::get<proto::job_status>(r).state;
     if (state == proto::job_state::done) return fetch(job_id, owner);  // finished between the server's checks
     if (state == proto::job_state::failed || left(deadline) == milliseconds(0)) return r;
+  }
+}
+
+proto::upload_ack connection::upload_chunk(const proto::upload& u) {
+  return expect<proto::upload_ack>(request(u, opt_.timeout), "upload");
+}
+
+// One chunk at a time, each acknowledged before the next: the server's
+// pace is the flow control. A first chunk answered busy (its key is being
+// loaded, or the client's quota is in use) is sent again after a pause.
+void connection::upload(const std::string& upload_id, proto::upload_kind kind, const std::filesystem::path& file,
+                        const std::string& key_id) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  const std::uint64_t size = std::filesystem::file_size(file);
+  if (size == 0) throw std::runtime_error(file.string() + " is empty");
+  std::string chunk(proto::max_upload_chunk_bytes, '\0');
+  for (std::uint64_t offset = 0; offset < size;) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), size - offset));
+    in.seekg(static_cast<std::streamoff>(offset));
+    if (!in.read(chunk.data(), static_cast<std::streamsize>(n))) throw std::runtime_error("cannot read " + file.string());
+    proto::upload u{upload_id, kind, size, offset, chunk.substr(0, n), offset == 0 ? key_id : std::string()};
+    for (int tries = 0;; ++tries) {
+      try {
+        const auto ack = upload_chunk(u);
+        if (ack.received != offset + n)
+          throw protocol_error("the server acknowledged " + std::to_string(ack.received) + " bytes of upload " + upload_id +
+                               ", not " + std::to_string(offset + n));
+        break;
+      } catch (const server_error& e) {
+        if (e.code() != proto::error_code::busy || offset != 0 || tries >= 50) throw;
+        std::this_thread::sleep_for(milliseconds(200));
+      }
+    }
+    offset += n;
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,10 +23,16 @@ namespace cuzk::client {
 
 using std::chrono::milliseconds;
 
+/* A network client's CURVE keys (net/curve_keys.hpp): its own keypair and the server's public key, all Z85. */
+struct curve_keys {
+  std::string public_key, secret_key, server_key;
+};
+
 struct options {
   milliseconds timeout{10'000};    // for one attempt: the send and the reply
   int attempts = 3;                // each on a fresh socket (reconnect)
   milliseconds wait_slice{5'000};  // wait() asks the server in slices this long
+  std::optional<curve_keys> curve;  // tcp:// endpoints: CURVE with these keys (none: plaintext, loopback servers only)
 };
 
 /* A finished job's proofs, or its status (not finished yet, or failed). */
@@ -56,6 +63,13 @@ class connection {
   /* Returns as soon as the job is done or failed, or its status once
      `timeout` has passed. */
   job_outcome wait(std::string_view job_id, milliseconds timeout, std::optional<std::uint32_t> owner = std::nullopt);
+
+  /* Streams a file into the server's spool as upload_id (a Submit then names it upload:ID):
+     a witness names the installed key id it is for, checked against its header first. */
+  void upload(const std::string& upload_id, proto::upload_kind kind, const std::filesystem::path& file,
+              const std::string& key_id = {});
+  /* One chunk, and the server's acknowledgement. */
+  proto::upload_ack upload_chunk(const proto::upload& u);
 
   const std::string& endpoint() const noexcept { return endpoint_; }
 

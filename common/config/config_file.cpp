@@ -37,9 +37,11 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
         "workers_per_gpu", "device_reserve_gib", "device_budget_gib", "no_register", "keys", "keys_dirs",
         "witness_dirs", "hung_timeout", "retention", "max_jobs_per_client", "max_waits_per_client",
         "prepare_threads", "max_synth_crashes", "operators", "msm_copies", "hold_proving", "max_preparing",
-        "max_preparing_per_client", "max_fetches_per_client", "max_connections_per_client", "max_connections"}},
+        "max_preparing_per_client", "max_fetches_per_client", "max_connections_per_client", "max_connections",
+        "spool_dir", "max_spool_per_client_gib", "upload_stall"}},
       {"worker", {"name", "checksum", "synth_deadline", "stop_timeout", "progress_grace", "count"}},
       {"metrics", {"address"}},
+      {"network", {"endpoint", "server_key", "clients_dir", "insecure_loopback"}},
   };
   return k;
 }

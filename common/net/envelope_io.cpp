@@ -68,10 +68,12 @@ std::optional<decoded> receive(zmq::socket_t& dealer, zmq::recv_flags flags) {
 std::optional<routed> receive_routed(zmq::socket_t& router, zmq::recv_flags flags) {
   zmq::message_t id;
   if (!router.recv(id, flags)) return std::nullopt;
-  routed r{id.to_string(), wrong_frame_count(1, 2)};
+  routed r{id.to_string(), wrong_frame_count(1, 2), std::nullopt, {}};
   if (!id.more()) return r;  // cannot happen on a ROUTER; kept total
   zmq::message_t frame;
   (void)router.recv(frame, zmq::recv_flags::none);
+  r.cred = peer_of(frame);
+  r.user_id = user_id_of(frame);
   if (std::size_t extra = drain(router, frame)) {
     r.msg = wrong_frame_count(2 + extra, 2);
     return r;

@@ -13,6 +13,7 @@
 
 #include <zmq.hpp>
 
+#include "net/peer.hpp"
 #include "proto/codec.hpp"
 #include "util/expected.hpp"
 
@@ -26,6 +27,8 @@ using peer_id = std::string;
 struct routed {
   peer_id peer;
   decoded msg;  // the message, or why it was refused (reply with proto::error_message)
+  std::optional<peer_credentials> cred;  // the sender's SO_PEERCRED (ipc peers only; peer.hpp)
+  std::string user_id;                   // what the ZAP handler named the connection (CURVE peers), or empty
 };
 
 enum class send_result {

@@ -57,6 +57,11 @@ std::optional<peer_credentials> peer_of(const zmq::message_t& m) {
   return parse_peer_address(a);
 }
 
+std::string user_id_of(const zmq::message_t& m) {
+  const char* u = zmq_msg_gets(m.handle(), "User-Id");
+  return u ? std::string(u) : std::string();
+}
+
 bool may_read(const peer_credentials& who, uid_t owner, gid_t group, mode_t mode) {
   if (who.uid == 0) return true;
   if (who.uid == owner) return (mode & S_IRUSR) != 0;

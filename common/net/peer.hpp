@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <sys/types.h>
 #include <zmq.hpp>
@@ -19,6 +20,8 @@ struct peer_credentials {
 /* Parses "HOST:UID:GID:PID"; nullopt for anything else (tcp peers). */
 std::optional<peer_credentials> parse_peer_address(std::string_view address);
 std::optional<peer_credentials> peer_of(const zmq::message_t& m);
+/* The User-Id a ZAP handler gave the connection (RFC 27), or empty. */
+std::string user_id_of(const zmq::message_t& m);
 
 /* Could a process with this uid (and its groups from the user database) read
    a file with this owner and mode? Root can. */

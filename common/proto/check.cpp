@@ -37,6 +37,12 @@ rule_result check_lease(std::string_view field, std::uint32_t lease) {
   return std::nullopt;
 }
 
+/* An absolute path, or upload:ID naming the client's own upload. */
+rule_result check_file_ref(std::string_view field, std::string_view v) {
+  if (v.starts_with(upload_prefix)) return check_job_id(field, v.substr(upload_prefix.size()));
+  return check_path(field, v);
+}
+
 rule_result check_body(const submit& m) {
   CUZK_RULE(check_job_id("Submit.job_id", m.job_id));
   CUZK_RULE(check_text("Submit.client", m.client, max_client_bytes));
@@ -49,8 +55,8 @@ rule_result check_body(const submit& m) {
     CUZK_RULE(check_text("Submit.native.inputs_json", n->inputs_json, max_inputs_bytes, true));
   } else {
     const auto& c = std::get<circom_work>(m.work);
-    CUZK_RULE(check_path("Submit.circom.wtns", c.wtns));
-    if (c.r1cs) CUZK_RULE(check_path("Submit.circom.r1cs", *c.r1cs));
+    CUZK_RULE(check_file_ref("Submit.circom.wtns", c.wtns));
+    if (c.r1cs) CUZK_RULE(check_file_ref("Submit.circom.r1cs", *c.r1cs));
   }
   if (m.blinding) {
     CUZK_RULE(check_decimal("Submit.blinding.r", m.blinding->r));
@@ -64,6 +70,21 @@ rule_result check_body(const status_request& m) {
   if (m.owner_uid && !m.job_id) return fail("StatusRequest.owner_uid", "set without a job_id");
   return std::nullopt;
 }
+rule_result check_body(const upload& m) {
+  CUZK_RULE(check_job_id("Upload.upload_id", m.upload_id));
+  if (!in_range(m.kind, upload_kind::wtns, upload_kind::r1cs)) return fail("Upload.kind", "unknown");
+  if (m.size == 0 || m.size > max_upload_bytes)
+    return fail("Upload.size", std::to_string(m.size) + ", expected 1.." + std::to_string(max_upload_bytes));
+  if (m.data.empty() || m.data.size() > max_upload_chunk_bytes)
+    return fail("Upload.data", std::to_string(m.data.size()) + " bytes, expected 1.." + std::to_string(max_upload_chunk_bytes));
+  if (m.offset >= m.size || m.data.size() > m.size - m.offset)
+    return fail("Upload.offset", std::to_string(m.offset) + " + " + std::to_string(m.data.size()) + " bytes pass the size " +
+                                     std::to_string(m.size));
+  if (m.kind == upload_kind::wtns && m.offset == 0) CUZK_RULE(check_key("Upload.zkey", m.zkey));
+  else if (!m.zkey.empty()) CUZK_RULE(check_key("Upload.zkey", m.zkey));
+  return std::nullopt;
+}
+rule_result check_body(const upload_ack& m) { return check_job_id("UploadAck.upload_id", m.upload_id); }
 rule_result check_body(const fetch& m) { return check_job_id("Fetch.job_id", m.job_id); }
 rule_result check_body(const wait_request& m) {
   CUZK_RULE(check_job_id("Wait.job_id", m.job_id));

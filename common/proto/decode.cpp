@@ -18,7 +18,7 @@ using util::unexpected;
 namespace pb = google::protobuf;
 
 constexpr bool is_body_field(std::uint32_t f) {
-  return (f >= 10 && f <= 13) || (f >= 20 && f <= 24) || (f >= 30 && f <= 35);
+  return (f >= 10 && f <= 14) || (f >= 20 && f <= 25) || (f >= 30 && f <= 35);
 }
 
 struct top_level {
@@ -143,6 +143,10 @@ struct converter {
     if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
     return m;
   }
+  upload from(const wire::Upload& w) {
+    return {w.upload_id(), enum_value<upload_kind>(w.kind(), 1, 2), w.size(), w.offset(), w.data(), w.zkey()};
+  }
+  upload_ack from(const wire::UploadAck& w) { return {w.upload_id(), w.received()}; }
   accepted from(const wire::Accepted& w) {
     return {w.job_id(), w.created(), enum_value<job_state>(w.state(), 1, 4)};
   }
@@ -219,11 +223,13 @@ struct converter {
       case E::kStatusRequest: return from(e.status_request());
       case E::kFetch: return from(e.fetch());
       case E::kWait: return from(e.wait());
+      case E::kUpload: return from(e.upload());
       case E::kAccepted: return from(e.accepted());
       case E::kJobStatus: return from(e.job_status());
       case E::kProofReply: return from(e.proof_reply());
       case E::kStatusReply: return from(e.status_reply());
       case E::kError: return from(e.error());
+      case E::kUploadAck: return from(e.upload_ack());
       case E::kReady: return from(e.ready());
       case E::kAssign: return from(e.assign());
       case E::kFilled: return from(e.filled());

@@ -106,6 +106,19 @@ void put(wire::Envelope& e, const body& b) {
                    if (m.job_id) w->set_job_id(*m.job_id);
                    if (m.owner_uid) w->set_owner_uid(*m.owner_uid);
                  },
+                 [&](const upload& m) {
+                   auto* w = e.mutable_upload();
+                   w->set_upload_id(m.upload_id);
+                   w->set_kind(static_cast<wire::UploadKind>(m.kind));
+                   w->set_size(m.size);
+                   w->set_offset(m.offset);
+                   w->set_data(m.data);
+                   w->set_zkey(m.zkey);
+                 },
+                 [&](const upload_ack& m) {
+                   e.mutable_upload_ack()->set_upload_id(m.upload_id);
+                   e.mutable_upload_ack()->set_received(m.received);
+                 },
                  [&](const fetch& m) {
                    e.mutable_fetch()->set_job_id(m.job_id);
                    if (m.owner_uid) e.mutable_fetch()->set_owner_uid(*m.owner_uid);

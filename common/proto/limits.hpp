@@ -37,5 +37,7 @@ inline constexpr std::size_t max_gpus = 64;              // StatusReply.gpus; de
 inline constexpr std::size_t max_gpu_name_bytes = 255;
 inline constexpr std::size_t max_shifts_text_bytes = 80;  // gpu_status::resident_shifts, a key's
 inline constexpr std::size_t max_resident_keys = 256;    // per GpuStatus
+inline constexpr std::size_t max_upload_chunk_bytes = 128 * 1024;  // Upload.data
+inline constexpr std::uint64_t max_upload_bytes = 1ULL << 40;      // Upload.size (a server's quota is smaller)
 
 }  // namespace cuzk::proto

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -73,6 +74,18 @@ struct status_request {
   std::optional<std::uint32_t> owner_uid = std::nullopt;
   friend bool operator==(const status_request&, const status_request&) = default;
 };
+enum class upload_kind : std::uint8_t { wtns = 1, r1cs = 2 };
+/* One chunk of a file streamed into the server's spool; a Submit names it upload:ID. */
+struct upload {
+  std::string upload_id;
+  upload_kind kind = upload_kind::wtns;
+  std::uint64_t size = 0, offset = 0;
+  std::string data;
+  std::string zkey;  // offset 0 of a witness: the key id it is for
+  friend bool operator==(const upload&, const upload&) = default;
+};
+/* A Submit's witness or constraint system that names an upload: "upload:ID". */
+inline constexpr std::string_view upload_prefix = "upload:";
 struct fetch {
   std::string job_id;
   std::optional<std::uint32_t> owner_uid = std::nullopt;
@@ -87,6 +100,11 @@ struct wait_request {
 
 // ---- server → client ----
 
+struct upload_ack {
+  std::string upload_id;
+  std::uint64_t received = 0;
+  friend bool operator==(const upload_ack&, const upload_ack&) = default;
+};
 struct accepted {
   std::string job_id;
   bool created = false;  // false: idempotent resubmit of a known job id
@@ -207,8 +225,8 @@ struct bye {
   friend bool operator==(const bye&, const bye&) = default;
 };
 
-using body = std::variant<submit, status_request, fetch, wait_request,                       //
-                          accepted, job_status, proof_reply, status_reply, error_reply,       //
+using body = std::variant<submit, status_request, fetch, wait_request, upload,                       //
+                          accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,       //
                           ready, assign, filled, synth_failed, heartbeat, bye>;
 
 /* One Envelope. The version is not a field: decode() accepts only

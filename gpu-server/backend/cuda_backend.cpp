@@ -74,10 +74,7 @@ class cuda_backend final : public prover_backend {
     }
     workers_.clear();
     gpus_.clear();
-    registry_.reset();
-    for (void* p : registered_)
-      if (const cudaError_t e = cudaHostUnregister(p); e != cudaSuccess)
-        spdlog::warn("cudaHostUnregister of a pool chunk: {} ({})", cudaGetErrorString(e), cudaGetErrorName(e));
+    registry_.reset();  // unregisters the pool and the keys' mapped bases
   }
 
   std::string_view name() const override { return "cuda"; }
@@ -90,25 +87,24 @@ class cuda_backend final : public prover_backend {
       return;
     }
     CUZK_CUDA_OK(cudaSetDevice(gpus_.front().ctx->device()));
-    std::size_t total = 0;
+    std::size_t total = 0, n = 0;
     const auto t0 = clock::now();
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
+    for (std::size_t i = 0; i < chunks.size(); ++i) {  // the registry that holds the keys' mapped bases holds the pool too
       const auto& c = chunks[i];
       if (c.empty()) continue;
-      const cudaError_t e = cudaHostRegister(c.data(), c.size(), cudaHostRegisterPortable);
-      if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        throw std::runtime_error("cannot register the pool's payload with CUDA (cudaHostRegister of chunk " +
-                                 std::to_string(i + 1) + " of " + std::to_string(chunks.size()) + ", " +
-                                 std::to_string(c.size()) + " bytes): " + cudaGetErrorString(e) + " (" +
-                                 cudaGetErrorName(e) + "); start with --no-register to prove without it");
+      try {
+        (void)registry_->add(c, nullptr, false);
+      } catch (const std::exception& e) {
+        throw std::runtime_error("cannot register the pool's payload with CUDA (chunk " + std::to_string(i + 1) + " of " +
+                                 std::to_string(chunks.size()) + ", " + std::to_string(c.size()) + " bytes): " +
+                                 e.what() + "; start with --no-register to prove without it");
       }
-      registered_.push_back(c.data());
+      ++n;
       total += c.size();
     }
     const double s = since(t0);
     spdlog::info("registered the pool's payload with CUDA: {} chunk(s), {:.2f} GiB in {:.3f} s ({:.3f} s/GiB)",
-                 registered_.size(), gib(total), s, total ? s / gib(total) : 0.0);
+                 n, gib(total), s, total ? s / gib(total) : 0.0);
   }
 
   /* Streamed for every proof: say why, and how many workers a GPU may run for
@@ -320,7 +316,6 @@ class cuda_backend final : public prover_backend {
   std::shared_ptr<cuda::host_registry> registry_;
   std::vector<gpu> gpus_;
   std::vector<worker> workers_;
-  std::vector<void*> registered_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::size_t next_ = 0;  // where the next worker search starts (under mu_)

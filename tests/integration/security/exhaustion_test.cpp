@@ -62,10 +62,12 @@ TEST(Exhaustion, OneClientsFloodOfSlowSubmissionsLeavesOthersAPreparationTurn) {
   // Not a key, but a file the server must hash and copy before it can say so.
   const auto junk = svc.dir() / "junk.zkey";
   random_file(junk, 48, seed());
+  // Made before the fork: the child, as nobody, only sends (its key cache would be written as nobody, under $TMPDIR).
+  auto flood_submit = native_submit("", circuit, 1, "flood");
+  flood_submit.zkey = junk.string();
   const pid_t flood = fork_as_nobody([&] {
     raw_peer p(svc.endpoint());
-    auto s = native_submit("", circuit, 1, "flood");
-    s.zkey = junk.string();
+    auto s = flood_submit;
     int outstanding = 0, sent = 0;
     const auto until = std::chrono::steady_clock::now() + 8s;
     while (std::chrono::steady_clock::now() < until) {

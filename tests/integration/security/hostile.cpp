@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <fstream>
@@ -86,7 +87,10 @@ pid_t fork_as_nobody(const std::function<int()>& f, unsigned nofile) {
   int rc = 102;
   try {
     rc = f();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "[cuzk] the child as nobody threw: %s\n", e.what());
   } catch (...) {
+    std::fprintf(stderr, "[cuzk] the child as nobody threw a non-exception\n");
   }
   ::_exit(rc);
 }

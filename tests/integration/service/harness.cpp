@@ -20,6 +20,7 @@
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
+#include "r1cs/wtns_file.hpp"
 
 extern char** environ;
 
@@ -217,6 +218,17 @@ proto::submit native_submit(const std::string& job_id, const std::string& spec, 
   s.zkey = key_for(spec).path;
   s.work = proto::native_work{spec, inputs_for(spec, seed)};
   return s;
+}
+
+fs::path witness_file(const fs::path& dir, const std::string& name, const std::string& spec, std::uint64_t seed) {
+  const auto& pk = *key_for(spec).pk;
+  auto c = circuits::make_circuit(spec);
+  groth16::prover_buffers buf(pk);
+  groth16::synthesize_into(pk, *c, *c->parse_inputs(nlohmann::json::parse(inputs_for(spec, seed))), buf);
+  const auto bytes = r1cs::write_wtns(std::span<const ff::fr_t>(buf.z));
+  const auto path = dir / name;
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  return path;
 }
 
 std::string read_all(const fs::path& p) {

@@ -99,6 +99,9 @@ const basic_test_key<C>& key_for(const std::string& circuit_spec);
 /* Random valid inputs for a circuit, as JSON text. */
 std::string inputs_for(const std::string& circuit_spec, std::uint64_t seed);
 
+/* A satisfying witness of a native circuit (BLS12-381, its test key) for random inputs, written as DIR/name (.wtns). */
+fs::path witness_file(const fs::path& dir, const std::string& name, const std::string& circuit_spec, std::uint64_t seed);
+
 /* A Submit of a native circuit with random inputs, under its test key. */
 proto::submit native_submit(const std::string& job_id, const std::string& circuit_spec, std::uint64_t seed,
                             const std::string& client);

@@ -177,6 +177,17 @@ const std::vector<broken>& cases() {
       {"SynthFailedWithoutError", "SynthFailed.error", [] { return body{synth_failed{1, 2, ""}}; }},
       {"HeartbeatWithoutALease", "Heartbeat.lease", [] { return body{heartbeat{no_owner, 0, 0}}; }},
       {"ByeWithoutALease", "Bye.lease", [] { return body{bye{70000}}; }},
+      {"UploadPastItsSize", "Upload.offset",
+       [] { return body{upload{"u1", upload_kind::wtns, 10, 8, "abc", std::string(32, 'a')}}; }},
+      {"UploadWithoutData", "Upload.data", [] { return body{upload{"u1", upload_kind::r1cs, 10, 0, "", ""}}; }},
+      {"UploadChunkOver128KiB", "Upload.data",
+       [] { return body{upload{"u1", upload_kind::r1cs, 1 << 20, 0, std::string(131073, 'x'), ""}}; }},
+      {"UploadOfAWitnessWithoutItsKey", "Upload.zkey", [] { return body{upload{"u1", upload_kind::wtns, 10, 0, "abc", ""}}; }},
+      {"UploadIdWithASlash", "Upload.upload_id",
+       [] { return body{upload{"a/b", upload_kind::r1cs, 10, 0, "abc", ""}}; }},
+      {"CircomNamingABadUpload", "Submit.circom.wtns", with(valid_circom(), [](submit& m) {
+         m.work = circom_work{"upload:", std::nullopt};
+       })},
   };
   return all;
 }

@@ -130,8 +130,8 @@ class message_gen {
         if (coin()) {
           m.work = native_work{token(40), "{\"x\": \"" + text(100) + "\"}"};
         } else {
-          circom_work c{path(), std::nullopt};
-          if (coin()) c.r1cs = path();
+          circom_work c{coin() ? path() : std::string(upload_prefix) + job_id(), std::nullopt};
+          if (coin()) c.r1cs = coin() ? path() : std::string(upload_prefix) + job_id();
           m.work = c;
         }
         if (coin()) m.blinding = proto::blinding{decimal(), decimal()};
@@ -176,6 +176,14 @@ class message_gen {
       case 11: return filled{rng_(), rng_(), rng_(), rng_(), rng_()};
       case 12: return synth_failed{rng_(), rng_(), "constraint " + text(300, true)};
       case 13: return heartbeat{static_cast<std::uint32_t>(below(max_lease + 1)), rng_(), rng_()};
+      case 14: {
+        upload m{job_id(), pick<upload_kind>(1, 2), 1 + below(max_upload_bytes), 0, {}, {}};
+        m.offset = below(m.size);
+        m.data = std::string(1 + below(std::min<std::uint64_t>(m.size - m.offset, 4096)), static_cast<char>(rng_()));
+        m.zkey = m.kind == upload_kind::wtns && m.offset == 0 ? std::string(32, 'a') : (coin() ? path() : "");
+        return m;
+      }
+      case 15: return upload_ack{job_id(), rng_()};
       default: return bye{static_cast<std::uint32_t>(below(max_lease + 1))};
     }
   }

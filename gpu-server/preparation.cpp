@@ -1,10 +1,9 @@
 // A Submit's preparation, on the pool (never the loop): resolve the key
-// (installed by id, preloaded with --key, or a file under an allow-listed
-// keys directory that the client could read, by path or by the id it was
-// loaded under), size the work against it
-// (a counting run bounded by the key's domain), and check a circom witness's
-// and constraint system's headers through descriptors opened under the
-// witness policy.
+// (key_store), size the work against it (a counting run bounded by the key's
+// domain), and check a circom witness's and constraint system's headers
+// through descriptors opened under the witness policy.
+#include "preparation.hpp"
+
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -30,11 +29,8 @@
 #include "r1cs/input_file.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
-#include "server.hpp"
 #include "curves/dispatch.hpp"
 #include "r1cs/binfile.hpp"
-#include "r1cs/wtns_file.hpp"
-#include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
 #include "util/utf8.hpp"
 
@@ -112,12 +108,15 @@ std::uint64_t witness_count(int fd, const std::string& path, curves::curve_id ke
   return w.count;
 }
 
-/* The files (path → identity) a key was loaded from, a few per key: each is
-   opened again when a client names the key by id. */
-void remember_file(std::map<std::string, std::string>& files, const std::string& path, const std::string& identity) {
-  constexpr std::size_t most = 16;
-  if (!files.count(path) && files.size() >= most) files.erase(files.begin());
-  files[path] = identity;
+/* A spool file the service wrote for this client's upload. */
+util::expected<opened_file, std::string> opened_spool(const std::string& path) {
+  const int fd = job::open_identified(path, "", "upload");
+  struct stat st{};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return util::unexpected<std::string>("cannot read the upload " + path);
+  }
+  return opened_file(fd, job::file_identity(st));
 }
 
 /* The .r1cs's header and section table against what the key allows, read
@@ -139,90 +138,18 @@ void check_constraint_system(int fd, const std::string& path, const job::key_sha
 
 }  // namespace
 
-job::any_key server::resolve_key(const std::string& zkey, const net::peer_credentials& who, std::string& key_id) {
-  std::unique_lock lk(key_mu_);
-  if (shm::is_key_id(zkey)) {
-    if (!may_name_key(who, zkey))  // as for an id the pool does not hold: ids are no secret, the keys may be
-      throw job::job_error("the pool holds no key " + zkey + " (an operator installs keys with cuzk-shm load-srs)");
-    key_id = zkey;
-    return keys_.get(zkey);
-  }
-  if (auto it = preloaded_.find(std::filesystem::path(zkey).lexically_normal().string()); it != preloaded_.end()) {
-    key_id = it->second;
-    return keys_.get(key_id);
-  }
-  auto f = key_files_.open(who, zkey);
-  if (!f) throw job::job_error(f.error());
-  shm::failpoint("server.key.loaded");  // crash tests: die while resolving a client's key
-  // The same file (device, inode, size, mtime) as an earlier Submit: its
-  // region exists, so the file need not be hashed again.
-  if (auto it = key_by_file_.find(f->identity()); it != key_by_file_.end()) {
-    key_id = it->second;
-    try {
-      auto pk = keys_.get(key_id);
-      remember_file(key_files_of_[key_id], zkey, f->identity());
-      return pk;
-    } catch (const std::exception&) {
-      key_by_file_.erase(it);  // its region was destroyed: load it again
-    }
-  }
-  lk.unlock();  // hashing and copying a large key must not hold up other submissions
-  std::string why;
-  auto srs = shm::srs_region::load(opt_.pool, f->fd(), zkey, &why, shm::srs_origin::client_file);
-  if (!srs) throw job::job_error("cannot load the key " + zkey + ": " + why);
-  key_id = srs->key_id();
-  try {
-    std::lock_guard again(key_mu_);
-    auto pk = keys_.get(key_id);
-    key_by_file_[f->identity()] = key_id;
-    remember_file(key_files_of_[key_id], zkey, f->identity());
-    return pk;
-  } catch (const std::exception&) {
-    drop_unused_key(key_id);  // not a key: do not keep its copy in shared memory
-    throw;
-  }
-}
-
-// Key ids are content hashes anyone may compute or see in shared memory, so an id
-// alone proves nothing: a client names by id a key the operator installed,
-// or one whose file (under a keys directory) it can read itself now.
-bool server::may_name_key(const net::peer_credentials& who, const std::string& key_id) const {
-  if (is_operator(who.uid) || std::find(opt_.keys.begin(), opt_.keys.end(), key_id) != opt_.keys.end()) return true;
-  for (const auto& [path, id] : preloaded_)
-    if (id == key_id) return true;
-  if (auto it = key_files_of_.find(key_id); it != key_files_of_.end())
-    for (const auto& [path, identity] : it->second)
-      if (auto f = key_files_.open(who, path); f && f->identity() == identity) return true;
-  auto srs = shm::srs_region::open(opt_.pool, key_id);
-  return srs && srs->origin() == shm::srs_origin::installed;
-}
-
-// A key a client's path brought into shared memory that no job can use is removed
-// again, unless a job names it (pool threads; the job table is only read).
-void server::drop_unused_key(const std::string& key_id) {
-  bool used = false;
-  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) { used = used || shm::field_text(rec.key_id) == key_id; });
-  for (const auto& [path, id] : preloaded_) used = used || id == key_id;
-  if (used) return;
-  {
-    std::lock_guard lk(key_mu_);
-    keys_.forget(key_id);
-    key_files_of_.erase(key_id);
-  }
-  (void)shm::srs_region::destroy(opt_.pool, key_id);
-}
-
-server::prepared server::prepare(const proto::submit& s, const net::peer_credentials& who) {
+prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys, const shm::slot_table& slots,
+                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded) {
   prepared r;
   try {
-    r.pk = resolve_key(s.zkey, who, r.key_id);
+    r.pk = keys.resolve(s.zkey, who, r.key_id);
     const auto& pk = r.pk.shape();
     const bool by_path = !shm::is_key_id(s.zkey);
-    if (!slots_->class_for(pk.domain_size, pk.n_vars)) {
+    if (!slots.class_for(pk.domain_size, pk.n_vars)) {
       r.code = proto::error_code::bad_request;
-      r.error = "no slot class of pool " + opt_.pool + " holds domain 2^" + std::to_string(pk.log_domain()) + " with " +
+      r.error = "no slot class of pool " + pool + " holds domain 2^" + std::to_string(pk.log_domain()) + " with " +
                 std::to_string(pk.n_vars) + " witness values; create the pool with a larger --slots class";
-      if (by_path) drop_unused_key(r.key_id);
+      if (by_path) keys.drop_unused(r.key_id);
       return r;
     }
     if (job::result_bytes_for(pk.curve, pk.n_public) > shm::result_bytes) {
@@ -230,7 +157,7 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
       r.error = "the key has " + std::to_string(pk.n_public) + " public signals; a job's proof and public signals " +
                 "must fit " + std::to_string(shm::result_bytes) + " bytes (at most " +
                 std::to_string((shm::result_bytes - job::result_bytes_for(pk.curve, 0)) / 32) + " public signals)";
-      if (by_path) drop_unused_key(r.key_id);
+      if (by_path) keys.drop_unused(r.key_id);
       return r;
     }
     job::spec sp;
@@ -241,19 +168,25 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
       sp.inputs = n->inputs_json;
     } else {
       const auto& c = std::get<proto::circom_work>(s.work);
-      auto w = witness_files_.open(who, c.wtns);
+      // A client's upload is a spool file the service wrote; any other path goes through the witness policy.
+      auto open = [&](const std::optional<std::string>& spool, const std::string& path) {
+        return spool ? opened_spool(*spool) : witnesses.open(who, path);
+      };
+      const std::string wtns = uploaded.wtns.value_or(c.wtns);
+      auto w = open(uploaded.wtns, c.wtns);
       if (!w) throw job::job_error(w.error());
-      const auto count = witness_count(w->fd(), c.wtns, pk.curve);
+      const auto count = witness_count(w->fd(), wtns, pk.curve);
       if (count != pk.n_vars)
         throw job::job_error("the witness has " + std::to_string(count) + " values, the key expects " +
                              std::to_string(pk.n_vars) + " (witness of another circuit?)");
-      sp.wtns = c.wtns;
+      sp.wtns = wtns;
       sp.wtns_identity = w->identity();
       if (c.r1cs) {
-        auto f = witness_files_.open(who, *c.r1cs);
+        const std::string r1cs = uploaded.r1cs.value_or(*c.r1cs);
+        auto f = open(uploaded.r1cs, *c.r1cs);
         if (!f) throw job::job_error(f.error());
-        check_constraint_system(f->fd(), *c.r1cs, pk);
-        sp.r1cs = *c.r1cs;
+        check_constraint_system(f->fd(), r1cs, pk);
+        sp.r1cs = r1cs;
         sp.r1cs_identity = f->identity();
       }
     }
@@ -282,75 +215,6 @@ server::prepared server::prepare(const proto::submit& s, const net::peer_credent
     r.error = e.what();
   }
   return r;
-}
-
-job::any_key server::ready_key(const std::string& key_id) {
-  if (auto it = ready_keys_.find(key_id); it != ready_keys_.end()) return it->second;
-  if (!loading_keys_.insert(key_id).second) return nullptr;
-  boost::asio::post(prep_, [this, key_id] {
-    job::any_key pk;
-    std::string error;
-    try {
-      std::lock_guard lk(key_mu_);
-      pk = keys_.get(key_id);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    boost::asio::post(io_, [this, key_id, pk, error] { key_loaded(key_id, pk, error); });
-  });
-  return nullptr;
-}
-
-void server::verify_key(const std::string& key_id, job::any_key pk) {
-  loading_keys_.insert(key_id);
-  boost::asio::post(prep_, [this, key_id, pk] {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::string error;
-    try {
-      keys_.verify(key_id);  // no cached key touched: key_mu_ stays free for Submits
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    if (error.empty())
-      spdlog::info("key {}: its SRS region hashes to its id (checked in {:.2f} s while serving)", key_id,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    boost::asio::post(io_, [this, key_id, pk = error.empty() ? pk : job::any_key(), error] {
-      key_loaded(key_id, pk, error);
-    });
-  });
-}
-
-void server::key_loaded(const std::string& key_id, job::any_key pk, const std::string& error) {
-  loading_keys_.erase(key_id);
-  if (pk) {
-    ready_keys_[key_id] = pk;
-  } else {  // the key is gone or corrupt: its jobs cannot be proven
-    spdlog::warn("key {}: {}", key_id, util::printable(error));
-    jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
-      if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
-      for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
-      queue_.drop(j);
-      notify_waiters(j);
-    });
-  }
-  dispatch();
-}
-
-// Parsed keys stay while a job needs them or they were preloaded; a few
-// others are kept for the next Submit, the rest dropped.
-void server::trim_ready_keys() {
-  constexpr std::size_t keep_idle = 4;
-  if (ready_keys_.size() <= keep_idle) return;
-  std::set<std::string> used;
-  for (const auto& [path, id] : preloaded_) used.insert(id);
-  jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
-    if (shm::job_word_state(rec) == shm::job_state::active) used.insert(std::string(shm::field_text(rec.key_id)));
-  });
-  std::size_t idle = 0;
-  for (auto it = ready_keys_.begin(); it != ready_keys_.end();) {
-    if (!used.count(it->first) && ++idle > keep_idle) it = ready_keys_.erase(it);
-    else ++it;
-  }
 }
 
 }  // namespace cuzk::server

@@ -1,0 +1,31 @@
+// cuzk keygen: a CURVE keypair for a network client (or the server): FILE
+// (secret, 0600) and FILE.pub, which the operator copies into the server's
+// clients directory to authorize the client.
+#include <cstdio>
+
+#include "commands.hpp"
+#include "net/curve_keys.hpp"
+
+namespace cuzk::cli {
+
+int run_keygen(const keygen_args& a) {
+  const auto k = net::make_curve_keypair();
+  net::write_curve_keys(a.out, k);
+  std::printf("%s\n", k.public_key.c_str());
+  std::fprintf(stderr, "[cuzk] wrote %s (secret) and %s.pub; authorize it with: install -m 0644 %s.pub "
+               "CLIENTS_DIR/NAME.pub\n", a.out.c_str(), a.out.c_str(), a.out.c_str());
+  return 0;
+}
+
+client::options connection_options(const server_args& a) {
+  client::options o;
+  if (a.curve_key.empty() != a.server_public.empty())
+    throw std::invalid_argument("--curve-key and --server-public go together (CURVE over tcp://)");
+  if (!a.curve_key.empty()) {
+    const auto mine = net::read_curve_secret(a.curve_key);
+    o.curve = client::curve_keys{mine.public_key, mine.secret_key, net::read_curve_public(a.server_public)};
+  }
+  return o;
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,411 @@
+#include "client_requests.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "job/result.hpp"
+#include "job_lookup.hpp"
+#include "proof_timings.hpp"
+#include "request_digest.hpp"
+#include "shm/failpoint.hpp"
+#include "shm/srs_region.hpp"
+#include "util/utf8.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
+  switch (s) {
+    case shm::job_state::done: return proto::job_state::done;
+    case shm::job_state::failed: return proto::job_state::failed;
+    default: break;
+  }
+  for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
+    if (shm::part_word::unpack(rec.parts[p].word.load(std::memory_order_acquire)).state != shm::part_state::queued)
+      return proto::job_state::running;
+  return proto::job_state::queued;
+}
+
+
+}  // namespace
+
+client_requests::client_requests(context c, std::function<void()> dispatch,
+                                 std::function<void(proto::status_reply&, bool)> describe)
+    : c_(c), dispatch_(std::move(dispatch)), describe_(std::move(describe)), witness_files_(c.opt.witness_dirs, "witness") {}
+
+proto::job_status client_requests::status_of(const shm::job_record& rec) const {
+  proto::job_status st;
+  st.job_id = std::string(shm::field_text(rec.job_id));
+  st.state = job_state_of(rec, shm::job_word_state(rec));
+  // Made valid and bounded on the way out too (a record of an older server may hold a cut character):
+  // one bad string would make the whole reply undecodable for the operator.
+  st.error = util::printable({rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error)}, proto::max_error_bytes, true);
+  st.submitted_ns = rec.submitted_ns;
+  st.finished_ns = rec.finished_ns;
+  st.priority = static_cast<proto::priority>(rec.priority);
+  st.client = util::printable(shm::field_text(rec.client), proto::max_client_bytes);
+  st.curve = curves::valid_curve_id(rec.curve) ? curves::curve_id(rec.curve) : curves::curve_id::bls12_381;
+  for (std::uint32_t p = 0; p < rec.n_partitions; ++p) {
+    const auto& part = rec.parts[p];
+    const auto pw = shm::part_word::unpack(part.word.load(std::memory_order_acquire));
+    proto::partition_status ps;
+    switch (pw.state) {
+      case shm::part_state::queued: ps.state = proto::partition_state::queued; break;
+      case shm::part_state::done: ps.state = proto::partition_state::done; break;
+      case shm::part_state::failed: ps.state = proto::partition_state::failed; break;
+      case shm::part_state::slotted: {
+        auto sw = c_.slots.word(pw.slot);
+        ps.state = !sw                                         ? proto::partition_state::queued
+                   : sw->state == shm::slot_state::assigned ? proto::partition_state::synthesizing
+                   : sw->state == shm::slot_state::filled   ? proto::partition_state::synthesized
+                   : sw->state == shm::slot_state::proving  ? proto::partition_state::proving
+                                                            : proto::partition_state::queued;
+        break;
+      }
+    }
+    ps.synth_start_ns = part.synth_start_ns;
+    ps.synth_end_ns = part.synth_end_ns;
+    ps.prove_start_ns = part.prove_start_ns;
+    ps.prove_end_ns = part.prove_end_ns;
+    ps.syntheses = part.syntheses.load(std::memory_order_relaxed);
+    ps.attempts = pw.attempts;
+    if (pw.state == shm::part_state::done) {
+      ps.timings = to_proto(part.timings);
+      ps.gpu = part.timings.gpu;
+    }
+    st.partitions.push_back(ps);
+  }
+  return st;
+}
+
+std::optional<std::string> client_requests::precheck(const peer& p, const proto::submit& s) const {
+  if (p.network()) {  // no path on this host is a network client's to name
+    if (!shm::is_key_id(s.zkey))
+      return "a network client names a key by its id (an operator installs keys with cuzk-shm load-srs), not by a "
+             "path on the server's host";
+  }
+  if (auto why = c_.keys.refusal(s.zkey)) return why;
+  if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
+    for (const auto* f : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr}) {
+      if (!f || f->starts_with(proto::upload_prefix)) continue;
+      if (p.network()) return "a network client streams its files (cuzk submit --upload); it names no file on the server's host";
+      if (auto why = witness_files_.lexical_refusal(*f)) return why;
+    }
+  }
+  return std::nullopt;
+}
+
+std::uint32_t client_requests::entries_of(uid_t uid) const {
+  const auto retention_ns = c_.opt.retention_ns();
+  std::uint32_t n = 0;
+  c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
+    if (rec.owner_uid != uid) return;
+    const auto st = shm::job_word_state(rec);
+    n += st == shm::job_state::active ||
+         ((st == shm::job_state::done || st == shm::job_state::failed) && !shm::evictable(rec, retention_ns));
+  });
+  return n;
+}
+
+std::uint32_t client_requests::entry_limit() const {
+  const auto half = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, c_.jobs.capacity() / 2));
+  return std::min(c_.opt.max_jobs_per_client, half);
+}
+
+// The loop does only what is cheap: the idempotency and conflict check
+// against the job table, the per-client and global limits, and the checks
+// that need no file; everything that reads a file or counts a circuit runs on
+// the preparation pool, which serves the clients' queues in turn.
+void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submit& s) {
+  ++c_.counters.submits;
+  if (!c_.loop.accepting) return c_.out.reply_error(p.to(), rq, proto::error_code::unavailable, "the server is shutting down");
+  const auto digest = request_digest(s);
+  if (auto known = c_.jobs.find(s.job_id, p.cred.uid)) {  // idempotent: the same job, never proven twice
+    auto rec = c_.jobs.get(*known);
+    if (rec) {
+      if (std::memcmp((*rec)->digest, digest.data(), digest.size()) != 0)
+        return c_.out.reply_error(p.to(), rq, proto::error_code::conflict,
+                           "job " + s.job_id + " was submitted before with a different request (key, circuit, "
+                           "inputs or witness); choose another job id");
+      c_.out.send(p.to(), proto::message{rq, proto::accepted{s.job_id, false, status_of(**rec).state}});
+      return;
+    }
+  }
+  if (auto why = precheck(p, s)) return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
+  const auto preparing = preparing_by_uid_.count(p.cred.uid) ? preparing_by_uid_[p.cred.uid] : 0u;
+  const std::uint32_t held = entries_of(p.cred.uid) + preparing, limit = entry_limit();
+  if (held >= limit)
+    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
+                       "you hold " + std::to_string(held) + " jobs (unfinished, or finished and not fetched), the " +
+                           "limit per client is " + std::to_string(limit) + "; fetch or wait for some");
+  if (preparing >= c_.opt.max_preparing_per_client)
+    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
+                       "you have " + std::to_string(preparing) + " submissions being prepared, the limit per client is " +
+                           std::to_string(c_.opt.max_preparing_per_client) + "; retry when they are answered");
+  if (to_prepare_.size() + prep_running_ >= c_.opt.max_preparing)
+    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
+                       "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) +
+                           " submissions; retry shortly");
+  spooled uploaded;
+  if (auto why = claim_uploads(p, s, uploaded)) return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
+  ++preparing_by_uid_[p.cred.uid];
+  to_prepare_.push(p.cred.uid, submission{p, rq, s, digest, std::move(uploaded)});
+  start_preparing();
+}
+
+std::optional<std::string> client_requests::claim_uploads(const peer& p, const proto::submit& s, spooled& out) {
+  const auto* c = std::get_if<proto::circom_work>(&s.work);
+  if (!c) return std::nullopt;
+  auto one = [&](const std::string& ref, proto::upload_kind kind, std::optional<std::string>& path) -> std::optional<std::string> {
+    if (!ref.starts_with(proto::upload_prefix)) return std::nullopt;
+    auto f = c_.uploaded.claim(p.cred.uid, ref.substr(proto::upload_prefix.size()), kind);
+    if (!f) return f.error();
+    path = *f;
+    return std::nullopt;
+  };
+  if (auto why = one(c->wtns, proto::upload_kind::wtns, out.wtns)) return why;
+  if (c->r1cs)
+    if (auto why = one(*c->r1cs, proto::upload_kind::r1cs, out.r1cs)) {
+      release_uploads(p, s);
+      return why;
+    }
+  return std::nullopt;
+}
+
+void client_requests::release_uploads(const peer& p, const proto::submit& s) {
+  if (const auto* c = std::get_if<proto::circom_work>(&s.work))
+    for (const auto* ref : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr})
+      if (ref && ref->starts_with(proto::upload_prefix))
+        c_.uploaded.release(p.cred.uid, ref->substr(proto::upload_prefix.size()));
+}
+
+void client_requests::start_preparing() {
+  while (prep_running_ < std::max(1u, c_.opt.prepare_threads)) {
+    auto next = to_prepare_.pop();
+    if (!next) return;
+    ++prep_running_;
+    boost::asio::post(c_.prep, [this, sub = std::move(*next)]() mutable {
+      prepared r = prepare(sub.s, sub.p.cred, c_.keys, c_.slots, witness_files_, c_.opt.pool, sub.uploaded);
+      boost::asio::post(c_.io, [this, sub = std::move(sub), r = std::move(r)]() mutable {
+        --prep_running_;
+        if (--preparing_by_uid_[sub.p.cred.uid] == 0) preparing_by_uid_.erase(sub.p.cred.uid);
+        on_prepared(sub, std::move(r));
+        start_preparing();
+      });
+    });
+  }
+}
+
+void client_requests::on_prepared(const submission& sub, prepared r) {
+  const auto job = record(sub, std::move(r));
+  // The uploads it names are the new job's now, or the client's again.
+  if (const auto* c = std::get_if<proto::circom_work>(&sub.s.work))
+    for (const auto* ref : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr})
+      if (ref && ref->starts_with(proto::upload_prefix)) {
+        const auto id = ref->substr(proto::upload_prefix.size());
+        if (job) c_.uploaded.consumed(sub.p.cred.uid, id, *job);
+        else c_.uploaded.release(sub.p.cred.uid, id);
+      }
+  dispatch_();
+}
+
+std::optional<shm::job_ref> client_requests::record(const submission& sub, prepared r) {
+  const auto& [p, rq, s, digest, uploaded] = sub;
+  auto refuse = [&](proto::error_code code, const std::string& why) -> std::optional<shm::job_ref> {
+    c_.out.reply_error(p.to(), rq, code, why);
+    return std::nullopt;
+  };
+  if (r.code) return refuse(*r.code, r.error);
+  if (!c_.loop.accepting) return refuse(proto::error_code::unavailable, "the server is shutting down");
+  c_.keys.keep(r.key_id, r.pk);
+  shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, static_cast<shm::priority>(s.priority), s.partitions};
+  req.curve = static_cast<std::uint8_t>(r.pk->curve);
+  req.owner_uid = p.cred.uid;
+  req.digest = digest;
+  req.retention_ns = c_.opt.retention_ns();
+  auto out = c_.queue.submit(req);  // a new job's partitions wait from now on
+  if (!out) {
+    if (out.error() == shm::error::job_table_full)
+      return refuse(proto::error_code::busy, "the job table is full of unfinished or unfetched jobs; retry later");
+    return refuse(proto::error_code::internal, std::string("cannot record the job: ") + std::string(to_string(out.error())));
+  }
+  if (out->conflict)
+    return refuse(proto::error_code::conflict,
+                  "job " + s.job_id + " was submitted before with a different request; choose another job id");
+  shm::failpoint("server.submit.accepted");
+  auto rec = c_.jobs.get(out->job);
+  c_.out.send(p.to(), proto::message{rq, proto::accepted{s.job_id, out->created,
+                                                     rec ? status_of(**rec).state : proto::job_state::queued}});
+  if (!out->created) return std::nullopt;
+  spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", util::printable(s.job_id), p.cred.uid, s.partitions,
+               int(s.priority));
+  return out->job;
+}
+
+std::optional<shm::job_ref> client_requests::find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
+                                             std::optional<std::uint32_t> owner) {
+  // One scan: every live record with this id, by owner (a record evicted
+  // meanwhile fails the generation check of the get() that follows).
+  std::vector<uid_t> owners;
+  std::vector<shm::job_ref> refs;
+  c_.jobs.for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::reserved && shm::field_text(rec.job_id) == job_id) {
+      owners.push_back(rec.owner_uid);
+      refs.push_back(j);
+    }
+  });
+  const auto o = owner_of_job(p.cred.uid, c_.opt.is_operator(p.cred.uid), owner, owners);
+  if (o.uid)
+    for (std::size_t i = 0; i < owners.size(); ++i)
+      if (owners[i] == *o.uid) return refs[i];
+  if (!o.ambiguous.empty())
+    c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, ambiguous_job(job_id, o.ambiguous));
+  else
+    c_.out.reply_error(p.to(), rq, proto::error_code::unknown_job, "no job " + job_id);
+  return std::nullopt;
+}
+
+void client_requests::status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+  const address id = p.to();
+  if (s.job_id) {
+    auto j = find_job(p, rq, *s.job_id, s.owner_uid);
+    if (!j) return;
+    auto rec = c_.jobs.get(*j);
+    if (!rec) return c_.out.reply_error(id, rq, proto::error_code::unknown_job, "no job " + *s.job_id);
+    c_.out.send(id, proto::message{rq, status_of(**rec)});
+    return;
+  }
+  // A client sees its own jobs; operators see every job, the slots and the workers.
+  const bool all = c_.opt.is_operator(p.cred.uid);
+  proto::status_reply st;
+  std::vector<std::pair<std::uint64_t, shm::job_ref>> jobs;
+  c_.jobs.for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::reserved && (all || rec.owner_uid == p.cred.uid))
+      jobs.emplace_back(rec.seq, j);
+  });
+  std::sort(jobs.begin(), jobs.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  // Bounded by bytes, not records: a job's status is at most its id, client,
+  // error text and partitions; the reply stays far below the frame limit.
+  std::size_t bytes = 0;
+  std::size_t i = 0;
+  for (; i < jobs.size(); ++i) {
+    auto rec = c_.jobs.get(jobs[i].second);
+    if (!rec) continue;
+    auto js = status_of(**rec);
+    const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 160 * js.partitions.size();
+    if (bytes + cost > status_job_bytes) break;
+    bytes += cost;
+    st.jobs.push_back(std::move(js));
+  }
+  st.jobs_omitted = static_cast<std::uint32_t>(jobs.size() - i);
+  st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
+  describe_(st, all);
+  c_.out.send(id, proto::message{rq, std::move(st)});
+}
+
+
+// A done job's reply decodes each partition's stored proof and formats it as
+// JSON: up to 16 partitions, milliseconds each, so it is built on the replies
+// thread, never on the loop, and a client has at most max_fetches_per_client
+// of them in flight.
+bool client_requests::answer_finished(const address& id, uid_t uid, std::uint64_t rq, shm::job_ref j) {
+  auto rec = c_.jobs.get(j);
+  if (!rec) return false;
+  const auto state = shm::job_word_state(**rec);
+  if (state == shm::job_state::failed) {
+    if (c_.out.send(id, proto::message{rq, status_of(**rec)})) c_.jobs.mark_fetched(j);
+    return true;
+  }
+  if (state != shm::job_state::done) return false;
+  auto& fetching = fetching_by_uid_[uid];
+  if (fetching >= c_.opt.max_fetches_per_client) {
+    c_.out.reply_error(id, rq, proto::error_code::busy,
+                "you have " + std::to_string(fetching) + " proof replies being prepared, the limit per client is " +
+                    std::to_string(c_.opt.max_fetches_per_client) + "; retry when they are answered");
+    return true;
+  }
+  ++fetching;
+  const shm::job_record* r = *rec;  // a done record does not change until it is fetched and evicted, on this loop
+  boost::asio::post(c_.replies, [this, id, uid, rq, j, r] {
+    proto::proof_reply pr;
+    pr.job_id = std::string(shm::field_text(r->job_id));
+    std::optional<std::string> error;
+    for (std::uint32_t p = 0; p < r->n_partitions && !error; ++p) {
+      const auto& part = r->parts[p];
+      try {
+        auto res = job::result_to_json({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)});
+        pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
+      } catch (const std::exception& e) {
+        error = "job " + pr.job_id + ": " + e.what();
+      }
+    }
+    boost::asio::post(c_.io, [this, id, uid, rq, j, pr = std::move(pr), error]() mutable {
+      if (--fetching_by_uid_[uid] == 0) fetching_by_uid_.erase(uid);
+      // Evicted while its reply was built: what was read may be another job's.
+      if (!c_.jobs.get(j)) return c_.out.reply_error(id, rq, proto::error_code::unknown_job, "the job is no longer known");
+      if (error) return c_.out.reply_error(id, rq, proto::error_code::internal, *error);
+      if (c_.out.send(id, proto::message{rq, std::move(pr)})) c_.jobs.mark_fetched(j);
+    });
+  });
+  return true;
+}
+
+void client_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
+  auto j = find_job(p, rq, f.job_id, f.owner_uid);
+  if (!j) return;
+  if (answer_finished(p.to(), p.cred.uid, rq, *j)) return;
+  auto rec = c_.jobs.get(*j);
+  if (rec) c_.out.send(p.to(), proto::message{rq, status_of(**rec)});
+}
+
+void client_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
+  auto j = find_job(p, rq, w.job_id, w.owner_uid);
+  if (!j) return;
+  if (answer_finished(p.to(), p.cred.uid, rq, *j)) return;
+  const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == p.cred.uid; });
+  if (static_cast<std::uint64_t>(pending) >= c_.opt.max_waits_per_client)
+    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
+                       "you have " + std::to_string(pending) + " pending waits, the limit per client is " +
+                           std::to_string(c_.opt.max_waits_per_client));
+  waiters_.push_back(
+      {p.to(), p.cred.uid, rq, *j, std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms)});
+}
+
+void client_requests::job_changed(shm::job_ref j) {
+  std::vector<waiter> ready;
+  std::erase_if(waiters_, [&](const waiter& w) {
+    if (!(w.job == j)) return false;
+    ready.push_back(w);
+    return true;
+  });
+  for (const auto& w : ready)
+    if (!answer_finished(w.to, w.uid, w.request_id, j)) waiters_.push_back(w);
+}
+
+void client_requests::closed(const std::string& identity) {
+  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
+}
+
+void client_requests::expire_waits() {
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<waiter> due;
+  std::erase_if(waiters_, [&](const waiter& w) {
+    if (w.deadline > now) return false;
+    due.push_back(w);
+    return true;
+  });
+  for (const auto& w : due) {
+    auto rec = c_.jobs.get(w.job);
+    if (!rec) {
+      c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
+      continue;
+    }
+    c_.out.send(w.to, proto::message{w.request_id, status_of(**rec)});
+  }
+}
+
+}  // namespace cuzk::server

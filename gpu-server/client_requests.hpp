@@ -1,0 +1,116 @@
+// Client requests: Submit (idempotent by job id, limited per client,
+// prepared on the pool in turns by uid), Status, Fetch and Wait, and the
+// Waits pending until their job finishes.
+#pragma once
+
+#include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
+
+#include <array>
+#include <boost/asio.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fair_queue.hpp"
+#include "file_policy.hpp"
+#include "job_queue.hpp"
+#include "key_store.hpp"
+#include "outbox.hpp"
+#include "preparation.hpp"
+#include "proto/message.hpp"
+#include "server_options.hpp"
+#include "shm/job_table.hpp"
+#include "shm/slot_table.hpp"
+#include "uploads.hpp"
+
+namespace cuzk::server {
+
+class client_requests {
+ public:
+  /* What a client request reads and changes. */
+  struct context {
+    const server_options& opt;
+    const loop_state& loop;
+    shm::job_table& jobs;
+    const shm::slot_table& slots;
+    job_queue& queue;
+    key_store& keys;
+    uploads& uploaded;
+    outbox& out;
+    server_counters& counters;
+    boost::asio::io_context& io;
+    boost::asio::thread_pool& prep;     // preparations
+    boost::asio::thread_pool& replies;  // proof replies, decoded and formatted off the loop
+  };
+  /* dispatch: new work may start. describe: the node's part of a status reply (GPUs; for operators slots and workers). */
+  client_requests(context c, std::function<void()> dispatch,
+                  std::function<void(proto::status_reply&, bool operator_view)> describe);
+
+  void submit(const peer& p, std::uint64_t rq, const proto::submit& s);
+  void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
+  void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
+  void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
+  /* A local client's connection closed: its pending Waits go. */
+  void closed(const std::string& identity);
+  /* Waits past their deadline are answered with the job's status. */
+  void expire_waits();
+  /* A job finished or failed: its Waits are answered. */
+  void job_changed(shm::job_ref j);
+  proto::job_status status_of(const shm::job_record& rec) const;
+
+ private:
+  struct waiter {
+    address to;
+    uid_t uid;
+    std::uint64_t request_id;
+    shm::job_ref job;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  struct submission {
+    peer p;
+    std::uint64_t rq;
+    proto::submit s;
+    std::array<std::uint8_t, 16> digest;
+    spooled uploaded;  // its files that are the client's uploads
+  };
+  /* Claims the uploads a circom Submit names (upload:ID), or says why it cannot. */
+  std::optional<std::string> claim_uploads(const peer& p, const proto::submit& s, spooled& out);
+  void release_uploads(const peer& p, const proto::submit& s);
+
+  /* Why a Submit is refused without reading any file (paths outside the allowed directories), or nullopt. */
+  std::optional<std::string> precheck(const peer& p, const proto::submit& s) const;
+  /* The next queued Submit, one uid after another, while a preparation thread is free. */
+  void start_preparing();
+  void on_prepared(const submission& sub, prepared r);
+  /* Records a prepared Submit and answers it: the job when it was created. */
+  std::optional<shm::job_ref> record(const submission& sub, prepared r);
+  /* How many job-table entries (unfinished, or finished and not fetched) a uid holds. */
+  std::uint32_t entries_of(uid_t uid) const;
+  /* The per-client entry limit, never more than half the table: a full table is never one client's doing. */
+  std::uint32_t entry_limit() const;
+  /* The job this client may see: its own (operators: anyone's, job_lookup.hpp),
+     or nullopt after replying unknown_job (an operator: or that several uids have the id). */
+  std::optional<shm::job_ref> find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
+                                       std::optional<std::uint32_t> owner);
+  /* Replies with the proofs (done; built off the loop) or the status
+     (failed); false while the job runs. uid: whose fetch it is, for the bound. */
+  bool answer_finished(const address& id, uid_t uid, std::uint64_t rq, shm::job_ref j);
+
+  context c_;
+  std::function<void()> dispatch_;
+  std::function<void(proto::status_reply&, bool)> describe_;
+  file_policy witness_files_;
+
+  fair_queue<uid_t, submission> to_prepare_;  // Submits waiting for a preparation thread, round robin by uid
+  std::map<uid_t, std::uint32_t> preparing_by_uid_;  // queued or running
+  unsigned prep_running_ = 0;
+  std::map<uid_t, std::uint32_t> fetching_by_uid_;  // proof replies being built
+  std::vector<waiter> waiters_;
+};
+
+}  // namespace cuzk::server

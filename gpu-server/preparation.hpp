@@ -1,0 +1,34 @@
+// A Submit's checks that read files or count a circuit: they run on the
+// preparation pool, never on the loop.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "file_policy.hpp"
+#include "job/any_key.hpp"
+#include "key_store.hpp"
+#include "net/peer.hpp"
+#include "proto/message.hpp"
+#include "shm/slot_table.hpp"
+
+namespace cuzk::server {
+
+/* What the pool made of a Submit: the key and the job description, or the error to answer. */
+struct prepared {
+  std::string key_id;
+  job::any_key pk;
+  std::string spec_json;
+  std::optional<proto::error_code> code;
+  std::string error;
+};
+
+/* A circom Submit's files that are the client's own uploads (uploads.hpp): spool paths the loop resolved. */
+struct spooled {
+  std::optional<std::string> wtns, r1cs;
+};
+
+prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys, const shm::slot_table& slots,
+                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded = {});
+
+}  // namespace cuzk::server

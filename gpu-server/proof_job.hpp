@@ -1,0 +1,38 @@
+// One FILLED slot's proof, as the loop hands it to a prover thread and as
+// the thread hands it back.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "groth16/prover.hpp"
+#include "job/any_key.hpp"
+#include "shm/job_table.hpp"
+
+namespace cuzk::server {
+
+struct proof_job {
+  std::uint64_t slot, gen;
+  shm::job_ref job;
+  std::uint32_t partition;
+  job::any_key pk;  // resolved on the io thread (key_cache is not shared)
+  std::string key_id;
+  std::optional<std::string> blinding;  // "R,S", checked below the key's r at Submit
+};
+
+struct proof_done {
+  proof_job what;
+  std::vector<std::uint8_t> result;  // empty on error
+  std::string error;
+  std::uint64_t start_ns, end_ns;
+  groth16::prove_timings timings;
+  double stage = 0;                  // heap staging (--no-register)
+  std::optional<bool> device_fault;  // a device error: false transient (retried), true sticky (the server exits)
+  double verify = 0;                 // seconds of the self-verification
+  int gpu = -1;                      // the device that proved it (prove_output::gpu), -1 on the CPU
+  bool streamed = false;             // its key's bases were streamed to the GPU
+};
+
+}  // namespace cuzk::server

@@ -1,0 +1,93 @@
+// What the operator configures (main.cpp, config), the counters every part
+// adds to, and the loop's state the parts read.
+#pragma once
+
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "client_listener.hpp"
+#include "proto/limits.hpp"
+
+namespace cuzk::server {
+
+/* The jobs of a status reply stop at this many bytes (the rest are counted as omitted). */
+inline constexpr std::size_t status_job_bytes = proto::max_frame_bytes / 2;
+
+/* Network clients (network_listener.hpp). */
+struct network_options {
+  std::string endpoint;               // tcp://ADDR:PORT; empty: no network clients
+  std::filesystem::path server_key;   // the server's secret key file (cuzk keygen)
+  std::filesystem::path clients_dir;  // NAME.pub: the clients the operator authorized
+  bool insecure_loopback = false;     // plaintext, and only on a loopback address
+  std::chrono::milliseconds handshake{5000};
+};
+
+/* Files clients stream into the spool (uploads.hpp). */
+struct upload_options {
+  std::filesystem::path spool_dir;                  // empty: uploads refused
+  std::uint64_t max_bytes_per_client = 16ULL << 30;  // spooled, in progress or owned by an unfinished job
+  std::uint32_t max_open_per_client = 4;            // uploads in progress
+  std::chrono::seconds stall{30};                   // no chunk for this long: dropped, its file removed
+  std::chrono::seconds keep{600};                   // complete and named by no Submit for this long: removed
+};
+
+struct server_options {
+  std::string pool;
+  std::string hugepage_dir;
+  std::string endpoint;         // clients: ipc:///run/cuzk/cuzk.sock, 0660 in client_group
+  std::string worker_endpoint;  // workers: 0600, or 0660 in worker_group (default: endpoint + ".worker")
+  std::string client_group, worker_group;
+  std::vector<std::filesystem::path> keys_dirs;     // .zkey files clients may name by path
+  std::vector<std::filesystem::path> witness_dirs;  // .wtns/.r1cs files clients may name
+  backend_options backend;  // kind, threads, gpus, workers, device memory, --no-register (backend/backend.hpp)
+  unsigned max_synth_crashes = 3;  // syntheses of one partition that may end their worker before its job fails
+  unsigned device_attempts = 3;    // proofs of one slot that a transient device error may fail before its job fails
+  std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
+  std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
+  std::vector<std::string> keys;  // .zkey files loaded and parsed before serving; clients may name them
+  std::chrono::seconds retention{24 * 3600};  // an unfetched finished job is kept at least this long
+  std::uint32_t max_jobs_per_client = 256;    // job-table entries per uid: unfinished or finished and not fetched
+  std::uint32_t max_waits_per_client = 64;    // pending Waits per uid
+  std::uint32_t max_fetches_per_client = 4;   // replies with proofs being built per uid (beyond: busy)
+  unsigned prepare_threads = 2;
+  std::uint32_t max_preparing = 32;  // Submits waiting for or in preparation (beyond: busy)
+  std::uint32_t max_preparing_per_client = 4;  // of which one uid's
+  client_limits clients;             // connections per uid and in total, handshake time, unread replies
+  std::chrono::milliseconds stop_grace{5000};  // SIGTERM not acted on by the loop within this: the process exits
+  std::vector<uid_t> operators;      // uids that see every job (root and the server's own uid always do)
+  std::string metrics_address;       // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
+  network_options network;           // tcp:// clients (CURVE); none by default
+  upload_options uploads;            // streamed witnesses
+  /* start with proving held: synthesis fills slots, FILLED slots wait; SIGUSR2 resumes, SIGUSR1 holds again */
+  bool hold_proving = false;
+
+  /* Operators see every job: root, the server's own uid and the listed ones. */
+  bool is_operator(uid_t uid) const {
+    return uid == 0 || uid == ::geteuid() || std::find(operators.begin(), operators.end(), uid) != operators.end();
+  }
+  std::uint64_t retention_ns() const { return static_cast<std::uint64_t>(retention.count()) * 1000000000ULL; }
+};
+
+/* A counter per kind of bad frame, for status and tests. */
+struct server_counters {
+  std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0, refused = 0;
+};
+
+/* The loop's state (io thread only), read by the parts. */
+struct loop_state {
+  bool accepting = true;  // new Submits taken
+  bool stopping = false;  // SIGTERM or a lost device: no new work
+  bool serving = false;   // run() started the loop
+  bool held = false;      // proving held: SIGUSR1 / --hold-proving, SIGUSR2 resumes
+  int exit_code = 0;
+};
+
+}  // namespace cuzk::server
