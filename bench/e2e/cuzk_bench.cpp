@@ -8,6 +8,9 @@
 // Keys are dev keys made once per circuit and curve in --keys DIR (cuzk
 // setup's kind), on --curve, or on the curve a mix entry names after '@'
 // ("chain:size=1000@bn254").
+// --upload-mib N instead streams N MiB into the server's spool (an .r1cs
+// upload: no key needed) and reports the rate, over ipc or tcp (CURVE with
+// --curve-key and --server-public).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -33,6 +36,7 @@
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
+#include "net/curve_keys.hpp"
 
 namespace fs = std::filesystem;
 using namespace cuzk;
@@ -106,6 +110,33 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+double stats_median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+/* Streams `mib` MiB of random bytes as one upload, `rounds` times: MB/s of each round. */
+std::vector<double> upload_rates(client::connection& conn, unsigned mib, int rounds, std::uint64_t seed) {
+  const fs::path file = fs::temp_directory_path() / ("cuzk-bench-upload-" + std::to_string(seed));
+  {
+    std::mt19937_64 g(seed);
+    std::ofstream f(file, std::ios::binary);
+    std::vector<std::uint64_t> chunk(1 << 17);
+    for (unsigned i = 0; i < mib; ++i) {
+      for (auto& w : chunk) w = g();
+      f.write(reinterpret_cast<const char*>(chunk.data()), std::streamsize(chunk.size() * 8));
+    }
+  }
+  std::vector<double> rates;
+  for (int r = 0; r < rounds; ++r) {
+    const auto t0 = clk::now();
+    conn.upload("bench-" + std::to_string(seed) + "-" + std::to_string(r), proto::upload_kind::r1cs, file);
+    rates.push_back(double(mib) * (1 << 20) / 1e6 / std::chrono::duration<double>(clk::now() - t0).count());
+  }
+  fs::remove(file);
+  return rates;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,7 +159,33 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-verify", verify, "skip verifying the proofs");
   app.add_flag("--mixed-priorities", mixed_priorities, "random high/normal/low priorities");
   app.add_option("--json", json_out, "write the summary as JSON");
+  unsigned upload_mib = 0;
+  int upload_rounds = 3;
+  std::string curve_key, server_public;
+  app.add_option("--upload-mib", upload_mib, "instead of proving: stream this many MiB into the spool, --upload-rounds times");
+  app.add_option("--upload-rounds", upload_rounds, "uploads of --upload-mib (each its own upload id)");
+  app.add_option("--curve-key", curve_key, "tcp:// endpoints: this client's secret key file (cuzk keygen)");
+  app.add_option("--server-public", server_public, "tcp:// endpoints: the server's public key file");
   CLI11_PARSE(app, argc, argv);
+  if (upload_mib) {
+    try {
+      client::options o;
+      o.timeout = std::chrono::seconds(60);
+      if (!curve_key.empty()) {
+        const auto me = net::read_curve_secret(curve_key);
+        o.curve = client::curve_keys{me.public_key, me.secret_key, net::read_curve_public(server_public)};
+      }
+      client::connection conn(endpoint, o);
+      const auto rates = upload_rates(conn, upload_mib, upload_rounds, seed);
+      for (std::size_t i = 0; i < rates.size(); ++i)
+        std::printf("upload %zu: %u MiB at %.1f MB/s (%s)\n", i, upload_mib, rates[i], endpoint.c_str());
+      std::printf("upload median: %.1f MB/s\n", stats_median(rates));
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "cuzk-bench: %s\n", e.what());
+      return 1;
+    }
+  }
   try {
     std::fprintf(stderr, "[cuzk-bench] seed %llu\n", (unsigned long long)seed);
     if (prefix.empty()) prefix = "bench-" + std::to_string(seed);
