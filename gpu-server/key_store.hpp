@@ -49,6 +49,8 @@ class key_store {
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
   job::any_key ready(const std::string& key_id);
   void keep(const std::string& key_id, job::any_key pk) { ready_keys_[key_id] = std::move(pk); }
+  /* Parsed or being parsed. */
+  bool has(const std::string& key_id) const { return ready_keys_.count(key_id) || loading_keys_.count(key_id); }
   /* Parsed keys stay while a job needs them or they were preloaded; a few others are kept. */
   void trim();
 

@@ -101,6 +101,9 @@ std::optional<std::string> uploads::admit(uid_t uid, const proto::upload& u) con
 
 std::optional<std::string> uploads::check_witness_header(const proto::upload& u) {
   if (!shm::is_key_id(u.zkey)) return "a witness upload names its key by id (32 hex digits), not by path";
+  // Only a key the pool holds is loaded: an unknown id costs a lookup, never a parse on the pool or a log line.
+  if (!keys_.has(u.zkey) && !shm::srs_region::open(opt_.pool, u.zkey))
+    return "the pool holds no key " + u.zkey + " (an operator installs keys with cuzk-shm load-srs)";
   auto pk = keys_.ready(u.zkey);
   if (!pk) return std::nullopt;  // loading: the caller answers busy and the client sends the chunk again
   try {

@@ -108,6 +108,13 @@ TEST(Uploads, AWitnessOfAnotherSizeIsRefusedAtItsHeaderAndNothingIsSpooled) {
     EXPECT_NE(std::string(e.what()).find("the key expects " + std::to_string(pk.n_vars)), std::string::npos) << e.what();
   }
   EXPECT_EQ(spool_files(spool), 0u);
+  try {  // a key the pool does not hold
+    c.upload("nokey", proto::upload_kind::wtns, path, std::string(32, '0'));
+    ADD_FAILURE() << "a witness for an unknown key was accepted";
+  } catch (const client::server_error& e) {
+    EXPECT_EQ(e.code(), proto::error_code::bad_request);
+    EXPECT_NE(std::string(e.what()).find("holds no key"), std::string::npos) << e.what();
+  }
   EXPECT_EQ(server->terminate(), 0);
 }
 
