@@ -1,6 +1,7 @@
 #include "client/lib/connection.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -59,17 +60,18 @@ void connection::connect(const std::string& endpoint) {
   sock_->connect(endpoint_);
 }
 
-std::optional<proto::message> connection::attempt(const proto::body& b, milliseconds reply_within) {
-  const auto deadline = clock::now() + reply_within;
+std::optional<std::uint64_t> connection::send_request(const proto::body& b, clock::time_point deadline) {
   const std::uint64_t id = next_id_++;
   const proto::message m{id, b};
   // ZMQ_IMMEDIATE: not writable until the connection is up.
   for (;;) {
     if (!ready(*sock_, ZMQ_POLLOUT, deadline)) return std::nullopt;
-    auto sent = net::send(*sock_, m);
-    if (sent == net::send_result::sent) break;
+    if (net::send(*sock_, m) == net::send_result::sent) return id;
     if (left(deadline) == milliseconds(0)) return std::nullopt;
   }
+}
+
+std::optional<proto::message> connection::await_reply(std::uint64_t id, clock::time_point deadline) {
   while (ready(*sock_, ZMQ_POLLIN, deadline)) {
     auto in = net::receive(*sock_);
     if (!in) continue;
@@ -84,6 +86,13 @@ std::optional<proto::message> connection::attempt(const proto::body& b, millisec
     return reply;
   }
   return std::nullopt;
+}
+
+std::optional<proto::message> connection::attempt(const proto::body& b, milliseconds reply_within) {
+  const auto deadline = clock::now() + reply_within;
+  const auto id = send_request(b, deadline);
+  if (!id) return std::nullopt;
+  return await_reply(*id, deadline);
 }
 
 proto::message connection::request(const proto::body& b, milliseconds reply_within) {
@@ -132,34 +141,53 @@ proto::upload_ack connection::upload_chunk(const proto::upload& u) {
   return expect<proto::upload_ack>(request(u, opt_.timeout), "upload");
 }
 
-// One chunk at a time, each acknowledged before the next: the server's
-// pace is the flow control. A first chunk answered busy (its key is being
-// loaded, or the client's quota is in use) is sent again after a pause.
+// The first chunk alone (its answer may be busy: the key is being loaded,
+// or the client's quota is in use; it is sent again after a pause), then up
+// to upload_window chunks in flight, each acknowledged in order: the
+// server's pace is the flow control, and a round trip no longer bounds the
+// rate to one chunk.
 void connection::upload(const std::string& upload_id, proto::upload_kind kind, const std::filesystem::path& file,
                         const std::string& key_id) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + file.string());
   const std::uint64_t size = std::filesystem::file_size(file);
   if (size == 0) throw std::runtime_error(file.string() + " is empty");
-  std::string chunk(proto::max_upload_chunk_bytes, '\0');
-  for (std::uint64_t offset = 0; offset < size;) {
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), size - offset));
+  auto chunk_at = [&](std::uint64_t offset) {
+    std::string data(static_cast<std::size_t>(std::min<std::uint64_t>(proto::max_upload_chunk_bytes, size - offset)), '\0');
     in.seekg(static_cast<std::streamoff>(offset));
-    if (!in.read(chunk.data(), static_cast<std::streamsize>(n))) throw std::runtime_error("cannot read " + file.string());
-    proto::upload u{upload_id, kind, size, offset, chunk.substr(0, n), offset == 0 ? key_id : std::string()};
-    for (int tries = 0;; ++tries) {
-      try {
-        const auto ack = upload_chunk(u);
-        if (ack.received != offset + n)
-          throw protocol_error("the server acknowledged " + std::to_string(ack.received) + " bytes of upload " + upload_id +
-                               ", not " + std::to_string(offset + n));
-        break;
-      } catch (const server_error& e) {
-        if (e.code() != proto::error_code::busy || offset != 0 || tries >= 50) throw;
-        std::this_thread::sleep_for(milliseconds(200));
-      }
+    if (!in.read(data.data(), static_cast<std::streamsize>(data.size()))) throw std::runtime_error("cannot read " + file.string());
+    return proto::upload{upload_id, kind, size, offset, std::move(data), offset == 0 ? key_id : std::string()};
+  };
+  auto acked = [&](const proto::upload_ack& ack, std::uint64_t expected) {
+    if (ack.received != expected)
+      throw protocol_error("the server acknowledged " + std::to_string(ack.received) + " bytes of upload " + upload_id +
+                           ", not " + std::to_string(expected));
+  };
+  const auto first = chunk_at(0);
+  for (int tries = 0;; ++tries) {
+    try {
+      acked(upload_chunk(first), first.data.size());
+      break;
+    } catch (const server_error& e) {
+      if (e.code() != proto::error_code::busy || tries >= 50) throw;
+      std::this_thread::sleep_for(milliseconds(200));
     }
-    offset += n;
+  }
+  std::deque<std::pair<std::uint64_t, std::uint64_t>> in_flight;  // (request id, bytes received once acknowledged)
+  for (std::uint64_t offset = first.data.size(); offset < size || !in_flight.empty();) {
+    const auto deadline = clock::now() + opt_.timeout;
+    while (offset < size && in_flight.size() < opt_.upload_window) {
+      auto u = chunk_at(offset);
+      const auto id = send_request(u, deadline);
+      if (!id) throw unreachable("upload " + upload_id + ": the server took no chunk within " +
+                                 std::to_string(opt_.timeout.count()) + " ms");
+      offset += u.data.size();
+      in_flight.emplace_back(*id, offset);
+    }
+    auto reply = await_reply(in_flight.front().first, deadline);
+    if (!reply) throw unreachable("upload " + upload_id + ": no acknowledgement within " + std::to_string(opt_.timeout.count()) + " ms");
+    acked(expect<proto::upload_ack>(std::move(*reply), "upload"), in_flight.front().second);
+    in_flight.pop_front();
   }
 }
 

@@ -33,6 +33,7 @@ struct options {
   int attempts = 3;                // each on a fresh socket (reconnect)
   milliseconds wait_slice{5'000};  // wait() asks the server in slices this long
   std::optional<curve_keys> curve;  // tcp:// endpoints: CURVE with these keys (none: plaintext, loopback servers only)
+  std::size_t upload_window = 8;    // upload chunks in flight before the first is acknowledged
 };
 
 /* A finished job's proofs, or its status (not finished yet, or failed). */
@@ -74,8 +75,13 @@ class connection {
   const std::string& endpoint() const noexcept { return endpoint_; }
 
  private:
+  using clock = std::chrono::steady_clock;
   proto::message request(const proto::body& b, milliseconds reply_within);
   std::optional<proto::message> attempt(const proto::body& b, milliseconds reply_within);
+  /* One request sent (its id), or nullopt when the socket took nothing before the deadline. */
+  std::optional<std::uint64_t> send_request(const proto::body& b, clock::time_point deadline);
+  /* Its reply (an Error reply throws server_error), or nullopt at the deadline. */
+  std::optional<proto::message> await_reply(std::uint64_t id, clock::time_point deadline);
 
   options opt_;
   std::string endpoint_;

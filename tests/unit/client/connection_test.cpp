@@ -21,7 +21,7 @@ proto::submit chain_job(const std::string& id, std::uint32_t partitions = 1) {
 struct ClientConnection : testing::Test {
   test::temp_dir dir;
   std::string endpoint = dir.ipc("cuzk.sock");
-  options quick{500ms, 2, 100ms, std::nullopt};
+  options quick{500ms, 2, 100ms, std::nullopt, 8};
 };
 
 TEST_F(ClientConnection, SubmitIsAcceptedAndCreatesTheJob) {
@@ -129,14 +129,14 @@ TEST_F(ClientConnection, RepliesToOtherRequestIdsAreDropped) {
 }
 
 TEST_F(ClientConnection, NoServerIsUnreachableAfterEveryAttemptTimesOut) {
-  connection c(endpoint, options{100ms, 2, 100ms, std::nullopt});
+  connection c(endpoint, options{100ms, 2, 100ms, std::nullopt, 8});
   const auto t0 = std::chrono::steady_clock::now();
   EXPECT_THROW((void)c.status(), unreachable);
   EXPECT_GE(std::chrono::steady_clock::now() - t0, 190ms);
 }
 
 TEST_F(ClientConnection, AServerThatStartsLateIsReachedByALaterAttempt) {
-  connection c(endpoint, options{300ms, 5, 100ms, std::nullopt});
+  connection c(endpoint, options{300ms, 5, 100ms, std::nullopt, 8});
   std::unique_ptr<test::fake_server> server;
   std::thread later([&] {
     std::this_thread::sleep_for(400ms);
