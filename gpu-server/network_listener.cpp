@@ -50,9 +50,13 @@ authorized_clients::authorized_clients(std::filesystem::path dir) : dir_(std::mo
 // Called with mu_ held. A directory that cannot be read, or a file that is
 // not a public key, keeps the last good set: a typo never opens the door.
 void authorized_clients::reload_if_changed() {
+  // Read again when an entry was added or removed, and at most once a second
+  // anyway (a key file rewritten in place does not touch the directory).
   std::error_code ec;
   const auto t = std::filesystem::last_write_time(dir_, ec);
-  if (ec || (t == seen_ && seen_ != std::filesystem::file_time_type{})) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (ec || (t == seen_ && seen_ != std::filesystem::file_time_type{} && now - loaded_ < std::chrono::seconds(1))) return;
+  loaded_ = now;
   std::map<std::string, std::string> next;
   std::map<uid_t, std::string> uids;
   try {
@@ -71,12 +75,13 @@ void authorized_clients::reload_if_changed() {
     }
   } catch (const std::exception& ex) {
     if (seen_ == std::filesystem::file_time_type{}) throw;
-    spdlog::error("clients directory {}: {}; keeping the {} clients authorized before", dir_.string(),
-                  util::printable(ex.what()), by_key_.size());
+    if (t != seen_)  // once a change, not once a second
+      spdlog::error("clients directory {}: {}; keeping the {} clients authorized before", dir_.string(),
+                    util::printable(ex.what()), by_key_.size());
     seen_ = t;
     return;
   }
-  if (seen_ != std::filesystem::file_time_type{} || !next.empty())
+  if (next != by_key_ && (seen_ != std::filesystem::file_time_type{} || !next.empty()))
     spdlog::info("clients directory {}: {} client key(s) authorized", dir_.string(), next.size());
   by_key_ = std::move(next);
   seen_ = t;

@@ -32,7 +32,8 @@
 
 namespace cuzk::server {
 
-/* The clients directory, read again when it changes (revoking a client is removing its file). */
+/* The clients directory, read again when it changes (revoking a client is removing its file; a key file
+   rewritten in place is read within a second). */
 class authorized_clients {
  public:
   explicit authorized_clients(std::filesystem::path dir);
@@ -45,6 +46,7 @@ class authorized_clients {
   std::filesystem::path dir_;
   std::mutex mu_;
   std::filesystem::file_time_type seen_{};
+  std::chrono::steady_clock::time_point loaded_{};
   std::map<std::string, std::string> by_key_;  // binary public key → name
 };
 

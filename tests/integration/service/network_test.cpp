@@ -14,6 +14,7 @@
 #include "harness.hpp"
 #include "http_get.hpp"
 #include "net/curve_keys.hpp"
+#include "run.hpp"
 #include "seed.hpp"
 
 namespace cuzk::test {
@@ -115,9 +116,19 @@ TEST(Network, AnAuthorizedKeyProvesOverCurveAndEachClientSeesOnlyItsOwnJobs) {
   const auto mine = alice.status();
   ASSERT_EQ(mine.jobs.size(), 2u);
 
-  // The operator (a local root client) sees both, owned by two different uids.
+  // The CLI as a remote user would run it: keys from files, the witness streamed.
+  const auto wtns = witness_file(svc.dir(), "cli.wtns", circuit, seed() + 3);
+  const auto proof = svc.dir() / "p.json", pub = svc.dir() / "pub.json";
+  const auto out = run(cli_bin() + " submit --endpoint " + ep + " --curve-key " + (svc.dir() / "bob.key").string() +
+                       " --server-public " + (svc.dir() / "server.key.pub").string() + " --zkey " + key_id + " --wtns " +
+                       wtns.string() + " --job-id cli-1 --wait --proof " + proof.string() + " --public " + pub.string() +
+                       " --timeout 120");
+  ASSERT_EQ(out.rc, 0) << out.out << out.err;
+  EXPECT_TRUE(verifies(*key_for(circuit).pk, read_all(proof), read_all(pub)));
+
+  // The operator (a local root client) sees all four, owned by two different uids.
   auto root = svc.connect();
-  EXPECT_EQ(root.status().jobs.size(), 3u);
+  EXPECT_EQ(root.status().jobs.size(), 4u);
   EXPECT_EQ(server->terminate(), 0);
 }
 

@@ -63,6 +63,14 @@ TEST_F(AuthorizedClients, AKeyIsKnownByItsFilesNameUntilTheFileIsRemoved) {
   bump();
   EXPECT_EQ(c.name_of(bob), std::nullopt) << "a removed client is revoked";
   EXPECT_EQ(c.name_of(alice), "alice");
+  // A key file rewritten in place (the directory itself unchanged) is read within a second.
+  const auto k2 = net::make_curve_keypair();
+  const auto t = fs::last_write_time(dir);
+  std::ofstream(dir / "alice.pub", std::ios::trunc) << "public-key = \"" << k2.public_key << "\"\n";
+  fs::last_write_time(dir, t);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_EQ(c.name_of(binary(k2.public_key)), "alice");
+  EXPECT_EQ(c.name_of(alice), std::nullopt) << "the replaced key still opens the door";
 }
 
 TEST_F(AuthorizedClients, ABadDirectoryIsRefusedAtStartAndKeepsTheLastGoodSetAfter) {
