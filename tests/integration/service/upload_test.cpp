@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <atomic>
 #include <thread>
 
 #include "client/lib/errors.hpp"
@@ -164,6 +165,56 @@ TEST(Uploads, AStalledUploadIsDroppedAndAQuotaBoundsAClient) {
   const auto t0 = std::chrono::steady_clock::now();
   (void)c.status();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 200ms);
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST(Uploads, StatusAnswersWithin200msWhileOneClientStreamsAtFullRateAndAnotherStalls) {
+  service svc({"2x4096"});
+  const auto spool = svc.dir() / "spool";
+  auto server = svc.start_server({}, {"--spool-dir", spool.string(), "--max-spool-per-client", "4"});
+  const auto big = svc.dir() / "big.r1cs";
+  {
+    std::ofstream f(big, std::ios::binary);
+    std::string mib(1 << 20, '\x5a');
+    for (int i = 0; i < 64; ++i) f.write(mib.data(), std::streamsize(mib.size()));
+  }
+  auto c = svc.connect();
+  (void)c.status();
+  std::atomic<bool> done{false};
+  std::atomic<int> uploads{0};
+  std::thread streamer([&] {
+    auto s = svc.connect();
+    for (int i = 0; !done; ++i) {
+      s.upload("big-" + std::to_string(i % 8), proto::upload_kind::r1cs, big);
+      ++uploads;
+    }
+  });
+  std::thread staller([&] {  // opens uploads and never finishes them
+    auto s = svc.connect();
+    for (int i = 0; !done; ++i) {
+      try {
+        (void)s.upload_chunk(proto::upload{"stall-" + std::to_string(i % 4), proto::upload_kind::r1cs, 1 << 20, 0, "x", ""});
+      } catch (const client::server_error&) {
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+  });
+  std::chrono::nanoseconds worst{0};
+  int samples = 0;
+  while (samples < 50) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)c.status();
+    worst = std::max(worst, std::chrono::steady_clock::now() - t0);
+    ++samples;
+    std::this_thread::sleep_for(20ms);
+  }
+  done = true;
+  streamer.join();
+  staller.join();
+  EXPECT_GE(uploads.load(), 1) << "the streamer finished no upload";
+  EXPECT_LT(worst, 200ms) << "status took " << std::chrono::duration<double, std::milli>(worst).count() << " ms";
+  std::printf("status: worst %.1f ms over %d samples while %d uploads of 64 MiB went through\n",
+              std::chrono::duration<double, std::milli>(worst).count(), samples, uploads.load());
   EXPECT_EQ(server->terminate(), 0);
 }
 
