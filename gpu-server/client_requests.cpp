@@ -31,6 +31,18 @@ proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
 }
 
 
+/* The uploads a circom Submit names (upload:ID), its witness first. */
+std::vector<std::pair<std::string, proto::upload_kind>> named_uploads(const proto::submit& s) {
+  std::vector<std::pair<std::string, proto::upload_kind>> out;
+  if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
+    if (c->wtns.starts_with(proto::upload_prefix))
+      out.emplace_back(c->wtns.substr(proto::upload_prefix.size()), proto::upload_kind::wtns);
+    if (c->r1cs && c->r1cs->starts_with(proto::upload_prefix))
+      out.emplace_back(c->r1cs->substr(proto::upload_prefix.size()), proto::upload_kind::r1cs);
+  }
+  return out;
+}
+
 }  // namespace
 
 client_requests::client_requests(context c, std::function<void()> dispatch,
@@ -158,29 +170,21 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
 }
 
 std::optional<std::string> client_requests::claim_uploads(const peer& p, const proto::submit& s, spooled& out) {
-  const auto* c = std::get_if<proto::circom_work>(&s.work);
-  if (!c) return std::nullopt;
-  auto one = [&](const std::string& ref, proto::upload_kind kind, std::optional<std::string>& path) -> std::optional<std::string> {
-    if (!ref.starts_with(proto::upload_prefix)) return std::nullopt;
-    auto f = c_.uploaded.claim(p.cred.uid, ref.substr(proto::upload_prefix.size()), kind);
-    if (!f) return f.error();
-    path = *f;
-    return std::nullopt;
-  };
-  if (auto why = one(c->wtns, proto::upload_kind::wtns, out.wtns)) return why;
-  if (c->r1cs)
-    if (auto why = one(*c->r1cs, proto::upload_kind::r1cs, out.r1cs)) {
-      release_uploads(p, s);
-      return why;
+  std::vector<std::string> claimed;
+  for (const auto& [id, kind] : named_uploads(s)) {
+    auto f = c_.uploaded.claim(p.cred.uid, id, kind);
+    if (!f) {
+      for (const auto& done : claimed) c_.uploaded.release(p.cred.uid, done);  // only what this Submit claimed
+      return f.error();
     }
+    (kind == proto::upload_kind::wtns ? out.wtns : out.r1cs) = *f;
+    claimed.push_back(id);
+  }
   return std::nullopt;
 }
 
 void client_requests::release_uploads(const peer& p, const proto::submit& s) {
-  if (const auto* c = std::get_if<proto::circom_work>(&s.work))
-    for (const auto* ref : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr})
-      if (ref && ref->starts_with(proto::upload_prefix))
-        c_.uploaded.release(p.cred.uid, ref->substr(proto::upload_prefix.size()));
+  for (const auto& [id, kind] : named_uploads(s)) c_.uploaded.release(p.cred.uid, id);
 }
 
 void client_requests::start_preparing() {
@@ -203,13 +207,10 @@ void client_requests::start_preparing() {
 void client_requests::on_prepared(const submission& sub, prepared r) {
   const auto job = record(sub, std::move(r));
   // The uploads it names are the new job's now, or the client's again.
-  if (const auto* c = std::get_if<proto::circom_work>(&sub.s.work))
-    for (const auto* ref : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr})
-      if (ref && ref->starts_with(proto::upload_prefix)) {
-        const auto id = ref->substr(proto::upload_prefix.size());
-        if (job) c_.uploaded.consumed(sub.p.cred.uid, id, *job);
-        else c_.uploaded.release(sub.p.cred.uid, id);
-      }
+  if (job)
+    for (const auto& [id, kind] : named_uploads(sub.s)) c_.uploaded.consumed(sub.p.cred.uid, id, *job);
+  else
+    release_uploads(sub.p, sub.s);
   dispatch_();
 }
 
