@@ -65,7 +65,12 @@ uploads::uploads(const server_options& opt, key_store& keys, const shm::job_tabl
       for (const auto* f : {&sp.wtns, &sp.r1cs})
         if (!f->empty() && std::filesystem::path(*f).parent_path() == dir_) {
           named.insert(*f);
-          files_[{rec.owner_uid, "job:" + *f}] = {*f, proto::upload_kind::wtns, 0, 0, {}, j};
+          // The job's again, and counted in its owner's quota until the job ends, as before the restart.
+          std::error_code size_ec;
+          const std::uint64_t size = std::filesystem::file_size(*f, size_ec);
+          files_[{rec.owner_uid, "job:" + *f}] = {
+              *f, f == &sp.wtns ? proto::upload_kind::wtns : proto::upload_kind::r1cs, size_ec ? 0 : size,
+              size_ec ? 0 : size, {}, j};
         }
     } catch (const std::exception&) {
     }
