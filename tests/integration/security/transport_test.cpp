@@ -33,14 +33,7 @@ std::string libzmq_auto_id(std::uint32_t n) {
 std::chrono::nanoseconds worst_status(service& svc, const std::function<bool()>& busy) {
   auto c = svc.connect(10000ms);
   (void)c.status();
-  std::chrono::nanoseconds worst{0};
-  while (busy()) {
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)c.status();
-    worst = std::max(worst, std::chrono::steady_clock::now() - t0);
-    std::this_thread::sleep_for(20ms);
-  }
-  return worst;
+  return test::worst_status(c, [&](int) { return busy(); });
 }
 
 TEST(Transport, RoutingIdsAClientClaimsNeitherTakeAnotherClientsRepliesNorAbortTheServer) {

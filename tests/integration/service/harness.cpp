@@ -231,6 +231,20 @@ fs::path witness_file(const fs::path& dir, const std::string& name, const std::s
   return path;
 }
 
+std::chrono::nanoseconds worst_status(client::connection& c, const std::function<bool(int)>& more, int* samples) {
+  std::chrono::nanoseconds worst{0};
+  int n = 0;
+  while (more(n)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)c.status();
+    worst = std::max(worst, std::chrono::steady_clock::now() - t0);
+    ++n;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (samples) *samples = n;
+  return worst;
+}
+
 std::string read_all(const fs::path& p) {
   std::ifstream f(p);
   return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};

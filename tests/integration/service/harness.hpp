@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -122,6 +123,9 @@ bool verifies(const groth16::basic_proving_key<C>& pk, const std::string& proof_
 /* The port of the metrics endpoint a server started with --metrics 127.0.0.1:0 logged ("metrics on
    127.0.0.1:PORT") in one of the logs in `dir`; 0 when none did within `limit`. */
 unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit = std::chrono::seconds(30));
+
+/* The worst latency of c.status(), asked every 20 ms while more(samples so far) holds; the count in *samples. */
+std::chrono::nanoseconds worst_status(client::connection& c, const std::function<bool(int)>& more, int* samples = nullptr);
 
 /* Polls f() every 50 ms until it returns true or `limit` passes. */
 template <class F>
