@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <string_view>
 #include <vector>
 
 namespace cuzk::server {
@@ -9,6 +10,21 @@ namespace cuzk::server {
 namespace {
 
 constexpr const char* died_unseen = "its worker died while synthesizing it: killed, out of memory?";
+
+/* A QUEUED partition whose synthesis has started `max` times (a synthesis
+   that ends without a filled slot or an error ended its worker: killed,
+   for memory most likely, hung, or past its deadline) is failed rather than
+   requeued: its input is poison, and other jobs must get the workers. */
+bool fail_if_poison(shm::job_table& jobs, shm::job_ref j, const shm::job_record& rec, std::uint32_t p, unsigned max,
+                    std::string_view last) {
+  const std::uint32_t n = rec.parts[p].syntheses.load(std::memory_order_relaxed);
+  if (n < max) return false;
+  const std::string why = "synthesis of partition " + std::to_string(p) + " ended its worker " + std::to_string(n) +
+                          " times (last: " + std::string(last) + "); the job's input is refused";
+  if (!jobs.fail(j, p, why)) return false;
+  spdlog::warn("job {} ({}): {}", j.index, shm::field_text(rec.job_id), why);
+  return true;
+}
 
 bool queued(const shm::job_record& rec, std::uint32_t p) {
   return shm::part_word::unpack(rec.parts[p].word.load(std::memory_order_acquire)).state == shm::part_state::queued;
@@ -35,7 +51,7 @@ void local_job_queue::refresh(bool log) {
     if (shm::job_word_state(rec) != shm::job_state::active) return;
     for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
       if (queued(rec, p)) {
-        if (refuse_poison(j, p, max_synth_crashes_, died_unseen)) {
+        if (fail_if_poison(jobs_, j, rec, p, max_synth_crashes_, died_unseen)) {
           refused.push_back(j);
           break;
         }
@@ -72,21 +88,10 @@ void local_job_queue::give_back(const queued_partition& q) {
   queue_.push(q);
 }
 
-/* A QUEUED partition whose synthesis has started `max` times (a synthesis
-   that ends without a filled slot or an error ended its worker: killed,
-   for memory most likely, hung, or past its deadline) is failed rather than
-   requeued: its input is poison, and other jobs must get the workers. */
 bool local_job_queue::refuse_poison(shm::job_ref j, std::uint32_t p, unsigned max, const std::string& last) {
   auto rec = jobs_.get(j);
   auto pw = jobs_.part(j, p);
-  if (!rec || !pw || pw->state != shm::part_state::queued) return false;
-  const std::uint32_t n = (*rec)->parts[p].syntheses.load(std::memory_order_relaxed);
-  if (n < max) return false;
-  const std::string why = "synthesis of partition " + std::to_string(p) + " ended its worker " + std::to_string(n) +
-                          " times (last: " + last + "); the job's input is refused";
-  if (!jobs_.fail(j, p, why)) return false;
-  spdlog::warn("job {} ({}): {}", j.index, shm::field_text((*rec)->job_id), why);
-  return true;
+  return rec && pw && pw->state == shm::part_state::queued && fail_if_poison(jobs_, j, **rec, p, max, last);
 }
 
 }  // namespace cuzk::server
