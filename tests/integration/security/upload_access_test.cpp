@@ -1,0 +1,84 @@
+// Streamed files and a second uid (DESIGN §9, issue 22): another client can
+// neither read, name, extend nor take over a client's upload.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "client/lib/errors.hpp"
+#include "harness.hpp"
+#include "hostile.hpp"
+#include "proto/names.hpp"
+#include "run.hpp"
+#include "seed.hpp"
+
+namespace cuzk::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string circuit = "chain:size=64";
+
+/* The Error nobody gets for this message on a fresh connection ("" when it got another reply or none). */
+std::string refusal_as_nobody(const std::string& endpoint, const proto::body& b) {
+  const auto out = fs::temp_directory_path() / ("cuzk-upload-refusal-" + std::to_string(::getpid()));
+  std::filesystem::remove(out);
+  const pid_t child = fork_as_nobody([&] {
+    raw_peer p(endpoint);
+    p.send(b, 7);
+    auto m = p.receive(10000ms);
+    const auto* e = m ? std::get_if<proto::error_reply>(&m->body) : nullptr;
+    if (!e) return 1;
+    std::ofstream(out) << proto::name(e->code) << ": " << e->message;
+    return 0;
+  });
+  EXPECT_EQ(wait_child(child, 30s), 0) << "nobody got no error reply";
+  const auto text = read_all(out);
+  std::filesystem::remove(out);
+  return text;
+}
+
+TEST(UploadAccess, AnotherUidCanNeitherReadNameExtendNorReplaceAClientsUpload) {
+  REQUIRE_SECOND_UID();
+  service svc({"2x4096"});
+  const auto spool = svc.dir() / "spool";
+  const auto key_id = load_srs(svc, key_for(circuit).path);
+  auto server = svc.start_server({}, {"--client-group", "nogroup", "--spool-dir", spool.string()});
+  auto c = svc.connect();
+  const auto wtns = witness_file(svc.dir(), "mine.wtns", circuit, seed());
+  const auto size = fs::file_size(wtns);
+  c.upload("u1", proto::upload_kind::wtns, wtns, key_id);
+
+  EXPECT_EQ(fs::status(spool).permissions() & fs::perms::all, fs::perms::owner_all) << "the spool is the service's";
+  proto::submit s;
+  s.job_id = "steal";
+  s.zkey = key_id;
+  s.work = proto::circom_work{"upload:u1", std::nullopt};
+  const auto named = refusal_as_nobody(svc.endpoint(), s);
+  EXPECT_NE(named.find("you have no upload u1"), std::string::npos) << named;
+  const auto extended =
+      refusal_as_nobody(svc.endpoint(), proto::upload{"u1", proto::upload_kind::wtns, size, size - 1, "x", ""});
+  EXPECT_NE(extended.find("no upload u1 in progress"), std::string::npos) << extended;
+
+  // nobody's own upload of the same id is its own file: root's stays whole and provable.
+  const pid_t child = fork_as_nobody([&] {
+    raw_peer p(svc.endpoint());
+    p.send(proto::upload{"u1", proto::upload_kind::r1cs, 10, 0, "0123456789", ""}, 1);
+    auto m = p.receive(10000ms);
+    return m && std::holds_alternative<proto::upload_ack>(m->body) ? 0 : 1;
+  });
+  EXPECT_EQ(wait_child(child, 30s), 0);
+  auto worker = svc.start_worker("w1");
+  proto::submit mine = s;
+  mine.job_id = "mine";
+  EXPECT_TRUE(c.submit(mine).created);
+  const auto r = c.wait("mine", 120s);
+  ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(r));
+  const auto& part = std::get<proto::proof_reply>(r).partitions.at(0);
+  EXPECT_TRUE(verifies(*key_for(circuit).pk, part.proof_json, part.public_json));
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+}  // namespace
+}  // namespace cuzk::test
