@@ -19,6 +19,7 @@ int run_keygen(const keygen_args& a) {
 
 client::options connection_options(const server_args& a) {
   client::options o;
+  o.timeout = std::chrono::milliseconds(static_cast<long long>(a.request_timeout * 1000));
   if (a.curve_key.empty() != a.server_public.empty())
     throw std::invalid_argument("--curve-key and --server-public go together (CURVE over tcp://)");
   if (!a.curve_key.empty()) {

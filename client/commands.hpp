@@ -39,6 +39,7 @@ struct server_args {
   std::string endpoint;
   std::string curve_key;      // this client's secret key file (cuzk keygen)
   std::string server_public;  // the server's public key file
+  double request_timeout = 10;  // seconds one attempt waits for a reply (three attempts)
 };
 struct submit_args {
   server_args server;

@@ -76,6 +76,10 @@ int main(int argc, char** argv) {
         ->envname("CUZK_CURVE_KEY");
     sub->add_option("--server-public", a.server_public, "tcp://: the server's public key file")
         ->envname("CUZK_SERVER_PUBLIC");
+    sub->add_option("--request-timeout", a.request_timeout,
+                    "seconds one attempt waits for the server's reply before reconnecting (3 attempts; default 10)")
+        ->envname("CUZK_REQUEST_TIMEOUT")
+        ->check(CLI::Range(0.1, 3600.0));
   };
   keygen_args ka;
   auto* keygen = app.add_subcommand("keygen", "make a CURVE keypair: FILE (secret, 0600) and FILE.pub; prints the public key");

@@ -136,7 +136,9 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
   ++c_.counters.submits;
   if (!c_.loop.accepting) return c_.out.reply_error(p.to(), rq, proto::error_code::unavailable, "the server is shutting down");
   const auto digest = request_digest(s);
-  if (auto known = c_.jobs.find(s.job_id, p.cred.uid)) {  // idempotent: the same job, never proven twice
+  if (c_.cluster) {
+    // The database answers a known id (on any node): the checks below and the preparation run first.
+  } else if (auto known = c_.jobs.find(s.job_id, p.cred.uid)) {  // idempotent: the same job, never proven twice
     auto rec = c_.jobs.get(*known);
     if (rec) {
       if (std::memcmp((*rec)->digest, digest.data(), digest.size()) != 0)
@@ -205,6 +207,18 @@ void client_requests::start_preparing() {
 }
 
 void client_requests::on_prepared(const submission& sub, prepared r) {
+  if (c_.cluster) {
+    if (r.code) {
+      c_.out.reply_error(sub.p.to(), sub.rq, *r.code, r.error);
+      return release_uploads(sub.p, sub.s);
+    }
+    c_.keys.keep(r.key_id, r.pk);
+    // The database holds the job and its streamed files now (or refused them): the spool's copies go (or stay the client's).
+    return c_.cluster->record(sub.p, sub.rq, sub.s, sub.digest, r, sub.uploaded, [this, p = sub.p, s = sub.s](bool stored) {
+      if (!stored) return release_uploads(p, s);
+      for (const auto& [id, kind] : named_uploads(s)) c_.uploaded.discard(p.cred.uid, id);
+    });
+  }
   const auto job = record(sub, std::move(r));
   // The uploads it names are the new job's now, or the client's again.
   if (job)
@@ -271,6 +285,7 @@ std::optional<shm::job_ref> client_requests::find_job(const peer& p, std::uint64
 }
 
 void client_requests::status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+  if (c_.cluster) return c_.cluster->status(p, rq, s);
   const address id = p.to();
   if (s.job_id) {
     auto j = find_job(p, rq, *s.job_id, s.owner_uid);
@@ -356,6 +371,7 @@ bool client_requests::answer_finished(const address& id, uid_t uid, std::uint64_
 }
 
 void client_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
+  if (c_.cluster) return c_.cluster->fetch(p, rq, f);
   auto j = find_job(p, rq, f.job_id, f.owner_uid);
   if (!j) return;
   if (answer_finished(p.to(), p.cred.uid, rq, *j)) return;
@@ -364,6 +380,7 @@ void client_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch&
 }
 
 void client_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
+  if (c_.cluster) return c_.cluster->wait(p, rq, w);
   auto j = find_job(p, rq, w.job_id, w.owner_uid);
   if (!j) return;
   if (answer_finished(p.to(), p.cred.uid, rq, *j)) return;
@@ -388,10 +405,12 @@ void client_requests::job_changed(shm::job_ref j) {
 }
 
 void client_requests::closed(const std::string& identity) {
+  if (c_.cluster) c_.cluster->closed(identity);
   std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
 }
 
 void client_requests::expire_waits() {
+  if (c_.cluster) c_.cluster->expire_waits();
   const auto now = std::chrono::steady_clock::now();
   std::vector<waiter> due;
   std::erase_if(waiters_, [&](const waiter& w) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_requests.hpp"
 #include "fair_queue.hpp"
 #include "file_policy.hpp"
 #include "job_queue.hpp"
@@ -46,6 +47,7 @@ class client_requests {
     boost::asio::io_context& io;
     boost::asio::thread_pool& prep;     // preparations
     boost::asio::thread_pool& replies;  // proof replies, decoded and formatted off the loop
+    cluster_requests* cluster = nullptr;  // a cluster node: jobs recorded in and answered from its database
   };
   /* dispatch: new work may start. describe: the node's part of a status reply (GPUs; for operators slots and workers). */
   client_requests(context c, std::function<void()> dispatch,

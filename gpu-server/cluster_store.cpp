@@ -32,26 +32,53 @@ cluster_job job_of(const pqxx::row& r) {
   j.digest_hex = r["digest"].as<std::string>();
   j.key_id = r["key_id"].as<std::string>();
   j.spec = r["spec"].as<std::string>();
+  j.client = r["client"].as<std::string>();
   j.priority = r["priority"].as<int>();
+  j.curve = r["curve"].as<int>();
   j.partitions = r["partitions"].as<std::uint32_t>();
   j.state = r["state"].as<std::string>();
   j.node = r["node"].is_null() ? "" : r["node"].as<std::string>();
   j.attempts = r["attempts"].as<std::uint32_t>();
   j.error = r["error"].is_null() ? "" : r["error"].as<std::string>();
   j.results_hex = array_values(r["results"]);
+  j.submitted_ns = r["submitted_ns"].as<std::uint64_t>();
+  j.finished_ns = r["finished_ns"].is_null() ? 0 : r["finished_ns"].as<std::uint64_t>();
   return j;
 }
 
-constexpr const char* columns = "id, owner, job_id, digest, key_id, spec, priority, partitions, state, node, attempts, error, results";
+#define CUZK_JOB_TIMES                                                     \
+  "(extract(epoch FROM submitted) * 1e9)::bigint AS submitted_ns, " \
+  "(extract(epoch FROM finished) * 1e9)::bigint AS finished_ns"
+constexpr const char* columns =
+    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
+    "results, " CUZK_JOB_TIMES;
+constexpr const char* columns_without_results =
+    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
+    "NULL::text[] AS results, " CUZK_JOB_TIMES;
+#undef CUZK_JOB_TIMES
 
 }  // namespace
+
+std::string with_liveness(const std::string& conninfo) {
+  static const std::pair<const char*, const char*> settings[] = {
+      {"connect_timeout", "5"}, {"keepalives_idle", "5"}, {"keepalives_interval", "2"}, {"keepalives_count", "3"},
+      {"tcp_user_timeout", "10000"}};
+  const bool uri = conninfo.starts_with("postgresql://") || conninfo.starts_with("postgres://");
+  std::string out = conninfo;
+  for (const auto& [name, value] : settings) {
+    if (conninfo.find(name) != std::string::npos) continue;
+    if (uri) out += std::string(out.find('?') == std::string::npos ? "?" : "&") + name + "=" + value;
+    else out += std::string(out.empty() ? "" : " ") + name + "=" + value;
+  }
+  return out;
+}
 
 struct cluster_store::session {
   explicit session(const std::string& conninfo) : c(conninfo) {}
   pqxx::connection c;
 };
 
-cluster_store::cluster_store(std::string conninfo) : conninfo_(std::move(conninfo)) {}
+cluster_store::cluster_store(std::string conninfo) : conninfo_(with_liveness(conninfo)) {}
 cluster_store::~cluster_store() = default;
 
 cluster_store::session& cluster_store::open() {
@@ -106,7 +133,9 @@ void cluster_store::migrate() {
         digest text NOT NULL,
         key_id text NOT NULL,
         spec text NOT NULL,
+        client text NOT NULL DEFAULT '',
         priority smallint NOT NULL,
+        curve smallint NOT NULL DEFAULT 1,
         partitions integer NOT NULL,
         submitted timestamptz NOT NULL DEFAULT now(),
         state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'claimed', 'done', 'failed')),
@@ -119,19 +148,48 @@ void cluster_store::migrate() {
         UNIQUE (owner, job_id))
     )sql");
     w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_queued ON cuzk_jobs (priority, id) WHERE state = 'queued'");
+    w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_claimed ON cuzk_jobs (node) WHERE state = 'claimed'");
+    w.exec(R"sql(
+      CREATE TABLE IF NOT EXISTS cuzk_inputs (
+        job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE CASCADE,
+        kind text NOT NULL,
+        data bytea NOT NULL,
+        PRIMARY KEY (job, kind))
+    )sql");
   });
 }
 
-cluster_submit_outcome cluster_store::submit(const cluster_job& j) {
+cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::vector<cluster_input>& inputs,
+                                             std::uint64_t max_unfinished) {
   return run([&](pqxx::work& w) {
+    auto known =
+        w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
+    if (!known.empty()) {
+      const bool same = known[0][1].as<std::string>() == j.digest_hex;
+      return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, known[0][2].as<std::string>()};
+    }
+    if (max_unfinished != UINT64_MAX) {
+      const auto n = w.exec_params("SELECT count(*) FROM cuzk_jobs WHERE owner = $1 AND state IN ('queued', 'claimed')",
+                                   j.owner)[0][0]
+                         .as<std::uint64_t>();
+      if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, "", true, n};
+    }
     auto r = w.exec_params(
-        "INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, priority, partitions) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, job_id) DO NOTHING RETURNING id",
-        j.owner, j.job_id, j.digest_hex, j.key_id, j.spec, j.priority, j.partitions);
-    if (!r.empty()) return cluster_submit_outcome{r[0][0].as<std::int64_t>(), true, false};
-    auto known = w.exec_params("SELECT id, digest FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
+        "INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, client, priority, curve, partitions) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (owner, job_id) DO NOTHING RETURNING id",
+        j.owner, j.job_id, j.digest_hex, j.key_id, j.spec, j.client, j.priority, j.curve, j.partitions);
+    if (!r.empty()) {
+      const auto id = r[0][0].as<std::int64_t>();
+      for (const auto& in : inputs)
+        w.exec_params("INSERT INTO cuzk_inputs (job, kind, data) VALUES ($1, $2, $3)", id, in.kind,
+                      pqxx::binarystring(in.bytes.data(), in.bytes.size()));
+      w.exec_params("SELECT pg_notify('cuzk_queued', $1)", j.key_id);
+      return cluster_submit_outcome{id, true, false, "queued"};
+    }
+    // Another node recorded the same id meanwhile.
+    known = w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
     const bool same = known[0][1].as<std::string>() == j.digest_hex;
-    return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same};
+    return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, known[0][2].as<std::string>()};
   });
 }
 
@@ -186,6 +244,27 @@ bool cluster_store::fail(std::int64_t id, const std::string& node, const std::st
   });
 }
 
+bool cluster_store::unclaim(std::int64_t id, const std::string& node) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'queued', node = NULL, claimed = NULL "
+        "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
+        id, node);
+    if (!r.empty()) w.exec("SELECT pg_notify('cuzk_queued', '')");
+    return !r.empty();
+  });
+}
+
+bool cluster_store::reclaim(std::int64_t id, const std::string& node) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'claimed', node = $2, claimed = now() "
+        "WHERE id = $1 AND (state = 'queued' OR (state = 'claimed' AND node = $2)) RETURNING id",
+        id, node);
+    return !r.empty();
+  });
+}
+
 std::uint32_t cluster_store::release_dead(std::chrono::seconds timeout) {
   return run([&](pqxx::work& w) {
     auto r = w.exec_params(
@@ -193,7 +272,66 @@ std::uint32_t cluster_store::release_dead(std::chrono::seconds timeout) {
         "WHERE state = 'claimed' AND node IN "
         "(SELECT node FROM cuzk_nodes WHERE heartbeat < now() - make_interval(secs => $1)) RETURNING id",
         static_cast<double>(timeout.count()));
+    if (!r.empty()) w.exec("SELECT pg_notify('cuzk_queued', '')");
     return static_cast<std::uint32_t>(r.size());
+  });
+}
+
+std::vector<cluster_input> cluster_store::inputs(std::int64_t id) {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_input> out;
+    for (const auto& row : w.exec_params("SELECT kind, data FROM cuzk_inputs WHERE job = $1 ORDER BY kind", id))
+      out.push_back({row[0].as<std::string>(), pqxx::binarystring(row[1]).str()});
+    return out;
+  });
+}
+
+std::optional<cluster_job> cluster_store::get(std::int64_t id) {
+  return run([&](pqxx::work& w) -> std::optional<cluster_job> {
+    auto r = w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE id = $1", id);
+    if (r.empty()) return std::nullopt;
+    return job_of(r[0]);
+  });
+}
+
+std::vector<cluster_job> cluster_store::claimed_by(const std::string& node) {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_job> out;
+    for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
+                                             " FROM cuzk_jobs WHERE state = 'claimed' AND node = $1 ORDER BY priority, id",
+                                         node))
+      out.push_back(job_of(row));
+    return out;
+  });
+}
+
+std::vector<cluster_job> cluster_store::list(const std::string& owner, std::uint32_t most) {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_job> out;
+    for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
+                                             " FROM cuzk_jobs WHERE $1 = '' OR owner = $1 ORDER BY id DESC LIMIT $2",
+                                         owner, most))
+      out.push_back(job_of(row));
+    return out;
+  });
+}
+
+std::uint32_t cluster_store::expire(std::chrono::seconds retention) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "DELETE FROM cuzk_jobs WHERE state IN ('done', 'failed') AND finished < now() - make_interval(secs => $1) "
+        "RETURNING id",
+        static_cast<double>(retention.count()));
+    return static_cast<std::uint32_t>(r.size());
+  });
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> cluster_store::counts() {
+  return run([&](pqxx::work& w) {
+    std::vector<std::pair<std::string, std::uint64_t>> out;
+    for (const auto& row : w.exec("SELECT state, count(*) FROM cuzk_jobs GROUP BY state ORDER BY state"))
+      out.emplace_back(row[0].as<std::string>(), row[1].as<std::uint64_t>());
+    return out;
   });
 }
 

@@ -29,20 +29,38 @@ class store_unavailable : public std::runtime_error {
 struct cluster_job {
   std::int64_t id = 0;
   std::string owner, job_id, digest_hex, key_id, spec;
-  int priority = 1;  // 0 high, 1 normal, 2 low (proto::priority)
+  std::string client;  // the client's label (proto::submit::client)
+  int priority = 1;    // 0 high, 1 normal, 2 low (proto::priority)
+  int curve = 1;       // the key's (curves::curve_id)
   std::uint32_t partitions = 1;
   std::string state;  // queued, claimed, done, failed
   std::string node;   // the claiming node
   std::uint32_t attempts = 0;
   std::string error;
   std::vector<std::string> results_hex;  // per partition, once done
+  std::uint64_t submitted_ns = 0, finished_ns = 0;  // Unix time
+};
+
+/* A file a job's Submit streamed into the accepting node's spool: it travels
+   with the job (bytea), so whichever node claims the job can prove it. */
+struct cluster_input {
+  std::string kind;  // "wtns", "r1cs"
+  std::string bytes;
 };
 
 struct cluster_submit_outcome {
   std::int64_t id = 0;
   bool created = false;   // false: the owner's job id was known with the same digest
   bool conflict = false;  // the owner's job id is known with another digest
+  std::string state;      // the job's state now
+  bool busy = false;      // not recorded: the owner holds `max_unfinished` unfinished jobs
+  std::uint64_t unfinished = 0;
 };
+
+/* The connection string with libpq's liveness settings added where it names
+   none: connect within 5 s, and a connection whose peer is silent (a cut
+   network, a dead host) fails within about 10 s instead of hanging a call. */
+std::string with_liveness(const std::string& conninfo);
 
 class cluster_store {
  public:
@@ -54,8 +72,11 @@ class cluster_store {
 
   /* Creates the tables if absent (every node may call it at start). */
   void migrate();
-  /* Records a job, idempotent per (owner, job_id) across the cluster. */
-  cluster_submit_outcome submit(const cluster_job& j);
+  /* Records a job and its streamed files, idempotent per (owner, job_id) across the cluster. */
+  cluster_submit_outcome submit(const cluster_job& j, const std::vector<cluster_input>& inputs = {},
+                                std::uint64_t max_unfinished = UINT64_MAX);
+  /* The files a job's Submit streamed. */
+  std::vector<cluster_input> inputs(std::int64_t id);
   /* This node is alive and holds these keys. */
   void heartbeat(const std::string& node, const std::vector<std::string>& key_ids);
   /* Up to `most` queued jobs whose key this node holds, highest priority then oldest first, now claimed by it. */
@@ -63,10 +84,24 @@ class cluster_store {
   /* The claimed job's proofs; false when the claim was no longer this node's (released, retaken). */
   bool complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex);
   bool fail(std::int64_t id, const std::string& node, const std::string& error);
+  /* A claim this node cannot use goes back to the queue; false when it was not this node's. */
+  bool unclaim(std::int64_t id, const std::string& node);
+  /* This node claims again a job it still holds in its pool, if it is queued (its claim was released while
+     the node was away and nobody took it); true when the job is this node's claim now. */
+  bool reclaim(std::int64_t id, const std::string& node);
   /* Claims of nodes silent for longer than `timeout` go back to the queue; how many. */
   std::uint32_t release_dead(std::chrono::seconds timeout);
   /* The owner's job, on any node. */
   std::optional<cluster_job> find(const std::string& owner, const std::string& job_id);
+  std::optional<cluster_job> get(std::int64_t id);
+  /* The jobs this node holds claimed. */
+  std::vector<cluster_job> claimed_by(const std::string& node);
+  /* The owner's jobs (every job when owner is empty), newest first, without their results. */
+  std::vector<cluster_job> list(const std::string& owner, std::uint32_t most);
+  /* Finished jobs older than `retention` are removed; how many. */
+  std::uint32_t expire(std::chrono::seconds retention);
+  /* Jobs per state, for metrics: queued, claimed, done, failed. */
+  std::vector<std::pair<std::string, std::uint64_t>> counts();
 
  private:
   struct session;  // the libpqxx connection (cluster_store.cpp)

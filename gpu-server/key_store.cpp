@@ -58,6 +58,15 @@ void key_store::preload(prover_backend& backend) {
   });
 }
 
+std::vector<std::string> key_store::held() const {
+  std::set<std::string> ids(loading_keys_.begin(), loading_keys_.end());
+  for (const auto& [id, pk] : ready_keys_) ids.insert(id);
+  for (const auto& [path, id] : preloaded_) ids.insert(id);
+  for (const auto& k : opt_.keys)
+    if (shm::is_key_id(k)) ids.insert(k);
+  return {ids.begin(), ids.end()};
+}
+
 std::optional<std::string> key_store::refusal(const std::string& zkey) const {
   if (shm::is_key_id(zkey) || preloaded_.count(std::filesystem::path(zkey).lexically_normal().string()))
     return std::nullopt;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "file_policy.hpp"
@@ -51,6 +52,8 @@ class key_store {
   void keep(const std::string& key_id, job::any_key pk) { ready_keys_[key_id] = std::move(pk); }
   /* Parsed or being parsed. */
   bool has(const std::string& key_id) const { return ready_keys_.count(key_id) || loading_keys_.count(key_id); }
+  /* The keys this node can prove with, by id: preloaded, parsed or being parsed (a cluster node advertises them). */
+  std::vector<std::string> held() const;
   /* Parsed keys stay while a job needs them or they were preloaded; a few others are kept. */
   void trim();
 

@@ -128,6 +128,15 @@ int main(int argc, char** argv) {
       ->check(range(0.0, max_gib));
   app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
       ->check(range(1.0, day));
+  app.add_option("--cluster-database", o.cluster.database,
+                 "libpq connection string of the PostgreSQL database a cluster of nodes shares as its job queue "
+                 "(postgresql://USER@HOST/DB); default: no cluster, jobs stay on this node");
+  app.add_option("--cluster-node", o.cluster.node, "this node's name in the cluster (default: the host name)");
+  double dead_after_s = 60, heartbeat_s = 5;
+  app.add_option("--cluster-dead-after", dead_after_s,
+                 "seconds without a heartbeat after which a node's unfinished jobs go to other nodes")
+      ->check(range(2.0, day));
+  app.add_option("--cluster-heartbeat", heartbeat_s, "seconds between this node's heartbeats")->check(range(0.2, 3600.0));
   using cuzk::config::option;
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
@@ -151,6 +160,9 @@ int main(int argc, char** argv) {
       {"network",
        {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
         {"insecure_loopback", {"--insecure-loopback", true}}}},
+      {"cluster",
+       {{"database", {"--cluster-database"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
+        {"heartbeat", {"--cluster-heartbeat"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   // Each allowed directory as given (absolute) and as resolved: a client names
@@ -183,6 +195,13 @@ int main(int argc, char** argv) {
   o.uploads.max_bytes_per_client = static_cast<std::uint64_t>(spool_gib * double(1ULL << 30));
   o.uploads.stall = std::chrono::seconds(static_cast<std::int64_t>(stall_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
+  o.cluster.dead_after = std::chrono::seconds(static_cast<std::int64_t>(dead_after_s));
+  o.cluster.heartbeat = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat_s * 1000));
+  if (o.cluster.enabled() && o.cluster.heartbeat * 2 > o.cluster.dead_after) {
+    std::fprintf(stderr, "cuzk-gpu-server: --cluster-heartbeat %.1f s must be at most half of --cluster-dead-after %.1f s\n",
+                 heartbeat_s, dead_after_s);
+    return 1;
+  }
   cuzk::log::setup("gpu-server");
   try {
     cuzk::server::server s(o);

@@ -71,13 +71,40 @@ server::server(server_options opt)
   if (!note.empty()) spdlog::info("{}", note);
   backend_->attach_pool(region_->payload_chunks(64ULL << 30));
 
-  queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
   keys_ = std::make_unique<key_store>(
       opt_, *jobs_, io_, prep_,
       key_store::hooks{[this](const std::string& id, const std::string& e) { key_failed(id, e); }, [this] { dispatch(); }});
   keys_->preload(*backend_);
   outbox& out = *this;
   uploads_ = std::make_unique<uploads>(opt_, *keys_, *jobs_, out);
+  if (opt_.cluster.enabled()) {
+    if (opt_.cluster.node.empty()) {
+      char host[256] = {};
+      ::gethostname(host, sizeof host - 1);
+      opt_.cluster.node = host;
+    }
+    cluster_link_ = std::make_unique<cluster_link>(
+        opt_.cluster.database, io_,
+        cluster_link::events{[this](std::int64_t id) { cluster_requests_->job_finished(id); },
+                             [this] { cluster_queue_->queued(); },
+                             [this] {
+                               cluster_requests_->resync();
+                               cluster_queue_->queued();
+                             }});
+    auto q = std::make_unique<cluster_job_queue>(
+        cluster_job_queue::context{opt_, state_, *jobs_, *slots_, *keys_, *uploads_, *cluster_link_, io_, prep_},
+        opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); },
+        [this] {
+          if (!std::exchange(cluster_hold_, false)) return;
+          spdlog::info("cluster: this node's claims are checked; proving starts");
+          hold_proving(false);
+        });
+    cluster_queue_ = q.get();
+    queue_ = std::move(q);
+    spdlog::info("cluster node {}: jobs are queued in the cluster database", opt_.cluster.node);
+  } else {
+    queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
+  }
 
   // Workers (the service's own processes, 0600 or the service group) keep a
   // ROUTER with handover: a worker that reconnects keeps its routing id.
@@ -110,6 +137,9 @@ server::server(server_options opt)
   }
   state_.held = opt_.hold_proving;
   if (state_.held) spdlog::info("proving held (--hold-proving): synthesis goes on, FILLED slots wait; SIGUSR2 resumes");
+  // A cluster node proves once the database has said which jobs of its pool are still its own: a job
+  // another node retook while this one was away is dropped, not proven a second time.
+  if (cluster_queue_ && !state_.held) cluster_hold_ = state_.held = true;
 
   workers_ = std::make_unique<workers>(
       workers::context{opt_, *region_, *slots_, *jobs_, *queue_, *this, counters_},
@@ -119,14 +149,19 @@ server::server(server_options opt)
                        return slots_->class_for(pk->domain_size, pk->n_vars);
                      },
                      [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
+  if (cluster_link_)
+    cluster_requests_ = std::make_unique<cluster_requests>(
+        cluster_requests::context{opt_, *jobs_, *cluster_link_, *this},
+        [this](const shm::job_record& rec) { return requests_->status_of(rec); },
+        [this](proto::status_reply& st, bool all) { describe(st, all); });
   requests_ = std::make_unique<client_requests>(
       client_requests::context{opt_, state_, *jobs_, *slots_, *queue_, *keys_, *uploads_, *this, counters_, io_, prep_,
-                               replies_},
+                               replies_, cluster_requests_.get()},
       [this] { dispatch(); }, [this](proto::status_reply& st, bool all) { describe(st, all); });
   queue_->refresh(true);
   provers_ = std::make_unique<provers>(
       provers::context{opt_, state_, *backend_, *slots_, *jobs_, *lease_, *keys_, counters_, io_},
-      provers::hooks{[this](shm::job_ref j) { requests_->job_changed(j); },
+      provers::hooks{[this](shm::job_ref j) { job_changed(j); },
                      [this](const proof_done& d, std::uint64_t s0, std::uint64_t s1) { observe_proof(d, s0, s1); },
                      [this] {
                        state_.exit_code = exit_device_lost;
@@ -155,6 +190,7 @@ server::~server() {
   replies_.stop();
   replies_.join();
   provers_.reset();  // the proofs in flight finish
+  cluster_link_.reset();  // its threads end; what they would post to the loop is not run
 }
 
 int server::run() {
@@ -223,7 +259,10 @@ void server::watch_signals() {
       const int sig = ::sigtimedwait(&set, nullptr, &poll);
       if (sig <= 0) continue;
       if (sig == SIGUSR1 || sig == SIGUSR2) {
-        boost::asio::post(io_, [this, hold = sig == SIGUSR1] { hold_proving(hold); });
+        boost::asio::post(io_, [this, hold = sig == SIGUSR1] {
+          cluster_hold_ = false;  // the operator's word wins over the start's wait
+          hold_proving(hold);
+        });
         continue;
       }
       if (stop_requested_.exchange(true)) continue;
@@ -348,6 +387,7 @@ void server::on_tick() {
   requests_->expire_waits();
   uploads_->expire();
   keys_->trim();
+  if (cluster_queue_) cluster_queue_->tick();
   dispatch();
   drain();
   if (network_) network_->drain();
@@ -359,10 +399,15 @@ void server::dispatch() {
   provers_->start();
 }
 
+void server::job_changed(shm::job_ref j) {
+  requests_->job_changed(j);
+  if (cluster_queue_) cluster_queue_->job_changed(j);
+}
+
 void server::job_failed(shm::job_ref j) {
   ++counters_.failed;
   queue_->drop(j);
-  requests_->job_changed(j);
+  job_changed(j);
 }
 
 void server::key_failed(const std::string& key_id, const std::string& error) {
@@ -370,7 +415,7 @@ void server::key_failed(const std::string& key_id, const std::string& error) {
     if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
     for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
     queue_->drop(j);
-    requests_->job_changed(j);
+    job_changed(j);
   });
 }
 

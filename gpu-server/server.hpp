@@ -27,6 +27,9 @@
 #include "backend/backend.hpp"
 #include "client_listener.hpp"
 #include "client_requests.hpp"
+#include "cluster_job_queue.hpp"
+#include "cluster_link.hpp"
+#include "cluster_requests.hpp"
 #include "job_queue.hpp"
 #include "key_store.hpp"
 #include "metrics.hpp"
@@ -76,6 +79,8 @@ class server final : private outbox {
   std::string status_line() const;
   /* New work may start: FREE slots to idle workers, FILLED slots to idle provers. */
   void dispatch();
+  /* A job finished, failed or was dropped: its Waits are answered, a cluster job reported. */
+  void job_changed(shm::job_ref j);
   /* A job failed outside a proof (poison input, a worker's synthesis error): counted, dropped, its Waits answered. */
   void job_failed(shm::job_ref j);
   /* A key cannot be loaded: its active jobs fail. */
@@ -121,6 +126,11 @@ class server final : private outbox {
   std::unique_ptr<workers> workers_;
   std::unique_ptr<client_requests> requests_;
   std::unique_ptr<provers> provers_;
+  // a cluster node's (server_options::cluster)
+  std::unique_ptr<cluster_link> cluster_link_;
+  cluster_job_queue* cluster_queue_ = nullptr;  // queue_, when it is the cluster's
+  bool cluster_hold_ = false;  // proving waits for the first reconciliation (no proof of a claim another node took)
+  std::unique_ptr<cluster_requests> cluster_requests_;
 };
 
 }  // namespace cuzk::server

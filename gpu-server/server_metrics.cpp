@@ -137,6 +137,14 @@ std::string server::metrics_text() const {
     w.family("cuzk_client_accept_errors_total", "counter", "Failed accepts of client connections (out of descriptors).");
     w.sample("cuzk_client_accept_errors_total", double(cc.accept_errors));
   }
+  if (cluster_queue_) {
+    w.family("cuzk_cluster_database_up", "gauge", "1 while this node's last call to the cluster database succeeded.");
+    w.sample("cuzk_cluster_database_up", cluster_queue_->database_up() ? 1.0 : 0.0);
+    w.family("cuzk_cluster_listening", "gauge", "1 while this node LISTENs for the cluster database's notifications.");
+    w.sample("cuzk_cluster_listening", cluster_link_->listening() ? 1.0 : 0.0);
+    w.family("cuzk_cluster_claims_preparing", "gauge", "Jobs this node claimed that are being prepared into its pool.");
+    w.sample("cuzk_cluster_claims_preparing", double(cluster_queue_->taking()));
+  }
   if (uploads_->enabled()) {
     w.family("cuzk_spool_bytes", "gauge", "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");
     w.sample("cuzk_spool_bytes", double(uploads_->bytes()));

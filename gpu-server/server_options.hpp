@@ -39,6 +39,16 @@ struct upload_options {
   std::chrono::seconds keep{600};                   // complete and named by no Submit for this long: removed
 };
 
+/* A cluster of nodes on one PostgreSQL database (cluster_job_queue.hpp, cluster_requests.hpp). */
+struct cluster_options {
+  std::string database;                  // libpq connection string; empty: no cluster
+  std::string node;                      // this node's name in the database (default: the host name)
+  std::chrono::seconds dead_after{60};   // a node silent this long loses its unfinished claims
+  std::chrono::milliseconds heartbeat{5000};  // how often this node says it is alive (and checks the others)
+  std::chrono::milliseconds poll{1000};  // how often it looks for jobs when no notification came
+  bool enabled() const { return !database.empty(); }
+};
+
 struct server_options {
   std::string pool;
   std::string hugepage_dir;
@@ -66,6 +76,7 @@ struct server_options {
   std::string metrics_address;       // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
   network_options network;           // tcp:// clients (CURVE); none by default
   upload_options uploads;            // streamed witnesses
+  cluster_options cluster;           // many nodes, one job queue; none by default
   /* start with proving held: synthesis fills slots, FILLED slots wait; SIGUSR2 resumes, SIGUSR1 holds again */
   bool hold_proving = false;
 

@@ -16,6 +16,7 @@
 #include "r1cs/wtns_file.hpp"
 #include "shm/srs_region.hpp"
 #include "util/fd_guard.hpp"
+#include "util/hex.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -38,13 +39,6 @@ class prefix_source final : public r1cs::byte_source {
   std::span<const std::uint8_t> prefix_;
   std::uint64_t size_;
 };
-
-std::string hex(std::string_view s) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : s) out += {digits[c >> 4], digits[c & 15]};
-  return out;
-}
 
 }  // namespace
 
@@ -139,7 +133,7 @@ void uploads::chunk(const peer& p, std::uint64_t rq, const proto::upload& u) {
       if (!keys_.ready(u.zkey)) return refuse(proto::error_code::busy, "the key " + u.zkey + " is being loaded; send again");
     }
     if (it != files_.end()) drop(it);
-    const auto path = dir_ / (std::to_string(p.cred.uid) + "-" + hex(u.upload_id));
+    const auto path = dir_ / (std::to_string(p.cred.uid) + "-" + util::to_hex(u.upload_id));
     it = files_.emplace(k, entry{path, u.kind, u.size, 0, std::chrono::steady_clock::now(), std::nullopt}).first;
   } else if (it == files_.end() || it->second.job || it->second.claimed || it->second.size != u.size || it->second.kind != u.kind ||
              u.offset != it->second.received) {
@@ -185,6 +179,20 @@ void uploads::consumed(uid_t uid, const std::string& id, shm::job_ref job) {
     it->second.job = job;
     it->second.claimed = false;
   }
+}
+
+void uploads::discard(uid_t uid, const std::string& id) {
+  if (auto it = files_.find({uid, id}); it != files_.end()) drop(it);
+}
+
+std::filesystem::path uploads::cluster_file(std::int64_t cluster_id, proto::upload_kind kind) const {
+  return dir_ / ("cluster-" + std::to_string(cluster_id) + (kind == proto::upload_kind::wtns ? ".wtns" : ".r1cs"));
+}
+
+void uploads::adopt(uid_t owner, const std::filesystem::path& path, proto::upload_kind kind, shm::job_ref job) {
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  files_[{owner, "job:" + path.string()}] = {path, kind, ec ? 0 : size, ec ? 0 : size, std::chrono::steady_clock::now(), job};
 }
 
 void uploads::expire() {

@@ -17,6 +17,9 @@ out="${1:-$root/gpu-results}"
 mkdir -p "$out"
 log() { printf '==> %s\n' "$*" >&2; }
 
+if [[ ! -d "$root/.gpurun/bin" && -f "$root/.gpupack/gpurun.tar.xz" ]]; then  # carried packed (scripts/gpu-pack.sh)
+  mkdir -p "$root/.gpurun" && xz -dc "$root/.gpupack/gpurun.tar.xz" | tar -C "$root/.gpurun" -xf -
+fi
 if [[ -d "$root/.gpurun/bin" ]]; then
   bin="$root/.gpurun/bin"
   export LD_LIBRARY_PATH="$root/.gpurun/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

@@ -54,3 +54,8 @@ rm -rf "$work"
 
 strip --strip-unneeded "$pack"/bin/* 2>/dev/null || true
 du -sh "$pack"
+# What travels to the GPU machine (at most 64 MiB): .gpupack/gpurun.tar.xz, which
+# scripts/gpu-check.sh unpacks into .gpurun/ there.
+mkdir -p "$CUZK_ROOT/.gpupack"
+tar -C "$pack" -cf - bin lib data | xz -T "$(cuzk_jobs)" -6 >"$CUZK_ROOT/.gpupack/gpurun.tar.xz"
+du -sh "$CUZK_ROOT/.gpupack/gpurun.tar.xz"

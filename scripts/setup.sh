@@ -13,7 +13,8 @@ export DEBIAN_FRONTEND=noninteractive
 # ZeroMQ + cppzmq, spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify),
 # xxHash (slot checksums, SRS content hashes), protobuf (the control protocol);
 # clang builds the libFuzzer targets (tests/fuzz). PostgreSQL and libpqxx: the
-# cluster's job store (gpu-server/cluster_store) and the real server its tests start.
+# cluster's job store (gpu-server/cluster_store) and the real server its tests start;
+# iproute2: the network namespaces the cluster tests put nodes and clients in.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
@@ -21,7 +22,7 @@ PACKAGES=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
   libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
   systemd systemd-container python3
-  postgresql libpqxx-dev
+  postgresql libpqxx-dev iproute2
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js
 # (with its own npm) outside Debian's packages; install Debian's only when absent.

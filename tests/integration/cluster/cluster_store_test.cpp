@@ -36,9 +36,6 @@ cluster_job job(const std::string& owner, const std::string& id, const std::stri
 
 class ClusterStore : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    if (!test::pg_server::bindir()) GTEST_SKIP() << "no PostgreSQL server binaries (scripts/setup.sh installs postgresql)";
-  }
   void SetUp() override {
     pg.emplace();
     cluster_store(pg->conninfo()).migrate();

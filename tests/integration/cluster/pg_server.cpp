@@ -53,7 +53,7 @@ std::string pg_server::as_owner(const std::string& cmd) const {
   return ::geteuid() == 0 ? "setpriv --reuid=postgres --regid=postgres --clear-groups " + cmd : cmd;
 }
 
-pg_server::pg_server() {
+pg_server::pg_server(std::vector<std::pair<std::string, std::string>> also) : also_(std::move(also)) {
   const auto b = bindir();
   if (!b) throw std::runtime_error("no PostgreSQL server binaries in /usr/lib/postgresql (scripts/setup.sh installs them)");
   bin_ = *b;
@@ -68,6 +68,10 @@ pg_server::pg_server() {
   const auto r = run(as_owner((bin_ / "initdb").string() + " -D " + (dir_ / "data").string() +
                               " -U postgres --auth=trust -E UTF8 --no-sync"));
   if (r.rc != 0) throw std::runtime_error("initdb failed:\n" + r.out + r.err);
+  {
+    std::ofstream hba(dir_ / "data" / "pg_hba.conf", std::ios::app);
+    for (const auto& [address, clients] : also_) hba << "host all all " << clients << " trust\n";
+  }
   port_ = free_port();
   start();
 }
@@ -79,8 +83,10 @@ pg_server::~pg_server() {
 }
 
 void pg_server::start() {
-  const std::string opts = "-p " + std::to_string(port_) + " -k " + dir_.string() +
-                           " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50";
+  std::string listen = "127.0.0.1";
+  for (const auto& [address, clients] : also_) listen += "," + address;
+  const std::string opts = "-p " + std::to_string(port_) + " -k " + dir_.string() + " -c listen_addresses=" + listen +
+                           " -c fsync=off -c max_connections=80";
   const auto r = run(as_owner((bin_ / "pg_ctl").string() + " -D " + (dir_ / "data").string() + " -l " +
                               (dir_ / "log").string() + " -w -t 60 -o '" + opts + "' start"));
   if (r.rc != 0) throw std::runtime_error("pg_ctl start failed:\n" + r.out + r.err + "\n" + text_of(dir_ / "log"));
@@ -92,8 +98,10 @@ void pg_server::stop() {
   running_ = false;
 }
 
-std::string pg_server::conninfo() const {
-  return "host=127.0.0.1 port=" + std::to_string(port_) + " user=postgres dbname=postgres connect_timeout=5";
+std::string pg_server::conninfo() const { return conninfo_at("127.0.0.1"); }
+
+std::string pg_server::conninfo_at(const std::string& address) const {
+  return "host=" + address + " port=" + std::to_string(port_) + " user=postgres dbname=postgres connect_timeout=5";
 }
 
 }  // namespace cuzk::test

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cuzk::test {
 
@@ -15,12 +17,15 @@ class pg_server {
   /* Where initdb and pg_ctl are (the newest /usr/lib/postgresql/N/bin), or nullopt. */
   static std::optional<std::filesystem::path> bindir();
 
-  pg_server();  // throws std::runtime_error with the server's log when it does not start
+  /* also: (address, clients) pairs: listen on ADDRESS too and admit clients from CIDR (a test's network namespaces). */
+  explicit pg_server(std::vector<std::pair<std::string, std::string>> also = {});  // throws with the server's log
   ~pg_server();
   pg_server(const pg_server&) = delete;
   pg_server& operator=(const pg_server&) = delete;
 
   std::string conninfo() const;
+  /* The same database at another of its addresses. */
+  std::string conninfo_at(const std::string& address) const;
   unsigned short port() const { return port_; }
   void stop();   // pg_ctl stop -m immediate: as if the machine lost it
   void start();
@@ -29,6 +34,7 @@ class pg_server {
   std::string as_owner(const std::string& cmd) const;
   std::filesystem::path bin_, dir_;
   unsigned short port_ = 0;
+  std::vector<std::pair<std::string, std::string>> also_;
   bool running_ = false;
 };
 

@@ -1,0 +1,331 @@
+#include "cluster_requests.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "cluster_names.hpp"
+#include "job/result.hpp"
+#include "proto/codec.hpp"
+#include "util/hex.hpp"
+#include "util/utf8.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+/* PostgreSQL holds at most 1 GB in one bytea value. */
+constexpr std::uint64_t max_stored_file = 1000ULL << 20;
+
+proto::job_state state_of(const std::string& s) {
+  if (s == "done") return proto::job_state::done;
+  if (s == "failed") return proto::job_state::failed;
+  if (s == "claimed") return proto::job_state::running;
+  return proto::job_state::queued;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read the spooled file " + path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+cluster_requests::cluster_requests(context c, std::function<proto::job_status(const shm::job_record&)> local_status,
+                                   std::function<void(proto::status_reply&, bool)> describe)
+    : c_(c), local_status_(std::move(local_status)), describe_(std::move(describe)) {}
+
+std::string cluster_requests::owner_of(const peer& p) {
+  return p.network() ? "net:" + p.name : "uid:" + std::to_string(p.cred.uid);
+}
+
+std::string cluster_requests::owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const {
+  if (owner_uid && (*owner_uid == p.cred.uid || c_.opt.is_operator(p.cred.uid)) && !p.network())
+    return "uid:" + std::to_string(*owner_uid);
+  return owner_uid && *owner_uid != p.cred.uid ? std::string() : owner_of(p);  // another's job: none of yours
+}
+
+void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::submit& s,
+                              const std::array<std::uint8_t, 16>& digest, const prepared& r, const spooled& files,
+                              std::function<void(bool)> stored) {
+  cluster_job j;
+  j.owner = owner_of(p);
+  j.job_id = s.job_id;
+  j.digest_hex = util::to_hex({reinterpret_cast<const char*>(digest.data()), digest.size()});
+  j.key_id = r.key_id;
+  j.client = s.client;
+  j.priority = static_cast<int>(s.priority);
+  j.curve = static_cast<int>(r.pk->curve);
+  j.partitions = s.partitions;
+  // What another node needs to prove it: the request with the key by id and
+  // the streamed files by kind (their bytes travel in cuzk_inputs).
+  proto::submit request = s;
+  request.zkey = r.key_id;
+  std::vector<std::pair<std::string, std::string>> paths;  // kind, spool file
+  if (auto* w = std::get_if<proto::circom_work>(&request.work)) {
+    if (files.wtns) {
+      w->wtns = std::string(proto::upload_prefix) + "wtns";
+      paths.emplace_back("wtns", *files.wtns);
+    }
+    if (files.r1cs) {
+      w->r1cs = std::string(proto::upload_prefix) + "r1cs";
+      paths.emplace_back("r1cs", *files.r1cs);
+    }
+  }
+  for (const auto& [kind, path] : paths) {
+    std::error_code ec;
+    if (std::filesystem::file_size(path, ec) > max_stored_file && !ec) {
+      c_.out.reply_error(p.to(), rq, proto::error_code::too_large,
+                         "a cluster keeps streamed files in its database, at most " +
+                             std::to_string(max_stored_file >> 20) +
+                             " MiB each; put larger witnesses in a witness directory every node reads");
+      return stored(false);
+    }
+  }
+  const auto encoded = proto::encode(proto::message{0, request});
+  j.spec = util::to_hex({reinterpret_cast<const char*>(encoded.data()), encoded.size()});
+  c_.link.call<cluster_submit_outcome>(
+      [j, paths, most = c_.opt.max_jobs_per_client](cluster_store& db) {
+        std::vector<cluster_input> inputs;
+        for (const auto& [kind, path] : paths) inputs.push_back({kind, read_file(path)});
+        return db.submit(j, inputs, most);
+      },
+      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, stored = std::move(stored)](
+          util::expected<cluster_submit_outcome, std::string> out) {
+        if (!out) {
+          c_.out.reply_error(to, rq, proto::error_code::unavailable,
+                             "the cluster database cannot take the job now (" + out.error() + "); retry");
+          return stored(false);
+        }
+        if (out->busy) {
+          c_.out.reply_error(to, rq, proto::error_code::busy,
+                             "you hold " + std::to_string(out->unfinished) + " unfinished jobs in the cluster, the limit per " +
+                                 "client is " + std::to_string(c_.opt.max_jobs_per_client) + "; wait for some");
+          return stored(false);
+        }
+        if (out->conflict) {
+          c_.out.reply_error(to, rq, proto::error_code::conflict,
+                             "job " + job_id + " was submitted before with a different request; choose another job id");
+          return stored(false);
+        }
+        if (out->created)
+          spdlog::info("job {} of uid {} accepted into the cluster as job {}", util::printable(job_id), uid, out->id);
+        c_.out.send(to, proto::message{rq, proto::accepted{job_id, out->created, state_of(out->state)}});
+        stored(true);
+      });
+}
+
+bool cluster_requests::admit(const peer& p, std::uint64_t rq) {
+  const unsigned most = std::max(4u, c_.opt.max_fetches_per_client);
+  if (in_flight_[p.cred.uid] < most) return true;
+  c_.out.reply_error(p.to(), rq, proto::error_code::busy,
+                     "you have " + std::to_string(most) + " requests waiting for the cluster database; retry when they are answered");
+  return false;
+}
+
+void cluster_requests::look_up(uid_t uid, std::function<answer(cluster_store&)> f,
+                               std::function<void(util::expected<answer, std::string>)> done) {
+  ++in_flight_[uid];
+  c_.link.call<answer>(std::move(f), [this, uid, done = std::move(done)](util::expected<answer, std::string> a) {
+    if (--in_flight_[uid] == 0) in_flight_.erase(uid);
+    done(std::move(a));
+  });
+}
+
+proto::job_status cluster_requests::status_of(const cluster_job& j) const {
+  proto::job_status st;
+  st.job_id = j.job_id;
+  st.state = state_of(j.state);
+  st.error = util::printable(j.error, proto::max_error_bytes, true);
+  st.submitted_ns = j.submitted_ns;
+  st.finished_ns = j.finished_ns;
+  st.priority = static_cast<proto::priority>(std::clamp(j.priority, 0, 2));
+  st.client = util::printable(j.client, proto::max_client_bytes);
+  st.curve = curves::valid_curve_id(static_cast<std::uint8_t>(j.curve)) ? curves::curve_id(j.curve)
+                                                                       : curves::curve_id::bls12_381;
+  // Proven here: the partitions' detail from this node's table.
+  if (j.state == "claimed" && j.node == c_.opt.cluster.node)
+    if (auto ref = c_.jobs.find(local_job_id(j.id), std::nullopt))
+      if (auto rec = c_.jobs.get(*ref)) {
+        st.partitions = local_status_(**rec).partitions;
+        return st;
+      }
+  for (std::uint32_t i = 0; i < std::clamp<std::uint32_t>(j.partitions, 1, 16); ++i) {
+    proto::partition_status ps;
+    ps.state = j.state == "done"     ? proto::partition_state::done
+               : j.state == "failed" ? proto::partition_state::failed
+                                     : proto::partition_state::queued;
+    st.partitions.push_back(ps);
+  }
+  return st;
+}
+
+bool cluster_requests::answer_finished(const address& to, std::uint64_t rq, const answer& a) {
+  if (!a.job) return false;
+  if (a.job->state == "failed") {
+    c_.out.send(to, proto::message{rq, status_of(*a.job)});
+    return true;
+  }
+  if (a.job->state != "done") return false;
+  if (!a.error.empty()) c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
+  else if (a.proofs) c_.out.send(to, proto::message{rq, *a.proofs});
+  else return false;
+  return true;
+}
+
+cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> j) {
+  answer a;
+  a.job = std::move(j);
+  if (!a.job || a.job->state != "done") return a;
+  proto::proof_reply pr;
+  pr.job_id = a.job->job_id;
+  for (const auto& h : a.job->results_hex) {
+    auto bytes = util::from_hex(h);
+    try {
+      if (!bytes) throw std::runtime_error("a stored proof is not hex");
+      auto res = job::result_to_json({reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()});
+      pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
+    } catch (const std::exception& e) {
+      a.error = "job " + pr.job_id + ": " + e.what();
+      return a;
+    }
+  }
+  a.proofs = std::move(pr);
+  return a;
+}
+
+void cluster_requests::status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+  if (!admit(p, rq)) return;
+  const auto to = p.to();
+  if (s.job_id) {
+    const auto owner = owner_named(p, s.owner_uid);
+    look_up(
+        p.cred.uid,
+        [owner, job_id = *s.job_id](cluster_store& db) {
+          answer a;
+          if (!owner.empty()) a.job = db.find(owner, job_id);
+          return a;
+        },
+        [this, to, rq, job_id = *s.job_id](util::expected<answer, std::string> a) {
+          if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+          if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
+          c_.out.send(to, proto::message{rq, status_of(*a->job)});
+        });
+    return;
+  }
+  const bool all = c_.opt.is_operator(p.cred.uid) && !p.network();
+  const auto owner = all ? std::string() : owner_of(p);
+  auto jobs = std::make_shared<std::vector<cluster_job>>();
+  look_up(
+      p.cred.uid,
+      [owner, jobs](cluster_store& db) {
+        *jobs = db.list(owner, 512);
+        return answer{};
+      },
+      [this, to, rq, all, jobs](util::expected<answer, std::string> a) {
+        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        proto::status_reply st;
+        std::size_t bytes = 0, i = 0;
+        for (; i < jobs->size(); ++i) {
+          auto js = status_of((*jobs)[i]);
+          const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 160 * js.partitions.size();
+          if (bytes + cost > status_job_bytes) break;
+          bytes += cost;
+          st.jobs.push_back(std::move(js));
+        }
+        st.jobs_omitted = static_cast<std::uint32_t>(jobs->size() - i);
+        st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
+        describe_(st, all);
+        c_.out.send(to, proto::message{rq, std::move(st)});
+      });
+}
+
+void cluster_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
+  if (!admit(p, rq)) return;
+  const auto owner = owner_named(p, f.owner_uid);
+  look_up(
+      p.cred.uid,
+      [owner, job_id = f.job_id](cluster_store& db) {
+        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
+      },
+      [this, to = p.to(), rq, job_id = f.job_id](util::expected<answer, std::string> a) {
+        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
+        if (!answer_finished(to, rq, *a)) c_.out.send(to, proto::message{rq, status_of(*a->job)});
+      });
+}
+
+void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
+  if (!admit(p, rq)) return;
+  const auto owner = owner_named(p, w.owner_uid);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms);
+  look_up(
+      p.cred.uid,
+      [owner, job_id = w.job_id](cluster_store& db) {
+        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
+      },
+      [this, to = p.to(), uid = p.cred.uid, rq, job_id = w.job_id, deadline](util::expected<answer, std::string> a) {
+        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
+        if (answer_finished(to, rq, *a)) return;
+        const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == uid; });
+        if (static_cast<std::uint64_t>(pending) >= c_.opt.max_waits_per_client)
+          return c_.out.reply_error(to, rq, proto::error_code::busy,
+                                    "you have " + std::to_string(pending) + " pending waits, the limit per client is " +
+                                        std::to_string(c_.opt.max_waits_per_client));
+        waiters_.push_back({to, uid, rq, a->job->id, deadline});
+      });
+}
+
+void cluster_requests::recheck(const std::vector<waiter>& ws) {
+  for (const auto& w : ws)
+    look_up(
+        w.uid, [id = w.id](cluster_store& db) { return answer_of(db.get(id)); },
+        [this, w](util::expected<answer, std::string> a) {
+          if (a && !a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
+          if (a && answer_finished(w.to, w.request_id, *a)) return;
+          waiters_.push_back(w);  // still running, or the database is away: its deadline answers it
+        });
+}
+
+void cluster_requests::job_finished(std::int64_t id) {
+  std::vector<waiter> ready;
+  std::erase_if(waiters_, [&](const waiter& w) {
+    if (w.id != id) return false;
+    ready.push_back(w);
+    return true;
+  });
+  recheck(ready);
+}
+
+void cluster_requests::resync() {
+  std::vector<waiter> all;
+  all.swap(waiters_);
+  recheck(all);
+}
+
+void cluster_requests::closed(const std::string& identity) {
+  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
+}
+
+void cluster_requests::expire_waits() {
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<waiter> due;
+  std::erase_if(waiters_, [&](const waiter& w) {
+    if (w.deadline > now) return false;
+    due.push_back(w);
+    return true;
+  });
+  for (const auto& w : due)
+    look_up(
+        w.uid, [id = w.id](cluster_store& db) { return answer{db.get(id), std::nullopt, {}}; },
+        [this, w](util::expected<answer, std::string> a) {
+          if (!a) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unavailable, "the cluster database: " + a.error());
+          if (!a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
+          c_.out.send(w.to, proto::message{w.request_id, status_of(*a->job)});
+        });
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,89 @@
+// Client requests on a cluster node (DESIGN §11): a prepared Submit is
+// recorded in the cluster database (idempotent per client identity and job
+// id on every node; its streamed files travel with it), and Status, Fetch
+// and Wait answer from the database whichever node proves the job; Waits
+// wake on the database's cuzk_done notification. The client's identity is
+// its owner name there: "uid:N" for a local client, "net:NAME" for a
+// network client, so a name means the same client on every node.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster_link.hpp"
+#include "outbox.hpp"
+#include "preparation.hpp"
+#include "proto/message.hpp"
+#include "server_options.hpp"
+#include "shm/job_table.hpp"
+
+namespace cuzk::server {
+
+class cluster_requests {
+ public:
+  struct context {
+    const server_options& opt;
+    const shm::job_table& jobs;
+    cluster_link& link;
+    outbox& out;
+  };
+  /* local_status: a local job's status (its partitions' detail when this node proves it).
+     describe: the node's part of a whole-service status reply. */
+  cluster_requests(context c, std::function<proto::job_status(const shm::job_record&)> local_status,
+                   std::function<void(proto::status_reply&, bool operator_view)> describe);
+
+  /* A client's name in the database. */
+  static std::string owner_of(const peer& p);
+  /* A prepared Submit, recorded in the database and answered; stored(true) once the cluster holds it
+     (its spooled files were copied there and may go). */
+  void record(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
+              const prepared& r, const spooled& files, std::function<void(bool stored)> stored);
+  void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
+  void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
+  void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
+  void closed(const std::string& identity);
+  void expire_waits();
+  /* The database says this job finished (or the listener reconnected: every pending Wait looks again). */
+  void job_finished(std::int64_t id);
+  void resync();
+
+ private:
+  struct waiter {
+    address to;
+    uid_t uid;
+    std::uint64_t request_id;
+    std::int64_t id;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  /* What the database knows of a job, read and decoded on the database thread. */
+  struct answer {
+    std::optional<cluster_job> job;
+    std::optional<proto::proof_reply> proofs;  // a done job's
+    std::string error;                         // its stored proofs did not decode
+  };
+  /* The job, with its proofs decoded when it is done. */
+  static answer answer_of(std::optional<cluster_job> j);
+  /* The owner a request names: the sender, or (an operator) the uid it gives. */
+  std::string owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const;
+  /* Runs a database look-up for this client unless it has too many in flight (then busy). */
+  bool admit(const peer& p, std::uint64_t rq);
+  void look_up(uid_t uid, std::function<answer(cluster_store&)> f, std::function<void(util::expected<answer, std::string>)> done);
+  proto::job_status status_of(const cluster_job& j) const;
+  /* Answers a finished job (its proofs or its failure); false while it runs. */
+  bool answer_finished(const address& to, std::uint64_t rq, const answer& a);
+  void recheck(const std::vector<waiter>& ws);
+
+  context c_;
+  std::function<proto::job_status(const shm::job_record&)> local_status_;
+  std::function<void(proto::status_reply&, bool)> describe_;
+  std::map<uid_t, unsigned> in_flight_;  // database look-ups per client
+  std::vector<waiter> waiters_;
+};
+
+}  // namespace cuzk::server
