@@ -165,7 +165,10 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
                        "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) +
                            " submissions; retry shortly");
   spooled uploaded;
-  if (auto why = claim_uploads(p, s, uploaded)) return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
+  if (auto why = claim_uploads(p, s, uploaded)) {
+    if (c_.cluster) return c_.cluster->resubmitted(p, rq, s, digest, *why);
+    return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
+  }
   ++preparing_by_uid_[p.cred.uid];
   to_prepare_.push(p.cred.uid, submission{p, rq, s, digest, std::move(uploaded)});
   start_preparing();

@@ -216,7 +216,7 @@ void cluster_job_queue::taken_in(const cluster_job& j, const std::vector<std::pa
   }
   c_.keys.keep(r.key_id, r.pk);
   const auto owner = local_uid_of(j.owner).value_or(0);
-  const auto job_id = local_job_id(j.id);
+  const auto job_id = local_job_id(j.id, j.attempts);
   shm::job_request req{job_id, j.client, r.key_id, r.spec_json, static_cast<shm::priority>(std::clamp(j.priority, 0, 2)),
                        j.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
@@ -228,6 +228,11 @@ void cluster_job_queue::taken_in(const cluster_job& j, const std::vector<std::pa
   if (!out) {
     remove_files();
     return give_up(j.id, "this node's job table cannot take it now", false);
+  }
+  if (!out->created) {
+    // This claim's job is in the pool already (taken in twice): its result, if any, is reported.
+    remove_files();
+    return report(out->job, true);
   }
   for (const auto& [kind, path] : files) c_.spool.adopt(owner, path, kind, out->job);
   dispatch_();
@@ -244,13 +249,14 @@ void cluster_job_queue::give_up(std::int64_t id, const std::string& why, bool fa
 
 void cluster_job_queue::job_changed(shm::job_ref j) { report(j); }
 
-void cluster_job_queue::report(shm::job_ref j) {
+void cluster_job_queue::report(shm::job_ref j, bool again) {
   auto rec = c_.jobs.get(j);
   if (!rec) return;
   const auto* r = *rec;
   const auto id = cluster_id_of(shm::field_text(r->job_id));
   const auto st = shm::job_word_state(*r);
-  if (!id || r->fetched || (st != shm::job_state::done && st != shm::job_state::failed) || reporting_.count(*id)) return;
+  if (!id || (r->fetched && !again) || (st != shm::job_state::done && st != shm::job_state::failed) || reporting_.count(*id))
+    return;
   std::vector<std::string> results;
   std::string error;
   if (st == shm::job_state::done) {

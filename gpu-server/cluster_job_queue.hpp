@@ -2,7 +2,7 @@
 // cluster database's, and this node takes from it what it can prove. It
 // claims queued jobs whose key it holds (FOR UPDATE SKIP LOCKED, priority
 // then age) while its slots have room, prepares each like a Submit and
-// records it in its own job table as "cluster:ID", where the node-local
+// records it in its own job table as "cluster:ID:CLAIM", where the node-local
 // queue (local_job_queue, to which the job_queue calls go) hands its
 // partitions to workers as always. A finished job's proofs (verified by the
 // prover) or its failure go back to the database, which answers clients on
@@ -94,7 +94,8 @@ class cluster_job_queue final : public job_queue {
                 prepared r);
   /* Gives a claim back (this node cannot record it now) or fails the job (it cannot be proven). */
   void give_up(std::int64_t id, const std::string& why, bool fail);
-  void report(shm::job_ref j);
+  /* A finished cluster job's result to the database (again: though it was reported before). */
+  void report(shm::job_ref j, bool again = false);
   void note_database(bool up, const std::string& why);
 
   context c_;

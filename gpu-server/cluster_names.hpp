@@ -1,6 +1,7 @@
 // How a cluster job is named on the node that proves it: its local job id is
-// "cluster:ID" (ID: its row in the database), owned by the uid its owner name
-// maps to ("uid:N" → N, "net:NAME" → network_uid(NAME)).
+// "cluster:ID:CLAIM" (ID: its row in the database, CLAIM: which claim of it,
+// so a job this node lost and claims again later is a new local job), owned
+// by the uid its owner name maps to ("uid:N" → N, "net:NAME" → network_uid(NAME)).
 #pragma once
 
 #include <charconv>
@@ -15,16 +16,21 @@ namespace cuzk::server {
 
 inline constexpr std::string_view cluster_job_prefix = "cluster:";
 
-inline std::string local_job_id(std::int64_t cluster_id) {
-  return std::string(cluster_job_prefix) + std::to_string(cluster_id);
+inline std::string local_job_id(std::int64_t cluster_id, std::uint32_t claim) {
+  return std::string(cluster_job_prefix) + std::to_string(cluster_id) + ":" + std::to_string(claim);
 }
 
+/* ID of "cluster:ID:CLAIM". */
 inline std::optional<std::int64_t> cluster_id_of(std::string_view local_job_id) {
   if (!local_job_id.starts_with(cluster_job_prefix)) return std::nullopt;
   local_job_id.remove_prefix(cluster_job_prefix.size());
+  const char* const last = local_job_id.data() + local_job_id.size();
   std::int64_t id = 0;
-  auto [end, ec] = std::from_chars(local_job_id.data(), local_job_id.data() + local_job_id.size(), id);
-  if (ec != std::errc() || end != local_job_id.data() + local_job_id.size()) return std::nullopt;
+  std::uint32_t claim = 0;
+  auto [end, ec] = std::from_chars(local_job_id.data(), last, id);
+  if (ec != std::errc() || end == last || *end != ':') return std::nullopt;
+  auto [end2, ec2] = std::from_chars(end + 1, last, claim);
+  if (ec2 != std::errc() || end2 != last) return std::nullopt;
   return id;
 }
 

@@ -117,6 +117,22 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
       });
 }
 
+void cluster_requests::resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s,
+                                   const std::array<std::uint8_t, 16>& digest, const std::string& why) {
+  if (!admit(p, rq)) return;
+  const auto digest_hex = util::to_hex({reinterpret_cast<const char*>(digest.data()), digest.size()});
+  look_up(
+      p.cred.uid, [owner = owner_of(p), job_id = s.job_id](cluster_store& db) { return answer{db.find(owner, job_id), {}, {}}; },
+      [this, to = p.to(), rq, job_id = s.job_id, digest_hex, why](util::expected<answer, std::string> a) {
+        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::bad_request, why);
+        if (a->job->digest_hex != digest_hex)
+          return c_.out.reply_error(to, rq, proto::error_code::conflict,
+                                    "job " + job_id + " was submitted before with a different request; choose another job id");
+        c_.out.send(to, proto::message{rq, proto::accepted{job_id, false, state_of(a->job->state)}});
+      });
+}
+
 bool cluster_requests::admit(const peer& p, std::uint64_t rq) {
   const unsigned most = std::max(4u, c_.opt.max_fetches_per_client);
   if (in_flight_[p.cred.uid] < most) return true;
@@ -147,7 +163,7 @@ proto::job_status cluster_requests::status_of(const cluster_job& j) const {
                                                                        : curves::curve_id::bls12_381;
   // Proven here: the partitions' detail from this node's table.
   if (j.state == "claimed" && j.node == c_.opt.cluster.node)
-    if (auto ref = c_.jobs.find(local_job_id(j.id), std::nullopt))
+    if (auto ref = c_.jobs.find(local_job_id(j.id, j.attempts), std::nullopt))
       if (auto rec = c_.jobs.get(*ref)) {
         st.partitions = local_status_(**rec).partitions;
         return st;

@@ -44,6 +44,10 @@ class cluster_requests {
      (its spooled files were copied there and may go). */
   void record(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
               const prepared& r, const spooled& files, std::function<void(bool stored)> stored);
+  /* A Submit whose uploads are gone (the cluster holds them since its first Submit): accepted again when the
+     database knows the same request under its id, else refused with `why`. */
+  void resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
+                   const std::string& why);
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);

@@ -32,20 +32,6 @@ std::vector<std::string> cluster_args(const std::string& conninfo, const std::st
 
 std::string logs(const service& svc) { return server_logs(svc); }
 
-/* The endpoint a server bound to tcp://ADDR:* logged. */
-std::string network_endpoint(const service& svc) {
-  const std::regex logged("network clients on (tcp://[0-9.]+:[0-9]+)");
-  std::string ep;
-  eventually(
-      [&] {
-        const auto text = server_logs(svc);
-        if (std::smatch m; std::regex_search(text, m, logged)) ep = m[1];
-        return !ep.empty();
-      },
-      30s);
-  return ep;
-}
-
 std::string json_file(const fs::path& p) { return read_all(p); }
 
 TEST(ClusterNetwork, ClientsInANamespaceReachEveryNodeWithTheirKeysAndSeeOnlyTheirJobs) {

@@ -35,7 +35,8 @@ struct node {
   }
   void start(std::vector<std::string> extra = {}, std::chrono::seconds dead_after = 3s) {
     std::vector<std::string> args{"--cluster-database", conninfo, "--cluster-node", name, "--cluster-heartbeat", "0.5",
-                                  "--cluster-dead-after", std::to_string(dead_after.count()), "--key", key_id};
+                                  "--cluster-dead-after", std::to_string(dead_after.count()), "--key", key_id,
+                                  "--spool-dir", (svc->dir() / "spool").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     server = svc->start_server({}, args);
   }
@@ -69,10 +70,19 @@ std::string state_of(const pg_server& pg, const std::string& job_id) {
   return j ? j->state : "";
 }
 
+/* j0 submitted on n, which holds proving (--hold-proving): its partition is synthesized and waits in n's pool. */
+void hold_synthesized(node& n, client::connection& c, const std::string& job_id);
+
 std::string logs(const std::vector<node*>& nodes) {
   std::string out;
   for (auto* n : nodes) out += "---- node " + n->name + "\n" + server_logs(*n->svc);
   return out;
+}
+
+void hold_synthesized(node& n, client::connection& c, const std::string& job_id) {
+  ASSERT_TRUE(c.submit(job(job_id, seed())).created) << logs({&n});
+  ASSERT_TRUE(eventually([&] { return c.status(job_id).partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
+      << logs({&n});
 }
 
 TEST(ClusterService, AJobSubmittedOnOneNodeIsProvenByAnotherAndAnsweredOnEvery) {
@@ -110,8 +120,17 @@ TEST(ClusterService, AJobSubmittedOnOneNodeIsProvenByAnotherAndAnsweredOnEvery) 
   } catch (const client::server_error& e) {
     EXPECT_EQ(e.code(), proto::error_code::conflict) << e.what();
   }
+  // A streamed witness travels with its job: submitted on b, proven wherever; the same Submit again
+  // (its upload consumed, now the cluster's) is the same job.
+  cb.upload("w5", proto::upload_kind::wtns, witness_file(b.svc->dir(), "j5.wtns", circuit, s + 5), b.key_id);
+  proto::submit streamed = job("j5", 0);
+  streamed.zkey = b.key_id;
+  streamed.work = proto::circom_work{"upload:w5", std::nullopt};
+  EXPECT_TRUE(cb.submit(streamed).created);
+  expect_proof(cc.wait("j5", 120s), "the streamed job, waited for on c\n" + logs({&a, &b, &c}));
+  EXPECT_FALSE(cc.submit(streamed).created) << "resubmitted on another node, without its upload";
   // Every node lists the client's jobs from the database.
-  EXPECT_EQ(cc.status().jobs.size(), 5u);
+  EXPECT_EQ(cc.status().jobs.size(), 6u);
   // Another uid's view would be its own: the owner is the identity on every node.
   try {
     (void)cb.fetch("j9");
@@ -128,9 +147,8 @@ TEST(ClusterService, ASilentNodesJobsAreRetakenAndItsLateResultDiscarded) {
   a.start({"--hold-proving"});
   a.add_worker();
   auto ca = a.connect();
-  ASSERT_TRUE(ca.submit(job("j0", seed())).created);
-  ASSERT_TRUE(eventually([&] { return ca.status("j0").partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
-      << logs({&a});
+  hold_synthesized(a, ca, "j0");
+  if (HasFatalFailure()) return;
   a.server->kill9();
   a.workers.clear();
   b.start();
@@ -155,9 +173,8 @@ TEST(ClusterService, ARestartedNodeFinishesItsClaimedJobFromItsPoolWithoutSynthe
   a.start({"--hold-proving"}, 60s);
   a.add_worker();
   auto ca = a.connect();
-  ASSERT_TRUE(ca.submit(job("j0", seed())).created);
-  ASSERT_TRUE(eventually([&] { return ca.status("j0").partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
-      << logs({&a});
+  hold_synthesized(a, ca, "j0");
+  if (HasFatalFailure()) return;
   // The server and its only worker die: the slot stays FILLED in the pool, the claim a's in the database.
   a.workers.clear();
   a.server->kill9();
@@ -173,9 +190,8 @@ TEST(ClusterService, TheDatabaseGoingAwayIsAnsweredAndWhatWasProvenMeanwhileReac
   a.start({"--hold-proving"});
   a.add_worker();
   auto ca = a.connect();
-  ASSERT_TRUE(ca.submit(job("j0", seed())).created);
-  ASSERT_TRUE(eventually([&] { return ca.status("j0").partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
-      << logs({&a});
+  hold_synthesized(a, ca, "j0");
+  if (HasFatalFailure()) return;
   b.start();  // after a took j0: b has no worker, and answers for a's job
   auto cb = b.connect();
   EXPECT_EQ(cb.status("j0").state, proto::job_state::running);

@@ -292,4 +292,17 @@ unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit
   return port;
 }
 
+std::string network_endpoint(const service& svc) {
+  const std::regex logged("network clients on (tcp://[0-9.]+:[0-9]+)");
+  std::string ep;
+  eventually(
+      [&] {
+        const auto text = server_logs(svc);
+        if (std::smatch m; std::regex_search(text, m, logged)) ep = m[1];
+        return !ep.empty();
+      },
+      std::chrono::seconds(30));
+  return ep;
+}
+
 }  // namespace cuzk::test

@@ -124,6 +124,10 @@ bool verifies(const groth16::basic_proving_key<C>& pk, const std::string& proof_
    127.0.0.1:PORT") in one of the logs in `dir`; 0 when none did within `limit`. */
 unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit = std::chrono::seconds(30));
 
+/* The endpoint a server started with --network-endpoint tcp://ADDR:* logged ("network clients on tcp://…"),
+   or "" when none did within 30 s. */
+std::string network_endpoint(const service& svc);
+
 /* The worst latency of c.status(), asked every 20 ms while more(samples so far) holds; the count in *samples. */
 std::chrono::nanoseconds worst_status(client::connection& c, const std::function<bool(int)>& more, int* samples = nullptr);
 

@@ -24,20 +24,6 @@ using namespace std::chrono_literals;
 
 const std::string circuit = "chain:size=64";
 
-/* The endpoint a server started with tcp://127.0.0.1:* logged ("network clients on tcp://…"). */
-std::string network_endpoint(const service& svc) {
-  const std::regex logged("network clients on (tcp://127\\.0\\.0\\.1:[0-9]+)");
-  std::string ep;
-  eventually(
-      [&] {
-        const auto text = server_logs(svc);
-        if (std::smatch m; std::regex_search(text, m, logged)) ep = m[1];
-        return !ep.empty();
-      },
-      30s);
-  return ep;
-}
-
 struct keys {
   net::curve_keypair server, alice, bob, mallory;
 };
