@@ -2,6 +2,7 @@
 // with its partitions; --json writes the same as JSON (names from
 // proto/names.hpp, times in ns since the epoch, as the server sends them).
 #include <chrono>
+#include <bit>
 #include <cstdio>
 #include <ctime>
 #include <string>
@@ -55,6 +56,26 @@ json to_json(const proto::job_status& j) {
           {"client", j.client},     {"partitions", parts}};
 }
 
+json to_json(const proto::capacity& c) {
+  json keys = json::array(), classes = json::array();
+  for (const auto& k : c.keys)
+    keys.push_back({{"key_id", k.key_id.empty() ? json(nullptr) : json(k.key_id)},
+                    {"priority", str(proto::name(k.priority))},
+                    {"queued", k.queued},
+                    {"running", k.running}});
+  for (const auto& k : c.classes)
+    classes.push_back({{"class", k.class_index}, {"domain", k.domain}, {"witness", k.witness}, {"slots", k.slots},
+                       {"free", k.free}});
+  return {{"keys", keys},
+          {"classes", classes},
+          {"partitions_per_minute", c.partitions_per_minute},
+          {"estimated_wait_s", c.estimated_wait_s},
+          {"accepting", c.accepting},
+          {"refusal", c.refusal.empty() ? json(nullptr) : json(c.refusal)},
+          {"jobs_held", c.jobs_held},
+          {"jobs_limit", c.jobs_limit}};
+}
+
 json to_json(const proto::status_reply& r) {
   json jobs = json::array(), slots = json::array(), workers = json::array();
   for (const auto& j : r.jobs) jobs.push_back(to_json(j));
@@ -85,8 +106,10 @@ json to_json(const proto::status_reply& r) {
                     {"shifted_bytes", g.shifted_bytes},
                     {"proofs", g.proofs},
                     {"faults", g.faults}});
-  return {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted}, {"slots", slots},
-          {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}};
+  json out = {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted}, {"slots", slots},
+              {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}};
+  if (r.capacity) out["capacity"] = to_json(*r.capacity);
+  return out;
 }
 
 /* JSON as ASCII: other scripts, C1 controls and bidi overrides as \\u escapes that a JSON reader
@@ -132,6 +155,21 @@ void print_job(const proto::job_status& j) {
                 p.syntheses, p.attempts, p.timings ? seconds(1, 1 + p.timings->total_us * 1000).c_str() : "-",
                 !p.timings ? "-" : p.gpu < 0 ? "cpu" : std::to_string(p.gpu).c_str());
   }
+}
+
+void print_capacity(const proto::capacity& c) {
+  std::printf("CAPACITY  %s", c.accepting ? "accepting" : "not accepting");
+  if (!c.accepting) std::printf(" (%s)", shown(c.refusal).c_str());
+  std::printf("; your jobs %u of %u; %.1f partitions/min; estimated wait %.0f s\n", c.jobs_held, c.jobs_limit,
+              c.partitions_per_minute, c.estimated_wait_s);
+  std::printf("  %-34s %-7s %7s %8s\n", "KEY", "PRIO", "QUEUED", "RUNNING");
+  for (const auto& k : c.keys)
+    std::printf("  %-34s %-7s %7u %8u\n", k.key_id.empty() ? "(other clients')" : shown(k.key_id).c_str(),
+                std::string(proto::name(k.priority)).c_str(), k.queued, k.running);
+  std::printf("  %-6s %-10s %-12s %6s %5s\n", "CLASS", "DOMAIN", "WITNESS", "SLOTS", "FREE");
+  for (const auto& k : c.classes)
+    std::printf("  %-6u 2^%-8d %-12llu %6u %5u\n", k.class_index, std::countr_zero(k.domain),
+                static_cast<unsigned long long>(k.witness), k.slots, k.free);
 }
 
 void print_service(const proto::status_reply& r) {
@@ -185,6 +223,12 @@ int run_status(const status_args& a) {
       if (a.json) std::printf("%s\n", json_text(to_json(j)).c_str());
       else print_job(j);
       return j.state == proto::job_state::failed ? client::exit_job_failed : client::exit_ok;
+    }
+    if (a.capacity) {
+      const auto cap = c.capacity();
+      if (a.json) std::printf("%s\n", json_text(to_json(cap)).c_str());
+      else print_capacity(cap);
+      return client::exit_ok;
     }
     if (a.watch > 0 && !a.json) {
       /* redraw in place (home, clear) until SIGINT/SIGTERM; the connection is reused */

@@ -62,6 +62,7 @@ struct status_args {
   std::optional<std::uint32_t> owner = std::nullopt;  // --uid, with --job-id
   bool json = false;
   double watch = 0;  // > 0: redraw every this many seconds until interrupted
+  bool capacity = false;  // only the capacity (a scheduler's view)
 };
 
 struct keygen_args {

@@ -46,8 +46,13 @@ std::vector<std::pair<std::string, proto::upload_kind>> named_uploads(const prot
 }  // namespace
 
 client_requests::client_requests(context c, std::function<void()> dispatch,
-                                 std::function<void(proto::status_reply&, bool)> describe)
-    : c_(c), dispatch_(std::move(dispatch)), describe_(std::move(describe)), witness_files_(c.opt.witness_dirs, "witness") {}
+                                 std::function<void(proto::status_reply&, bool)> describe,
+                                 std::function<void(proto::capacity&)> node_capacity)
+    : c_(c),
+      dispatch_(std::move(dispatch)),
+      describe_(std::move(describe)),
+      node_capacity_(std::move(node_capacity)),
+      witness_files_(c.opt.witness_dirs, "witness") {}
 
 proto::job_status client_requests::status_of(const shm::job_record& rec) const {
   proto::job_status st;
@@ -123,6 +128,61 @@ std::uint32_t client_requests::entries_of(uid_t uid) const {
   return n;
 }
 
+std::optional<std::string> client_requests::refusal_for(uid_t uid) const {
+  const auto it = preparing_by_uid_.find(uid);
+  const std::uint32_t preparing = it == preparing_by_uid_.end() ? 0u : it->second;
+  const std::uint32_t held = entries_of(uid) + preparing, limit = entry_limit();
+  if (held >= limit)
+    return "you hold " + std::to_string(held) + " jobs (unfinished, or finished and not fetched), the limit per " +
+           "client is " + std::to_string(limit) + "; fetch or wait for some";
+  if (preparing >= c_.opt.max_preparing_per_client)
+    return "you have " + std::to_string(preparing) + " submissions being prepared, the limit per client is " +
+           std::to_string(c_.opt.max_preparing_per_client) + "; retry when they are answered";
+  if (to_prepare_.size() + prep_running_ >= c_.opt.max_preparing)
+    return "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) + " submissions; retry shortly";
+  return std::nullopt;
+}
+
+proto::capacity client_requests::capacity_for(const peer& p) const {
+  proto::capacity cap;
+  const bool all = c_.opt.is_operator(p.cred.uid) && !p.network();
+  // (key id, priority) → queued, running; other clients' keys are one entry without an id
+  std::map<std::pair<std::string, int>, std::pair<std::uint32_t, std::uint32_t>> load;
+  std::uint64_t live = 0, evictable = 0;
+  const auto retention_ns = c_.opt.retention_ns();
+  c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
+    ++live;
+    const auto st = shm::job_word_state(rec);
+    if ((st == shm::job_state::done || st == shm::job_state::failed) && shm::evictable(rec, retention_ns)) ++evictable;
+    if (st != shm::job_state::active) return;
+    const std::string key = all || rec.owner_uid == p.cred.uid ? std::string(shm::field_text(rec.key_id)) : std::string();
+    auto& [queued, running] = load[{key, int(rec.priority)}];
+    for (std::uint32_t i = 0; i < rec.n_partitions; ++i) {
+      const auto s = shm::part_word::unpack(rec.parts[i].word.load(std::memory_order_acquire)).state;
+      queued += s == shm::part_state::queued;
+      running += s == shm::part_state::slotted;
+    }
+  });
+  for (const auto& [k, v] : load) {
+    if (cap.keys.size() == proto::max_capacity_keys) break;
+    cap.keys.push_back({k.first, static_cast<proto::priority>(k.second), v.first, v.second});
+  }
+  node_capacity_(cap);  // slot classes, throughput
+  std::uint64_t queued = 0;
+  for (const auto& k : cap.keys) queued += k.queued;
+  cap.estimated_wait_s = queued && cap.partitions_per_minute > 0 ? 60.0 * double(queued) / cap.partitions_per_minute : 0;
+  const auto preparing = preparing_by_uid_.count(p.cred.uid) ? preparing_by_uid_.at(p.cred.uid) : 0u;
+  cap.jobs_held = entries_of(p.cred.uid) + preparing;
+  cap.jobs_limit = entry_limit();
+  std::optional<std::string> why;
+  if (!c_.loop.accepting) why = "the server is shutting down";
+  else if (live - evictable >= c_.jobs.capacity()) why = "the job table is full of unfinished or unfetched jobs";
+  else why = refusal_for(p.cred.uid);
+  cap.accepting = !why;
+  if (why) cap.refusal = util::printable(*why, proto::max_error_bytes, true);
+  return cap;
+}
+
 std::uint32_t client_requests::entry_limit() const {
   const auto half = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, c_.jobs.capacity() / 2));
   return std::min(c_.opt.max_jobs_per_client, half);
@@ -150,20 +210,7 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
     }
   }
   if (auto why = precheck(p, s)) return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
-  const auto preparing = preparing_by_uid_.count(p.cred.uid) ? preparing_by_uid_[p.cred.uid] : 0u;
-  const std::uint32_t held = entries_of(p.cred.uid) + preparing, limit = entry_limit();
-  if (held >= limit)
-    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
-                       "you hold " + std::to_string(held) + " jobs (unfinished, or finished and not fetched), the " +
-                           "limit per client is " + std::to_string(limit) + "; fetch or wait for some");
-  if (preparing >= c_.opt.max_preparing_per_client)
-    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
-                       "you have " + std::to_string(preparing) + " submissions being prepared, the limit per client is " +
-                           std::to_string(c_.opt.max_preparing_per_client) + "; retry when they are answered");
-  if (to_prepare_.size() + prep_running_ >= c_.opt.max_preparing)
-    return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
-                       "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) +
-                           " submissions; retry shortly");
+  if (auto why = refusal_for(p.cred.uid)) return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
   spooled uploaded;
   if (auto why = claim_uploads(p, s, uploaded)) {
     if (c_.cluster) return c_.cluster->resubmitted(p, rq, s, digest, *why);
@@ -288,6 +335,12 @@ std::optional<shm::job_ref> client_requests::find_job(const peer& p, std::uint64
 }
 
 void client_requests::status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+  if (s.capacity_only) {  // the node's own view, also on a cluster node
+    proto::status_reply st;
+    st.capacity = capacity_for(p);
+    c_.out.send(p.to(), proto::message{rq, std::move(st)});
+    return;
+  }
   if (c_.cluster) return c_.cluster->status(p, rq, s);
   const address id = p.to();
   if (s.job_id) {
@@ -323,6 +376,7 @@ void client_requests::status(const peer& p, std::uint64_t rq, const proto::statu
   st.jobs_omitted = static_cast<std::uint32_t>(jobs.size() - i);
   st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
   describe_(st, all);
+  st.capacity = capacity_for(p);
   c_.out.send(id, proto::message{rq, std::move(st)});
 }
 

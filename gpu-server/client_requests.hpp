@@ -49,9 +49,11 @@ class client_requests {
     boost::asio::thread_pool& replies;  // proof replies, decoded and formatted off the loop
     cluster_requests* cluster = nullptr;  // a cluster node: jobs recorded in and answered from its database
   };
-  /* dispatch: new work may start. describe: the node's part of a status reply (GPUs; for operators slots and workers). */
+  /* dispatch: new work may start. describe: the node's part of a status reply (GPUs; for operators slots and
+     workers). node_capacity: the node's part of a capacity (slot classes, throughput). */
   client_requests(context c, std::function<void()> dispatch,
-                  std::function<void(proto::status_reply&, bool operator_view)> describe);
+                  std::function<void(proto::status_reply&, bool operator_view)> describe,
+                  std::function<void(proto::capacity&)> node_capacity);
 
   void submit(const peer& p, std::uint64_t rq, const proto::submit& s);
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
@@ -64,6 +66,9 @@ class client_requests {
   /* A job finished or failed: its Waits are answered. */
   void job_changed(shm::job_ref j);
   proto::job_status status_of(const shm::job_record& rec) const;
+  /* What a scheduler needs (proto::capacity): the load per key and priority, the node's slots and throughput,
+     and whether a Submit of this client would be accepted now (else why not). */
+  proto::capacity capacity_for(const peer& p) const;
 
  private:
   struct waiter {
@@ -95,6 +100,8 @@ class client_requests {
   std::uint32_t entries_of(uid_t uid) const;
   /* The per-client entry limit, never more than half the table: a full table is never one client's doing. */
   std::uint32_t entry_limit() const;
+  /* Why a new Submit of this client would be answered busy or unavailable now, or nullopt. */
+  std::optional<std::string> refusal_for(uid_t uid) const;
   /* The job this client may see: its own (operators: anyone's, job_lookup.hpp),
      or nullopt after replying unknown_job (an operator: or that several uids have the id). */
   std::optional<shm::job_ref> find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
@@ -106,6 +113,7 @@ class client_requests {
   context c_;
   std::function<void()> dispatch_;
   std::function<void(proto::status_reply&, bool)> describe_;
+  std::function<void(proto::capacity&)> node_capacity_;
   file_policy witness_files_;
 
   fair_queue<uid_t, submission> to_prepare_;  // Submits waiting for a preparation thread, round robin by uid

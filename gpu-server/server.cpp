@@ -157,7 +157,8 @@ server::server(server_options opt)
   requests_ = std::make_unique<client_requests>(
       client_requests::context{opt_, state_, *jobs_, *slots_, *queue_, *keys_, *uploads_, *this, counters_, io_, prep_,
                                replies_, cluster_requests_.get()},
-      [this] { dispatch(); }, [this](proto::status_reply& st, bool all) { describe(st, all); });
+      [this] { dispatch(); }, [this](proto::status_reply& st, bool all) { describe(st, all); },
+      [this](proto::capacity& cap) { node_capacity(cap); });
   queue_->refresh(true);
   provers_ = std::make_unique<provers>(
       provers::context{opt_, state_, *backend_, *slots_, *jobs_, *lease_, *keys_, counters_, io_},
@@ -417,6 +418,18 @@ void server::key_failed(const std::string& key_id, const std::string& error) {
     queue_->drop(j);
     job_changed(j);
   });
+}
+
+void server::node_capacity(proto::capacity& cap) const {
+  const auto& hdr = region_->header();
+  const auto n = std::min<std::uint32_t>(hdr.n_classes, shm::max_slot_classes);
+  std::vector<std::uint32_t> free(n, 0);
+  for (std::uint64_t i = 0; i < slots_->size(); ++i)
+    if (auto w = slots_->word(i); w && w->state == shm::slot_state::free && slots_->class_of(i) < n) ++free[slots_->class_of(i)];
+  for (std::uint32_t c = 0; c < n; ++c)
+    cap.classes.push_back({c, hdr.classes[c].domain, hdr.classes[c].witness, static_cast<std::uint32_t>(hdr.classes[c].count),
+                           free[c]});
+  cap.partitions_per_minute = throughput_.per_minute();
 }
 
 // Every client sees the GPUs (load and memory help it plan); only operators

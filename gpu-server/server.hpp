@@ -41,6 +41,7 @@
 #include "proof_job.hpp"
 #include "provers.hpp"
 #include "router_reader.hpp"
+#include "throughput.hpp"
 #include "server_options.hpp"
 #include "shm/job_table.hpp"
 #include "shm/lease.hpp"
@@ -87,6 +88,8 @@ class server final : private outbox {
   void key_failed(const std::string& key_id, const std::string& error);
   /* The node's part of a status reply: the GPUs; for operators also the slots and workers. */
   void describe(proto::status_reply& st, bool operator_view) const;
+  /* The node's part of a capacity: its slot classes (free and all) and its recent throughput. */
+  void node_capacity(proto::capacity& cap) const;
 
   // server_metrics.cpp: /metrics, /healthz, /readyz
   http_reply on_http(std::string_view path) const;
@@ -97,6 +100,7 @@ class server final : private outbox {
   loop_state state_;
   server_counters counters_;
   metrics::proof_series series_;
+  throughput throughput_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 
   std::unique_ptr<shm::region> region_;

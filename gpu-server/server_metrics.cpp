@@ -7,6 +7,10 @@
 
 #include "server.hpp"
 
+#include <unistd.h>
+
+#include "proto/names.hpp"
+
 namespace cuzk::server {
 
 namespace {
@@ -58,6 +62,7 @@ void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::
   phase("msm", t.msm);
   phase("prove", t.total);
   phase("verify", d.verify);
+  throughput_.proven();
   if (d.gpu >= 0 && d.what.pk)
     series_.h2d_bytes += 32 * (3 * std::uint64_t(d.what.pk->domain_size) + std::uint64_t(d.what.pk->n_vars));
 }
@@ -137,6 +142,17 @@ std::string server::metrics_text() const {
     w.family("cuzk_client_accept_errors_total", "counter", "Failed accepts of client connections (out of descriptors).");
     w.sample("cuzk_client_accept_errors_total", double(cc.accept_errors));
   }
+  // What a scheduler reads from the capacity reply (operator view: every key).
+  const auto cap = requests_->capacity_for(peer{"", net::peer_credentials{::geteuid(), ::getegid(), 0}, channel::clients, {}});
+  w.family("cuzk_key_partitions", "gauge", "Partitions of unfinished jobs, by key, priority and state (queued, running).");
+  for (const auto& k : cap.keys)
+    for (const auto& [state, n] : {std::pair("queued", k.queued), std::pair("running", k.running)})
+      w.sample("cuzk_key_partitions",
+               {{"key", k.key_id}, {"priority", std::string(proto::name(k.priority))}, {"state", state}}, double(n));
+  w.family("cuzk_partitions_per_minute", "gauge", "Partitions proven per minute over the last five minutes.");
+  w.sample("cuzk_partitions_per_minute", cap.partitions_per_minute);
+  w.family("cuzk_estimated_wait_seconds", "gauge", "The partitions queued now over the recent rate (0: none queued).");
+  w.sample("cuzk_estimated_wait_seconds", cap.estimated_wait_s);
   if (cluster_queue_) {
     w.family("cuzk_cluster_database_up", "gauge", "1 while this node's last call to the cluster database succeeded.");
     w.sample("cuzk_cluster_database_up", cluster_queue_->database_up() ? 1.0 : 0.0);

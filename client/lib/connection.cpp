@@ -118,6 +118,14 @@ proto::status_reply connection::status() {
   return expect<proto::status_reply>(request(proto::status_request{}, opt_.timeout), "status");
 }
 
+proto::capacity connection::capacity() {
+  proto::status_request r;
+  r.capacity_only = true;
+  auto st = expect<proto::status_reply>(request(r, opt_.timeout), "capacity");
+  if (!st.capacity) throw protocol_error("the server's reply to a capacity request carries no capacity");
+  return std::move(*st.capacity);
+}
+
 job_outcome connection::fetch(std::string_view job_id, std::optional<std::uint32_t> owner) {
   return outcome(request(proto::fetch{std::string(job_id), owner}, opt_.timeout), "fetch");
 }

@@ -68,6 +68,7 @@ rule_result check_body(const submit& m) {
 rule_result check_body(const status_request& m) {
   if (m.job_id) CUZK_RULE(check_job_id("StatusRequest.job_id", *m.job_id));
   if (m.owner_uid && !m.job_id) return fail("StatusRequest.owner_uid", "set without a job_id");
+  if (m.capacity_only && m.job_id) return fail("StatusRequest.capacity_only", "set with a job_id");
   return std::nullopt;
 }
 rule_result check_body(const upload& m) {
@@ -137,6 +138,24 @@ rule_result check_gpu(const std::string& f, const gpu_status& g) {
   if (g.shifted_bytes > g.resident_bytes) return fail(f + ".shifted_bytes", "more than resident_bytes");
   return std::nullopt;
 }
+rule_result check_capacity(const std::string& f, const capacity& c) {
+  if (c.keys.size() > max_capacity_keys)
+    return fail(f + ".keys", std::to_string(c.keys.size()) + " entries, at most " + std::to_string(max_capacity_keys));
+  for (std::size_t i = 0; i < c.keys.size(); ++i) {
+    const auto& k = c.keys[i];
+    if (!k.key_id.empty()) CUZK_RULE(check_token(at(f + ".keys", i) + ".key_id", k.key_id, max_key_id_bytes));
+    if (!in_range(k.priority, priority::high, priority::low)) return fail(at(f + ".keys", i) + ".priority", "unknown");
+  }
+  if (c.classes.size() > max_capacity_classes)
+    return fail(f + ".classes", std::to_string(c.classes.size()) + " classes, at most " +
+                                    std::to_string(max_capacity_classes));
+  for (std::size_t i = 0; i < c.classes.size(); ++i)
+    if (c.classes[i].free > c.classes[i].slots) return fail(at(f + ".classes", i) + ".free", "more than slots");
+  if (!(c.partitions_per_minute >= 0) || !(c.estimated_wait_s >= 0))
+    return fail(f, "a negative or undefined rate or wait");
+  return check_text(f + ".refusal", c.refusal, max_error_bytes, true);
+}
+
 rule_result check_body(const job_status& m) { return check_job_status("JobStatus", m); }
 
 rule_result check_body(const proof_reply& m) {
@@ -171,6 +190,7 @@ rule_result check_body(const status_reply& m) {
   if (m.gpus.size() > max_gpus)
     return fail("StatusReply.gpus", std::to_string(m.gpus.size()) + " GPUs, at most " + std::to_string(max_gpus));
   for (std::size_t i = 0; i < m.gpus.size(); ++i) CUZK_RULE(check_gpu(at("StatusReply.gpus", i), m.gpus[i]));
+  if (m.capacity) CUZK_RULE(check_capacity("StatusReply.capacity", *m.capacity));
   return std::nullopt;
 }
 

@@ -131,6 +131,7 @@ struct converter {
     status_request m;
     if (w.has_job_id()) m.job_id = w.job_id();
     if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
+    m.capacity_only = w.capacity_only();
     return m;
   }
   fetch from(const wire::Fetch& w) {
@@ -200,6 +201,19 @@ struct converter {
     m.jobs_omitted = w.jobs_omitted();
     for (const auto& g : w.gpus()) m.gpus.push_back(from(g));
     m.hung_timeout_ms = w.hung_timeout_ms();
+    if (w.has_capacity()) {
+      const auto& c = w.capacity();
+      capacity out;
+      for (const auto& k : c.keys()) out.keys.push_back({k.key_id(), prio(k.priority()), k.queued(), k.running()});
+      for (const auto& k : c.classes()) out.classes.push_back({k.class_index(), k.domain(), k.witness(), k.slots(), k.free()});
+      out.partitions_per_minute = c.partitions_per_minute();
+      out.estimated_wait_s = c.estimated_wait_s();
+      out.accepting = c.accepting();
+      out.refusal = c.refusal();
+      out.jobs_held = c.jobs_held();
+      out.jobs_limit = c.jobs_limit();
+      m.capacity = std::move(out);
+    }
     return m;
   }
   error_reply from(const wire::Error& w) {

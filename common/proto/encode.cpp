@@ -63,6 +63,30 @@ void put(wire::JobStatus& w, const job_status& s) {
   }
 }
 
+void put(wire::Capacity& w, const capacity& c) {
+  for (const auto& k : c.keys) {
+    auto* wk = w.add_keys();
+    wk->set_key_id(k.key_id);
+    wk->set_priority(to_wire(k.priority));
+    wk->set_queued(k.queued);
+    wk->set_running(k.running);
+  }
+  for (const auto& k : c.classes) {
+    auto* wc = w.add_classes();
+    wc->set_class_index(k.class_index);
+    wc->set_domain(k.domain);
+    wc->set_witness(k.witness);
+    wc->set_slots(k.slots);
+    wc->set_free(k.free);
+  }
+  w.set_partitions_per_minute(c.partitions_per_minute);
+  w.set_estimated_wait_s(c.estimated_wait_s);
+  w.set_accepting(c.accepting);
+  w.set_refusal(c.refusal);
+  w.set_jobs_held(c.jobs_held);
+  w.set_jobs_limit(c.jobs_limit);
+}
+
 void put(wire::GpuStatus& w, const gpu_status& g) {
   w.set_device(g.device);
   w.set_name(g.name);
@@ -105,6 +129,7 @@ void put(wire::Envelope& e, const body& b) {
                    auto* w = e.mutable_status_request();
                    if (m.job_id) w->set_job_id(*m.job_id);
                    if (m.owner_uid) w->set_owner_uid(*m.owner_uid);
+                   w->set_capacity_only(m.capacity_only);
                  },
                  [&](const upload& m) {
                    auto* w = e.mutable_upload();
@@ -166,6 +191,7 @@ void put(wire::Envelope& e, const body& b) {
                    w->set_jobs_omitted(m.jobs_omitted);
                    for (const auto& g : m.gpus) put(*w->add_gpus(), g);
                    w->set_hung_timeout_ms(m.hung_timeout_ms);
+                   if (m.capacity) put(*w->mutable_capacity(), *m.capacity);
                  },
                  [&](const error_reply& m) {
                    auto* w = e.mutable_error();

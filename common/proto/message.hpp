@@ -72,6 +72,7 @@ struct submit {
 struct status_request {
   std::optional<std::string> job_id;  // nullopt: the whole service
   std::optional<std::uint32_t> owner_uid = std::nullopt;
+  bool capacity_only = false;  // without job_id: only the capacity (cheap)
   friend bool operator==(const status_request&, const status_request&) = default;
 };
 enum class upload_kind : std::uint8_t { wtns = 1, r1cs = 2 };
@@ -172,6 +173,27 @@ struct gpu_status {
   std::uint64_t shifted_bytes = 0;
   friend bool operator==(const gpu_status&, const gpu_status&) = default;
 };
+struct key_load {
+  std::string key_id;  // empty: other clients' keys
+  proto::priority priority = priority::normal;
+  std::uint32_t queued = 0, running = 0;
+  friend bool operator==(const key_load&, const key_load&) = default;
+};
+struct class_capacity {
+  std::uint32_t class_index = 0;
+  std::uint64_t domain = 0, witness = 0;
+  std::uint32_t slots = 0, free = 0;
+  friend bool operator==(const class_capacity&, const class_capacity&) = default;
+};
+struct capacity {
+  std::vector<key_load> keys;
+  std::vector<class_capacity> classes;
+  double partitions_per_minute = 0, estimated_wait_s = 0;
+  bool accepting = false;
+  std::string refusal;
+  std::uint32_t jobs_held = 0, jobs_limit = 0;
+  friend bool operator==(const capacity&, const capacity&) = default;
+};
 struct status_reply {
   std::vector<job_status> jobs;  // newest first
   std::vector<slot_status> slots;
@@ -179,6 +201,7 @@ struct status_reply {
   std::uint32_t jobs_omitted = 0;
   std::vector<gpu_status> gpus;
   std::uint32_t hung_timeout_ms = 0;
+  std::optional<proto::capacity> capacity;
   friend bool operator==(const status_reply&, const status_reply&) = default;
 };
 struct error_reply {

@@ -24,7 +24,10 @@ TEST(ProtoRoundTrip, EveryKindOfMessageSurvivesEncodeThenDecode) {
 
 TEST(ProtoRoundTrip, DefaultsAndBoundaryValuesSurvive) {
   submit s{"a", "", priority::normal, 1, "/k.zkey", circom_work{"/w.wtns", std::nullopt}, std::nullopt};
+  status_request capacity_only;
+  capacity_only.capacity_only = true;
   for (const message& m : {message{0, s}, message{~0ULL, bye{max_lease}}, message{1, status_request{}},
+                           message{1, capacity_only},
                            message{2, wait_request{std::string(max_job_id_bytes, 'j'), max_wait_ms}},
                            message{3, filled{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL}}, message{4, status_reply{}},
                            message{5, heartbeat{}}}) {
@@ -41,13 +44,18 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   js.partitions[0].gpu = 3;
   js.partitions[1].state = partition_state::done;
   js.partitions[1].timings = partition_timings{0, 0, 1, 1, 1, 1, 1, 0, 0, 2, 9};  // the CPU: gpu -1
-  status_reply r{{js}, {}, {}, 0, {}, 60000};
+  status_reply r{{js}, {}, {}, 0, {}, 60000, std::nullopt};
   r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1,
                     {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"}, 5});
   r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0, {}, 0});
+  r.capacity = capacity{{{"ab12", priority::high, 3, 1}, {"", priority::low, 0, 2}},
+                        {{0, 1ULL << 20, 1ULL << 20, 4, 1}, {1, 1ULL << 27, 140000000, 1, 0}},
+                        12.5, 14.4, false, "you hold 3 jobs", 3, 4};
   auto d = decode(encode(message{9, r}));
   ASSERT_TRUE(d) << d.error().reason;
   const auto& back = std::get<status_reply>(d->body);
+  ASSERT_TRUE(back.capacity);
+  EXPECT_EQ(back.capacity->keys.at(0).priority, priority::high);
   EXPECT_EQ(back, r);
   EXPECT_EQ(back.jobs[0].partitions[1].gpu, -1);
   EXPECT_EQ(back.gpus[0].resident_keys, (std::vector<std::string>{"ab12", "cd34"}));

@@ -93,6 +93,18 @@ const std::vector<broken>& cases() {
       {"StatusRequestForABadJobId", "StatusRequest.job_id", [] { return body{status_request{"a/b"}}; }},
       {"StatusRequestForAnOwnerWithoutAJobId", "StatusRequest.owner_uid",
        [] { return body{status_request{std::nullopt, 1000}}; }},
+      {"StatusRequestForCapacityAndAJob", "StatusRequest.capacity_only",
+       [] { return body{status_request{"j", std::nullopt, true}}; }},
+      {"CapacityWithMoreFreeSlotsThanSlots", "StatusReply.capacity.classes[0].free", [] {
+         status_reply r;
+         r.capacity = capacity{{}, {{0, 1024, 1024, 1, 2}}, 0, 0, true, "", 0, 1};
+         return body{r};
+       }},
+      {"CapacityWithANegativeWait", "StatusReply.capacity", [] {
+         status_reply r;
+         r.capacity = capacity{{}, {}, 0, -1, true, "", 0, 1};
+         return body{r};
+       }},
       {"FetchWithoutJobId", "Fetch.job_id", [] { return body{fetch{""}}; }},
       {"WaitWithoutJobId", "Wait.job_id", [] { return body{wait_request{"", 10}}; }},
       {"WaitOverTenMinutes", "Wait.timeout_ms", [] { return body{wait_request{"j", max_wait_ms + 1}}; }},
@@ -123,17 +135,17 @@ const std::vector<broken>& cases() {
          return body{r};
        }},
       {"StatusReplySlotOfStateZero", "StatusReply.slots[0].state",
-       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0, {}, 0}}; }},
+       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0, {}, 0, std::nullopt}}; }},
       {"StatusReplySlotOwnerPastTheLeaseTable", "StatusReply.slots[0].owner",
-       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0, {}, 0}}; }},
+       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0, {}, 0, std::nullopt}}; }},
       {"StatusReplyWorkerWithoutALease", "StatusReply.workers[0].lease",
-       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0, {}, 0}}; }},
+       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0, {}, 0, std::nullopt}}; }},
       {"StatusReplyWorkerNameOf24Bytes", "StatusReply.workers[0].name",
        [] {
-         return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0, {}, 0}};
+         return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0, {}, 0, std::nullopt}};
        }},
       {"StatusReplyWorkerOfStateFour", "StatusReply.workers[0].state",
-       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0, {}, 0}}; }},
+       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0, {}, 0, std::nullopt}}; }},
       {"JobStatusPartitionGpuBelowMinusOne", "JobStatus.partitions[0].gpu",
        with(valid_status(), [](job_status& s) { s.partitions[0].gpu = -2; })},
       {"JobStatusPartitionGpuOf64", "JobStatus.partitions[0].gpu",
