@@ -229,6 +229,8 @@ backlog() {
     done
     until [[ $(metric "$port" 'cuzk_slots{state="filled"') == "$slots.0" ]]; do
       kill -0 "$srv" 2>/dev/null || { log "the server exited"; tail -20 "$l" >&2; return 1; }
+      [[ $(metric "$port" cuzk_proofs_failed_total) == 0* ]] ||
+        { log "jobs failed while the backlog filled"; grep -m3 'failed' "$l" >&2; return 1; }
       (($(date +%s) - ${tf%.*} < ${BACKLOG_FILL_TIMEOUT:-900})) || { log "the backlog did not fill"; tail -5 "$l" >&2; return 1; }
       sleep 0.5
     done
