@@ -12,6 +12,7 @@
 #include "request_digest.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
+#include "take_if.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -451,13 +452,7 @@ void client_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_re
 }
 
 void client_requests::job_changed(shm::job_ref j) {
-  std::vector<waiter> ready;
-  std::erase_if(waiters_, [&](const waiter& w) {
-    if (!(w.job == j)) return false;
-    ready.push_back(w);
-    return true;
-  });
-  for (const auto& w : ready)
+  for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.job == j; }))
     if (!answer_finished(w.to, w.uid, w.request_id, j)) waiters_.push_back(w);
 }
 
@@ -469,13 +464,7 @@ void client_requests::closed(const std::string& identity) {
 void client_requests::expire_waits() {
   if (c_.cluster) c_.cluster->expire_waits();
   const auto now = std::chrono::steady_clock::now();
-  std::vector<waiter> due;
-  std::erase_if(waiters_, [&](const waiter& w) {
-    if (w.deadline > now) return false;
-    due.push_back(w);
-    return true;
-  });
-  for (const auto& w : due) {
+  for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; })) {
     auto rec = c_.jobs.get(w.job);
     if (!rec) {
       c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");

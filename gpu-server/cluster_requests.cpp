@@ -8,6 +8,7 @@
 #include "cluster_names.hpp"
 #include "job/result.hpp"
 #include "proto/codec.hpp"
+#include "take_if.hpp"
 #include "util/hex.hpp"
 #include "util/utf8.hpp"
 
@@ -307,13 +308,7 @@ void cluster_requests::recheck(const std::vector<waiter>& ws) {
 }
 
 void cluster_requests::job_finished(std::int64_t id) {
-  std::vector<waiter> ready;
-  std::erase_if(waiters_, [&](const waiter& w) {
-    if (w.id != id) return false;
-    ready.push_back(w);
-    return true;
-  });
-  recheck(ready);
+  recheck(take_if(waiters_, [&](const waiter& w) { return w.id == id; }));
 }
 
 void cluster_requests::resync() {
@@ -328,13 +323,7 @@ void cluster_requests::closed(const std::string& identity) {
 
 void cluster_requests::expire_waits() {
   const auto now = std::chrono::steady_clock::now();
-  std::vector<waiter> due;
-  std::erase_if(waiters_, [&](const waiter& w) {
-    if (w.deadline > now) return false;
-    due.push_back(w);
-    return true;
-  });
-  for (const auto& w : due)
+  for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; }))
     look_up(
         w.uid, [id = w.id](cluster_store& db) { return answer{db.get(id), std::nullopt, {}}; },
         [this, w](util::expected<answer, std::string> a) {

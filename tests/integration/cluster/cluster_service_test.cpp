@@ -70,8 +70,9 @@ std::string state_of(const pg_server& pg, const std::string& job_id) {
   return j ? j->state : "";
 }
 
-/* j0 submitted on n, which holds proving (--hold-proving): its partition is synthesized and waits in n's pool. */
-void hold_synthesized(node& n, client::connection& c, const std::string& job_id);
+/* n started holding proving (--hold-proving) with one worker, and job_id submitted on it: its partition is
+   synthesized and waits in n's pool. */
+void hold_synthesized(node& n, const std::string& job_id, std::chrono::seconds dead_after = 3s);
 
 std::string logs(const std::vector<node*>& nodes) {
   std::string out;
@@ -79,9 +80,12 @@ std::string logs(const std::vector<node*>& nodes) {
   return out;
 }
 
-void hold_synthesized(node& n, client::connection& c, const std::string& job_id) {
-  ASSERT_TRUE(c.submit(job(job_id, seed())).created) << logs({&n});
-  ASSERT_TRUE(eventually([&] { return c.status(job_id).partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
+void hold_synthesized(node& n, const std::string& job_id, std::chrono::seconds dead_after) {
+  n.start({"--hold-proving"}, dead_after);
+  n.add_worker();
+  auto c = n.connect();
+  EXPECT_TRUE(c.submit(job(job_id, seed())).created) << logs({&n});
+  EXPECT_TRUE(eventually([&] { return c.status(job_id).partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
       << logs({&n});
 }
 
@@ -144,11 +148,8 @@ TEST(ClusterService, ASilentNodesJobsAreRetakenAndItsLateResultDiscarded) {
   pg_server pg;
   node a("a", pg), b("b", pg);
   // a synthesizes j0 and holds the proof (--hold-proving), then dies with SIGKILL.
-  a.start({"--hold-proving"});
-  a.add_worker();
-  auto ca = a.connect();
-  hold_synthesized(a, ca, "j0");
-  if (HasFatalFailure()) return;
+  hold_synthesized(a, "j0");
+  if (HasFailure()) return;
   a.server->kill9();
   a.workers.clear();
   b.start();
@@ -170,11 +171,8 @@ TEST(ClusterService, ASilentNodesJobsAreRetakenAndItsLateResultDiscarded) {
 TEST(ClusterService, ARestartedNodeFinishesItsClaimedJobFromItsPoolWithoutSynthesizingAgain) {
   pg_server pg;
   node a("a", pg);
-  a.start({"--hold-proving"}, 60s);
-  a.add_worker();
-  auto ca = a.connect();
-  hold_synthesized(a, ca, "j0");
-  if (HasFatalFailure()) return;
+  hold_synthesized(a, "j0", 60s);
+  if (HasFailure()) return;
   // The server and its only worker die: the slot stays FILLED in the pool, the claim a's in the database.
   a.workers.clear();
   a.server->kill9();
@@ -187,11 +185,9 @@ TEST(ClusterService, ARestartedNodeFinishesItsClaimedJobFromItsPoolWithoutSynthe
 TEST(ClusterService, TheDatabaseGoingAwayIsAnsweredAndWhatWasProvenMeanwhileReachesItWhenBack) {
   pg_server pg;
   node a("a", pg), b("b", pg);
-  a.start({"--hold-proving"});
-  a.add_worker();
+  hold_synthesized(a, "j0");
+  if (HasFailure()) return;
   auto ca = a.connect();
-  hold_synthesized(a, ca, "j0");
-  if (HasFatalFailure()) return;
   b.start();  // after a took j0: b has no worker, and answers for a's job
   auto cb = b.connect();
   EXPECT_EQ(cb.status("j0").state, proto::job_state::running);
