@@ -208,6 +208,7 @@ void print_service(const proto::status_reply& r) {
                   i < g.resident_shifts.size() ? shown(g.resident_shifts[i]).c_str() : "-");
     if (g.shifted_bytes) std::printf("      shifted copies %.1f GiB of the keys'\n", gib(g.shifted_bytes));
   }
+  if (r.capacity) print_capacity(*r.capacity);
 }
 
 }  // namespace
