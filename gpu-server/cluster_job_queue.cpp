@@ -72,7 +72,8 @@ void cluster_job_queue::note_database(bool up, const std::string& why) {
 void cluster_job_queue::tick() {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_beat_ >= c_.opt.cluster.heartbeat) beat();
-  if (now - last_poll_ >= c_.opt.cluster.poll) claim_more();
+  // While the database is away only the heartbeat tries it (the claims would fail the same way).
+  if (database_up_ && now - last_poll_ >= c_.opt.cluster.poll) claim_more();
 }
 
 std::uint32_t cluster_job_queue::room() const {

@@ -4,6 +4,8 @@
 
 #include <pqxx/pqxx>
 
+#include <algorithm>
+
 namespace cuzk::server {
 
 namespace {
@@ -34,9 +36,11 @@ cluster_link::~cluster_link() {
 
 // One connection that only LISTENs. A lost connection (the database
 // restarted, the network cut: libpq's keepalives notice within seconds) is
-// opened again every second until it is back.
+// opened again after 0.5 s, then twice as long each time up to 8 s, until
+// it is back.
 void cluster_link::listen() {
   bool warned = false;
+  int backoff_ms = 500;
   while (!stop_) {
     try {
       pqxx::connection c(conninfo_);
@@ -53,13 +57,16 @@ void cluster_link::listen() {
       listening_ = true;
       if (warned) spdlog::info("cluster database: listening again");
       warned = false;
+      backoff_ms = 500;
       boost::asio::post(loop_, [this] { ev_.resync(); });
       while (!stop_) c.await_notification(0, 200 * 1000);
     } catch (const std::exception& e) {
       listening_ = false;
-      if (!warned) spdlog::warn("cluster database: the listener lost its connection ({}); retrying every second", e.what());
+      if (!warned) spdlog::warn("cluster database: the listener lost its connection ({}); retrying", e.what());
       warned = true;
-      for (int i = 0; i < 10 && !stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      for (int waited = 0; waited < backoff_ms && !stop_; waited += 100)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      backoff_ms = std::min(backoff_ms * 2, 8000);
     }
   }
   listening_ = false;

@@ -4,8 +4,8 @@
 // cuzk_done (a job finished: its waiters wake on any node) and cuzk_queued
 // (a job waits: nodes claim at once rather than on their next poll). A
 // database that goes away answers each call with a sentence; both threads
-// reconnect on their own, and a reconnected listener asks the loop to
-// re-check what it may have missed.
+// reconnect on their own (the listener backing off from 0.5 s to 8 s), and
+// a reconnected listener asks the loop to re-check what it may have missed.
 #pragma once
 
 #include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
