@@ -123,6 +123,8 @@ demo_service() {
   echo
   cuzk_log "cuzk status"
   "$b/client/cuzk" status --endpoint "$ep" | head -n 12
+  cuzk_log "cuzk status --capacity (what a scheduler in front of the node reads)"
+  "$b/client/cuzk" status --endpoint "$ep" --capacity
   cuzk_log "stopping (SIGTERM): the server finishes its proof in flight, workers their synthesis"
   stop_all
   trap - EXIT
