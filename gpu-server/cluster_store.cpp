@@ -326,6 +326,15 @@ std::uint32_t cluster_store::expire(std::chrono::seconds retention) {
   });
 }
 
+std::vector<std::pair<std::string, std::vector<std::string>>> cluster_store::nodes() {
+  return run([&](pqxx::work& w) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    for (const auto& row : w.exec("SELECT node, keys FROM cuzk_nodes ORDER BY node"))
+      out.emplace_back(row[0].as<std::string>(), array_values(row[1]));
+    return out;
+  });
+}
+
 std::vector<std::pair<std::string, std::uint64_t>> cluster_store::counts() {
   return run([&](pqxx::work& w) {
     std::vector<std::pair<std::string, std::uint64_t>> out;

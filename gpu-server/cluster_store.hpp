@@ -100,6 +100,8 @@ class cluster_store {
   std::vector<cluster_job> list(const std::string& owner, std::uint32_t most);
   /* Finished jobs older than `retention` are removed; how many. */
   std::uint32_t expire(std::chrono::seconds retention);
+  /* Every node the database knows, with the key ids it said it holds at its last heartbeat. */
+  std::vector<std::pair<std::string, std::vector<std::string>>> nodes();
   /* Jobs per state, for metrics: queued, claimed, done, failed. */
   std::vector<std::pair<std::string, std::uint64_t>> counts();
 

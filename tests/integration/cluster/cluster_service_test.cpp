@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <optional>
 #include <regex>
@@ -133,6 +134,13 @@ TEST(ClusterService, AJobSubmittedOnOneNodeIsProvenByAnotherAndAnsweredOnEvery) 
   EXPECT_TRUE(cb.submit(streamed).created);
   expect_proof(cc.wait("j5", 120s), "the streamed job, waited for on c\n" + logs({&a, &b, &c}));
   EXPECT_FALSE(cc.submit(streamed).created) << "resubmitted on another node, without its upload";
+  // The database records which node holds which key.
+  const auto known = server::cluster_store(pg.conninfo()).nodes();
+  ASSERT_EQ(known.size(), 3u);
+  for (const auto& [name, keys] : known) {
+    EXPECT_TRUE(name == "a" || name == "b" || name == "c") << name;
+    EXPECT_NE(std::find(keys.begin(), keys.end(), a.key_id), keys.end()) << name << " does not list the key it holds";
+  }
   // Every node lists the client's jobs from the database.
   EXPECT_EQ(cc.status().jobs.size(), 6u);
   // Another uid's view would be its own: the owner is the identity on every node.
