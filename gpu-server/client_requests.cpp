@@ -12,6 +12,7 @@
 #include "request_digest.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
+#include "status_jobs.hpp"
 #include "take_if.hpp"
 #include "util/utf8.hpp"
 
@@ -32,17 +33,6 @@ proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
 }
 
 
-/* The uploads a circom Submit names (upload:ID), its witness first. */
-std::vector<std::pair<std::string, proto::upload_kind>> named_uploads(const proto::submit& s) {
-  std::vector<std::pair<std::string, proto::upload_kind>> out;
-  if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
-    if (c->wtns.starts_with(proto::upload_prefix))
-      out.emplace_back(c->wtns.substr(proto::upload_prefix.size()), proto::upload_kind::wtns);
-    if (c->r1cs && c->r1cs->starts_with(proto::upload_prefix))
-      out.emplace_back(c->r1cs->substr(proto::upload_prefix.size()), proto::upload_kind::r1cs);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -129,10 +119,13 @@ std::uint32_t client_requests::entries_of(uid_t uid) const {
   return n;
 }
 
-std::optional<std::string> client_requests::refusal_for(uid_t uid) const {
+std::uint32_t client_requests::preparing_of(uid_t uid) const {
   const auto it = preparing_by_uid_.find(uid);
-  const std::uint32_t preparing = it == preparing_by_uid_.end() ? 0u : it->second;
-  const std::uint32_t held = entries_of(uid) + preparing, limit = entry_limit();
+  return it == preparing_by_uid_.end() ? 0u : it->second;
+}
+
+std::optional<std::string> client_requests::refusal_for(std::uint32_t held, std::uint32_t preparing) const {
+  const std::uint32_t limit = entry_limit();
   if (held >= limit)
     return "you hold " + std::to_string(held) + " jobs (unfinished, or finished and not fetched), the limit per " +
            "client is " + std::to_string(limit) + "; fetch or wait for some";
@@ -149,7 +142,7 @@ proto::capacity client_requests::capacity_for(const peer& p) const {
   const bool all = c_.opt.is_operator(p.cred.uid) && !p.network();
   // (key id, priority) → queued, running; other clients' keys are one entry without an id
   std::map<std::pair<std::string, int>, std::pair<std::uint32_t, std::uint32_t>> load;
-  std::uint64_t live = 0, evictable = 0;
+  std::uint64_t live = 0, evictable = 0, waiting = 0;  // waiting: every queued partition, listed or not
   const auto retention_ns = c_.opt.retention_ns();
   c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
     ++live;
@@ -162,6 +155,7 @@ proto::capacity client_requests::capacity_for(const peer& p) const {
       const auto s = shm::part_word::unpack(rec.parts[i].word.load(std::memory_order_acquire)).state;
       queued += s == shm::part_state::queued;
       running += s == shm::part_state::slotted;
+      waiting += s == shm::part_state::queued;
     }
   });
   for (const auto& [k, v] : load) {
@@ -169,16 +163,14 @@ proto::capacity client_requests::capacity_for(const peer& p) const {
     cap.keys.push_back({k.first, static_cast<proto::priority>(k.second), v.first, v.second});
   }
   node_capacity_(cap);  // slot classes, throughput
-  std::uint64_t queued = 0;
-  for (const auto& k : cap.keys) queued += k.queued;
-  cap.estimated_wait_s = queued && cap.partitions_per_minute > 0 ? 60.0 * double(queued) / cap.partitions_per_minute : 0;
-  const auto preparing = preparing_by_uid_.count(p.cred.uid) ? preparing_by_uid_.at(p.cred.uid) : 0u;
+  cap.estimated_wait_s = waiting && cap.partitions_per_minute > 0 ? 60.0 * double(waiting) / cap.partitions_per_minute : 0;
+  const auto preparing = preparing_of(p.cred.uid);
   cap.jobs_held = entries_of(p.cred.uid) + preparing;
   cap.jobs_limit = entry_limit();
   std::optional<std::string> why;
   if (!c_.loop.accepting) why = "the server is shutting down";
   else if (live - evictable >= c_.jobs.capacity()) why = "the job table is full of unfinished or unfetched jobs";
-  else why = refusal_for(p.cred.uid);
+  else why = refusal_for(cap.jobs_held, preparing);
   cap.accepting = !why;
   if (why) cap.refusal = util::printable(*why, proto::max_error_bytes, true);
   return cap;
@@ -211,7 +203,9 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
     }
   }
   if (auto why = precheck(p, s)) return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
-  if (auto why = refusal_for(p.cred.uid)) return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
+  const auto preparing = preparing_of(p.cred.uid);
+  if (auto why = refusal_for(entries_of(p.cred.uid) + preparing, preparing))
+    return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
   spooled uploaded;
   if (auto why = claim_uploads(p, s, uploaded)) {
     if (c_.cluster) return c_.cluster->resubmitted(p, rq, s, digest, *why);
@@ -361,20 +355,11 @@ void client_requests::status(const peer& p, std::uint64_t rq, const proto::statu
       jobs.emplace_back(rec.seq, j);
   });
   std::sort(jobs.begin(), jobs.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  // Bounded by bytes, not records: a job's status is at most its id, client,
-  // error text and partitions; the reply stays far below the frame limit.
-  std::size_t bytes = 0;
-  std::size_t i = 0;
-  for (; i < jobs.size(); ++i) {
+  add_jobs(st, jobs.size(), [&](std::size_t i) -> std::optional<proto::job_status> {
     auto rec = c_.jobs.get(jobs[i].second);
-    if (!rec) continue;
-    auto js = status_of(**rec);
-    const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 160 * js.partitions.size();
-    if (bytes + cost > status_job_bytes) break;
-    bytes += cost;
-    st.jobs.push_back(std::move(js));
-  }
-  st.jobs_omitted = static_cast<std::uint32_t>(jobs.size() - i);
+    if (!rec) return std::nullopt;
+    return status_of(**rec);
+  });
   st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
   describe_(st, all);
   st.capacity = capacity_for(p);

@@ -100,8 +100,11 @@ class client_requests {
   std::uint32_t entries_of(uid_t uid) const;
   /* The per-client entry limit, never more than half the table: a full table is never one client's doing. */
   std::uint32_t entry_limit() const;
-  /* Why a new Submit of this client would be answered busy or unavailable now, or nullopt. */
-  std::optional<std::string> refusal_for(uid_t uid) const;
+  /* A uid's Submits queued for or in preparation. */
+  std::uint32_t preparing_of(uid_t uid) const;
+  /* Why a new Submit of a client would be answered busy now, or nullopt. held: its job-table entries and
+     Submits in preparation (entries_of + preparing_of); preparing: the latter. */
+  std::optional<std::string> refusal_for(std::uint32_t held, std::uint32_t preparing) const;
   /* The job this client may see: its own (operators: anyone's, job_lookup.hpp),
      or nullopt after replying unknown_job (an operator: or that several uids have the id). */
   std::optional<shm::job_ref> find_job(const peer& p, std::uint64_t rq, const std::string& job_id,

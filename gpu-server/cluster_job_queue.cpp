@@ -11,6 +11,7 @@
 #include "cluster_names.hpp"
 #include "preparation.hpp"
 #include "proto/codec.hpp"
+#include "proto/names.hpp"
 #include "util/fd_guard.hpp"
 #include "util/hex.hpp"
 #include "util/utf8.hpp"
@@ -29,17 +30,7 @@ std::optional<proto::submit> request_of(const cluster_job& j) {
   return std::nullopt;
 }
 
-/* The kinds of file the request names as streamed ("upload:wtns", "upload:r1cs"). */
-std::vector<proto::upload_kind> streamed(const proto::submit& s) {
-  std::vector<proto::upload_kind> kinds;
-  if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
-    if (c->wtns.starts_with(proto::upload_prefix)) kinds.push_back(proto::upload_kind::wtns);
-    if (c->r1cs && c->r1cs->starts_with(proto::upload_prefix)) kinds.push_back(proto::upload_kind::r1cs);
-  }
-  return kinds;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& bytes) {
+void write_file(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   util::fd_guard fd{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600)};
   std::size_t done = 0;
   while (fd.fd >= 0 && done < bytes.size()) {
@@ -173,19 +164,20 @@ void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
 void cluster_job_queue::take_in(const cluster_job& j) {
   auto request = request_of(j);
   if (!request) return give_up(j.id, "the cluster database holds a request this node cannot decode", true);
-  const auto kinds = streamed(*request);
-  if (!kinds.empty() && !c_.spool.enabled())
+  // The request names its streamed files by kind ("upload:wtns", "upload:r1cs": cluster_requests::record).
+  const auto streamed = named_uploads(*request);
+  if (!streamed.empty() && !c_.spool.enabled())
     return give_up(j.id, "node " + c_.opt.cluster.node + " keeps no spool (--spool-dir) for streamed witnesses", false);
   taking_.insert(j.id);
   std::vector<std::pair<proto::upload_kind, std::string>> files;
-  for (auto k : kinds) files.emplace_back(k, c_.spool.cluster_file(j.id, k).string());
+  for (const auto& [name, kind] : streamed) files.emplace_back(kind, c_.spool.cluster_file(j.id, kind).string());
   // The streamed files come from the database and are written on its thread, then the pool prepares the job.
   c_.link.call<bool>(
       [id = j.id, files](cluster_store& db) {
         if (files.empty()) return true;
         for (const auto& in : db.inputs(id))
           for (const auto& [kind, path] : files)
-            if (in.kind == (kind == proto::upload_kind::wtns ? "wtns" : "r1cs")) write_file(path, in.bytes);
+            if (in.kind == proto::name(kind)) write_file(path, in.bytes);
         return true;
       },
       [this, j, request = *request, files](util::expected<bool, std::string> r) {
@@ -263,8 +255,7 @@ void cluster_job_queue::report(shm::job_ref j, bool again) {
   if (st == shm::job_state::done) {
     for (std::uint32_t p = 0; p < r->n_partitions; ++p) {
       const auto& part = r->parts[p];
-      results.push_back(util::to_hex({reinterpret_cast<const char*>(part.result),
-                                      std::min<std::size_t>(part.result_len, shm::result_bytes)}));
+      results.push_back(util::to_hex({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)}));
     }
   } else {
     error = std::string(r->error, std::min<std::size_t>(r->error_len, sizeof r->error));

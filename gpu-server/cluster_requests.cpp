@@ -3,11 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <fstream>
 
 #include "cluster_names.hpp"
 #include "job/result.hpp"
 #include "proto/codec.hpp"
+#include "proto/names.hpp"
+#include "r1cs/input_file.hpp"
+#include "status_jobs.hpp"
 #include "take_if.hpp"
 #include "util/hex.hpp"
 #include "util/utf8.hpp"
@@ -24,12 +26,6 @@ proto::job_state state_of(const std::string& s) {
   if (s == "failed") return proto::job_state::failed;
   if (s == "claimed") return proto::job_state::running;
   return proto::job_state::queued;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read the spooled file " + path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
@@ -54,7 +50,7 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
   cluster_job j;
   j.owner = owner_of(p);
   j.job_id = s.job_id;
-  j.digest_hex = util::to_hex({reinterpret_cast<const char*>(digest.data()), digest.size()});
+  j.digest_hex = util::to_hex(digest);
   j.key_id = r.key_id;
   j.client = s.client;
   j.priority = static_cast<int>(s.priority);
@@ -65,15 +61,13 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
   proto::submit request = s;
   request.zkey = r.key_id;
   std::vector<std::pair<std::string, std::string>> paths;  // kind, spool file
+  auto streamed = [&](proto::upload_kind kind, const std::string& spool) {
+    paths.emplace_back(proto::name(kind), spool);
+    return std::string(proto::upload_prefix) + std::string(proto::name(kind));
+  };
   if (auto* w = std::get_if<proto::circom_work>(&request.work)) {
-    if (files.wtns) {
-      w->wtns = std::string(proto::upload_prefix) + "wtns";
-      paths.emplace_back("wtns", *files.wtns);
-    }
-    if (files.r1cs) {
-      w->r1cs = std::string(proto::upload_prefix) + "r1cs";
-      paths.emplace_back("r1cs", *files.r1cs);
-    }
+    if (files.wtns) w->wtns = streamed(proto::upload_kind::wtns, *files.wtns);
+    if (files.r1cs) w->r1cs = streamed(proto::upload_kind::r1cs, *files.r1cs);
   }
   for (const auto& [kind, path] : paths) {
     std::error_code ec;
@@ -86,11 +80,11 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
     }
   }
   const auto encoded = proto::encode(proto::message{0, request});
-  j.spec = util::to_hex({reinterpret_cast<const char*>(encoded.data()), encoded.size()});
+  j.spec = util::to_hex(encoded);
   c_.link.call<cluster_submit_outcome>(
       [j, paths, most = c_.opt.max_jobs_per_client](cluster_store& db) {
         std::vector<cluster_input> inputs;
-        for (const auto& [kind, path] : paths) inputs.push_back({kind, read_file(path)});
+        for (const auto& [kind, path] : paths) inputs.push_back({kind, r1cs::read_whole_file(path, kind)});
         return db.submit(j, inputs, most);
       },
       [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, stored = std::move(stored)](
@@ -121,17 +115,21 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
 void cluster_requests::resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s,
                                    const std::array<std::uint8_t, 16>& digest, const std::string& why) {
   if (!admit(p, rq)) return;
-  const auto digest_hex = util::to_hex({reinterpret_cast<const char*>(digest.data()), digest.size()});
+  const auto digest_hex = util::to_hex(digest);
   look_up(
       p.cred.uid, [owner = owner_of(p), job_id = s.job_id](cluster_store& db) { return answer{db.find(owner, job_id), {}, {}}; },
       [this, to = p.to(), rq, job_id = s.job_id, digest_hex, why](util::expected<answer, std::string> a) {
-        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a) return unavailable(to, rq, a.error());
         if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::bad_request, why);
         if (a->job->digest_hex != digest_hex)
           return c_.out.reply_error(to, rq, proto::error_code::conflict,
                                     "job " + job_id + " was submitted before with a different request; choose another job id");
         c_.out.send(to, proto::message{rq, proto::accepted{job_id, false, state_of(a->job->state)}});
       });
+}
+
+void cluster_requests::unavailable(const address& to, std::uint64_t rq, const std::string& why) {
+  c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + why);
 }
 
 bool cluster_requests::admit(const peer& p, std::uint64_t rq) {
@@ -226,7 +224,7 @@ void cluster_requests::status(const peer& p, std::uint64_t rq, const proto::stat
           return a;
         },
         [this, to, rq, job_id = *s.job_id](util::expected<answer, std::string> a) {
-          if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+          if (!a) return unavailable(to, rq, a.error());
           if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
           c_.out.send(to, proto::message{rq, status_of(*a->job)});
         });
@@ -242,17 +240,9 @@ void cluster_requests::status(const peer& p, std::uint64_t rq, const proto::stat
         return answer{};
       },
       [this, to, rq, all, jobs](util::expected<answer, std::string> a) {
-        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a) return unavailable(to, rq, a.error());
         proto::status_reply st;
-        std::size_t bytes = 0, i = 0;
-        for (; i < jobs->size(); ++i) {
-          auto js = status_of((*jobs)[i]);
-          const std::size_t cost = 64 + js.job_id.size() + js.client.size() + js.error.size() + 160 * js.partitions.size();
-          if (bytes + cost > status_job_bytes) break;
-          bytes += cost;
-          st.jobs.push_back(std::move(js));
-        }
-        st.jobs_omitted = static_cast<std::uint32_t>(jobs->size() - i);
+        add_jobs(st, jobs->size(), [&](std::size_t i) { return std::optional(status_of((*jobs)[i])); });
         st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
         describe_(st, all);
         c_.out.send(to, proto::message{rq, std::move(st)});
@@ -268,7 +258,7 @@ void cluster_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch
         return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
       },
       [this, to = p.to(), rq, job_id = f.job_id](util::expected<answer, std::string> a) {
-        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a) return unavailable(to, rq, a.error());
         if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
         if (!answer_finished(to, rq, *a)) c_.out.send(to, proto::message{rq, status_of(*a->job)});
       });
@@ -284,7 +274,7 @@ void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_r
         return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
       },
       [this, to = p.to(), uid = p.cred.uid, rq, job_id = w.job_id, deadline](util::expected<answer, std::string> a) {
-        if (!a) return c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + a.error());
+        if (!a) return unavailable(to, rq, a.error());
         if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
         if (answer_finished(to, rq, *a)) return;
         const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == uid; });
@@ -327,7 +317,7 @@ void cluster_requests::expire_waits() {
     look_up(
         w.uid, [id = w.id](cluster_store& db) { return answer{db.get(id), std::nullopt, {}}; },
         [this, w](util::expected<answer, std::string> a) {
-          if (!a) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unavailable, "the cluster database: " + a.error());
+          if (!a) return unavailable(w.to, w.request_id, a.error());
           if (!a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
           c_.out.send(w.to, proto::message{w.request_id, status_of(*a->job)});
         });

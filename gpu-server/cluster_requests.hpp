@@ -75,6 +75,8 @@ class cluster_requests {
   static answer answer_of(std::optional<cluster_job> j);
   /* The owner a request names: the sender, or (an operator) the uid it gives. */
   std::string owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const;
+  /* The database could not answer: UNAVAILABLE, with why. */
+  void unavailable(const address& to, std::uint64_t rq, const std::string& why);
   /* Runs a database look-up for this client unless it has too many in flight (then busy). */
   bool admit(const peer& p, std::uint64_t rq);
   void look_up(uid_t uid, std::function<answer(cluster_store&)> f, std::function<void(util::expected<answer, std::string>)> done);

@@ -280,8 +280,10 @@ std::uint32_t cluster_store::release_dead(std::chrono::seconds timeout) {
 std::vector<cluster_input> cluster_store::inputs(std::int64_t id) {
   return run([&](pqxx::work& w) {
     std::vector<cluster_input> out;
-    for (const auto& row : w.exec_params("SELECT kind, data FROM cuzk_inputs WHERE job = $1 ORDER BY kind", id))
-      out.push_back({row[0].as<std::string>(), pqxx::binarystring(row[1]).str()});
+    for (const auto& row : w.exec_params("SELECT kind, data FROM cuzk_inputs WHERE job = $1 ORDER BY kind", id)) {
+      const pqxx::binarystring data(row[1]);
+      out.push_back({row[0].as<std::string>(), {data.data(), data.data() + data.size()}});
+    }
     return out;
   });
 }

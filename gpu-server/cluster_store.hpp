@@ -44,8 +44,8 @@ struct cluster_job {
 /* A file a job's Submit streamed into the accepting node's spool: it travels
    with the job (bytea), so whichever node claims the job can prove it. */
 struct cluster_input {
-  std::string kind;  // "wtns", "r1cs"
-  std::string bytes;
+  std::string kind;  // "wtns", "r1cs" (proto::name of its upload_kind)
+  std::vector<std::uint8_t> bytes;
 };
 
 struct cluster_submit_outcome {

@@ -18,9 +18,6 @@
 
 namespace cuzk::server {
 
-/* The jobs of a status reply stop at this many bytes (the rest are counted as omitted). */
-inline constexpr std::size_t status_job_bytes = proto::max_frame_bytes / 2;
-
 /* Network clients (network_listener.hpp). */
 struct network_options {
   std::string endpoint;               // tcp://ADDR:PORT; empty: no network clients

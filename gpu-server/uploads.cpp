@@ -10,6 +10,7 @@
 #include <set>
 
 #include "job/spec.hpp"
+#include "proto/names.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/input_file.hpp"
@@ -42,6 +43,17 @@ class prefix_source final : public r1cs::byte_source {
 
 }  // namespace
 
+std::vector<std::pair<std::string, proto::upload_kind>> named_uploads(const proto::submit& s) {
+  std::vector<std::pair<std::string, proto::upload_kind>> out;
+  if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
+    if (c->wtns.starts_with(proto::upload_prefix))
+      out.emplace_back(c->wtns.substr(proto::upload_prefix.size()), proto::upload_kind::wtns);
+    if (c->r1cs && c->r1cs->starts_with(proto::upload_prefix))
+      out.emplace_back(c->r1cs->substr(proto::upload_prefix.size()), proto::upload_kind::r1cs);
+  }
+  return out;
+}
+
 uploads::uploads(const server_options& opt, key_store& keys, const shm::job_table& jobs, outbox& out)
     : opt_(opt), keys_(keys), jobs_(jobs), out_(out), dir_(opt.uploads.spool_dir) {
   if (dir_.empty()) return;
@@ -60,11 +72,7 @@ uploads::uploads(const server_options& opt, key_store& keys, const shm::job_tabl
         if (!f->empty() && std::filesystem::path(*f).parent_path() == dir_) {
           named.insert(*f);
           // The job's again, and counted in its owner's quota until the job ends, as before the restart.
-          std::error_code size_ec;
-          const std::uint64_t size = std::filesystem::file_size(*f, size_ec);
-          files_[{rec.owner_uid, "job:" + *f}] = {
-              *f, f == &sp.wtns ? proto::upload_kind::wtns : proto::upload_kind::r1cs, size_ec ? 0 : size,
-              size_ec ? 0 : size, {}, j};
+          adopt(rec.owner_uid, *f, f == &sp.wtns ? proto::upload_kind::wtns : proto::upload_kind::r1cs, j);
         }
     } catch (const std::exception&) {
     }
@@ -186,7 +194,7 @@ void uploads::discard(uid_t uid, const std::string& id) {
 }
 
 std::filesystem::path uploads::cluster_file(std::int64_t cluster_id, proto::upload_kind kind) const {
-  return dir_ / ("cluster-" + std::to_string(cluster_id) + (kind == proto::upload_kind::wtns ? ".wtns" : ".r1cs"));
+  return dir_ / ("cluster-" + std::to_string(cluster_id) + "." + std::string(proto::name(kind)));
 }
 
 void uploads::adopt(uid_t owner, const std::filesystem::path& path, proto::upload_kind kind, shm::job_ref job) {

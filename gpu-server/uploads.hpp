@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "key_store.hpp"
 #include "outbox.hpp"
@@ -27,6 +28,9 @@
 #include "util/expected.hpp"
 
 namespace cuzk::server {
+
+/* The uploads a circom Submit names (upload:ID), its witness first: (ID, kind). */
+std::vector<std::pair<std::string, proto::upload_kind>> named_uploads(const proto::submit& s);
 
 class uploads {
  public:

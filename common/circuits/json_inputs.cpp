@@ -1,6 +1,7 @@
 #include "circuits/json_inputs.hpp"
 
 #include "circuits/circuit.hpp"
+#include "util/hex.hpp"
 
 namespace cuzk::circuits {
 
@@ -56,14 +57,6 @@ std::vector<std::uint8_t> hex_to_bytes(const nlohmann::json& v, std::string_view
   return out;
 }
 
-std::string bytes_to_hex(std::span<const std::uint8_t> b) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto x : b) {
-    s += digits[x >> 4];
-    s += digits[x & 15];
-  }
-  return s;
-}
+std::string bytes_to_hex(std::span<const std::uint8_t> b) { return util::to_hex(b); }
 
 }  // namespace cuzk::circuits

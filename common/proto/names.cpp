@@ -41,6 +41,10 @@ std::string_view name(error_code c) noexcept {
       "busy"};
   return pick(n, static_cast<unsigned>(c));
 }
+std::string_view name(upload_kind k) noexcept {
+  static constexpr std::array<std::string_view, 3> n{"invalid", "wtns", "r1cs"};
+  return pick(n, static_cast<unsigned>(k));
+}
 std::string_view name(const body& b) noexcept {
   static constexpr std::array<std::string_view, std::variant_size_v<body>> n{
       "submit",      "status_request", "fetch",        "wait",   "upload",       "accepted",  "job_status", "proof_reply",

@@ -15,6 +15,7 @@ std::string_view name(partition_state s) noexcept;
 std::string_view name(slot_state s) noexcept;
 std::string_view name(worker_state s) noexcept;
 std::string_view name(error_code c) noexcept;
+std::string_view name(upload_kind k) noexcept;  // "wtns", "r1cs"
 /* "submit", "job_status", ... : the body's alternative. */
 std::string_view name(const body& b) noexcept;
 

@@ -2,7 +2,9 @@
 // requests stored in the cluster database).
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +16,10 @@ inline std::string to_hex(std::string_view bytes) {
   out.reserve(bytes.size() * 2);
   for (unsigned char c : bytes) out += {digits[c >> 4], digits[c & 15]};
   return out;
+}
+
+inline std::string to_hex(std::span<const std::uint8_t> bytes) {
+  return to_hex(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 /* nullopt when the text is not an even number of hex digits. */
