@@ -6,6 +6,7 @@
 
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
+#include "sizing/key_dims_of.hpp"
 
 namespace cuzk::cuda {
 
@@ -24,8 +25,7 @@ device_context::device_context(const context_options& opt, std::shared_ptr<host_
   name_ = d.name;
   cuda::budget& b = default_budget();
   b.set_reserve(std::max(b.reserve(), opt_.reserve));
-  const std::size_t usable = d.total_mem > opt_.reserve ? d.total_mem - opt_.reserve : 0;
-  budget_ = opt_.budget ? std::min(opt_.budget, usable) : usable / std::max(1u, opt_.sharers);
+  budget_ = sizing::device_budget(d.total_mem, opt_.reserve, opt_.budget, opt_.sharers);
   stream s;
   ref_.record(s);
   s.sync();
@@ -83,7 +83,8 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
     keys_.erase(it);
     break;
   }
-  const std::size_t need = key_t::footprint(pk) + std::size_t(opt_.workers) * working_bytes(pk);
+  const sizing::key_dims dims = sizing::dims_of(pk);
+  const std::size_t need = sizing::resident_need(dims, opt_.workers);
   if (need > budget_) return nullptr;
   /* least recently used first out, among the keys no proof holds */
   while (resident_bytes_ + need > budget_) {
@@ -99,16 +100,10 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   register_mapped(pk);
   /* copies only from what is free now, in the budget and on the device (other
      processes' allocations too): they never evict another key */
-  std::size_t left = budget_ - resident_bytes_ - need;
-  if (std::size_t free = 0, total = 0; cudaMemGetInfo(&free, &total) == cudaSuccess)
-    left = std::min(left, free > opt_.reserve + need ? free - opt_.reserve - need : 0);
-  else
-    (void)cudaGetLastError(), left = 0;
-  /* The copies leave a margin beyond the estimate of the workers' buffers: on the H200 a 2^25 key planned
-     to the byte (65.8 GiB of copies beside two workers) left 1.0 GiB free under the 2 GiB reserve once both
-     workers allocated, and every proof failed. A copy fewer costs a few percent of an MSM. */
-  const std::size_t margin = opt_.reserve + std::size_t(opt_.workers) * (working_bytes(pk) / 4);
-  left = left > margin ? left - margin : 0;
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) (void)cudaGetLastError(), free = 0;
+  /* with a margin (sizing::copies_allowance): a copy fewer costs a few percent of an MSM */
+  const std::size_t left = sizing::copies_allowance(dims, opt_.workers, budget_, resident_bytes_, free, opt_.reserve);
   key_shifts sh = plan_key_shifts(pk, left, opt_.msm_copies);
   std::shared_ptr<const key_t> key;
   try {

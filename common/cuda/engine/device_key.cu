@@ -5,64 +5,39 @@
 
 #include "cuda/error.hpp"
 #include "cuda/msm/group.cuh"
+#include "sizing/key_dims_of.hpp"
 
 namespace cuzk::cuda {
 
 namespace {
 
-template <class Affine>
-constexpr std::size_t xyzz_bytes = 2 * msm::group<Affine>::point_bytes;
-
-/* one query: n bases, shifted or not; its points and MSM temporaries */
-template <class Affine>
-std::size_t query_bytes(std::size_t n, const msm::shifts& sh) {
-  constexpr unsigned bits = msm::group<Affine>::scalar_bits;
-  return n * (sh.copies + 1) * msm::group<Affine>::point_bytes + msm::workspace_bytes(n, sh, xyzz_bytes<Affine>, bits);
+sizing::msm_shifts to_sizing(const msm::shifts& s) { return {s.copies, s.c}; }
+msm::shifts of_sizing(const sizing::msm_shifts& s) { return {s.copies, s.c}; }
+sizing::key_copies to_sizing(const key_shifts& k) {
+  return {to_sizing(k.a), to_sizing(k.b1), to_sizing(k.b2), to_sizing(k.c), to_sizing(k.h)};
 }
 
-/* the most copies of n bases that fit in `left` more bytes than the plain query takes */
-template <class Affine>
-msm::shifts fit_shifts(std::size_t n, std::size_t& left, int max_copies) {
-  constexpr unsigned bits = msm::group<Affine>::scalar_bits;
-  if (max_copies == 0 || n == 0) return {};
-  const std::size_t plain = query_bytes<Affine>(n, {});
-  for (unsigned most = max_copies < 0 ? 64u : unsigned(max_copies); most > 0;) {
-    const msm::shifts sh = msm::plan_shifts(n, most, bits);
-    if (!sh.copies) return {};
-    const std::size_t with = query_bytes<Affine>(n, sh), extra = with - std::min(plain, with);
-    if (extra <= left) {
-      left -= extra;
-      return sh;
-    }
-    most = sh.copies - 1;
-  }
-  return {};
-}
+using sizing::dims_of;
+
+static_assert(msm::group<ec::g1_affine<curves::bls12_381>>::point_bytes == 96 &&
+              msm::group<ec::g2_affine<curves::bls12_381>>::point_bytes == 192 &&
+              msm::group<ec::g1_affine<curves::bn254>>::point_bytes == 64 &&
+              msm::group<ec::g2_affine<curves::bn254>>::point_bytes == 128,
+              "sizing::sizes_of must match the device's point sizes");
+static_assert(msm::group<ec::g1_affine<curves::bls12_381>>::scalar_bits == 255 &&
+              msm::group<ec::g2_affine<curves::bls12_381>>::scalar_bits == 255 &&
+              msm::group<ec::g1_affine<curves::bn254>>::scalar_bits == 254 &&
+              msm::group<ec::g2_affine<curves::bn254>>::scalar_bits == 254,
+              "sizing::sizes_of must match the device's scalar bits");
 
 }  // namespace
 
-std::string key_shifts::describe() const {
-  if (!total()) return "none";
-  std::string out;
-  for (const auto& [name, sh] : {std::pair<const char*, const msm::shifts*>{"h", &h}, {"l", &c}, {"a", &a},
-                                 {"b1", &b1}, {"b2", &b2}})
-    out += (out.empty() ? "" : " ") + std::string(name) + " " + std::to_string(sh->copies) +
-           (sh->copies ? "@" + std::to_string(sh->c) : "");
-  return out;
-}
+std::string key_shifts::describe() const { return to_sizing(*this).describe(); }
 
 template <class C>
 key_shifts plan_key_shifts(const groth16::basic_proving_key<C>& pk, std::size_t allowance, int max_copies) {
-  using G1 = ec::g1_affine<C>;
-  using G2 = ec::g2_affine<C>;
-  key_shifts k;
-  std::size_t left = allowance;
-  k.h = fit_shifts<G1>(pk.h_count(), left, max_copies);
-  k.c = fit_shifts<G1>(pk.c_count(), left, max_copies);
-  k.a = fit_shifts<G1>(pk.a_count(), left, max_copies);
-  k.b1 = fit_shifts<G1>(pk.b1_count(), left, max_copies);
-  k.b2 = fit_shifts<G2>(pk.b2_count(), left, max_copies);
-  return k;
+  const sizing::key_copies k = sizing::plan_key_copies(dims_of(pk), allowance, max_copies);
+  return {of_sizing(k.a), of_sizing(k.b1), of_sizing(k.b2), of_sizing(k.c), of_sizing(k.h)};
 }
 
 template <class Affine>
@@ -97,11 +72,10 @@ basic_device_key<C>::basic_device_key(const proving_key& pk, cudaStream_t s, con
 
 template <class C>
 std::size_t basic_device_key<C>::shifted_bytes() const {
-  using G1 = ec::g1_affine<C>;
-  using G2 = ec::g2_affine<C>;
-  constexpr std::size_t p1 = msm::group<G1>::point_bytes, p2 = msm::group<G2>::point_bytes;
-  return (a.size() * shifts_.a.copies + b1.size() * shifts_.b1.copies + c.size() * shifts_.c.copies +
-          h.size() * shifts_.h.copies) * p1 + b2.size() * shifts_.b2.copies * p2;
+  sizing::key_dims k;
+  k.curve = C::id;
+  k.a = a.size(), k.b1 = b1.size(), k.b2 = b2.size(), k.c = c.size(), k.h = h.size();
+  return sizing::shifted_bytes(k, to_sizing(shifts_));
 }
 
 template <class C>
@@ -111,22 +85,19 @@ bool basic_device_key<C>::holds(const proving_key& pk) const {
 
 template <class C>
 std::size_t basic_device_key<C>::bases_bytes(const proving_key& pk) {
-  return (pk.a_count() + pk.b1_count() + pk.c_count() + pk.h_count()) * proving_key::g1_bytes +
-         pk.b2_count() * proving_key::g2_bytes;
+  static_assert(proving_key::g1_bytes == msm::group<ec::g1_affine<C>>::point_bytes &&
+                proving_key::g2_bytes == msm::group<ec::g2_affine<C>>::point_bytes);
+  return sizing::bases_bytes(dims_of(pk));
 }
 
 template <class C>
 std::size_t basic_device_key<C>::footprint(const proving_key& pk, const key_shifts& sh) {
-  using G1 = ec::g1_affine<C>;
-  return query_bytes<G1>(pk.a_count(), sh.a) + query_bytes<G1>(pk.b1_count(), sh.b1) +
-         query_bytes<G1>(pk.c_count(), sh.c) + query_bytes<G1>(pk.h_count(), sh.h) +
-         query_bytes<ec::g2_affine<C>>(pk.b2_count(), sh.b2);
+  return sizing::key_footprint(dims_of(pk), to_sizing(sh));
 }
 
 template <class C>
 std::size_t working_bytes(const groth16::basic_proving_key<C>& pk) {
-  const std::size_t n = pk.domain_size, v = pk.n_vars;
-  return 32 * (3 * n + 2 * n + n + v) + 4 * n + 40 * v + (std::size_t(64) << 20);
+  return sizing::working_bytes(dims_of(pk));
 }
 
 #define CUZK_DEVICE_KEY_INSTANCES(C)                                                                         \
