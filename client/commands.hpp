@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "client/lib/connection.hpp"
 #include "curves/curve_id.hpp"
@@ -68,6 +69,36 @@ struct status_args {
 struct keygen_args {
   std::string out;
 };
+/* cuzk trace (cmd_trace.cpp): the metrics endpoint's /trace.json (or /timeline) */
+struct trace_args {
+  std::string metrics;      // HOST:PORT
+  std::string config;       // else [metrics] address of this file
+  std::string since = "10m";
+  std::string out;          // "" or "-": stdout
+  bool html = false;        // the /timeline page instead
+  double timeout = 30;      // seconds for the connection and the reply
+};
+
+/* cuzk plan (cmd_plan.cpp): exit 0 when everything fits, 1 when something does not (the plan is printed), 2 on error */
+struct plan_args {
+  std::vector<std::string> keys;      // key ids (of --pool) or .zkey files
+  std::vector<std::string> circuits;  // native circuit specs
+  std::string curve;                  // of the circuits
+  std::string pool;                   // where key ids live; the plan's pool name
+  std::string gpus = "0";             // a count, or auto
+  double gpu_memory = 0;              // GiB a GPU (with a count; with auto: overrides the device's)
+  std::string gpu_name;               // with a count: which device's timings (default: the H200's)
+  double host_ram = 0;                // GiB; 0: this machine's
+  double shm_size = 0;                // GiB of /dev/shm; 0: not checked
+  unsigned cores = 0;                 // 0: this machine's
+  unsigned workers_per_gpu = 2, synth_workers = 0;
+  std::uint64_t slots = 0;            // slots a class; 0: proving workers + synth workers + 2
+  double device_reserve = 2, device_budget = 0;
+  int msm_copies = -1;
+  std::string hugepages;
+  bool json = false;
+  std::string out;                    // also write the JSON here
+};
 
 /* The connection options for these server arguments: the CURVE keys read when given. */
 client::options connection_options(const server_args& a);
@@ -88,6 +119,8 @@ int run_submit(const submit_args& a);
 int run_wait(const wait_args& a);
 int run_status(const status_args& a);
 int run_keygen(const keygen_args& a);
+int run_trace(const trace_args& a);
+int run_plan(const plan_args& a);
 
 /* "[cuzk] what (1.23 s)" on stderr, for long steps */
 void progress(const std::string& what);

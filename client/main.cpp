@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
   submit->add_option("--inputs", sb.inputs, "with --circuit: inputs JSON (read here, sent inline)")
       ->check(CLI::ExistingFile);
   submit->add_option("--job-id", sb.job_id, "idempotency key (default: a random uuid)");
-  submit->add_option("--priority", sb.priority)->check(CLI::IsMember({"high", "normal", "low"}));
+  submit->add_option("--priority", sb.priority, "critical (deadline work: preempts, limited per client), high, normal or low")
+      ->check(CLI::IsMember({"critical", "high", "normal", "low"}));
   submit->add_option("--partitions", sb.partitions)->check(CLI::Range(1, 16));
   submit->add_option("--blinding", sb.blinding, "fixed r,s (decimal) for a deterministic proof");
   submit->add_flag("--wait", sb.wait, "wait for the proof and write --proof/--public");
@@ -132,6 +133,49 @@ int main(int argc, char** argv) {
   status->add_option("--watch", sa2.watch, "redraw the tables every SECONDS (e.g. 2) until interrupted")
       ->check(CLI::PositiveNumber);
 
+  plan_args pl;
+  auto* plan = app.add_subcommand("plan", "size a node: pool slots, /dev/shm, huge pages, device residency, host RAM and "
+                                          "partitions per minute for its keys (the JSON feeds cuzk-shm create --plan)");
+  plan->add_option("--key", pl.keys, "a .zkey file, or the id of a key in --pool (repeatable)");
+  plan->add_option("--circuit", pl.circuits, "a native circuit, NAME:key=value,... as cuzk circuits lists (repeatable)");
+  plan->add_option("--curve", pl.curve, "curve of the --circuit keys: bls12-381 (default) or bn254");
+  plan->add_option("--pool", pl.pool, "the pool whose keys --key ids name; the planned pool's name");
+  plan->add_option("--gpus", pl.gpus, "GPUs: a count (with --gpu-memory), or auto (this machine's CUDA devices); 0: CPU backend")
+      ->capture_default_str();
+  plan->add_option("--gpu-memory", pl.gpu_memory, "GiB of memory a GPU (an H200: 139.8)")->check(CLI::Range(0.0, 1e6));
+  plan->add_option("--gpu-name", pl.gpu_name, "the GPU model, for the measured timings (default: the H200's figures)");
+  plan->add_option("--host-ram", pl.host_ram, "GiB of host RAM (default: this machine's)")->check(CLI::Range(0.0, 1e7));
+  plan->add_option("--shm-size", pl.shm_size, "GiB /dev/shm may hold (default: not checked)")->check(CLI::Range(0.0, 1e7));
+  plan->add_option("--cores", pl.cores, "CPU cores, for the CPU backend's timings (default: this machine's)");
+  plan->add_option("--workers-per-gpu", pl.workers_per_gpu, "proving workers a GPU (cuzk-gpu-server's)")
+      ->check(CLI::Range(1u, 8u))->capture_default_str();
+  plan->add_option("--synth-workers", pl.synth_workers, "synth workers (default: one a proving worker)")
+      ->check(CLI::Range(0u, 4000u));
+  plan->add_option("--slots", pl.slots, "slots a class (default: proving workers + synth workers + 2)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20));
+  plan->add_option("--device-reserve", pl.device_reserve, "GiB left unused on each GPU (cuzk-gpu-server's)")
+      ->check(CLI::Range(0.0, 1e6))->capture_default_str();
+  plan->add_option("--device-budget", pl.device_budget, "GiB a GPU for keys and buffers, 0: all but the reserve")
+      ->check(CLI::Range(0.0, 1e6));
+  plan->add_option("--msm-copies", pl.msm_copies, "shifted copies a query (cuzk-gpu-server's): -1 as many as fit, 0 none")
+      ->check(CLI::Range(-1, 64))->capture_default_str();
+  plan->add_option("--hugepages", pl.hugepages, "the hugetlbfs directory the pool will be created on");
+  plan->add_flag("--json", pl.json, "JSON (what cuzk-shm create --plan reads) instead of the table");
+  plan->add_option("--out", pl.out, "also write the JSON to this file");
+
+  trace_args ta;
+  auto* trace = app.add_subcommand(
+      "trace", "the server's GPU timeline (phase spans of its last minutes) as Chrome trace-event JSON, from its metrics "
+               "endpoint: open it in Perfetto (ui.perfetto.dev) or chrome://tracing");
+  trace->add_option("--metrics", ta.metrics, "the server's metrics endpoint HOST:PORT (its --metrics)")
+      ->envname("CUZK_METRICS");
+  trace->add_option("--config", ta.config, "else the server's TOML configuration: its [metrics] address");
+  trace->add_option("--since", ta.since, "how far back: seconds or a duration (90s, 5m, 1h; default 10m, the "
+                                         "server keeps [metrics] timeline_minutes)");
+  trace->add_option("-o,--out", ta.out, "file to write (default: stdout)");
+  trace->add_flag("--html", ta.html, "the /timeline page (HTML with an SVG) instead of the JSON");
+  trace->add_option("--timeout", ta.timeout, "seconds to wait for the endpoint (default 30)")->check(CLI::Range(0.1, 3600.0));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -149,6 +193,8 @@ int main(int argc, char** argv) {
     if (*wait) return run_wait(wa);
     if (*status) return run_status(sa2);
     if (*keygen) return run_keygen(ka);
+    if (*trace) return run_trace(ta);
+    if (*plan) return run_plan(pl);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuzk: error: %s\n", e.what());
     return 2;

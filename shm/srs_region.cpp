@@ -176,6 +176,8 @@ result<void> mark_installed(const std::string& path, const struct stat* pool, st
 
 }  // namespace
 
+std::uint64_t srs_region_bytes(std::uint64_t content_bytes) noexcept { return total_for(content_bytes); }
+
 bool is_key_id(std::string_view k) noexcept {
   if (k.size() != 32) return false;
   for (char c : k)

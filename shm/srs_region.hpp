@@ -82,6 +82,9 @@ class srs_region {
   impl* p_ = nullptr;
 };
 
+/* The bytes of the shm object an SRS region holding content_bytes (a .zkey) takes: its header and the content, in whole pages. */
+std::uint64_t srs_region_bytes(std::uint64_t content_bytes) noexcept;
+
 /* Key ids of the pool's SRS regions (POOL.srs.* in shm_dir()). */
 std::vector<std::string> list_srs(std::string_view pool) noexcept;
 

@@ -254,6 +254,56 @@ curves::curve_id zkey_curve(const r1cs::byte_source& src) {
   return read_curve(r);
 }
 
+zkey_shape read_zkey_shape(const r1cs::byte_source& src) {
+  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  std::vector<std::uint8_t> scratch;
+  {
+    const auto s = section(f, 1);
+    byte_reader r = fixed(src, s, 4, scratch);
+    if (const std::uint32_t protocol = r.u32("protocol"); protocol != 1)
+      r.fail("protocol " + std::to_string(protocol) + " is not Groth16 (1)");
+  }
+  zkey_shape k;
+  k.bytes = src.size();
+  const auto s2 = section(f, 2);
+  byte_reader r = fixed(src, s2, 4 + 48 + 4 + n8r + 3 * 4, scratch);
+  k.curve = read_curve(r);
+  k.n_vars = r.u32("nVars");
+  k.n_public = r.u32("nPublic");
+  k.domain_size = r.u32("domainSize");
+  if (k.n_vars < std::uint64_t(k.n_public) + 1) r.fail("nVars is smaller than nPublic + 1");
+  const std::uint32_t n = k.domain_size;
+  if (n < 2 || (n & (n - 1)) || n > (1u << 28)) r.fail("domainSize " + std::to_string(n) + " is not a power of two in [2, 2^28]");
+  if (auto info = f.unique(cuzk_info_section, "zkey", section_name(cuzk_info_section))) {
+    byte_reader ri = fixed(src, *info, 4, scratch);
+    const std::uint32_t h = ri.u32("h_form");
+    if (h > 1) ri.fail("unknown H form " + std::to_string(h));
+    k.h = (groth16::h_form)h;
+  }
+  {
+    const auto s4 = section(f, 4);
+    byte_reader r4 = fixed(src, s4, 4, scratch);
+    k.n_coefs = r4.u32("count");
+    if (k.n_coefs * (12 + n8r) != s4.size - 4) r4.fail("count " + std::to_string(k.n_coefs) + " does not match the section size");
+  }
+  const zkey_layout l = zkey_layout::of(k.curve, k.n_vars, k.n_public, k.domain_size, 0, k.h);
+  const std::uint64_t g1 = l.g1(), g2 = l.g2();
+  const std::pair<std::uint32_t, std::uint64_t> expected[] = {
+      {5, k.n_vars * g1}, {6, k.n_vars * g1}, {7, k.n_vars * g2}, {8, l.n_private() * g1}, {9, l.n_h() * g1}};
+  for (const auto& [type, size] : expected)
+    if (const auto s = section(f, type); s.size != size)
+      throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(size));
+  return k;
+}
+
+zkey_shape read_zkey_shape(std::span<const std::uint8_t> bytes) {
+  return read_zkey_shape(r1cs::memory_source(bytes, "zkey"));
+}
+
+zkey_shape read_zkey_shape_file(const std::filesystem::path& path) {
+  return read_zkey_shape(r1cs::input_file(path, "zkey"));
+}
+
 curves::curve_id zkey_curve(std::span<const std::uint8_t> bytes) {
   return zkey_curve(r1cs::memory_source(bytes, "zkey"));
 }

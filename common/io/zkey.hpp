@@ -29,6 +29,20 @@ curves::curve_id zkey_curve(const r1cs::byte_source& src);
 curves::curve_id zkey_curve(std::span<const std::uint8_t> bytes);
 curves::curve_id zkey_curve_file(const std::filesystem::path& path);
 
+/* A key's shape from its headers alone (sections 1, 2 and 100, and the
+   point sections' sizes checked against the counts; no point is decoded):
+   what sizing a node needs, cheap at any key size. format_error as below. */
+struct zkey_shape {
+  curves::curve_id curve = curves::curve_id::bls12_381;
+  std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
+  groth16::h_form h = groth16::h_form::odd_coset;
+  std::uint64_t n_coefs = 0;  // section 4's records
+  std::uint64_t bytes = 0;    // the whole file
+};
+zkey_shape read_zkey_shape(const r1cs::byte_source& src);
+zkey_shape read_zkey_shape(std::span<const std::uint8_t> bytes);
+zkey_shape read_zkey_shape_file(const std::filesystem::path& path);
+
 /* Validates every header field, size and point (on the curve; the
    verifying-key points also in the subgroup). format_error names the
    section on the first problem, and both curves for a key of another curve

@@ -1,0 +1,226 @@
+#include "client/plan/node_plan.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <list>
+#include <map>
+#include <stdexcept>
+
+#include "client/plan/phase_timings.hpp"
+#include "groth16/keys.hpp"
+#include "shm/layout_plan.hpp"
+#include "shm/region.hpp"
+#include "shm/srs_region.hpp"
+
+namespace cuzk::plan {
+
+namespace {
+
+constexpr std::uint64_t MiB = std::uint64_t(1) << 20;
+constexpr std::uint64_t huge_page = 2 * MiB;
+/* DESIGN §1: H2D from a registered shm mapping on the H200 (PCIe Gen5 x16) */
+constexpr double pinned_h2d_bytes_per_s = 55.2e9;
+/* The server's own memory beside its keys: measured RSS of cuzk-gpu-server
+   serving a 2^10 key on the CPU backend (tests/integration/service/plan.sh
+   prints it), rounded up. */
+constexpr std::uint64_t server_baseline = 128 * MiB;
+
+template <class C>
+std::uint64_t decoded_key_bytes(const key_input& k) {
+  /* the CPU backend decodes the points and coefficients (io::read_zkey) */
+  using pk = groth16::basic_proving_key<C>;
+  const sizing::key_dims& d = k.dims;
+  return (d.a + d.b1 + d.c + d.h + k.n_public + 1) * sizeof(typename pk::g1) + d.b2 * sizeof(typename pk::g2) +
+         k.n_coefs * sizeof(groth16::basic_matrix_coef<C>);
+}
+
+std::uint64_t decoded_bytes(const key_input& k) {
+  return k.dims.curve == curves::curve_id::bn254 ? decoded_key_bytes<curves::bn254>(k)
+                                                 : decoded_key_bytes<curves::bls12_381>(k);
+}
+
+unsigned log2_of(std::uint64_t n) { return n ? unsigned(std::bit_width(n) - 1) : 0; }
+
+/* device_context::resident, without a device: least recently used first out,
+   copies from what the budget and the device leave (the device's free memory
+   taken as its total less the resident keys: the CUDA context comes out of
+   the reserve). */
+void place_keys(const node_inputs& in, gpu_plan& g) {
+  struct held {
+    std::size_t key;
+    std::uint64_t footprint;
+  };
+  std::list<held> lru;  // most recently used first
+  std::uint64_t resident_bytes = 0;
+  const unsigned workers = in.workers_per_gpu;
+  for (std::size_t i = 0; i < in.keys.size(); ++i) {
+    const key_input& k = in.keys[i];
+    residency r;
+    r.bases = sizing::bases_bytes(k.dims);
+    r.working_each = sizing::working_bytes(k.dims);
+    r.workers_fit = sizing::workers_that_fit(k.dims, g.budget);
+    const std::uint64_t need = sizing::resident_need(k.dims, workers);
+    r.footprint = sizing::key_footprint(k.dims);
+    if (need > g.budget) {  // streamed for every proof
+      g.keys.push_back(r);
+      continue;
+    }
+    while (resident_bytes + need > g.budget && !lru.empty()) {
+      r.evicted.push_back(in.keys[lru.back().key].name);
+      resident_bytes -= lru.back().footprint;
+      lru.pop_back();
+    }
+    const std::uint64_t free_now = g.gpu.memory > resident_bytes ? g.gpu.memory - resident_bytes : 0;
+    const std::uint64_t allowance = sizing::copies_allowance(k.dims, workers, g.budget, resident_bytes, free_now, in.reserve);
+    const sizing::key_copies copies = sizing::plan_key_copies(k.dims, allowance, in.msm_copies);
+    r.resident = true;
+    r.footprint = sizing::key_footprint(k.dims, copies);
+    r.copies_bytes = sizing::shifted_bytes(k.dims, copies);
+    r.copies = copies.describe();
+    resident_bytes += r.footprint;
+    lru.push_front({i, r.footprint});
+    g.keys.push_back(r);
+  }
+  for (const held& h : lru) g.resident_at_end.push_back(in.keys[h.key].name);
+}
+
+}  // namespace
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  if (bytes < GiB) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(MiB));
+  else std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(GiB));
+  return buf;
+}
+
+std::uint64_t synth_worker_bytes() {
+  /* measured RSS of cuzk-synth-worker (private: the pool's and SRS regions'
+     pages it maps are counted with them), rounded up, plus the read chunks of
+     .wtns and .r1cs files (r1cs/input_file.hpp) */
+  return 64 * MiB;
+}
+
+node_plan plan_node(const node_inputs& in) {
+  if (in.keys.empty()) throw std::invalid_argument("nothing to plan: name at least one key (--key ID or FILE, or --circuit SPEC)");
+  node_plan p;
+  p.in = in;
+  const bool cpu = in.gpus.empty();
+  const unsigned proving = cpu ? 1u : unsigned(in.gpus.size()) * std::max(1u, in.workers_per_gpu);
+  p.synth_workers = in.synth_workers ? in.synth_workers : proving;
+  const std::uint64_t per_class = in.slots_per_class ? in.slots_per_class : proving + p.synth_workers + 2;
+
+  /* one class a domain, its witness room the largest key's of that domain */
+  std::map<std::uint64_t, std::pair<std::uint64_t, std::vector<std::string>>> by_domain;
+  for (const key_input& k : in.keys) {
+    auto& [witness, names] = by_domain[k.dims.domain];
+    witness = std::max(witness, k.dims.n_vars);
+    names.push_back(k.name);
+  }
+  std::vector<shm::slot_class_config> cfg;
+  for (const auto& [domain, w] : by_domain) cfg.push_back({per_class, domain, w.first});
+  const shm::region_config defaults;
+  p.leases = std::max<std::uint32_t>(defaults.lease_capacity, p.synth_workers + 16);
+  p.jobs = defaults.job_capacity;
+  std::string why;
+  const auto layout = shm::detail::plan_layout(cfg, p.leases, p.jobs, &why);
+  if (!layout) {
+    p.does_not_fit.push_back("the pool cannot be laid out: " + why);
+    return p;
+  }
+  for (std::uint32_t i = 0; i < layout->n_classes; ++i) {
+    const shm::slot_class& c = layout->classes[i];
+    class_plan cp{c.count, c.domain, c.witness, c.slot_bytes, by_domain[c.domain].second};
+    p.classes.push_back(cp);
+  }
+  p.layout_hash = layout->hash;
+  p.pool_bytes = in.hugepages.empty() ? layout->end : shm::detail::round_up(layout->end, huge_page);
+  p.hugepages_2m = shm::detail::round_up(layout->end, huge_page) / huge_page;
+  for (const key_input& k : in.keys) p.srs_bytes += shm::srs_region_bytes(k.zkey_bytes);
+  p.shm_bytes = (in.hugepages.empty() ? p.pool_bytes : 0) + p.srs_bytes;
+
+  for (const gpu_input& g : in.gpus) {
+    gpu_plan gp;
+    gp.gpu = g;
+    gp.budget = sizing::device_budget(g.memory, in.reserve, in.budget, 1);
+    place_keys(in, gp);
+    p.gpus.push_back(std::move(gp));
+  }
+  for (std::size_t g = 0; g < p.gpus.size(); ++g) {
+    const gpu_plan& gp = p.gpus[g];
+    const std::string gpu = "GPU " + std::to_string(g) + (gp.gpu.name.empty() ? "" : " (" + gp.gpu.name + ")");
+    for (std::size_t i = 0; i < in.keys.size(); ++i) {
+      const residency& r = gp.keys[i];
+      const std::string& name = in.keys[i].name;
+      if (!r.resident) {
+        std::string s = "key " + name + " does not stay resident on " + gpu + ": its bases and MSM temporaries (" +
+                        gib(r.footprint) + ") and " + std::to_string(in.workers_per_gpu) + " workers' buffers (" +
+                        gib(r.working_each) + " each) need " +
+                        gib(r.footprint + std::uint64_t(in.workers_per_gpu) * r.working_each) + ", the budget is " +
+                        gib(gp.budget) + "; its bases are streamed for every proof";
+        if (r.workers_fit >= 1 && r.workers_fit < in.workers_per_gpu)
+          s += " (with --workers-per-gpu " + std::to_string(r.workers_fit) + " it would stay resident)";
+        p.does_not_fit.push_back(s);
+      }
+      for (const std::string& e : r.evicted)
+        p.does_not_fit.push_back("keys " + e + " and " + name + " do not stay resident together on " + gpu + " (" +
+                                 gib(gp.budget) + " budget): making " + name + " resident evicts " + e +
+                                 ", and every switch between them uploads a key again" +
+                                 (in.msm_copies != 0 ? " (--msm-copies 0 leaves more room: copies fill what a key leaves)" : ""));
+    }
+  }
+
+  for (std::size_t i = 0; i < in.keys.size(); ++i) {
+    const key_input& k = in.keys[i];
+    key_plan kp;
+    for (std::size_t c = 0; c < p.classes.size(); ++c)
+      if (p.classes[c].domain >= k.dims.domain && p.classes[c].witness >= k.dims.n_vars) {
+        kp.slot_class = c;
+        break;
+      }
+    const unsigned lg = log2_of(k.dims.domain);
+    if (cpu) {
+      const proof_time t = cpu_proof_time(k.dims.curve, lg, in.cpu_cores);
+      kp.proof_seconds = t.seconds;
+      kp.partitions_per_minute = t.seconds > 0 ? 60.0 / t.seconds : 0;
+      kp.timings_source = t.source;
+    } else {
+      for (const gpu_plan& gp : p.gpus) {
+        const residency& r = gp.keys[i];
+        proof_time t = gpu_proof_time(k.dims.curve, lg, gp.gpu.name, r.copies_bytes > 0);
+        if (t.seconds <= 0) continue;
+        if (!r.resident) {
+          t.seconds += double(r.bases) / pinned_h2d_bytes_per_s;
+          t.source += "; plus its bases streamed at 55.2 GB/s";
+        }
+        if (!kp.proof_seconds) kp.proof_seconds = t.seconds, kp.timings_source = t.source;
+        kp.partitions_per_minute += 60.0 / t.seconds;
+      }
+    }
+    p.keys.push_back(kp);
+  }
+
+  p.synth_worker_bytes = synth_worker_bytes();
+  p.server_bytes = server_baseline;
+  if (cpu)
+    for (const key_input& k : in.keys) p.server_bytes += decoded_bytes(k) + sizing::working_bytes(k.dims);
+  p.host_bytes = p.shm_bytes + (in.hugepages.empty() ? 0 : p.pool_bytes) +
+                 std::uint64_t(p.synth_workers) * p.synth_worker_bytes + p.server_bytes;
+  if (in.host_ram && p.host_bytes > in.host_ram)
+    p.does_not_fit.push_back("host RAM: the pool (" + gib(p.pool_bytes) + "), the SRS regions (" + gib(p.srs_bytes) +
+                             "), " + std::to_string(p.synth_workers) + " synth workers (" +
+                             gib(p.synth_worker_bytes) + " each) and the server (" + gib(p.server_bytes) +
+                             ") need " + gib(p.host_bytes) + ", the host has " + gib(in.host_ram));
+  if (in.shm_size && p.shm_bytes > in.shm_size)
+    p.does_not_fit.push_back("/dev/shm: the " + std::string(in.hugepages.empty() ? "pool and the " : "") +
+                             "SRS regions need " + gib(p.shm_bytes) + ", /dev/shm holds " + gib(in.shm_size) +
+                             " (mount -o remount,size=" + std::to_string((p.shm_bytes + GiB - 1) / GiB) + "G /dev/shm)");
+  for (const key_input& k : in.keys)
+    if (!k.installed)
+      p.notes.push_back("key " + k.name + " is not in the pool yet: its SRS region (" +
+                        gib(shm::srs_region_bytes(k.zkey_bytes)) + ") is counted in /dev/shm");
+  if (!cpu) p.notes.push_back("synthesis is not timed: partitions per minute are the GPUs'; give enough synth workers to keep them fed (cuzk status shows FILLED slots waiting)");
+  return p;
+}
+
+}  // namespace cuzk::plan
