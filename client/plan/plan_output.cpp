@@ -8,7 +8,7 @@ namespace {
 
 std::string hex(std::uint64_t v) {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));  // as cuzk-shm status prints it
   return buf;
 }
 

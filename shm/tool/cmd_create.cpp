@@ -13,8 +13,45 @@ namespace cuzk::shm::tool {
 
 namespace {
 
-/* The arguments with the JSON --config applied (command-line values win); empty on success, else the error. */
+/* The pool keys of a JSON object (a --config file, a plan's "pool") for the arguments still unset. */
+void apply_pool_json(create_args& a, const nlohmann::json& j) {
+  if (a.name.empty() && j.contains("name")) a.name = j["name"].get<std::string>();
+  if (a.slots.empty() && j.contains("slots")) {
+    for (const auto& s : j["slots"]) {
+      if (s.is_string()) a.slots.push_back(s.get<std::string>());
+      else
+        a.slots.push_back(std::to_string(s.at("count").get<std::uint64_t>()) + "x" +
+                          std::to_string(s.at("constraints").get<std::uint64_t>()) +
+                          (s.contains("witness") ? ":w=" + std::to_string(s["witness"].get<std::uint64_t>()) : ""));
+    }
+  }
+  if (!a.jobs && j.contains("jobs")) a.jobs = j["jobs"].get<std::uint64_t>();
+  if (!a.leases && j.contains("leases")) a.leases = j["leases"].get<std::uint32_t>();
+  if (a.hugepages.empty() && j.contains("hugepages")) a.hugepages = j["hugepages"].get<std::string>();
+  if (!a.threads && j.contains("threads")) a.threads = j["threads"].get<unsigned>();
+  if (a.group.empty() && j.contains("group")) a.group = j["group"].get<std::string>();
+}
+
+/* The arguments with the plan (cuzk plan --json) and the JSON --config applied, in that order (command-line
+   values win); empty on success, else the error. */
 std::string resolve(create_args& a) {
+  if (!a.plan.empty()) {
+    nlohmann::json j;
+    try {
+      std::ifstream f(a.plan);
+      if (!f) return "cannot read plan " + a.plan;
+      j = nlohmann::json::parse(f);
+    } catch (const std::exception& e) {
+      return "cannot read plan " + a.plan + ": " + e.what();
+    }
+    if (!j.is_object() || j.value("cuzk_plan", 0) != 1 || !j.contains("pool") || !j["pool"].is_object())
+      return "plan " + a.plan + " is not a cuzk plan (version 1, with a \"pool\" object): write it with cuzk plan --json";
+    try {
+      apply_pool_json(a, j["pool"]);
+    } catch (const std::exception& e) {
+      return "plan " + a.plan + ": " + e.what();
+    }
+  }
   if (!a.config.empty()) {
     nlohmann::json j;
     try {
@@ -24,22 +61,7 @@ std::string resolve(create_args& a) {
       return "cannot read config " + a.config + ": " + e.what();
     }
     try {
-      // Command-line values win over the file's.
-      if (a.name.empty() && j.contains("name")) a.name = j["name"].get<std::string>();
-      if (a.slots.empty() && j.contains("slots")) {
-        for (const auto& s : j["slots"]) {
-          if (s.is_string()) a.slots.push_back(s.get<std::string>());
-          else
-            a.slots.push_back(std::to_string(s.at("count").get<std::uint64_t>()) + "x" +
-                              std::to_string(s.at("constraints").get<std::uint64_t>()) +
-                              (s.contains("witness") ? ":w=" + std::to_string(s["witness"].get<std::uint64_t>()) : ""));
-        }
-      }
-      if (!a.jobs && j.contains("jobs")) a.jobs = j["jobs"].get<std::uint64_t>();
-      if (!a.leases && j.contains("leases")) a.leases = j["leases"].get<std::uint32_t>();
-      if (a.hugepages.empty() && j.contains("hugepages")) a.hugepages = j["hugepages"].get<std::string>();
-      if (!a.threads && j.contains("threads")) a.threads = j["threads"].get<unsigned>();
-      if (a.group.empty() && j.contains("group")) a.group = j["group"].get<std::string>();
+      apply_pool_json(a, j);
     } catch (const std::exception& e) {
       return "config " + a.config + ": " + e.what();
     }

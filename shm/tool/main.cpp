@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
                   "the cuzk TOML configuration (its [pool]), or a JSON file with the same keys (name, slots, jobs, "
                   "leases, hugepages, threads, group); command-line values win")
         ->check(CLI::ExistingFile);
+    c->add_option("--plan", ca.plan,
+                  "a node plan (cuzk plan --json --out FILE): its pool's name, slot classes, jobs, leases and huge "
+                  "pages; command-line values win")
+        ->check(CLI::ExistingFile);
   };
   auto* create = app.add_subcommand("create", "create a pool region (fails if the name exists)");
   pool_options(create);
