@@ -111,6 +111,9 @@ int main(int argc, char** argv) {
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
                  "(port 0: any free port, logged); default: no metrics endpoint");
+  app.add_option("--timeline-minutes", o.timeline_minutes,
+                 "minutes of phase spans /timeline and /trace.json on the metrics endpoint keep (default 10)")
+      ->check(range(1u, 24u * 60u));
   app.add_option("--network-endpoint", o.network.endpoint,
                  "tcp://ADDR:PORT for clients on other machines, secured with CURVE (port *: any free port, logged)");
   app.add_option("--server-key", o.network.server_key, "the server's CURVE secret key file (cuzk keygen)")
@@ -156,7 +159,7 @@ int main(int argc, char** argv) {
         {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
         {"hold_proving", {"--hold-proving", true}}, {"spool_dir", {"--spool-dir"}},
         {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}}}},
-      {"metrics", {{"address", {"--metrics"}}}},
+      {"metrics", {{"address", {"--metrics"}}, {"timeline_minutes", {"--timeline-minutes"}}}},
       {"network",
        {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
         {"insecure_loopback", {"--insecure-loopback", true}}}},

@@ -81,10 +81,11 @@ class http_session : public std::enable_shared_from_this<http_session> {
     if (rq.method() != http::verb::get) {
       r = {405, "text/plain; charset=utf-8", "only GET is served\n"};
     } else {
-      std::string_view target(rq.target().data(), rq.target().size());
-      target = target.substr(0, target.find('?'));
+      const std::string_view target(rq.target().data(), rq.target().size());
+      const auto q = target.find('?');
+      const auto path = target.substr(0, q), query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
       try {
-        r = owner_->closed ? http_reply{503, "text/plain; charset=utf-8", "stopping\n"} : owner_->on_get(target);
+        r = owner_->closed ? http_reply{503, "text/plain; charset=utf-8", "stopping\n"} : owner_->on_get(path, query);
       } catch (const std::exception& e) {
         r = {500, "text/plain; charset=utf-8", std::string(e.what()) + "\n"};
       }

@@ -28,8 +28,8 @@ struct http_reply {
 
 class metrics_http {
  public:
-  /* Called on the loop for each GET with the request's path (query removed). */
-  using handler = std::function<http_reply(std::string_view path)>;
+  /* Called on the loop for each GET with the request's path and its query (after '?', "" when none). */
+  using handler = std::function<http_reply(std::string_view path, std::string_view query)>;
 
   /* Binds and listens on "host:port" ("[::1]:9464"; port 0: any free port).
      Throws std::runtime_error with a sentence when the address is malformed or cannot be bound. */

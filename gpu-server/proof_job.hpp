@@ -32,6 +32,7 @@ struct proof_done {
   std::optional<bool> device_fault;  // a device error: false transient (retried), true sticky (the server exits)
   double verify = 0;                 // seconds of the self-verification
   int gpu = -1;                      // the device that proved it (prove_output::gpu), -1 on the CPU
+  int worker = 0;                    // that device's proving worker (prove_output::worker)
   bool streamed = false;             // its key's bases were streamed to the GPU
 };
 

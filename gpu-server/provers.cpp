@@ -135,6 +135,7 @@ proof_done provers::prove(proof_job pj) {
       d.result = job::encode_result<C>({out.proof, std::move(pub)});
       d.timings = out.timings;
       d.gpu = out.gpu;
+      d.worker = out.worker;
       d.stage = out.stage;
       d.streamed = out.streamed;
     });

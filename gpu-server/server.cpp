@@ -130,7 +130,7 @@ server::server(server_options opt)
     spdlog::info("network clients on {}", network_->local_endpoint());
   }
   if (!opt_.metrics_address.empty()) {
-    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p) { return on_http(p); });
+    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p, std::string_view q) { return on_http(p, q); });
     const auto ep = http_->local_endpoint();
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
@@ -347,7 +347,7 @@ void server::route(const peer& p, const net::decoded& m) {
         else if constexpr (std::is_same_v<T, proto::wait_request>) requests_->wait(p, rq, b);
         else if constexpr (std::is_same_v<T, proto::upload>) uploads_->chunk(p, rq, b);
         else if constexpr (std::is_same_v<T, proto::ready>) workers_->ready(p, b);
-        else if constexpr (std::is_same_v<T, proto::filled>) workers_->filled(p, b);
+        else if constexpr (std::is_same_v<T, proto::filled>) note_synthesis(p, b), workers_->filled(p, b);
         else if constexpr (std::is_same_v<T, proto::synth_failed>) workers_->synth_failed(p, b);
         else if constexpr (std::is_same_v<T, proto::heartbeat>) workers_->heartbeat(p, b);
         else if constexpr (std::is_same_v<T, proto::bye>) workers_->bye(p, b);

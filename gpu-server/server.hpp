@@ -34,6 +34,7 @@
 #include "key_store.hpp"
 #include "metrics.hpp"
 #include "metrics_http.hpp"
+#include "timeline.hpp"
 #include "net/envelope_io.hpp"
 #include "network_listener.hpp"
 #include "notifier.hpp"
@@ -91,16 +92,23 @@ class server final : private outbox {
   /* The node's part of a capacity: its slot classes (free and all) and its recent throughput. */
   void node_capacity(proto::capacity& cap) const;
 
-  // server_metrics.cpp: /metrics, /healthz, /readyz
-  http_reply on_http(std::string_view path) const;
+  // server_metrics.cpp: /metrics, /healthz, /readyz, /trace.json and /timeline (query: since=SECONDS)
+  http_reply on_http(std::string_view path, std::string_view query) const;
   std::string metrics_text() const;
   void observe_proof(const proof_done& d, std::uint64_t synth_start, std::uint64_t synth_end);
+  /* A worker's Filled: its synthesis onto the timeline, once a (slot, generation). */
+  void note_synthesis(const peer& p, const proto::filled& f);
+  // server_timeline.cpp: a proof's phase spans onto the timeline; /trace.json and /timeline
+  void note_proof_spans(const proof_done& d);
+  http_reply timeline_reply(std::string_view path, std::string_view query) const;
 
   server_options opt_;
   loop_state state_;
   server_counters counters_;
   metrics::proof_series series_;
   throughput throughput_;
+  timeline timeline_{std::chrono::minutes(std::max(1u, opt_.timeline_minutes))};
+  std::vector<std::uint64_t> synth_noted_;  // per slot: 1 + the generation whose synthesis is on the timeline
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 
   std::unique_ptr<shm::region> region_;

@@ -1,5 +1,6 @@
 // The HTTP endpoint's answers, on the loop: /metrics from the region, the
-// queue and the counters; /healthz while the loop runs; /readyz while serving.
+// queue and the counters; /healthz while the loop runs; /readyz while serving;
+// /trace.json and /timeline from the timeline (server_timeline.cpp).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -63,18 +64,20 @@ void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::
   phase("prove", t.total);
   phase("verify", d.verify);
   throughput_.proven();
+  note_proof_spans(d);
   if (d.gpu >= 0 && d.what.pk)
     series_.h2d_bytes += 32 * (3 * std::uint64_t(d.what.pk->domain_size) + std::uint64_t(d.what.pk->n_vars));
 }
 
-http_reply server::on_http(std::string_view path) const {
+http_reply server::on_http(std::string_view path, std::string_view query) const {
+  if (path == "/trace.json" || path == "/timeline") return timeline_reply(path, query);
   if (path == "/metrics") return {200, std::string(metrics::content_type), metrics_text()};
   if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
   if (path == "/readyz") {
     if (state_.serving && !state_.stopping) return {200, "text/plain; charset=utf-8", "ready\n"};
     return {503, "text/plain; charset=utf-8", state_.stopping ? "stopping\n" : "starting\n"};
   }
-  return {404, "text/plain; charset=utf-8", "not found: /metrics, /healthz and /readyz are served\n"};
+  return {404, "text/plain; charset=utf-8", "not found: /metrics, /healthz, /readyz, /trace.json and /timeline are served\n"};
 }
 
 std::string server::metrics_text() const {

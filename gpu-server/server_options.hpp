@@ -71,6 +71,7 @@ struct server_options {
   std::chrono::milliseconds stop_grace{5000};  // SIGTERM not acted on by the loop within this: the process exits
   std::vector<uid_t> operators;      // uids that see every job (root and the server's own uid always do)
   std::string metrics_address;       // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
+  unsigned timeline_minutes = 10;    // the phase spans /timeline and /trace.json keep
   network_options network;           // tcp:// clients (CURVE); none by default
   upload_options uploads;            // streamed witnesses
   cluster_options cluster;           // many nodes, one job queue; none by default

@@ -15,6 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
 # clang builds the libFuzzer targets (tests/fuzz). PostgreSQL and libpqxx: the
 # cluster's job store (gpu-server/cluster_store) and the real server its tests start;
 # iproute2: the network namespaces the cluster tests put nodes and clients in.
+# chromium: the timeline test renders /timeline headless and checks the screenshot.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
@@ -22,7 +23,7 @@ PACKAGES=(
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
   libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
   systemd systemd-container python3
-  postgresql libpqxx-dev iproute2
+  postgresql libpqxx-dev iproute2 chromium
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js
 # (with its own npm) outside Debian's packages; install Debian's only when absent.

@@ -2,7 +2,7 @@
 //   [pool]    name, hugepages, slots, group, threads, jobs, leases
 //   [server]  endpoint, worker_endpoint, client_group, worker_group, backend, gpus, ...
 //   [worker]  name, checksum, synth_deadline, stop_timeout, progress_grace
-//   [metrics] address
+//   [metrics] address, timeline_minutes
 // A process turns the keys it reads into its own command-line options,
 // placed before the real command line, so a flag given there wins. Every
 // section and key in the file must be one some cuzk process reads; an

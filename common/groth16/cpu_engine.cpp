@@ -62,8 +62,9 @@ class cpu_engine final : public basic_engine<C> {
     const std::span<const fr> h = std::span<const fr>(a_).first(plan.h_len);
     tm.ntt = since(t0);
 
-    auto g1 = [](std::span<const ec::g1_affine<C>> bases, const split_view& v, double& secs) {
-      const auto t = clock::now();
+    clock::time_point at_a, at_b1, at_l, at_b2, at_h;  // each MSM's start, for its span
+    auto g1 = [](std::span<const ec::g1_affine<C>> bases, const split_view& v, double& secs, clock::time_point& at) {
+      const auto t = at = clock::now();
       auto sum = msm::g1_msm<C>::msm(bases, v.ones, v.others, v.other_scalars, v.first);
       secs = since(t);
       return sum;
@@ -71,20 +72,31 @@ class cpu_engine final : public basic_engine<C> {
     const auto t1 = clock::now();
     tbb::parallel_invoke(
         [&] {
-          const auto t = clock::now();
+          const auto t = at_b2 = clock::now();
           const split_view& v = in.z_split;
           out.b2 = msm::g2_msm<C>::msm(pk.b2, v.ones, v.others, v.other_scalars, v.first);
           tm.msm_b_g2 = since(t);
         },
         [&] {
-          out.a = g1(pk.a, in.z_split, tm.msm_a);
-          out.b1 = g1(pk.b1, in.z_split, tm.msm_b_g1);
-          out.c = g1(pk.c, in.c_split, tm.msm_l);
-          const auto t = clock::now();
+          out.a = g1(pk.a, in.z_split, tm.msm_a, at_a);
+          out.b1 = g1(pk.b1, in.z_split, tm.msm_b_g1, at_b1);
+          out.c = g1(pk.c, in.c_split, tm.msm_l, at_l);
+          const auto t = at_h = clock::now();
           out.h = msm::g1_msm<C>::msm(pk.h_query, h, {.split = false});
           tm.msm_h = since(t);
         });
     tm.msm = since(t1);
+    /* the spans, from this thread (parallel_invoke's branches only timed) */
+    auto put = [&](phase p, clock::time_point at, double secs) {
+      const double s = std::chrono::duration<double>(at - tm.origin).count();
+      tm.add_span(p, s, s + secs, p);
+    };
+    put(phase::ntt, t0, tm.ntt);
+    put(phase::msm_a, at_a, tm.msm_a);
+    put(phase::msm_b_g1, at_b1, tm.msm_b_g1);
+    put(phase::msm_l, at_l, tm.msm_l);
+    put(phase::msm_b_g2, at_b2, tm.msm_b_g2);
+    put(phase::msm_h, at_h, tm.msm_h);
     return out;
   }
 

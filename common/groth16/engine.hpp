@@ -5,6 +5,8 @@
 // so the CPU engine and the CUDA engine repeat none of it.
 #pragma once
 
+#include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -69,9 +71,27 @@ struct basic_msm_sums {
 };
 using msm_sums = basic_msm_sums<curves::bls12_381>;
 
+/* The phases a proof's spans name; batch_add's span lies on the row (track) of the MSM whose ones it summed. */
+enum class phase : std::uint8_t { split, h2d, ntt, msm_a, msm_b_g1, msm_l, msm_b_g2, msm_h, batch_add, assemble };
+inline constexpr std::size_t n_phases = 10;
+constexpr std::string_view name(phase p) {
+  constexpr std::string_view names[n_phases] = {"split", "h2d",      "ntt",   "msm_a",     "msm_b_g1",
+                                                "msm_l", "msm_b_g2", "msm_h", "batch_add", "assemble"};
+  return static_cast<std::size_t>(p) < n_phases ? names[static_cast<std::size_t>(p)] : "unknown";
+}
+
+/* One phase's interval in seconds after the proof's start (prove_timings::origin). */
+struct phase_span {
+  phase what;
+  phase track;  // what, or for batch_add its MSM
+  double start, end;
+};
+
 /* Seconds per phase. Engines fill what they measure; phases that ran
    concurrently overlap, so they need not add up to msm or total. */
 struct prove_timings {
+  using clock = std::chrono::steady_clock;
+  static constexpr std::size_t max_spans = 16;
   double split = 0;      // the 0/1 classification of z (orchestrator)
   double h2d = 0;        // host → device copies (CUDA)
   double ntt = 0;        // the quotient H: NTTs and the pointwise product
@@ -80,6 +100,22 @@ struct prove_timings {
   double msm = 0;        // the whole MSM phase, wall clock
   double assemble = 0;   // blinding and assembly (orchestrator)
   double total = 0;
+  /* Where each phase lay (for a timeline): set by the orchestrator (origin, split, assemble) and the engine
+     (the rest; from CUDA events on the GPU). Not thread-safe: engines add spans from the calling thread. */
+  clock::time_point origin{};
+  std::uint64_t origin_unix_ns = 0;  // the same instant on the system clock (CLOCK_REALTIME), for a timeline
+  std::array<phase_span, max_spans> spans{};
+  std::uint8_t n_spans = 0;
+
+  void add_span(phase what, clock::time_point from, clock::time_point to, phase track) noexcept {
+    add_span(what, std::chrono::duration<double>(from - origin).count(),
+             std::chrono::duration<double>(to - origin).count(), track);
+  }
+  void add_span(phase what, clock::time_point from, clock::time_point to) noexcept { add_span(what, from, to, what); }
+  void add_span(phase what, double from_s, double to_s, phase track) noexcept {
+    if (n_spans < max_spans && to_s >= from_s) spans[n_spans++] = {what, track, from_s, to_s};
+  }
+  std::span<const phase_span> span_list() const noexcept { return {spans.data(), n_spans}; }
 };
 
 template <class C>

@@ -57,6 +57,9 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::sp
   check_sizes(pk, z.size(), a.size(), b.size(), c.size());
   const auto t0 = clock::now();
   prove_timings tm;
+  tm.origin = t0;
+  tm.origin_unix_ns = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
   const basic_h_plan<C> plan = basic_h_plan<C>::for_key(pk);
   if (plan.h_len != pk.h_count()) throw std::invalid_argument("prove: H query size does not match the domain");
 
@@ -64,6 +67,7 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::sp
   const auto ts = clock::now();
   const msm::scalar_split split = e.splits_on_device() ? msm::scalar_split{} : msm::split_scalars<C>(z);
   tm.split = since(ts);
+  if (!e.splits_on_device()) tm.add_span(phase::split, ts, clock::now());
 
   const basic_prove_input<C> in{pk, z, a, b, c, plan, split_view::of(split), split_view::of(split, pk.n_public + 1)};
   const basic_msm_sums<C> s = e.compute(in, tm);
@@ -79,6 +83,7 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::sp
   ec::g1_jacobian<C> pc = s.c + s.h + ec::mul(pa, bl.s) + ec::mul(b1, bl.r) - ec::mul(delta1, bl.r * bl.s);  /* π_C */
   const basic_proof<C> p{pa.to_affine(), pb.to_affine(), pc.to_affine()};
   tm.assemble = since(tb);
+  tm.add_span(phase::assemble, tb, clock::now());
 
   tm.total = since(t0);
   if (t) *t = tm;

@@ -37,6 +37,7 @@ struct basic_prove_output {
   groth16::prove_timings timings;
   double stage = 0;  // seconds copying a, b, c, z into heap memory first (--no-register)
   int gpu = -1;      // the GPU that proved it (index into gpus()), -1 on the CPU
+  int worker = 0;    // which of that GPU's proving workers (0 on the CPU)
   bool streamed = false;  // its key's bases were streamed, not resident
 };
 using prove_output = basic_prove_output<curves::bls12_381>;

@@ -173,6 +173,8 @@ class cuda_backend final : public prover_backend {
     auto& engine = wk.template engine_of<C>();
     basic_prove_output<C> out;
     out.gpu = wk.gpu;
+    out.worker = int(std::count_if(workers_.begin(), workers_.begin() + std::ptrdiff_t(w.index),
+                                   [&](const worker& x) { return x.gpu == wk.gpu; }));
     try {
       fault_plan::kind f;
       {

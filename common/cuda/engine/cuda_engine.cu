@@ -78,6 +78,7 @@ class cuda_engine final : public basic_engine<C> {
     ensure(h_, n, "H scalars");
     ensure(z_, std::max<std::size_t>(in.z.size(), 1), "the witness");
     event copy0, z_in, in_abc[3], ntt_end;
+    const auto at_copy = clock::now();  // the copy stream is idle: its first copy starts here (the spans' anchor)
     copy0.record(s_[6]);
     CUZK_CUDA_OK(cudaMemcpyAsync(z_.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
     z_in.record(s_[6]);
@@ -101,6 +102,7 @@ class cuda_engine final : public basic_engine<C> {
     const auto ts = clock::now();
     const device_splitter::result zr = splitter_.split<C>(z_.data(), in.z.size(), s_[1]);
     tm.split = since(ts);
+    tm.add_span(groth16::phase::split, ts, clock::now());
     /* once stream 0's NTTs are done: H's top coefficient (coefficient form), the copy and NTT times */
     msm_sums out;
     out.h_top = fr_t::zero();
@@ -110,6 +112,10 @@ class cuda_engine final : public basic_engine<C> {
          inside it where they are the slower) */
       tm.h2d = event::ms(copy0, in_abc[2]) / 1e3;
       tm.ntt = event::ms(in_abc[0], ntt_end) / 1e3;
+      const double c0 = std::chrono::duration<double>(at_copy - tm.origin).count();
+      tm.add_span(groth16::phase::h2d, c0, c0 + tm.h2d, groth16::phase::h2d);
+      tm.add_span(groth16::phase::ntt, c0 + event::ms(copy0, in_abc[0]) / 1e3, c0 + event::ms(copy0, ntt_end) / 1e3,
+                  groth16::phase::ntt);
       if (plan.convention == poly::h_convention::coefficients) {
         /* coefficient n − 1 sits at position n − 1 in either order */
         scalar_t top;
@@ -156,6 +162,14 @@ class cuda_engine final : public basic_engine<C> {
     return device;
   }
 
+  /* an MSM's span and its batch addition's (on the MSM's row), from its start and its host-timed durations */
+  static void msm_spans(groth16::prove_timings& tm, groth16::phase p, clock::time_point at, double t_msm,
+                        double t_batch) {
+    const double s = std::chrono::duration<double>(at - tm.origin).count();
+    tm.add_span(p, s, s + t_msm, p);
+    if (t_batch > 0) tm.add_span(groth16::phase::batch_add, s, s + t_batch, p);
+  }
+
   template <class Bases>
   static auto split_msm(const Bases& b, const device_split& d, cudaStream_t st, double& t_msm, double& t_batch) {
     const auto t = clock::now();
@@ -173,10 +187,12 @@ class cuda_engine final : public basic_engine<C> {
                      const std::uint32_t* h_idx, std::size_t h_len, Done&& ntts_done, msm_sums& out,
                      groth16::prove_timings& tm) {
     double batch[4] = {0, 0, 0, 0};
+    clock::time_point at[5];  // each stream's MSM start (streams 1-4), for the spans added below on this thread
     const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
     auto job = [&](int si, const auto& bases, const device_split& d, double& t_msm, double& t_batch) {
       return std::async(policy, [&, si] {
         CUZK_CUDA_OK(cudaSetDevice(device_));
+        at[si] = clock::now();
         return split_msm(bases, d, s_[si], t_msm, t_batch);
       });
     };
@@ -190,9 +206,14 @@ class cuda_engine final : public basic_engine<C> {
       const auto t = clock::now();
       out.h = msm::pippenger(key.h, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
+      tm.add_span(groth16::phase::msm_h, t, clock::now());
     }
     if (overlap_) out.a = fa.get(), out.b1 = fb1.get(), out.c = fl.get(), out.b2 = fb2.get();
     tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
+    msm_spans(tm, groth16::phase::msm_a, at[1], tm.msm_a, batch[0]);
+    msm_spans(tm, groth16::phase::msm_b_g1, at[2], tm.msm_b_g1, batch[1]);
+    msm_spans(tm, groth16::phase::msm_l, at[3], tm.msm_l, batch[2]);
+    msm_spans(tm, groth16::phase::msm_b_g2, at[4], tm.msm_b_g2, batch[3]);
   }
 
   /* A key too large to stay resident: its queries one at a time, double
@@ -217,20 +238,30 @@ class cuda_engine final : public basic_engine<C> {
       const auto t = clock::now();
       out.h = msm::pippenger(*cur, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
+      tm.add_span(groth16::phase::msm_h, t, clock::now());
     }
+    clock::time_point at[4];  // each MSM's start, for its span
     advance();
     next.emplace(upload_bases(m.b1, pk.b1, s_[5]));
+    at[0] = clock::now();
     out.a = split_msm(*cur, z_dev, s_[0], tm.msm_a, batch[0]);
     advance();
     next.emplace(upload_bases(m.c, pk.c, s_[5]));
+    at[1] = clock::now();
     out.b1 = split_msm(*cur, z_dev, s_[0], tm.msm_b_g1, batch[1]);
     advance();
     b2.emplace(upload_bases(m.b2, pk.b2, s_[5]));
+    at[2] = clock::now();
     out.c = split_msm(*cur, c_dev, s_[0], tm.msm_l, batch[2]);
     cur.reset();
     s_[5].sync();
+    at[3] = clock::now();
     out.b2 = split_msm(*b2, z_dev, s_[0], tm.msm_b_g2, batch[3]);
     tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
+    msm_spans(tm, groth16::phase::msm_a, at[0], tm.msm_a, batch[0]);
+    msm_spans(tm, groth16::phase::msm_b_g1, at[1], tm.msm_b_g1, batch[1]);
+    msm_spans(tm, groth16::phase::msm_l, at[2], tm.msm_l, batch[2]);
+    msm_spans(tm, groth16::phase::msm_b_g2, at[3], tm.msm_b_g2, batch[3]);
   }
 
   std::shared_ptr<device_context> ctx_;
