@@ -15,6 +15,7 @@
 #include "cuda/error.hpp"
 #include "cuda/host_register.hpp"
 #include "poly/threads.hpp"
+#include "sizing/key_dims_of.hpp"
 
 namespace cuzk::server {
 
@@ -113,7 +114,7 @@ class cuda_backend final : public prover_backend {
   static void not_resident(std::string_view key_id, const groth16::basic_proving_key<C>& pk, std::size_t g,
                            const cuda::device_context& ctx) {
     const std::size_t bases = cuda::basic_device_key<C>::footprint(pk), work = cuda::working_bytes<C>(pk);
-    const std::size_t fit = bases < ctx.budget() ? (ctx.budget() - bases) / work : 0;
+    const unsigned fit = sizing::workers_that_fit(sizing::dims_of(pk), ctx.budget());
     if (fit >= 1 && fit < ctx.workers())
       spdlog::warn("key {}: its bases and MSM workspace ({:.3f} GiB) and {} workers' buffers ({:.3f} GiB each) exceed "
                    "GPU {}'s {:.3f} GiB budget, so it is streamed for every proof; with --workers-per-gpu {} it would "
