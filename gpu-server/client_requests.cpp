@@ -14,6 +14,7 @@
 #include "shm/srs_region.hpp"
 #include "status_jobs.hpp"
 #include "take_if.hpp"
+#include "proto/names.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -119,6 +120,24 @@ std::uint32_t client_requests::entries_of(uid_t uid) const {
   return n;
 }
 
+std::uint32_t client_requests::critical_of(uid_t uid) const {
+  std::uint32_t n = 0;
+  c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
+    n += rec.owner_uid == uid && shm::job_word_state(rec) == shm::job_state::active &&
+         rec.priority == static_cast<std::uint8_t>(shm::priority::critical);
+  });
+  return n;
+}
+
+std::optional<std::string> client_requests::critical_refusal(std::uint32_t held) const {
+  const auto limit = c_.opt.critical.max_per_client;
+  if (!limit) return "this server takes no critical jobs (critical max_per_client = 0)";
+  if (held >= limit)
+    return "you have " + std::to_string(held) + " unfinished critical jobs, the limit per client is " +
+           std::to_string(limit) + "; critical is for deadline work, submit the rest as high";
+  return std::nullopt;
+}
+
 std::uint32_t client_requests::preparing_of(uid_t uid) const {
   const auto it = preparing_by_uid_.find(uid);
   return it == preparing_by_uid_.end() ? 0u : it->second;
@@ -206,6 +225,9 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
   const auto preparing = preparing_of(p.cred.uid);
   if (auto why = refusal_for(entries_of(p.cred.uid) + preparing, preparing))
     return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
+  if (s.priority == proto::priority::critical && !c_.cluster)
+    if (auto why = critical_refusal(critical_of(p.cred.uid)))
+      return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
   spooled uploaded;
   if (auto why = claim_uploads(p, s, uploaded)) {
     if (c_.cluster) return c_.cluster->resubmitted(p, rq, s, digest, *why);
@@ -281,6 +303,8 @@ std::optional<shm::job_ref> client_requests::record(const submission& sub, prepa
   };
   if (r.code) return refuse(*r.code, r.error);
   if (!c_.loop.accepting) return refuse(proto::error_code::unavailable, "the server is shutting down");
+  if (s.priority == proto::priority::critical && !c_.jobs.find(s.job_id, p.cred.uid))  // others prepared meanwhile
+    if (auto why = critical_refusal(critical_of(p.cred.uid))) return refuse(proto::error_code::busy, *why);
   c_.keys.keep(r.key_id, r.pk);
   shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, static_cast<shm::priority>(s.priority), s.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
@@ -302,7 +326,7 @@ std::optional<shm::job_ref> client_requests::record(const submission& sub, prepa
                                                      rec ? status_of(**rec).state : proto::job_state::queued}});
   if (!out->created) return std::nullopt;
   spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", util::printable(s.job_id), p.cred.uid, s.partitions,
-               int(s.priority));
+               proto::name(s.priority));
   return out->job;
 }
 

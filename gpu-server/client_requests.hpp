@@ -105,6 +105,9 @@ class client_requests {
   /* Why a new Submit of a client would be answered busy now, or nullopt. held: its job-table entries and
      Submits in preparation (entries_of + preparing_of); preparing: the latter. */
   std::optional<std::string> refusal_for(std::uint32_t held, std::uint32_t preparing) const;
+  /* A uid's unfinished critical jobs, and why one more would be refused (the per-client critical limit). */
+  std::uint32_t critical_of(uid_t uid) const;
+  std::optional<std::string> critical_refusal(std::uint32_t held) const;
   /* The job this client may see: its own (operators: anyone's, job_lookup.hpp),
      or nullopt after replying unknown_job (an operator: or that several uids have the id). */
   std::optional<shm::job_ref> find_job(const peer& p, std::uint64_t rq, const std::string& job_id,

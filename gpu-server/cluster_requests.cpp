@@ -82,16 +82,23 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
   const auto encoded = proto::encode(proto::message{0, request});
   j.spec = util::to_hex(encoded);
   c_.link.call<cluster_submit_outcome>(
-      [j, paths, most = c_.opt.max_jobs_per_client](cluster_store& db) {
+      [j, paths, most = c_.opt.max_jobs_per_client, critical = c_.opt.critical.max_per_client](cluster_store& db) {
         std::vector<cluster_input> inputs;
         for (const auto& [kind, path] : paths) inputs.push_back({kind, r1cs::read_whole_file(path, kind)});
-        return db.submit(j, inputs, most);
+        return db.submit(j, inputs, most, critical);
       },
       [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, stored = std::move(stored)](
           util::expected<cluster_submit_outcome, std::string> out) {
         if (!out) {
           c_.out.reply_error(to, rq, proto::error_code::unavailable,
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
+          return stored(false);
+        }
+        if (out->busy && out->critical) {
+          c_.out.reply_error(to, rq, proto::error_code::busy,
+                             "you have " + std::to_string(out->unfinished) + " unfinished critical jobs in the cluster, the "
+                                 "limit per client is " + std::to_string(c_.opt.critical.max_per_client) +
+                                 "; critical is for deadline work, submit the rest as high");
           return stored(false);
         }
         if (out->busy) {
@@ -156,7 +163,7 @@ proto::job_status cluster_requests::status_of(const cluster_job& j) const {
   st.error = util::printable(j.error, proto::max_error_bytes, true);
   st.submitted_ns = j.submitted_ns;
   st.finished_ns = j.finished_ns;
-  st.priority = static_cast<proto::priority>(std::clamp(j.priority, 0, 2));
+  st.priority = static_cast<proto::priority>(std::clamp(j.priority, 0, 3));
   st.client = util::printable(j.client, proto::max_client_bytes);
   st.curve = curves::valid_curve_id(static_cast<std::uint8_t>(j.curve)) ? curves::curve_id(j.curve)
                                                                        : curves::curve_id::bls12_381;

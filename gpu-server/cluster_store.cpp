@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "shm/layout.hpp"
+
 namespace cuzk::server {
 
 namespace {
@@ -49,6 +51,8 @@ cluster_job job_of(const pqxx::row& r) {
 #define CUZK_JOB_TIMES                                                     \
   "(extract(epoch FROM submitted) * 1e9)::bigint AS submitted_ns, " \
   "(extract(epoch FROM finished) * 1e9)::bigint AS finished_ns"
+/* shm::rank in SQL: critical (3) first, then high, normal, low */
+constexpr const char* rank_sql = "CASE WHEN priority = 3 THEN -1 ELSE priority END";
 constexpr const char* columns =
     "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
     "results, " CUZK_JOB_TIMES;
@@ -147,7 +151,9 @@ void cluster_store::migrate() {
         finished timestamptz,
         UNIQUE (owner, job_id))
     )sql");
-    w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_queued ON cuzk_jobs (priority, id) WHERE state = 'queued'");
+    w.exec("DROP INDEX IF EXISTS cuzk_jobs_queued");  // by priority's stored value, before critical ranked first
+    w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_queued_rank ON cuzk_jobs ((" + std::string(rank_sql) +
+           "), id) WHERE state = 'queued'");
     w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_claimed ON cuzk_jobs (node) WHERE state = 'claimed'");
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_inputs (
@@ -160,7 +166,7 @@ void cluster_store::migrate() {
 }
 
 cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::vector<cluster_input>& inputs,
-                                             std::uint64_t max_unfinished) {
+                                             std::uint64_t max_unfinished, std::uint64_t max_critical) {
   return run([&](pqxx::work& w) {
     auto known =
         w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
@@ -173,6 +179,13 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
                                    j.owner)[0][0]
                          .as<std::uint64_t>();
       if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, "", true, n};
+    }
+    if (j.priority == static_cast<int>(shm::priority::critical)) {
+      const auto n = w.exec_params("SELECT count(*) FROM cuzk_jobs WHERE owner = $1 AND priority = $2 AND "
+                                   "state IN ('queued', 'claimed')",
+                                   j.owner, j.priority)[0][0]
+                         .as<std::uint64_t>();
+      if (n >= max_critical) return cluster_submit_outcome{0, false, false, "", true, n, true};
     }
     auto r = w.exec_params(
         "INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, client, priority, curve, partitions) "
@@ -209,7 +222,7 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
     auto r = w.exec_params(std::string(
                                "UPDATE cuzk_jobs SET state = 'claimed', node = $1, claimed = now(), attempts = attempts + 1 "
                                "WHERE id IN (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND key_id = ANY($2::text[]) "
-                               "ORDER BY priority, id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ") +
+                               "ORDER BY " + std::string(rank_sql) + ", id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ") +
                                columns,
                            node, array_literal(key_ids), most);
     std::vector<cluster_job> out;
@@ -217,7 +230,8 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
     return out;
   });
   std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) {
-    return std::pair(a.priority, a.id) < std::pair(b.priority, b.id);
+    return std::pair(shm::rank(static_cast<std::uint8_t>(a.priority)), a.id) <
+           std::pair(shm::rank(static_cast<std::uint8_t>(b.priority)), b.id);
   });
   return jobs;
 }
@@ -300,7 +314,8 @@ std::vector<cluster_job> cluster_store::claimed_by(const std::string& node) {
   return run([&](pqxx::work& w) {
     std::vector<cluster_job> out;
     for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
-                                             " FROM cuzk_jobs WHERE state = 'claimed' AND node = $1 ORDER BY priority, id",
+                                             " FROM cuzk_jobs WHERE state = 'claimed' AND node = $1 ORDER BY " +
+                                             std::string(rank_sql) + ", id",
                                          node))
       out.push_back(job_of(row));
     return out;

@@ -55,6 +55,7 @@ struct cluster_submit_outcome {
   std::string state;      // the job's state now
   bool busy = false;      // not recorded: the owner holds `max_unfinished` unfinished jobs
   std::uint64_t unfinished = 0;
+  bool critical = false;  // busy with `max_critical` unfinished critical jobs
 };
 
 /* The connection string with libpq's liveness settings added where it names
@@ -74,7 +75,7 @@ class cluster_store {
   void migrate();
   /* Records a job and its streamed files, idempotent per (owner, job_id) across the cluster. */
   cluster_submit_outcome submit(const cluster_job& j, const std::vector<cluster_input>& inputs = {},
-                                std::uint64_t max_unfinished = UINT64_MAX);
+                                std::uint64_t max_unfinished = UINT64_MAX, std::uint64_t max_critical = UINT64_MAX);
   /* The files a job's Submit streamed. */
   std::vector<cluster_input> inputs(std::int64_t id);
   /* This node is alive and holds these keys. */

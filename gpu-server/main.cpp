@@ -140,6 +140,17 @@ int main(int argc, char** argv) {
                  "seconds without a heartbeat after which a node's unfinished jobs go to other nodes")
       ->check(range(2.0, day));
   app.add_option("--cluster-heartbeat", heartbeat_s, "seconds between this node's heartbeats")->check(range(0.2, 3600.0));
+  app.add_option("--critical-per-client", o.critical.max_per_client,
+                 "unfinished critical jobs one client may have (0: critical jobs refused)")
+      ->check(range(0u, 1u << 16));
+  app.add_option("--critical-reserve-workers", o.critical.reserve_workers,
+                 "synthesis workers kept idle for critical jobs (never every worker); 0: critical jobs abort a "
+                 "lower synthesis when no worker or slot is free")
+      ->check(range(0u, 1024u));
+  app.add_option("--critical-reserve-provers", o.critical.reserve_provers,
+                 "proving workers per GPU kept for critical proofs (never every one); 0: a critical proof stops the "
+                 "lowest-priority proof at its next phase boundary when every prover is busy")
+      ->check(range(0u, 8u));
   using cuzk::config::option;
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
@@ -163,6 +174,9 @@ int main(int argc, char** argv) {
       {"network",
        {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
         {"insecure_loopback", {"--insecure-loopback", true}}}},
+      {"critical",
+       {{"max_per_client", {"--critical-per-client"}}, {"reserve_workers", {"--critical-reserve-workers"}},
+        {"reserve_provers", {"--critical-reserve-provers"}}}},
       {"cluster",
        {{"database", {"--cluster-database"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
         {"heartbeat", {"--cluster-heartbeat"}}}},

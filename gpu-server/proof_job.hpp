@@ -2,7 +2,9 @@
 // the thread hands it back.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +22,7 @@ struct proof_job {
   job::any_key pk;  // resolved on the io thread (key_cache is not shared)
   std::string key_id;
   std::optional<std::string> blinding;  // "R,S", checked below the key's r at Submit
+  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);  // set: preempted
 };
 
 struct proof_done {
@@ -34,6 +37,7 @@ struct proof_done {
   int gpu = -1;                      // the device that proved it (prove_output::gpu), -1 on the CPU
   int worker = 0;                    // that device's proving worker (prove_output::worker)
   bool streamed = false;             // its key's bases were streamed to the GPU
+  bool preempted = false;            // stopped at a phase boundary for a critical proof: the slot is FILLED again
 };
 
 }  // namespace cuzk::server

@@ -19,7 +19,10 @@
 namespace cuzk::server {
 
 provers::provers(context c, hooks h) : c_(c), h_(std::move(h)) {
-  for (unsigned i = 0; i < std::max(1u, c_.backend.concurrency()); ++i) threads_.emplace_back([this] { run(); });
+  const unsigned n = std::max(1u, c_.backend.concurrency());
+  const auto gpus = std::max<std::size_t>(1, c_.backend.gpus().size());
+  reserved_ = static_cast<unsigned>(std::min<std::size_t>(std::size_t(c_.opt.critical.reserve_provers) * gpus, n - 1));
+  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
 }
 
 provers::~provers() {
@@ -34,7 +37,7 @@ provers::~provers() {
 
 /* The FILLED slot to prove next: the highest priority, then the oldest
    job. Slots whose partition no longer waits for them are discarded. */
-std::optional<std::uint64_t> provers::next_filled() {
+std::optional<std::pair<int, std::uint64_t>> provers::next_filled() {
   std::optional<std::tuple<int, std::uint64_t, std::uint64_t>> best;  // (priority, seq, slot)
   for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
     auto w = c_.slots.word(s);
@@ -50,11 +53,11 @@ std::optional<std::uint64_t> provers::next_filled() {
       (void)c_.slots.discard(s, w->generation);  // its job failed, was proven already, or moved to another slot
       continue;
     }
-    std::tuple<int, std::uint64_t, std::uint64_t> k{(*rec)->priority, (*rec)->seq, s};
+    std::tuple<int, std::uint64_t, std::uint64_t> k{shm::rank((*rec)->priority), (*rec)->seq, s};
     if (!best || k < *best) best = k;
   }
   if (!best) return std::nullopt;
-  return std::get<2>(*best);
+  return std::pair(std::get<0>(*best), std::get<2>(*best));
 }
 
 /* The proof of one FILLED slot, its key parsed and its blinding read; nullopt when it cannot start now. */
@@ -88,15 +91,46 @@ void provers::start() {
   while (!c_.loop.stopping && !c_.loop.held && proving_ < threads_.size()) {
     const auto s = next_filled();
     if (!s) return;
-    auto pj = proof_of(*s);
+    if (s->first >= 0 && proving_ + reserved_ >= threads_.size()) break;  // the rest wait for critical slots
+    auto pj = proof_of(s->second);
     if (!pj) return;
     if (!c_.slots.start_proving(pj->slot, pj->gen, c_.lease.index())) return;
     ++proving_;
+    if (auto rec = c_.jobs.get(pj->job)) in_flight_[pj->slot] = {shm::rank((*rec)->priority), (*rec)->seq, pj->stop};
     {
       std::lock_guard lk(mu_);
       to_prove_.push_back(std::move(*pj));
     }
     cv_.notify_one();
+  }
+  preempt();
+}
+
+// One stop per critical FILLED slot waiting beyond the proofs already stopping; the proof stopped is the
+// lowest priority's, newest job's.
+void provers::preempt() {
+  if (c_.loop.stopping || c_.loop.held || proving_ < threads_.size()) return;
+  std::size_t waiting = 0, stopping = 0;
+  for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
+    auto w = c_.slots.word(s);
+    if (!w || w->state != shm::slot_state::filled) continue;
+    auto e = c_.slots.entry(s);
+    if (!e) continue;
+    auto rec = c_.jobs.get(shm::job_ref{(*e)->job, (*e)->job_generation});
+    waiting += rec && shm::rank((*rec)->priority) < 0;
+  }
+  for (const auto& [slot, p] : in_flight_) stopping += p.stop->load();
+  while (stopping < waiting) {
+    auto victim = in_flight_.end();
+    for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it)
+      if (it->second.rank >= 0 && !it->second.stop->load() &&
+          (victim == in_flight_.end() ||
+           std::pair(it->second.rank, it->second.seq) > std::pair(victim->second.rank, victim->second.seq)))
+        victim = it;
+    if (victim == in_flight_.end()) return;
+    victim->second.stop->store(true, std::memory_order_release);
+    ++stopping;
+    spdlog::info("a critical slot waits: the proof of slot {} stops at its next phase boundary", victim->first);
   }
 }
 
@@ -125,7 +159,7 @@ proof_done provers::prove(proof_job pj) {
       const auto buf = job::slot_buffers<C>(*payload, pk);
       std::optional<groth16::basic_blinding<C>> rs;
       if (pj.blinding) rs = groth16::basic_blinding<C>::parse(*pj.blinding);
-      const basic_prove_input<C> in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, rs};
+      const basic_prove_input<C> in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, rs, pj.stop.get()};
       auto out = c_.backend.prove(in);
       std::vector<ff::fr<C>> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);
       const auto verify_start = std::chrono::steady_clock::now();
@@ -143,6 +177,9 @@ proof_done provers::prove(proof_job pj) {
   } catch (const device_fault& e) {
     d.error = e.what();
     d.device_fault = e.sticky();
+  } catch (const groth16::preempted& e) {
+    d.error = e.what();
+    d.preempted = true;
   } catch (const std::exception& e) {
     d.error = e.what();
   }
@@ -183,7 +220,14 @@ void provers::on_device_error(const proof_done& d) {
 void provers::done(proof_done d) {
   --proving_;
   const auto& w = d.what;
-  if (d.device_fault) {
+  in_flight_.erase(w.slot);
+  if (d.preempted) {
+    // Nothing is lost: the slot's a, b, c and z are intact, and it is proven again later.
+    const bool filled = static_cast<bool>(c_.slots.reclaim_proving(w.slot, w.gen, c_.lease.index()));  // PROVING → FILLED
+    ++c_.counters.preempted;
+    spdlog::info("job {} partition {}: proof preempted for a critical one after {:.3f} s; slot {} is {}", w.job.index,
+                 w.partition, (d.end_ns - d.start_ns) / 1e9, w.slot, filled ? "FILLED again" : "gone");
+  } else if (d.device_fault) {
     on_device_error(d);
     if (c_.loop.exit_code) return;
   } else {

@@ -1,7 +1,11 @@
 // The provers (DESIGN §5): as many threads as the backend has workers (two
-// per GPU), each proving one FILLED slot at a time, highest priority then
-// oldest job first; a proof is verified before it is stored, and a device
-// error puts the slot back to FILLED rather than failing the job.
+// per GPU), each proving one FILLED slot at a time, critical then highest
+// priority then oldest job first; a proof is verified before it is stored,
+// and a device error puts the slot back to FILLED rather than failing the
+// job. reserve_provers per GPU prove only critical slots; a critical slot
+// that finds every prover busy stops the lowest-priority, newest proof at
+// its next phase boundary (its slot FILLED again, proven later from the
+// same synthesis).
 #pragma once
 
 #include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
@@ -55,7 +59,10 @@ class provers {
   unsigned in_flight() const { return proving_; }
 
  private:
-  std::optional<std::uint64_t> next_filled();
+  /* (rank, slot) of the FILLED slot to prove next */
+  std::optional<std::pair<int, std::uint64_t>> next_filled();
+  /* Stops proofs for critical slots that found no prover. */
+  void preempt();
   std::optional<proof_job> proof_of(std::uint64_t slot);
   void run();  // a prover thread
   proof_done prove(proof_job pj);
@@ -67,6 +74,13 @@ class provers {
   hooks h_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, unsigned> device_failures_;  // (slot, gen) → transient faults
   unsigned proving_ = 0;  // handed to the threads and not done (io thread only)
+  unsigned reserved_ = 0;  // provers kept for critical slots
+  struct in_flight_proof {
+    int rank;
+    std::uint64_t seq;
+    std::shared_ptr<std::atomic<bool>> stop;
+  };
+  std::map<std::uint64_t, in_flight_proof> in_flight_;  // by slot (io thread only)
 
   std::mutex mu_;
   std::condition_variable cv_;

@@ -19,7 +19,7 @@ struct queued_partition {
   shm::job_ref job;
   std::uint32_t partition = 0;
 
-  auto key() const { return std::tuple(static_cast<int>(prio), seq, job.index, partition); }
+  auto key() const { return std::tuple(shm::rank(prio), seq, job.index, partition); }
   friend bool operator<(const queued_partition& x, const queued_partition& y) { return x.key() < y.key(); }
 };
 

@@ -335,7 +335,7 @@ void server::route(const peer& p, const net::decoded& m) {
                                     std::is_same_v<T, proto::upload>;
         constexpr bool worker_msg = std::is_same_v<T, proto::ready> || std::is_same_v<T, proto::filled> ||
                                     std::is_same_v<T, proto::synth_failed> || std::is_same_v<T, proto::heartbeat> ||
-                                    std::is_same_v<T, proto::bye>;
+                                    std::is_same_v<T, proto::bye> || std::is_same_v<T, proto::synth_aborted>;
         if constexpr (client_msg) {
           if (p.via == channel::workers) return refuse("client requests go to the client endpoint, not the workers'");
         } else if constexpr (worker_msg) {
@@ -351,6 +351,7 @@ void server::route(const peer& p, const net::decoded& m) {
         else if constexpr (std::is_same_v<T, proto::synth_failed>) workers_->synth_failed(p, b);
         else if constexpr (std::is_same_v<T, proto::heartbeat>) workers_->heartbeat(p, b);
         else if constexpr (std::is_same_v<T, proto::bye>) workers_->bye(p, b);
+        else if constexpr (std::is_same_v<T, proto::synth_aborted>) workers_->aborted(p, b);
         else {
           ++counters_.malformed;
           reply_error(p.to(), rq, proto::error_code::unknown_message, "the server does not accept this message");

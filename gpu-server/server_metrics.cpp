@@ -90,9 +90,14 @@ std::string server::metrics_text() const {
   w.sample("cuzk_proofs_failed_total", double(counters_.failed));
 
   w.family("cuzk_queue_depth", "gauge", "Partitions waiting for a synthesis worker, by priority.");
-  for (auto [p, name] : {std::pair(shm::priority::high, "high"), std::pair(shm::priority::normal, "normal"),
-                         std::pair(shm::priority::low, "low")})
-    w.sample("cuzk_queue_depth", {{"priority", name}}, double(queue_->count(p)));
+  for (auto p : {shm::priority::critical, shm::priority::high, shm::priority::normal, shm::priority::low})
+    w.sample("cuzk_queue_depth", {{"priority", std::string(proto::name(static_cast<proto::priority>(p)))}},
+             double(queue_->count(p)));
+  w.family("cuzk_preemptions_total", "counter",
+           "Work stopped for critical jobs since the server started: proofs stopped at a phase boundary (their "
+           "slots FILLED again) and syntheses aborted (their partitions queued again).");
+  w.sample("cuzk_preemptions_total", {{"kind", "proof"}}, double(counters_.preempted));
+  w.sample("cuzk_preemptions_total", {{"kind", "synthesis"}}, double(counters_.aborted));
 
   std::map<std::string_view, std::uint64_t> jobs{{"reserved", 0}, {"active", 0}, {"done", 0}, {"failed", 0}};
   jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {

@@ -46,6 +46,13 @@ struct cluster_options {
   bool enabled() const { return !database.empty(); }
 };
 
+/* The critical class (scheduler: workers.hpp, provers.hpp): ahead of everything, preempting. */
+struct critical_options {
+  std::uint32_t max_per_client = 4;  // unfinished critical jobs one client may have; 0: critical refused
+  unsigned reserve_workers = 0;      // synthesis workers kept idle for critical jobs (never every worker)
+  unsigned reserve_provers = 0;      // proving workers per GPU kept for critical proofs (never every one)
+};
+
 struct server_options {
   std::string pool;
   std::string hugepage_dir;
@@ -75,6 +82,7 @@ struct server_options {
   network_options network;           // tcp:// clients (CURVE); none by default
   upload_options uploads;            // streamed witnesses
   cluster_options cluster;           // many nodes, one job queue; none by default
+  critical_options critical;
   /* start with proving held: synthesis fills slots, FILLED slots wait; SIGUSR2 resumes, SIGUSR1 holds again */
   bool hold_proving = false;
 
@@ -88,6 +96,7 @@ struct server_options {
 /* A counter per kind of bad frame, for status and tests. */
 struct server_counters {
   std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0, refused = 0;
+  std::uint64_t preempted = 0, aborted = 0;  // proofs stopped and syntheses aborted for critical jobs
 };
 
 /* The loop's state (io thread only), read by the parts. */

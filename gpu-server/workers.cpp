@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "shm/failpoint.hpp"
@@ -163,17 +165,23 @@ void workers::reap_dead() {
 }
 
 void workers::assign() {
+  // Idle workers beyond the reserve take any partition; the reserve only critical ones.
+  const auto idle = [](const auto& kv) { return !kv.second.busy && !kv.second.identity.empty(); };
+  auto n_idle = static_cast<std::size_t>(std::count_if(workers_.begin(), workers_.end(), idle));
+  const std::size_t reserve =
+      std::min<std::size_t>(c_.opt.critical.reserve_workers, workers_.empty() ? 0 : workers_.size() - 1);
   for (auto& [lease, w] : workers_) {
     if (w.busy || w.identity.empty()) continue;
     std::optional<std::uint64_t> slot;
-    auto q = c_.queue.take([&](const queued_partition&, const shm::job_record& rec) {
+    auto q = c_.queue.take([&](const queued_partition& qp, const shm::job_record& rec) {
+      if (shm::rank(qp.prio) >= 0 && n_idle <= reserve) return false;
       auto cls = h_.class_for(rec);
       if (!cls) return false;
       if (w.capacity && c_.region.header().classes[*cls].domain > w.capacity) return false;
       slot = c_.slots.find_free(*cls);
       return slot.has_value();
     });
-    if (!q) return;  // nothing fits any free slot now
+    if (!q) break;  // nothing fits any free slot now
     auto rec = c_.jobs.get(q->job);
     auto word = c_.slots.word(*slot);
     if (!rec || !word) continue;
@@ -189,11 +197,82 @@ void workers::assign() {
       (void)c_.slots.abandon(*slot, word->generation, lease);
       c_.queue.give_back(*q);
       w.identity.clear();
+      --n_idle;
       continue;
     }
     shm::failpoint("server.assign.sent");
     w.busy = std::pair(*slot, word->generation);
+    --n_idle;
   }
+  preempt();
+}
+
+std::vector<std::uint32_t> workers::waiting_critical() {
+  std::vector<std::uint32_t> classes;
+  if (!c_.queue.count(shm::priority::critical)) return classes;
+  (void)c_.queue.take([&](const queued_partition& q, const shm::job_record& rec) {
+    if (shm::rank(q.prio) < 0)
+      if (auto cls = h_.class_for(rec)) classes.push_back(*cls);
+    return false;  // a look, not a take
+  });
+  return classes;
+}
+
+bool workers::abort_one(std::uint32_t cls) {
+  const auto& classes = c_.region.header().classes;
+  std::optional<std::tuple<int, std::uint64_t, std::uint32_t>> victim;  // (rank, seq, lease): the largest goes
+  for (const auto& [lease, w] : workers_) {
+    if (!w.busy || w.identity.empty() || aborting_.count(w.busy->first)) continue;
+    const auto [slot, gen] = *w.busy;
+    const auto vc = c_.slots.class_of(slot);
+    if (vc >= shm::max_slot_classes || classes[vc].domain < classes[cls].domain || classes[vc].witness < classes[cls].witness)
+      continue;
+    auto word = c_.slots.word(slot);
+    auto e = c_.slots.entry(slot);
+    if (!word || !e || word->state != shm::slot_state::assigned || word->generation != gen) continue;
+    auto rec = c_.jobs.get({(*e)->job, (*e)->job_generation});
+    if (!rec || shm::rank((*rec)->priority) < 0) continue;
+    const std::tuple<int, std::uint64_t, std::uint32_t> k{shm::rank((*rec)->priority), (*rec)->seq, lease};
+    if (!victim || k > *victim) victim = k;
+  }
+  if (!victim) return false;
+  const auto& w = workers_.at(std::get<2>(*victim));
+  const auto [slot, gen] = *w.busy;
+  if (!c_.out.send({w.identity, channel::workers}, proto::message{0, proto::abort_synthesis{slot, gen}})) return false;
+  aborting_[slot] = gen;
+  spdlog::info("a critical partition waits: asking worker {} to abort its synthesis of slot {}", util::printable(w.name), slot);
+  return true;
+}
+
+// One abort per critical partition that found no worker or slot, beyond the aborts already asked for.
+void workers::preempt() {
+  std::erase_if(aborting_, [&](const auto& kv) {
+    auto w = c_.slots.word(kv.first);
+    return !w || w->state != shm::slot_state::assigned || w->generation != kv.second;
+  });
+  const auto waiting = waiting_critical();
+  for (std::size_t i = aborting_.size(); i < waiting.size(); ++i)
+    if (!abort_one(waiting[i])) return;
+}
+
+void workers::aborted(const peer& p, const proto::synth_aborted& a) {
+  const auto lease = sender_lease(p);
+  if (!lease) return (void)++c_.counters.refused;
+  auto word = c_.slots.word(a.slot);
+  auto e = c_.slots.entry(a.slot);
+  if (!word || !e || word->state != shm::slot_state::assigned || word->generation != a.generation || word->owner != *lease)
+    return (void)++c_.counters.stale;
+  const shm::job_ref j{(*e)->job, (*e)->job_generation};
+  const std::uint32_t partition = (*e)->partition;
+  (void)c_.jobs.unslot(j, partition);  // SLOTTED → QUEUED first: a crash in between is reconciled like any other
+  (void)c_.slots.abandon(a.slot, a.generation, *lease);
+  free_busy(a.slot, a.generation);
+  aborting_.erase(a.slot);
+  ++c_.counters.aborted;
+  spdlog::info("slot {}: job {} partition {}: synthesis aborted for a critical job; the partition waits again", a.slot,
+               j.index, partition);
+  c_.queue.refresh(false);
+  h_.dispatch();
 }
 
 void workers::free_busy(std::uint64_t slot, std::uint64_t gen) {

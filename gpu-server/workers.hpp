@@ -1,7 +1,10 @@
 // The synthesis workers (DESIGN §4): who they are (a worker message speaks
 // only for the lease its own process holds), which slot each synthesizes,
 // FREE slots handed to idle workers, and hung or dead workers' slots taken
-// back.
+// back. Critical partitions come first: reserve_workers idle workers are
+// kept for them, and one that finds no worker or slot aborts the synthesis
+// of the lowest-priority, newest job (its partition waits again, its
+// synthesis not counted as a crash).
 #pragma once
 
 #include <sys/types.h>
@@ -13,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "job_queue.hpp"
 #include "outbox.hpp"
@@ -47,9 +51,12 @@ class workers {
   void synth_failed(const peer& p, const proto::synth_failed& f);
   void heartbeat(const peer& p, const proto::heartbeat& h);
   void bye(const peer& p, const proto::bye& b);
+  /* The worker stopped the synthesis it was asked to abort: its slot is FREE again, its partition QUEUED. */
+  void aborted(const peer& p, const proto::synth_aborted& a);
   /* Kills hung workers, forgets dead ones, reclaims their slots and requeues their partitions. */
   void reap_dead();
-  /* FREE slots to idle workers, in the queue's order. */
+  /* FREE slots to idle workers, in the queue's order; then, for critical partitions that found no worker or
+     slot, aborts of lower syntheses. */
   void assign();
   std::size_t size() const { return workers_.size(); }
   void describe(proto::status_reply& st) const;
@@ -72,10 +79,17 @@ class workers {
   void kill_hung();
   proto::assign assign_message(std::uint64_t slot, std::uint64_t gen, shm::job_ref j, std::uint32_t partition,
                                const shm::job_record& rec) const;
+  /* The slot classes of the critical partitions still waiting (whose keys are parsed). */
+  std::vector<std::uint32_t> waiting_critical();
+  /* Asks the worker synthesizing the lowest-priority, newest non-critical job in a slot of class >= cls
+     (one a critical partition of that class fits) to abort; false when there is none. */
+  bool abort_one(std::uint32_t cls);
+  void preempt();
 
   context c_;
   hooks h_;
   std::map<std::uint32_t, worker> workers_;  // by lease index
+  std::map<std::uint64_t, std::uint64_t> aborting_;  // slot → generation asked to abort, until it moves on
 };
 
 }  // namespace cuzk::server

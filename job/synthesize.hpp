@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 
 #include "groth16/keys.hpp"
@@ -27,13 +28,18 @@ struct synth_stats {
    relaxed store, and one pass through failpoint "worker.synthesizing", where
    tests stall a synthesis). Phases that cannot report (parsing the .wtns and
    .r1cs, evaluating a, b, c from them or from the key) are marked opaque
-   while they run. Only the synthesizing thread calls advance/publish/opaque. */
+   while they run. Only the synthesizing thread calls advance/publish/opaque.
+   cancel() (any thread) makes the next publication from advance() throw
+   cancelled: the server aborted the synthesis for a critical job. */
 class progress {
  public:
   static constexpr std::uint64_t stride = 4096;
   void advance(std::uint64_t n = 1) {
     local_ += n;
-    if (local_ >= next_) publish();
+    if (local_ >= next_) {
+      publish();
+      if (cancelled_.load(std::memory_order_relaxed)) throw cancelled();
+    }
   }
   void publish() noexcept;
   void opaque(bool on) noexcept;
@@ -42,10 +48,18 @@ class progress {
   /* The synthesizing thread sleeps forever at its next publication (its
      slot was given back and the process is exiting). */
   void park() noexcept { parked_.store(true, std::memory_order_relaxed); }
+  void cancel() noexcept { cancelled_.store(true, std::memory_order_relaxed); }
+  /* A new synthesis starts uncancelled. */
+  void reset_cancel() noexcept { cancelled_.store(false, std::memory_order_relaxed); }
+
+  class cancelled : public std::runtime_error {
+   public:
+    cancelled() : std::runtime_error("the synthesis was aborted") {}
+  };
 
  private:
   std::atomic<std::uint64_t> count_{0};
-  std::atomic<bool> opaque_{false}, parked_{false};
+  std::atomic<bool> opaque_{false}, parked_{false}, cancelled_{false};
   std::uint64_t local_ = 0, next_ = stride;
 };
 

@@ -3,7 +3,9 @@
 // or by arm_failpoint:
 //   CUZK_FAILPOINT=NAME[:N[:ACTION]]  at the N-th hit (default 1): kill
 //                                     (SIGKILL, default) or stall (the
-//                                     calling thread sleeps forever)
+//                                     calling thread sleeps forever); or
+//                                     slowMS: that hit and every later one
+//                                     sleep MS milliseconds (a slow phase)
 //   CUZK_FAILPOINT_COUNT=FILE         appends every hit's name to FILE (one
 //                                     line, O_APPEND), to count the hits of
 //                                     a workload before killing at a random one
@@ -14,10 +16,12 @@
 
 namespace cuzk::shm {
 
-enum class failpoint_action { kill, stall };
+enum class failpoint_action { kill, stall, slow };
 
 void failpoint(const char* name) noexcept;
-void arm_failpoint(std::string_view name, unsigned hit = 1, failpoint_action action = failpoint_action::kill) noexcept;
+/* slow_ms: the sleep of failpoint_action::slow */
+void arm_failpoint(std::string_view name, unsigned hit = 1, failpoint_action action = failpoint_action::kill,
+                   unsigned slow_ms = 0) noexcept;
 void disarm_failpoints() noexcept;
 
 }  // namespace cuzk::shm

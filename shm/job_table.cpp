@@ -180,6 +180,20 @@ result<void> job_table::requeue(job_ref j, std::uint32_t p) noexcept {
   return r;
 }
 
+result<void> job_table::unslot(job_ref j, std::uint32_t p) noexcept {
+  auto rec = get(j);
+  if (!rec) return unexpected(rec.error());
+  if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
+  partition_record& pr = record(j.index)->parts[p];
+  auto r = part_cas(pr, part_state::slotted, [](part_word w) { return part_word{part_state::queued, 0, w.attempts}; });
+  // Its start does not count towards the poison limit (a synthesis that ended its worker).
+  if (r)
+    for (auto n = pr.syntheses.load(std::memory_order_relaxed);
+         n && !pr.syntheses.compare_exchange_weak(n, n - 1, std::memory_order_relaxed);)
+      ;
+  return r;
+}
+
 void job_table::count_synthesis(job_ref j, std::uint32_t p) noexcept {
   auto rec = get(j);
   if (!rec || p >= (*rec)->n_partitions) return;

@@ -102,6 +102,8 @@ class job_table {
 
   result<void> mark_slotted(job_ref j, std::uint32_t part, std::uint32_t slot) noexcept;  // QUEUED → SLOTTED
   result<void> requeue(job_ref j, std::uint32_t part) noexcept;  // SLOTTED → QUEUED, attempts + 1
+  /* SLOTTED → QUEUED, attempts unchanged: its synthesis was aborted for a critical job, not lost to a crash. */
+  result<void> unslot(job_ref j, std::uint32_t part) noexcept;
   void count_synthesis(job_ref j, std::uint32_t part) noexcept;  // syntheses + 1 (workers)
   void note_times(job_ref j, std::uint32_t part, std::uint64_t synth_start, std::uint64_t synth_end,
                   std::uint64_t prove_start, std::uint64_t prove_end) noexcept;

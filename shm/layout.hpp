@@ -144,7 +144,11 @@ struct job_word {
   friend constexpr bool operator==(const job_word&, const job_word&) = default;
 };
 enum class part_state : std::uint8_t { queued = 0, slotted = 1, done = 2, failed = 3 };
-enum class priority : std::uint8_t { high = 0, normal = 1, low = 2 };
+enum class priority : std::uint8_t { high = 0, normal = 1, low = 2, critical = 3 };
+/* The order classes are served in: critical, high, normal, low (critical took
+   the next free number, so the stored values stay what they were). */
+constexpr int rank(priority p) noexcept { return p == priority::critical ? -1 : static_cast<int>(p); }
+constexpr int rank(std::uint8_t stored) noexcept { return rank(static_cast<priority>(stored)); }
 
 inline constexpr std::size_t job_id_bytes = 64;
 inline constexpr std::size_t client_bytes = 64;
@@ -165,7 +169,7 @@ static_assert(std::is_trivially_copyable_v<partition_timings> && sizeof(partitio
 
 struct partition_record {
   std::atomic<std::uint64_t> word;
-  std::atomic<std::uint32_t> syntheses;  // synthesis starts (crash tests count these)
+  std::atomic<std::uint32_t> syntheses;  // synthesis starts, less those aborted for a critical job (crash tests count these)
   std::uint32_t result_len;
   std::uint64_t synth_start_ns, synth_end_ns, prove_start_ns, prove_end_ns;
   std::uint64_t proof_generation;  // slot generation the stored proof came from (dedup)

@@ -172,6 +172,14 @@ void worker::on_message(const proto::message& m) {
     const bool dup = (current_ && current_->slot == a->slot && current_->generation == a->generation);
     if (!dup) pending_.push_back(*a);
     if (!current_) start_next();
+  } else if (const auto* x = std::get_if<proto::abort_synthesis>(&m.body)) {
+    // A critical job needs this worker or its slot: the synthesis stops at its next progress report.
+    if (current_ && current_->slot == x->slot && current_->generation == x->generation &&
+        state_.load() == synth_state::running) {
+      spdlog::info("slot {}: job {} partition {}: aborting the synthesis for a critical job", x->slot,
+                   current_->job_index, current_->partition);
+      progress_.cancel();
+    }
   } else if (const auto* e = std::get_if<proto::error_reply>(&m.body)) {
     spdlog::warn("server: {}", util::printable(e->message));
   }
@@ -194,6 +202,7 @@ void worker::start_next() {
     start_ns_.store(now);
     deadline_ns_.store(now + ns(deadline));
     state_.store(synth_state::running);
+    progress_.reset_cancel();
     running_ = std::async(std::launch::async, [this, a] { return synthesize(a); });
   }
 }
@@ -235,6 +244,12 @@ synth_outcome worker::synthesize(const proto::assign& a) {
     }
     spdlog::info("slot {}: job {} partition {} synthesized in {:.3f} s", a.slot, a.job_index, a.partition, ns / 1e9);
     return {proto::filled{a.slot, a.generation, ns, st.n_constraints, st.n_witness}};
+  } catch (const job::progress::cancelled&) {
+    // Nothing more is written into the slot: the server frees it and requeues the partition.
+    if (!finish()) return {};
+    spdlog::info("slot {}: job {} partition {}: synthesis aborted after {:.3f} s", a.slot, a.job_index, a.partition,
+                 std::chrono::duration<double>(clock::now() - t0).count());
+    return {proto::synth_aborted{a.slot, a.generation}};
   } catch (const std::exception& e) {
     error = e.what();
   }

@@ -54,8 +54,8 @@ struct worker_options {
    about 3.5 times their sum, and the 60 s cover a loaded host. */
 std::chrono::nanoseconds default_synth_deadline(std::uint64_t domain);
 
-/* What one synthesis produced: a Filled or a SynthFailed message (none when
-   its slot was given back). */
+/* What one synthesis produced: a Filled, SynthFailed or Aborted message
+   (none when its slot was given back). */
 struct synth_outcome {
   std::optional<proto::body> message;
 };

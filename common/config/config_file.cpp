@@ -42,6 +42,8 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
       {"worker", {"name", "checksum", "synth_deadline", "stop_timeout", "progress_grace", "count"}},
       {"metrics", {"address", "timeline_minutes"}},
       {"network", {"endpoint", "server_key", "clients_dir", "insecure_loopback"}},
+      {"critical", {"max_per_client", "reserve_workers", "reserve_provers"}},
+      {"cluster", {"database", "node", "dead_after", "heartbeat"}},
   };
   return k;
 }

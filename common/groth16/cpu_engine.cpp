@@ -61,9 +61,11 @@ class cpu_engine final : public basic_engine<C> {
     out.h_top = plan.convention == poly::h_convention::coefficients ? a_.back() : fr::zero();
     const std::span<const fr> h = std::span<const fr>(a_).first(plan.h_len);
     tm.ntt = since(t0);
+    phase_boundary(in.stop);
 
     clock::time_point at_a, at_b1, at_l, at_b2, at_h;  // each MSM's start, for its span
-    auto g1 = [](std::span<const ec::g1_affine<C>> bases, const split_view& v, double& secs, clock::time_point& at) {
+    auto g1 = [&](std::span<const ec::g1_affine<C>> bases, const split_view& v, double& secs, clock::time_point& at) {
+      phase_boundary(in.stop);
       const auto t = at = clock::now();
       auto sum = msm::g1_msm<C>::msm(bases, v.ones, v.others, v.other_scalars, v.first);
       secs = since(t);
@@ -81,6 +83,7 @@ class cpu_engine final : public basic_engine<C> {
           out.a = g1(pk.a, in.z_split, tm.msm_a, at_a);
           out.b1 = g1(pk.b1, in.z_split, tm.msm_b_g1, at_b1);
           out.c = g1(pk.c, in.c_split, tm.msm_l, at_l);
+          phase_boundary(in.stop);
           const auto t = at_h = clock::now();
           out.h = msm::g1_msm<C>::msm(pk.h_query, h, {.split = false});
           tm.msm_h = since(t);

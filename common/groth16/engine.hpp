@@ -5,12 +5,14 @@
 // so the CPU engine and the CUDA engine repeat none of it.
 #pragma once
 
+#include <atomic>
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "ec/jacobian.hpp"
@@ -58,7 +60,19 @@ struct basic_prove_input {
   const basic_h_plan<C>& plan;
   split_view z_split;  // of all of z: A, B_G1, B_G2
   split_view c_split;  // of z[n_public + 1 ..]: the C (L) query
+  const std::atomic<bool>* stop = nullptr;  // set: stop at the next phase boundary (preempted)
 };
+
+/* A proof stopped at a phase boundary because its stop flag was set: the
+   server preempts it for a critical one; its inputs are intact. */
+class preempted : public std::runtime_error {
+ public:
+  preempted() : std::runtime_error("preempted at a phase boundary") {}
+};
+/* Engines call this between phases: throws preempted once *stop is set. */
+inline void phase_boundary(const std::atomic<bool>* stop) {
+  if (stop && stop->load(std::memory_order_acquire)) throw preempted();
+}
 using prove_input = basic_prove_input<curves::bls12_381>;
 
 /* Σ z_i A_i, Σ z_i B_i (G1 and G2), Σ_{private} z_i C_i, Σ h_j H_j */

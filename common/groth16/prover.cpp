@@ -53,8 +53,10 @@ std::optional<basic_blinding<C>> basic_blinding<C>::parse(std::string_view text)
 template <class C>
 basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z,
                      std::span<const ff::fr<C>> a, std::span<const ff::fr<C>> b, std::span<const ff::fr<C>> c,
-                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs, prove_timings* t) {
+                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs, prove_timings* t,
+                     const std::atomic<bool>* stop) {
   check_sizes(pk, z.size(), a.size(), b.size(), c.size());
+  phase_boundary(stop);
   const auto t0 = clock::now();
   prove_timings tm;
   tm.origin = t0;
@@ -69,7 +71,8 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::sp
   tm.split = since(ts);
   if (!e.splits_on_device()) tm.add_span(phase::split, ts, clock::now());
 
-  const basic_prove_input<C> in{pk, z, a, b, c, plan, split_view::of(split), split_view::of(split, pk.n_public + 1)};
+  const basic_prove_input<C> in{pk,   z, a, b, c, plan, split_view::of(split), split_view::of(split, pk.n_public + 1),
+                                stop};
   const basic_msm_sums<C> s = e.compute(in, tm);
   if (!s.h_top.is_zero())
     throw std::invalid_argument("prove: the witness does not satisfy the constraints (Z does not divide AB − C)");
@@ -103,7 +106,7 @@ basic_proof<C> prove(const basic_proving_key<C>& pk, std::span<const ff::fr<C>> 
   template basic_proof<C> prove(basic_engine<C>&, const basic_proving_key<C>&, std::span<const ff::fr<C>>,    \
                                 std::span<const ff::fr<C>>, std::span<const ff::fr<C>>,                       \
                                 std::span<const ff::fr<C>>, const std::type_identity_t<std::optional<basic_blinding<C>>>&,          \
-                                prove_timings*);                                                              \
+                                prove_timings*, const std::atomic<bool>*);                                    \
   template basic_proof<C> prove(const basic_proving_key<C>&, std::span<const ff::fr<C>>,                      \
                                 std::span<const ff::fr<C>>, std::span<const ff::fr<C>>,                       \
                                 std::span<const ff::fr<C>>, const std::type_identity_t<std::optional<basic_blinding<C>>>&,          \

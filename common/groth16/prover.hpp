@@ -31,11 +31,13 @@ using blinding = basic_blinding<curves::bls12_381>;
 /* a, b, c: the evaluations <A_i,z>, <B_i,z>, <C_i,z> of every row of the
    domain (domain_size each; evaluations.hpp builds them), left unchanged.
    z: the full witness (n_vars). std::invalid_argument on wrong sizes and,
-   for a coefficient-form key, on a witness with Z ∤ AB − C. */
+   for a coefficient-form key, on a witness with Z ∤ AB − C. preempted when
+   *stop is set at a phase boundary. */
 template <class C>
 basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z,
                      std::span<const ff::fr<C>> a, std::span<const ff::fr<C>> b, std::span<const ff::fr<C>> c,
-                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs = {}, prove_timings* t = nullptr);
+                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs = {}, prove_timings* t = nullptr,
+                     const std::atomic<bool>* stop = nullptr);
 /* The same on a CPU engine in the caller's TBB arena. */
 template <class C>
 basic_proof<C> prove(const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z, std::span<const ff::fr<C>> a,

@@ -46,7 +46,7 @@ rule_result check_file_ref(std::string_view field, std::string_view v) {
 rule_result check_body(const submit& m) {
   CUZK_RULE(check_job_id("Submit.job_id", m.job_id));
   CUZK_RULE(check_text("Submit.client", m.client, max_client_bytes));
-  if (!in_range(m.priority, priority::high, priority::low)) return fail("Submit.priority", "unknown");
+  if (!in_range(m.priority, priority::high, priority::critical)) return fail("Submit.priority", "unknown");
   CUZK_RULE(check_partition_count("Submit.partitions", m.partitions));
   CUZK_RULE(check_key("Submit.zkey", m.zkey));
   if (const auto* n = std::get_if<native_work>(&m.work)) {
@@ -104,7 +104,7 @@ rule_result check_job_status(const std::string& f, const job_status& m) {
   CUZK_RULE(check_job_id(f + ".job_id", m.job_id));
   if (!in_range(m.state, job_state::queued, job_state::failed)) return fail(f + ".state", "unknown");
   CUZK_RULE(check_text(f + ".error", m.error, max_error_bytes, true));
-  if (!in_range(m.priority, priority::high, priority::low)) return fail(f + ".priority", "unknown");
+  if (!in_range(m.priority, priority::high, priority::critical)) return fail(f + ".priority", "unknown");
   CUZK_RULE(check_text(f + ".client", m.client, max_client_bytes));
   if (!curves::valid_curve_id(static_cast<std::uint8_t>(m.curve))) return fail(f + ".curve", "unknown");
   CUZK_RULE(check_partition_count(f + ".partitions", m.partitions.size()));
@@ -144,7 +144,7 @@ rule_result check_capacity(const std::string& f, const capacity& c) {
   for (std::size_t i = 0; i < c.keys.size(); ++i) {
     const auto& k = c.keys[i];
     if (!k.key_id.empty()) CUZK_RULE(check_token(at(f + ".keys", i) + ".key_id", k.key_id, max_key_id_bytes));
-    if (!in_range(k.priority, priority::high, priority::low)) return fail(at(f + ".keys", i) + ".priority", "unknown");
+    if (!in_range(k.priority, priority::high, priority::critical)) return fail(at(f + ".keys", i) + ".priority", "unknown");
   }
   if (c.classes.size() > max_capacity_classes)
     return fail(f + ".classes", std::to_string(c.classes.size()) + " classes, at most " +
@@ -221,6 +221,8 @@ rule_result check_body(const synth_failed& m) {
 }
 rule_result check_body(const heartbeat& m) { return check_lease("Heartbeat.lease", m.lease); }
 rule_result check_body(const bye& m) { return check_lease("Bye.lease", m.lease); }
+rule_result check_body(const abort_synthesis&) { return std::nullopt; }
+rule_result check_body(const synth_aborted&) { return std::nullopt; }
 
 #undef CUZK_RULE
 

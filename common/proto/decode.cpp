@@ -18,7 +18,7 @@ using util::unexpected;
 namespace pb = google::protobuf;
 
 constexpr bool is_body_field(std::uint32_t f) {
-  return (f >= 10 && f <= 14) || (f >= 20 && f <= 25) || (f >= 30 && f <= 35);
+  return (f >= 10 && f <= 14) || (f >= 20 && f <= 25) || (f >= 30 && f <= 37);
 }
 
 struct top_level {
@@ -101,6 +101,7 @@ priority prio(int v) {
     case wire::PRIORITY_HIGH: return priority::high;
     case wire::PRIORITY_NORMAL: return priority::normal;
     case wire::PRIORITY_LOW: return priority::low;
+    case wire::PRIORITY_CRITICAL: return priority::critical;
   }
   return static_cast<priority>(255);
 }
@@ -229,6 +230,8 @@ struct converter {
   synth_failed from(const wire::SynthFailed& w) { return {w.slot(), w.generation(), w.error()}; }
   heartbeat from(const wire::Heartbeat& w) { return {w.lease(), w.slot(), w.generation()}; }
   bye from(const wire::Bye& w) { return {w.lease()}; }
+  abort_synthesis from(const wire::Abort& w) { return {w.slot(), w.generation()}; }
+  synth_aborted from(const wire::Aborted& w) { return {w.slot(), w.generation()}; }
 
   body from(const wire::Envelope& e) {
     using E = wire::Envelope;
@@ -250,6 +253,8 @@ struct converter {
       case E::kSynthFailed: return from(e.synth_failed());
       case E::kHeartbeat: return from(e.heartbeat());
       case E::kBye: return from(e.bye());
+      case E::kAbortSynthesis: return from(e.abort_synthesis());
+      case E::kSynthAborted: return from(e.synth_aborted());
       case E::BODY_NOT_SET: break;
     }
     return bye{};  // unreachable: decode() handles BODY_NOT_SET first

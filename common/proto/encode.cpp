@@ -22,6 +22,7 @@ wire::Priority to_wire(priority p) {
     case priority::high: return wire::PRIORITY_HIGH;
     case priority::low: return wire::PRIORITY_LOW;
     case priority::normal: return wire::PRIORITY_NORMAL;
+    case priority::critical: return wire::PRIORITY_CRITICAL;
   }
   return static_cast<wire::Priority>(p);  // out of range on purpose: tests build bad frames
 }
@@ -237,6 +238,16 @@ void put(wire::Envelope& e, const body& b) {
                    w->set_generation(m.generation);
                  },
                  [&](const bye& m) { e.mutable_bye()->set_lease(m.lease); },
+                 [&](const abort_synthesis& m) {
+                   auto* w = e.mutable_abort_synthesis();
+                   w->set_slot(m.slot);
+                   w->set_generation(m.generation);
+                 },
+                 [&](const synth_aborted& m) {
+                   auto* w = e.mutable_synth_aborted();
+                   w->set_slot(m.slot);
+                   w->set_generation(m.generation);
+                 },
              },
              b);
 }

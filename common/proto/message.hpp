@@ -16,8 +16,8 @@
 
 namespace cuzk::proto {
 
-/* Same numbering as shm::priority. */
-enum class priority : std::uint8_t { high = 0, normal = 1, low = 2 };
+/* Same numbering as shm::priority (critical ranks first: shm::rank). */
+enum class priority : std::uint8_t { high = 0, normal = 1, low = 2, critical = 3 };
 /* The numbering of the wire enums (cuzk.proto); 0 is never valid. */
 enum class job_state : std::uint8_t { queued = 1, running = 2, done = 3, failed = 4 };
 enum class partition_state : std::uint8_t {
@@ -247,10 +247,18 @@ struct bye {
   std::uint32_t lease = 0;
   friend bool operator==(const bye&, const bye&) = default;
 };
+struct abort_synthesis {
+  std::uint64_t slot = 0, generation = 0;
+  friend bool operator==(const abort_synthesis&, const abort_synthesis&) = default;
+};
+struct synth_aborted {
+  std::uint64_t slot = 0, generation = 0;
+  friend bool operator==(const synth_aborted&, const synth_aborted&) = default;
+};
 
 using body = std::variant<submit, status_request, fetch, wait_request, upload,                       //
                           accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,       //
-                          ready, assign, filled, synth_failed, heartbeat, bye>;
+                          ready, assign, filled, synth_failed, heartbeat, bye, abort_synthesis, synth_aborted>;
 
 /* One Envelope. The version is not a field: decode() accepts only
    protocol_version and encode() always writes it. */

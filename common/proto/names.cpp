@@ -14,7 +14,7 @@ std::string_view pick(const std::array<std::string_view, N>& names, unsigned i) 
 }  // namespace
 
 std::string_view name(priority p) noexcept {
-  static constexpr std::array<std::string_view, 3> n{"high", "normal", "low"};
+  static constexpr std::array<std::string_view, 4> n{"high", "normal", "low", "critical"};
   return pick(n, static_cast<unsigned>(p));
 }
 std::string_view name(job_state s) noexcept {
@@ -49,7 +49,7 @@ std::string_view name(const body& b) noexcept {
   static constexpr std::array<std::string_view, std::variant_size_v<body>> n{
       "submit",      "status_request", "fetch",        "wait",   "upload",       "accepted",  "job_status", "proof_reply",
       "status_reply", "error",         "upload_ack",   "ready",  "assign",       "filled",    "synth_failed", "heartbeat",
-      "bye"};
+      "bye",         "abort",          "aborted"};
   return pick(n, static_cast<unsigned>(b.index()));
 }
 
@@ -57,6 +57,7 @@ std::optional<priority> priority_from_name(std::string_view s) noexcept {
   if (s == "high") return priority::high;
   if (s == "normal") return priority::normal;
   if (s == "low") return priority::low;
+  if (s == "critical") return priority::critical;
   return std::nullopt;
 }
 

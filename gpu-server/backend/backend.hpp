@@ -4,6 +4,7 @@
 // the next server proves the same bytes again.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -28,6 +29,7 @@ struct basic_prove_input {
   std::span<const ff::fr<C>> a, b, c;       // domain_size each
   std::span<const ff::fr<C>> z;             // n_vars
   std::optional<groth16::basic_blinding<C>> rs;
+  const std::atomic<bool>* stop = nullptr;  // set: stop at the next phase boundary (groth16::preempted)
 };
 using prove_input = basic_prove_input<curves::bls12_381>;
 

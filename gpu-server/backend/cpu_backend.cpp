@@ -28,7 +28,7 @@ class cpu_backend final : public prover_backend {
   basic_prove_output<C> run(groth16::basic_engine<C>& e, const basic_prove_input<C>& in) {
     basic_prove_output<C> out;
     out.proof = poly::with_threads(threads_, [&] {
-      return groth16::prove(e, in.pk, in.z, in.a, in.b, in.c, in.rs, &out.timings);
+      return groth16::prove(e, in.pk, in.z, in.a, in.b, in.c, in.rs, &out.timings, in.stop);
     });
     return out;
   }

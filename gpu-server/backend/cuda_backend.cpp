@@ -207,7 +207,7 @@ class cuda_backend final : public prover_backend {
       }
       engine.use_key(std::string(in.key_id));
       out.proof = poly::with_threads(threads_, [&] {
-        return groth16::prove(engine, in.pk, z, a, b, c, in.rs, &out.timings);
+        return groth16::prove(engine, in.pk, z, a, b, c, in.rs, &out.timings, in.stop);
       });
       out.streamed = engine.streamed();
       ++gpu.proofs;

@@ -58,8 +58,21 @@ class cuda_engine final : public basic_engine<C> {
   void use_key(std::string key_id) override { key_id_ = std::move(key_id); }
   bool streamed() const override { return streamed_; }
 
+  /* A proof stopped at a phase boundary (or failing) leaves nothing running on the streams: the next one
+     reuses their buffers. */
   msm_sums compute(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm) override {
+    try {
+      return run(in, tm);
+    } catch (...) {
+      for (auto& s : s_) (void)cudaStreamSynchronize(s);
+      throw;
+    }
+  }
+
+ private:
+  msm_sums run(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm) {
     CUZK_CUDA_OK(cudaSetDevice(device_));
+    groth16::phase_boundary(in.stop);
     const proving_key& pk = in.pk;
     const std::size_t n = pk.domain_size;
     const auto& plan = in.plan;
@@ -108,6 +121,7 @@ class cuda_engine final : public basic_engine<C> {
     out.h_top = fr_t::zero();
     auto ntts_done = [&] {
       s_[0].sync();
+      groth16::phase_boundary(in.stop);
       /* h2d: the four copies, back to back; ntt: from a's arrival to the last transform (b's and c's copies
          inside it where they are the slower) */
       tm.h2d = event::ms(copy0, in_abc[2]) / 1e3;
@@ -138,10 +152,10 @@ class cuda_engine final : public basic_engine<C> {
 
     const auto t0 = clock::now();
     if (key) {
-      resident_msms(*key, z_dev, c_dev, h_idx, plan.h_len, ntts_done, out, tm);
+      resident_msms(*key, z_dev, c_dev, h_idx, plan.h_len, ntts_done, out, tm, in.stop);
     } else {
       ntts_done();
-      streamed_msms(pk, z_dev, c_dev, h_idx, plan.h_len, out, tm);
+      streamed_msms(pk, z_dev, c_dev, h_idx, plan.h_len, out, tm, in.stop);
     }
     tm.msm = since(t0);
 
@@ -154,7 +168,6 @@ class cuda_engine final : public basic_engine<C> {
     return out;
   }
 
- private:
   static int select(int device) {
     if (device < 0 || device_count() <= device)
       throw std::invalid_argument("cuda engine: no CUDA device " + std::to_string(device));
@@ -171,7 +184,9 @@ class cuda_engine final : public basic_engine<C> {
   }
 
   template <class Bases>
-  static auto split_msm(const Bases& b, const device_split& d, cudaStream_t st, double& t_msm, double& t_batch) {
+  static auto split_msm(const Bases& b, const device_split& d, cudaStream_t st, double& t_msm, double& t_batch,
+                        const std::atomic<bool>* stop) {
+    groth16::phase_boundary(stop);
     const auto t = clock::now();
     auto ones = msm::sum(b, d.ones, d.first, d.n_ones, st);
     t_batch = since(t);
@@ -185,7 +200,7 @@ class cuda_engine final : public basic_engine<C> {
   template <class Done>
   void resident_msms(const basic_device_key<C>& key, const device_split& z_dev, const device_split& c_dev,
                      const std::uint32_t* h_idx, std::size_t h_len, Done&& ntts_done, msm_sums& out,
-                     groth16::prove_timings& tm) {
+                     groth16::prove_timings& tm, const std::atomic<bool>* stop) {
     double batch[4] = {0, 0, 0, 0};
     clock::time_point at[5];  // each stream's MSM start (streams 1-4), for the spans added below on this thread
     const auto policy = overlap_ ? std::launch::async : std::launch::deferred;
@@ -193,7 +208,7 @@ class cuda_engine final : public basic_engine<C> {
       return std::async(policy, [&, si] {
         CUZK_CUDA_OK(cudaSetDevice(device_));
         at[si] = clock::now();
-        return split_msm(bases, d, s_[si], t_msm, t_batch);
+        return split_msm(bases, d, s_[si], t_msm, t_batch, stop);
       });
     };
     auto fa = job(1, key.a, z_dev, tm.msm_a, batch[0]);
@@ -203,6 +218,7 @@ class cuda_engine final : public basic_engine<C> {
     if (!overlap_) out.a = fa.get(), out.b1 = fb1.get(), out.c = fl.get(), out.b2 = fb2.get();
     ntts_done();
     {
+      groth16::phase_boundary(stop);
       const auto t = clock::now();
       out.h = msm::pippenger(key.h, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
@@ -221,7 +237,7 @@ class cuda_engine final : public basic_engine<C> {
      runs, so at most two queries' bases are on the device. */
   void streamed_msms(const proving_key& pk, const device_split& z_dev, const device_split& c_dev,
                      const std::uint32_t* h_idx, std::size_t h_len, msm_sums& out,
-                     groth16::prove_timings& tm) {
+                     groth16::prove_timings& tm, const std::atomic<bool>* stop) {
     const auto& m = pk.mapped;
     double batch[4] = {0, 0, 0, 0};
     std::optional<msm::basic_g1_bases<C>> cur, next;
@@ -235,6 +251,7 @@ class cuda_engine final : public basic_engine<C> {
     advance();
     next.emplace(upload_bases(m.a, pk.a, s_[5]));
     {
+      groth16::phase_boundary(stop);
       const auto t = clock::now();
       out.h = msm::pippenger(*cur, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
@@ -244,19 +261,19 @@ class cuda_engine final : public basic_engine<C> {
     advance();
     next.emplace(upload_bases(m.b1, pk.b1, s_[5]));
     at[0] = clock::now();
-    out.a = split_msm(*cur, z_dev, s_[0], tm.msm_a, batch[0]);
+    out.a = split_msm(*cur, z_dev, s_[0], tm.msm_a, batch[0], stop);
     advance();
     next.emplace(upload_bases(m.c, pk.c, s_[5]));
     at[1] = clock::now();
-    out.b1 = split_msm(*cur, z_dev, s_[0], tm.msm_b_g1, batch[1]);
+    out.b1 = split_msm(*cur, z_dev, s_[0], tm.msm_b_g1, batch[1], stop);
     advance();
     b2.emplace(upload_bases(m.b2, pk.b2, s_[5]));
     at[2] = clock::now();
-    out.c = split_msm(*cur, c_dev, s_[0], tm.msm_l, batch[2]);
+    out.c = split_msm(*cur, c_dev, s_[0], tm.msm_l, batch[2], stop);
     cur.reset();
     s_[5].sync();
     at[3] = clock::now();
-    out.b2 = split_msm(*b2, z_dev, s_[0], tm.msm_b_g2, batch[3]);
+    out.b2 = split_msm(*b2, z_dev, s_[0], tm.msm_b_g2, batch[3], stop);
     tm.batch_add = batch[0] + batch[1] + batch[2] + batch[3];
     msm_spans(tm, groth16::phase::msm_a, at[0], tm.msm_a, batch[0]);
     msm_spans(tm, groth16::phase::msm_b_g1, at[1], tm.msm_b_g1, batch[1]);
