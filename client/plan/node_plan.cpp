@@ -21,9 +21,10 @@ constexpr std::uint64_t MiB = std::uint64_t(1) << 20;
 constexpr std::uint64_t huge_page = 2 * MiB;
 /* DESIGN §1: H2D from a registered shm mapping on the H200 (PCIe Gen5 x16) */
 constexpr double pinned_h2d_bytes_per_s = 55.2e9;
-/* The server's own memory beside its keys: measured RSS of cuzk-gpu-server
-   serving a 2^10 key on the CPU backend (tests/integration/service/plan.sh
-   prints it), rounded up. */
+/* The server's own private memory beside its keys: tests/integration/service/
+   plan_service.sh measures it (RssAnon: 6 MiB serving a 2^12 key on the CPU
+   backend, after a proof) and fails above the plan; this leaves room for
+   its threads' stacks and its queues. */
 constexpr std::uint64_t server_baseline = 128 * MiB;
 
 template <class C>
@@ -95,9 +96,11 @@ std::string gib(std::uint64_t bytes) {
 }
 
 std::uint64_t synth_worker_bytes() {
-  /* measured RSS of cuzk-synth-worker (private: the pool's and SRS regions'
-     pages it maps are counted with them), rounded up, plus the read chunks of
-     .wtns and .r1cs files (r1cs/input_file.hpp) */
+  /* private memory (RssAnon: the pool's and SRS regions' pages it maps are
+     counted with them): 1 MiB measured after a 2^12 synthesis by
+     tests/integration/service/plan_service.sh, which fails above this; room
+     for its threads' stacks and the 1–4 MiB read chunks of .wtns and .r1cs
+     files (r1cs/input_file.hpp, binfile.hpp) */
   return 64 * MiB;
 }
 
