@@ -54,7 +54,10 @@ void server::note_proof_spans(const proof_done& d) {
 void server::note_synthesis(const peer& p, const proto::filled& f) {
   const auto word = slots_->word(f.slot);
   const auto e = slots_->entry(f.slot);
-  if (!word || !e || word->state != shm::slot_state::filled || word->generation != f.generation) return;
+  /* FILLED, or PROVING already when a dispatch found the slot before its Filled was read */
+  if (!word || !e || word->generation != f.generation ||
+      (word->state != shm::slot_state::filled && word->state != shm::slot_state::proving))
+    return;
   if (synth_noted_.size() <= f.slot) synth_noted_.resize(slots_->size(), 0);
   if (f.slot >= synth_noted_.size() || synth_noted_[f.slot] == f.generation + 1) return;  // a repeated Filled
   synth_noted_[f.slot] = f.generation + 1;
