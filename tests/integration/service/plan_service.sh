@@ -6,7 +6,7 @@
 # compare what cuzk-shm and the server report with the plan: layout hash,
 # region size, slot classes, the key's shape, the processes' private memory,
 # and on a GPU the budget, the resident key and its copies.
-#   plan_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER WORKDIR
+#   [BACKEND=cuda] [SPEC=chain:size=N] [HOST_RAM=GiB] plan_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER WORKDIR
 set -euo pipefail
 abs() { realpath -m -- "$1"; }
 cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") work=$(abs "$5")
@@ -21,7 +21,7 @@ cd "$work"
 pool=cuzk-plan-$$
 endpoint=ipc://$work/cuzk.sock
 worker_endpoint=ipc://$work/worker.sock
-spec=chain:size=3000
+spec=${SPEC:-chain:size=3000}
 server_pid="" worker_pids=()
 cleanup() {
   local rc=$?
@@ -37,14 +37,14 @@ trap cleanup EXIT
 trap 'exit 143' TERM INT
 
 gpus=(--gpus 0)
-[ "$backend" = cuda ] && gpus=(--gpus auto --msm-copies 2)
+[ "$backend" = cuda ] && gpus=(--gpus auto)
 
 step "plan the circuit's key"
-"$cuzk" plan --circuit "$spec" --pool "$pool" --synth-workers 2 --host-ram 16 "${gpus[@]}" > plan.txt ||
+"$cuzk" plan --circuit "$spec" --pool "$pool" --synth-workers 2 --host-ram "${HOST_RAM:-16}" "${gpus[@]}" > plan.txt ||
   fail "cuzk plan exited $?"
 cat plan.txt
 grep -q "^everything fits" plan.txt || fail "a small key on 16 GiB should fit"
-"$cuzk" plan --circuit "$spec" --pool "$pool" --synth-workers 2 --host-ram 16 "${gpus[@]}" --json --out plan.json > /dev/null
+"$cuzk" plan --circuit "$spec" --pool "$pool" --synth-workers 2 --host-ram "${HOST_RAM:-16}" "${gpus[@]}" --json --out plan.json > /dev/null
 [ "$(json plan.json 'j["pool"]["name"]')" = "$pool" ] || fail "the plan's pool name"
 
 step "create the pool from the plan"
@@ -64,7 +64,7 @@ PY
 step "set the key up in the pool; plan it again by its id"
 key=$("$cuzk" setup --circuit "$spec" --pool "$pool" --seed plan-test 2> setup.log | tail -n 1)
 [[ "$key" =~ ^[0-9a-f]{32}$ ]] || fail "cuzk setup printed '$key', not a key id"
-"$cuzk" plan --key "$key" --pool "$pool" --synth-workers 2 --host-ram 16 "${gpus[@]}" --json > plan_id.json
+"$cuzk" plan --key "$key" --pool "$pool" --synth-workers 2 --host-ram "${HOST_RAM:-16}" "${gpus[@]}" --json > plan_id.json
 for f in domain n_vars n_public zkey_bytes; do
   [ "$(json plan_id.json "j['keys'][0]['$f']")" = "$(json plan.json "j['keys'][0]['$f']")" ] ||
     fail "$f: the key in the pool vs the circuit's plan"
@@ -77,7 +77,7 @@ rc=0; "$cuzk" plan --key "$key" --pool "$pool" --host-ram 0.001 "${gpus[@]}" > s
 
 step "start the server and two workers on the planned pool"
 "$server_bin" --pool "$pool" --endpoint "$endpoint" --worker-endpoint "$worker_endpoint" --backend "$backend" \
-  --key "$key" --threads 2 $([ "$backend" = cuda ] && echo --msm-copies 2) > server.log 2>&1 &
+  --key "$key" --threads 2 > server.log 2>&1 &
 server_pid=$!
 for n in 1 2; do
   "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$n" > "worker$n.log" 2>&1 &
