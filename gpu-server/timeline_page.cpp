@@ -132,7 +132,7 @@ std::string timeline_page(const timeline& t, std::uint64_t from_ns, std::uint64_
                   "</text></g>\n",
                   int(nm.size()), nm.data(), colours[k], lx, colours[k], lx + 18, int(nm.size()), nm.data());
     svg += buf;
-    lx += 26 + int(nm.size()) * 7;
+    lx += 32 + int(nm.size()) * 8;
   }
 
   /* the time axis, with a light line through the lanes at each tick */

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -152,7 +153,9 @@ TEST(Timeline, ProofsAndSynthesesAreTracedAndTheRenderedPageShowsALaneAWorker) {
   const auto check = run("python3 " CUZK_TIMELINE_PNG " " + shot.string() + " " + (svc.dir() / "timeline.html").string() +
                          " " + out.string());
   EXPECT_EQ(check.rc, 0) << check.out << check.err;
-  std::printf("%s", check.out.c_str());
+  if (const char* keep = std::getenv("CUZK_TIMELINE_KEEP"))  // to look at the page and the screenshot
+    for (const auto& f : {shot, svc.dir() / "timeline.html", out}) fs::copy_file(f, fs::path(keep) / f.filename(), fs::copy_options::overwrite_existing);
+  std::printf("%s%s", cli.err.c_str(), check.out.c_str());
 }
 
 }  // namespace
