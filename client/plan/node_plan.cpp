@@ -139,8 +139,6 @@ node_plan plan_node(const node_inputs& in) {
   p.layout_hash = layout->hash;
   p.pool_bytes = in.hugepages.empty() ? layout->end : shm::detail::round_up(layout->end, huge_page);
   p.hugepages_2m = shm::detail::round_up(layout->end, huge_page) / huge_page;
-  for (const key_input& k : in.keys) p.srs_bytes += shm::srs_region_bytes(k.zkey_bytes);
-  p.shm_bytes = (in.hugepages.empty() ? p.pool_bytes : 0) + p.srs_bytes;
 
   for (const gpu_input& g : in.gpus) {
     gpu_plan gp;
@@ -200,13 +198,17 @@ node_plan plan_node(const node_inputs& in) {
         kp.partitions_per_minute += 60.0 / t.seconds;
       }
     }
+    kp.host.srs_region = shm::srs_region_bytes(k.zkey_bytes);
+    /* the CPU backend decodes the key and proves with host vectors of a proof's size */
+    kp.host.server = cpu ? decoded_bytes(k) + sizing::working_bytes(k.dims) : 0;
     p.keys.push_back(kp);
   }
 
-  p.synth_worker_bytes = synth_worker_bytes();
+  p.srs_bytes = 0;
   p.server_bytes = server_baseline;
-  if (cpu)
-    for (const key_input& k : in.keys) p.server_bytes += decoded_bytes(k) + sizing::working_bytes(k.dims);
+  for (const key_plan& kp : p.keys) p.srs_bytes += kp.host.srs_region, p.server_bytes += kp.host.server;
+  p.shm_bytes = (in.hugepages.empty() ? p.pool_bytes : 0) + p.srs_bytes;
+  p.synth_worker_bytes = synth_worker_bytes();
   p.host_bytes = p.shm_bytes + (in.hugepages.empty() ? 0 : p.pool_bytes) +
                  std::uint64_t(p.synth_workers) * p.synth_worker_bytes + p.server_bytes;
   if (in.host_ram && p.host_bytes > in.host_ram)

@@ -75,7 +75,15 @@ struct gpu_plan {
   std::vector<std::string> resident_at_end;  // the keys still resident after the last upload
 };
 
+/* The host memory a key holds, kept per key so that a per-key policy (a
+   planned host_copy = keep|drop) changes its own lines and the totals follow. */
+struct key_host {
+  std::uint64_t srs_region = 0;  // its SRS region in /dev/shm
+  std::uint64_t server = 0;      // the server's own copy (the CPU backend decodes the key; CUDA maps it)
+};
+
 struct key_plan {
+  key_host host;
   std::size_t slot_class = 0;
   double proof_seconds = 0;         // one partition, with the key as it ends up (streamed adds its bases' copy)
   double partitions_per_minute = 0; // the whole node, this key alone

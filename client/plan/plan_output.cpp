@@ -96,6 +96,7 @@ nlohmann::json to_json(const node_plan& p) {
                     {"n_public", k.n_public},
                     {"zkey_bytes", k.zkey_bytes},
                     {"slot_class", kp.slot_class},
+                    {"host_bytes", {{"srs_region", kp.host.srs_region}, {"server", kp.host.server}}},
                     {"proof_seconds", kp.proof_seconds},
                     {"partitions_per_minute", kp.partitions_per_minute},
                     {"timings_source", kp.timings_source}});

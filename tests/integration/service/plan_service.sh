@@ -48,6 +48,8 @@ grep -q "^everything fits" plan.txt || fail "a small key on 16 GiB should fit"
 [ "$(json plan.json 'j["pool"]["name"]')" = "$pool" ] || fail "the plan's pool name"
 
 step "create the pool from the plan"
+echo '{"pool": {"slots": ["1x64"]}}' > not-a-plan.json
+grep -q "is not a cuzk plan" <("$cuzk_shm" create --plan not-a-plan.json 2>&1 || true) || fail "a file that is no plan"
 "$cuzk_shm" create --plan plan.json | tee create.txt
 "$cuzk_shm" status --name "$pool" --json > shm.json
 [ "$(json shm.json 'j["layout_hash"]')" = "$(json plan.json 'j["layout_hash"]')" ] || fail "layout hash: pool vs plan"
