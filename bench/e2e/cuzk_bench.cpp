@@ -8,6 +8,12 @@
 // Keys are dev keys made once per circuit and curve in --keys DIR (cuzk
 // setup's kind), on --curve, or on the curve a mix entry names after '@'
 // ("chain:size=1000@bn254").
+// --critical N: the critical class under load. First --critical-alone jobs
+// of --critical-mix one at a time on an idle service, then the workload in
+// --duration mode (normal and low priorities, the queue kept full) while N
+// critical jobs are submitted one after another from a second connection:
+// Submit-to-proof latency p50/p99 alone and under load, and the longest
+// phase of the background's proofs (what a preempted proof can still hold).
 // --upload-mib N instead streams N MiB into the server's spool (an .r1cs
 // upload: no key needed) and reports the rate, over ipc or tcp (CURVE with
 // --curve-key and --server-public).
@@ -25,6 +31,8 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <atomic>
+#include <thread>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -164,6 +172,13 @@ int main(int argc, char** argv) {
   std::string curve_key, server_public;
   app.add_option("--upload-mib", upload_mib, "instead of proving: stream this many MiB into the spool, --upload-rounds times");
   app.add_option("--upload-rounds", upload_rounds, "uploads of --upload-mib (each its own upload id)");
+  int critical = 0, critical_alone = 0;
+  std::string critical_mix = "chain:size=1000";
+  app.add_option("--critical", critical, "critical jobs submitted one at a time while the --duration workload runs");
+  app.add_option("--critical-mix", critical_mix, "the critical jobs' circuit");
+  app.add_option("--critical-alone", critical_alone, "critical jobs timed on the idle service first (default max(10, N/5))");
+  bool keys_only = false;
+  app.add_flag("--keys-only", keys_only, "make the dev keys of --mix (and --critical-mix) in --keys and exit");
   app.add_option("--curve-key", curve_key, "tcp:// endpoints: this client's secret key file (cuzk keygen)");
   app.add_option("--server-public", server_public, "tcp:// endpoints: the server's public key file");
   CLI11_PARSE(app, argc, argv);
@@ -194,10 +209,15 @@ int main(int argc, char** argv) {
     if (!default_curve) throw std::invalid_argument("--curve must be bls12-381 or bn254, not '" + curve + "'");
     std::map<std::string, workload> work;
     std::map<std::string, key_files> k;
+    if (critical > 0) {
+      work.emplace(critical_mix, parse_entry(critical_mix, *default_curve));
+      k.emplace(critical_mix, key_for(work.at(critical_mix), keys));
+    }
     for (const auto& c : circuits) {
       work.emplace(c, parse_entry(c, *default_curve));
       k.emplace(c, key_for(work.at(c), keys));
     }
+    if (keys_only) return 0;
     std::mt19937_64 rng(seed);
     client::options o;
     o.timeout = std::chrono::seconds(120);
@@ -223,7 +243,9 @@ int main(int argc, char** argv) {
       proto::submit s;
       s.job_id = prefix + "-" + std::to_string(i);
       s.client = "cuzk-bench";
-      s.priority = mixed_priorities ? static_cast<proto::priority>(rng() % 3) : proto::priority::normal;
+      s.priority = mixed_priorities ? static_cast<proto::priority>(rng() % 3)
+                   : critical > 0   ? (rng() % 2 ? proto::priority::normal : proto::priority::low)
+                                    : proto::priority::normal;
       s.zkey = k[c].path;
       const auto& w = work.at(c);
       const auto inputs = curves::visit(w.curve, [&](auto curve) {
@@ -255,6 +277,47 @@ int main(int argc, char** argv) {
           if (!ok) ++bad;
         }
     };
+    /* the critical class: one job at a time on `cc`, Submit to verified proof, seconds */
+    stats crit_alone, crit_loaded;
+    client::connection cc(endpoint, o);
+    int crit_failed = 0;
+    auto one_critical = [&](int i, stats& into) {
+      const auto& w = work.at(critical_mix);
+      proto::submit s;
+      s.job_id = prefix + "-critical-" + std::to_string(i);
+      s.client = "cuzk-bench-critical";
+      s.priority = proto::priority::critical;
+      s.zkey = k[critical_mix].path;
+      s.work = proto::native_work{w.circuit, curves::visit(w.curve, [&](auto curve) {
+                                    return circuits::make_circuit<decltype(curve)>(w.circuit)->random_inputs(seed + i).dump();
+                                  })};
+      const auto t = clk::now();
+      cc.submit(s);
+      const auto out = cc.wait(s.job_id, std::chrono::minutes(10));
+      if (!std::holds_alternative<proto::proof_reply>(out)) {
+        ++crit_failed;
+        std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", s.job_id.c_str(), std::get<proto::job_status>(out).error.c_str());
+        return;
+      }
+      into.add(std::chrono::duration<double>(clk::now() - t).count());
+    };
+    if (critical > 0) {
+      const int alone = critical_alone > 0 ? critical_alone : std::max(10, critical / 5);
+      for (int i = 0; i < alone; ++i) one_critical(i, crit_alone);
+      if (duration <= 0) duration = 24 * 3600;  // until the critical jobs are done
+    }
+    std::atomic<bool> critical_done{critical <= 0};
+    std::thread critical_thread;
+    if (critical > 0)
+      critical_thread = std::thread([&] {
+        std::this_thread::sleep_for(std::chrono::seconds(2));  // the queue fills first
+        std::mt19937_64 gap(seed ^ 0x5eed);
+        for (int i = 0; i < critical; ++i) {
+          one_critical(1000 + i, crit_loaded);
+          std::this_thread::sleep_for(std::chrono::milliseconds(gap() % 300));
+        }
+        critical_done = true;
+      });
     const auto t0 = clk::now();
     if (duration > 0) {
       /* steady state: the oldest job awaited, a new one submitted, until the duration is up */
@@ -262,7 +325,7 @@ int main(int argc, char** argv) {
       int next = 0;
       std::size_t oldest = 0;
       for (; next < window; ++next) submit(next);
-      while (std::chrono::duration<double>(clk::now() - t0).count() < duration) {
+      while (std::chrono::duration<double>(clk::now() - t0).count() < duration && !(critical > 0 && critical_done)) {
         await(ids[oldest].first, ids[oldest].second);
         ++oldest;
         submit(next++);
@@ -273,6 +336,7 @@ int main(int argc, char** argv) {
       for (int i = 0; i < jobs; ++i) submit(i);
       for (const auto& [id, c] : ids) await(id, c);
     }
+    if (critical_thread.joinable()) critical_thread.join();
     const double wall = std::chrono::duration<double>(clk::now() - t0).count();
     const double per_min = (jobs - failed) / wall * 60;
     std::printf("\njobs %d (failed %d), proofs verified: %s, wall %.2f s, %.1f proofs/min\n", jobs, failed,
@@ -286,6 +350,38 @@ int main(int argc, char** argv) {
       std::printf("%-8s %9.3f %9.3f %9.3f %9.3f\n", name, st->mean(), st->pct(0.5), st->pct(0.99), st->pct(1.0));
       j["phases"][name] = {{"mean_s", st->mean()}, {"p50_s", st->pct(0.5)}, {"p99_s", st->pct(0.99)},
                            {"max_s", st->pct(1.0)}};
+    }
+    if (critical > 0) {
+      /* the longest single phase of a background proof: what a critical proof may wait for at most */
+      double phase = 0;
+      for (const auto& [id, c] : ids) {
+        if (c == critical_mix) continue;
+        try {
+          const auto st = conn.status(id);
+          for (const auto& p : st.partitions) {
+            if (!p.timings) continue;
+            const auto& t = *p.timings;
+            for (auto us : {t.h2d_us, t.ntt_us, t.msm_h_us, t.msm_l_us, t.msm_a_us, t.msm_b_g1_us, t.msm_b_g2_us})
+              phase = std::max(phase, double(us) / 1e6);
+          }
+        } catch (const std::exception&) {
+        }
+      }
+      const double target = 1.5 * crit_alone.pct(0.99) + phase;
+      std::printf("critical %s: alone p50 %.3f s p99 %.3f s (%zu jobs); under load p50 %.3f s p99 %.3f s max %.3f s "
+                  "(%zu jobs, %d failed); longest background phase %.3f s; target p99 <= 1.5 x alone + one phase = %.3f s: %s\n",
+                  critical_mix.c_str(), crit_alone.pct(0.5), crit_alone.pct(0.99), crit_alone.v.size(), crit_loaded.pct(0.5),
+                  crit_loaded.pct(0.99), crit_loaded.pct(1.0), crit_loaded.v.size(), crit_failed, phase, target,
+                  crit_loaded.pct(0.99) <= target ? "met" : "MISSED");
+      j["critical"] = {{"mix", critical_mix},
+                       {"alone", {{"p50_s", crit_alone.pct(0.5)}, {"p99_s", crit_alone.pct(0.99)}, {"n", crit_alone.v.size()}}},
+                       {"loaded",
+                        {{"p50_s", crit_loaded.pct(0.5)}, {"p99_s", crit_loaded.pct(0.99)}, {"max_s", crit_loaded.pct(1.0)},
+                         {"n", crit_loaded.v.size()}}},
+                       {"failed", crit_failed},
+                       {"longest_phase_s", phase},
+                       {"target_s", target}};
+      failed += crit_failed;
     }
     /* the server's own view of its GPUs (busy over the last minute) */
     auto all = conn.status();
