@@ -66,13 +66,12 @@ key_input key_from_circuit(const std::string& spec, curves::curve_id curve) {
       const io::basic_zkey_setup<C> setup(*circuit, groth16::basic_toxic_waste<C>::from_seed("cuzk plan"),
                                           groth16::h_form::odd_coset);
       const io::zkey_layout& l = setup.layout();
-      const auto counts = circuit->count();
       key_input k;
       k.name = spec;
       k.source = "circuit";
       k.dims = sizing::key_dims::of(C::id, l.n_vars, l.n_public, l.domain_size);
       k.n_public = l.n_public;
-      k.constraints = counts.constraints;
+      k.constraints = setup.counts().constraints;
       k.zkey_bytes = l.size;
       k.n_coefs = l.n_coefs;
       return k;

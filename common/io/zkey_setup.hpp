@@ -33,6 +33,8 @@ class basic_zkey_setup {
                    const groth16::progress_fn& progress = {}, groth16::basic_fixed_base_engine<C>* fb = nullptr);
 
   const zkey_layout& layout() const { return layout_; }
+  /* pass 1's counts: constraints, inputs (ONE included), aux */
+  const r1cs::counts& counts() const { return n_; }
 
   /* Pass 2, into out (layout().size bytes); once: it spends the scalars. */
   void write(std::span<std::uint8_t> out);
