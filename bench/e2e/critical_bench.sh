@@ -31,10 +31,14 @@ stop() {
 trap 'stop; rm -rf "$work"' EXIT
 size=${spec##*=}
 dom=$(python3 -c "print(1 << (($size + 2) - 1).bit_length())")
-# keys first (cuzk-bench makes dev keys), so that the server can load them before READY
-"$bin/cuzk-bench" --endpoint "ipc://$work/none" --keys "$keys" --mix "$spec" --critical 1 --critical-mix "$cspec" \
-  --keys-only >/dev/null 2>"$out/keys.log" || true
-ls "$keys"/*.zkey >/dev/null 2>&1 || { echo "no keys were made:" >&2; cat "$out/keys.log" >&2; exit 1; }
+# keys first, named as cuzk-bench names its dev keys, made by cuzk setup (on the GPU where there is one), so
+# that the server loads them before READY
+mkdir -p "$keys"
+for c in "$spec" "$cspec"; do
+  k=${c//:/_}; k=${k//=/_}; k=${k//,/_}
+  "$bin/cuzk" setup --circuit "$c" --zkey "$keys/$k.zkey" >>"$out/keys.log" 2>&1 ||
+    { echo "cuzk setup $c failed:" >&2; tail -5 "$out/keys.log" >&2; exit 1; }
+done
 "$bin/cuzk-shm" create --name "$pool" --slots "$((inflight + 2))x$dom" >"$out/shm.log" 2>&1 || { cat "$out/shm.log" >&2; exit 1; }
 key_args=()
 for k in "$keys"/*.zkey; do key_args+=(--key "$k"); done
