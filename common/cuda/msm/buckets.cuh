@@ -27,28 +27,70 @@
 
 namespace cuzk::cuda::msm::kernels {
 
-/* Level 0, segment t: the entries [tL, (t + 1) L) of the n sorted (key, value) pairs */
+/* A segment's running sum in registers (G1; the host emulation) */
 template <class F>
+struct register_sum {
+  xyzz<F> p;
+  CUZK_HDI void reset() { p = xyzz<F>::identity(); }
+  CUZK_HDI void add(const affine<F>& q) { p.add(q); }
+  CUZK_HDI xyzz<F> value() const { return p; }
+};
+
+/* G2's: thread t's in shared memory, 16-byte word k of its coordinates at
+   s[k][t] (a warp's accesses are consecutive: no bank conflicts), so that the
+   registers hold only the addition's temporaries. */
+template <class F, unsigned B>
+struct shared_sum {
+  static constexpr unsigned words = sizeof(F) / 16;
+  static_assert(sizeof(F) % 16 == 0 && alignof(F) == 16);
+  uint4 (*s)[B];
+  unsigned t;
+  __device__ __forceinline__ F get(unsigned i) const {
+    F r;
+    auto* w = reinterpret_cast<uint4*>(&r);
+CUZK_UNROLL
+    for (unsigned k = 0; k < words; ++k) w[k] = s[i * words + k][t];
+    return r;
+  }
+  __device__ __forceinline__ void put(unsigned i, const F& v) const {
+    const auto* w = reinterpret_cast<const uint4*>(&v);
+CUZK_UNROLL
+    for (unsigned k = 0; k < words; ++k) s[i * words + k][t] = w[k];
+  }
+  __device__ __forceinline__ void set(const xyzz<F>& p) const {
+    put(0, p.X);
+    put(1, p.Y);
+    put(2, p.ZZ);
+    put(3, p.ZZZ);
+  }
+  __device__ __forceinline__ void reset() const { set(xyzz<F>::identity()); }
+  __device__ __forceinline__ void add(const affine<F>& q) const { add_affine_to<F>(*this, q); }
+  __device__ __forceinline__ xyzz<F> value() const { return {get(0), get(1), get(2), get(3)}; }
+};
+
+/* Level 0, segment t: the entries [tL, (t + 1) L) of the n sorted (key, value) pairs */
+template <class F, class Sum = register_sum<F>>
 __host__ __device__ __forceinline__ void accumulate_segment(
     std::uint32_t t, const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ vals,
     const affine<F>* __restrict__ bases, std::uint32_t n, unsigned c, std::uint32_t h1, std::uint32_t L,
     const std::uint32_t* __restrict__ counts, const std::uint32_t* __restrict__ offsets,
-    const std::uint32_t* __restrict__ first, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces) {
+    const std::uint32_t* __restrict__ first, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces,
+    Sum acc = {}) {
   const std::uint32_t begin = t * L, end = step::umin(n, begin + L), mask = (std::uint32_t(1) << c) - 1;
   /* the run [start, e) of key has its sum in acc */
-  auto flush = [&](std::uint32_t key, std::uint32_t start, std::uint32_t e, const xyzz<F>& acc) {
+  auto flush = [&](std::uint32_t key, std::uint32_t start, std::uint32_t e) {
     if (!(key & mask)) return;  /* |d| = 0 */
     const std::uint32_t b = step::dense(key, c, h1), off = offsets[b];
-    if (start == off && e == off + counts[b]) buckets[b] = acc;
-    else pieces[first[b] + t - off / L] = acc;
+    if (start == off && e == off + counts[b]) buckets[b] = acc.value();
+    else pieces[first[b] + t - off / L] = acc.value();
   };
   std::uint32_t key = keys[begin], start = begin;
-  xyzz<F> acc = xyzz<F>::identity();
+  acc.reset();
   for (std::uint32_t e = begin; e < end; ++e) {
     const std::uint32_t k = keys[e];
     if (k != key) {
-      flush(key, start, e, acc);
-      acc = xyzz<F>::identity();
+      flush(key, start, e);
+      acc.reset();
       key = k;
       start = e;
     }
@@ -59,7 +101,7 @@ __host__ __device__ __forceinline__ void accumulate_segment(
       acc.add(p);
     }
   }
-  flush(key, start, end, acc);
+  flush(key, start, end);
 }
 
 /* Level k > 0, chunk t: the bucket b with first[b] <= t < first[b + 1], chunk
@@ -86,6 +128,27 @@ __global__ void accumulate_segments(const std::uint32_t* __restrict__ keys, cons
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (std::size_t(t) * L < n)
     accumulate_segment<F>(t, keys, vals, bases, n, c, h1, L, counts, offsets, first, buckets, pieces);
+}
+
+/* G2's level 0: the running sums in shared memory (shared_sum), the Fp
+   multiplications outlined (xyzz.cuh: field_ops), at least 3 blocks a SM
+   (BLS12-381: 168 registers, 48 KB of shared memory a block) or 4 (BN254) */
+constexpr unsigned shared_sum_block = 128;
+template <class F>
+inline constexpr int shared_sum_min_blocks = sizeof(F) > 64 ? 3 : 4;
+
+template <class F>
+__global__ void __launch_bounds__(shared_sum_block, shared_sum_min_blocks<F>)
+    accumulate_segments_shared(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ vals,
+                               const affine<F>* __restrict__ bases, std::uint32_t n, unsigned c, std::uint32_t h1,
+                               std::uint32_t L, const std::uint32_t* __restrict__ counts,
+                               const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first,
+                               xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces) {
+  __shared__ uint4 sums[4 * sizeof(F) / 16][shared_sum_block];
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (std::size_t(t) * L < n)
+    accumulate_segment<F>(t, keys, vals, bases, n, c, h1, L, counts, offsets, first, buckets, pieces,
+                          shared_sum<F, shared_sum_block>{sums, threadIdx.x});
 }
 
 template <class F>
