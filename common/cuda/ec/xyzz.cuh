@@ -155,9 +155,18 @@ struct xyzz {
   CUZK_POINT_OUTLINED static xyzz outlined_add(xyzz p, xyzz q) { return p.add_in(q); }
 };
 
-/* mdbl-2008-s as xyzz::dbl_affine, of the affine point a holds (ZZ = ZZZ = 1), in place */
+/* Accessors of the additions below: X, Y, ZZ, ZZZ as get(0 .. 3) */
+template <class F>
+struct point_ref {  /* a point in memory, read a coordinate at a time */
+  const xyzz<F>* p;
+  CUZK_HDI const F& get(unsigned i) const { return (&p->X)[i]; }
+  CUZK_HDI xyzz<F> value() const { return *p; }
+};
+
+/* dbl-2008-s as xyzz::dbl, in place on an accumulator a that is not infinity
+   (the rare case of the additions below, a call of its own) */
 template <class F, class A>
-CUZK_POINT_OUTLINED void dbl_affine_in_place(A a) {
+CUZK_POINT_OUTLINED void dbl_in_place(A a) {
   using field_ops::mul, field_ops::sqr;
   if (a.get(1).is_zero()) return a.set(xyzz<F>::identity());
   const F U = a.get(1).dbl();                    /* U = 2 Y1 */
@@ -169,8 +178,33 @@ CUZK_POINT_OUTLINED void dbl_affine_in_place(A a) {
   const F X3 = sqr(M) - S.dbl();                 /* X3 = M^2 - 2 S */
   a.put(1, mul(M, S - X3) - mul(W, a.get(1)));  /* Y3 = M (S - X3) - W Y1 */
   a.put(0, X3);
-  a.put(2, V);                                   /* ZZ3 = V */
-  a.put(3, W);                                   /* ZZZ3 = W */
+  a.put(2, mul(V, a.get(2)));                    /* ZZ3 = V ZZ1 */
+  a.put(3, mul(W, a.get(3)));                    /* ZZZ3 = W ZZZ1 */
+}
+
+/* add-2008-s as xyzz::add(xyzz), a += q on accessors (a's coordinates
+   written after their last read; q is not a) */
+template <class F, class A, class B>
+CUZK_HDI void add_to(const A& a, const B& q) {
+  using field_ops::mul, field_ops::sqr;
+  if (q.get(2).is_zero()) return;
+  if (a.get(2).is_zero()) return a.set(q.value());
+  const F U1 = mul(a.get(0), q.get(2));       /* U1 = X1 ZZ2 */
+  const F S1 = mul(a.get(1), q.get(3));       /* S1 = Y1 ZZZ2 */
+  const F P = mul(q.get(0), a.get(2)) - U1;   /* P = U2 - U1, U2 = X2 ZZ1 */
+  const F R = mul(q.get(1), a.get(3)) - S1;   /* R = S2 - S1, S2 = Y2 ZZZ1 */
+  if (P.is_zero()) {  /* q = a: 2 a; q = -a: infinity */
+    if (!R.is_zero()) return a.set(xyzz<F>::identity());
+    return dbl_in_place<F>(a);
+  }
+  const F PP = sqr(P);                        /* PP = P^2 */
+  const F PPP = mul(P, PP);                   /* PPP = P PP */
+  a.put(2, mul(mul(a.get(2), q.get(2)), PP)); /* ZZ3 = ZZ1 ZZ2 PP */
+  a.put(3, mul(mul(a.get(3), q.get(3)), PPP));/* ZZZ3 = ZZZ1 ZZZ2 PPP */
+  const F Q = mul(U1, PP);                    /* Q = U1 PP */
+  const F X3 = sqr(R) - PPP - Q.dbl();        /* X3 = R^2 - PPP - 2 Q */
+  a.put(0, X3);
+  a.put(1, mul(R, Q - X3) - mul(S1, PPP));    /* Y3 = R (Q - X3) - S1 PPP */
 }
 
 /* madd-2008-s as xyzz::add(affine), on an accumulator kept outside the
@@ -187,7 +221,7 @@ CUZK_HDI void add_affine_to(const A& a, const affine<F>& q) {
   if (P.is_zero()) {  /* q = this: 2 q; q = -this: infinity */
     if (!R.is_zero()) return a.set(xyzz<F>::identity());
     a.set(xyzz<F>::from_affine(q));
-    return dbl_affine_in_place<F>(a);
+    return dbl_in_place<F>(a);
   }
   const F PP = sqr(P);                        /* PP = P^2 */
   const F PPP = mul(P, PP);                   /* PPP = P PP */

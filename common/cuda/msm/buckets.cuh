@@ -33,6 +33,8 @@ struct register_sum {
   xyzz<F> p;
   CUZK_HDI void reset() { p = xyzz<F>::identity(); }
   CUZK_HDI void add(const affine<F>& q) { p.add(q); }
+  CUZK_HDI void add(const xyzz<F>& q) { p.add(q); }
+  CUZK_HDI void add_from(const register_sum& r) { p.add(r.p); }
   CUZK_HDI xyzz<F> value() const { return p; }
 };
 
@@ -65,6 +67,8 @@ CUZK_UNROLL
   }
   __device__ __forceinline__ void reset() const { set(xyzz<F>::identity()); }
   __device__ __forceinline__ void add(const affine<F>& q) const { add_affine_to<F>(*this, q); }
+  __device__ __forceinline__ void add(const xyzz<F>& q) const { add_to<F>(*this, point_ref<F>{&q}); }
+  __device__ __forceinline__ void add_from(const shared_sum& r) const { add_to<F>(*this, r); }
   __device__ __forceinline__ xyzz<F> value() const { return {get(0), get(1), get(2), get(3)}; }
 };
 
@@ -106,17 +110,17 @@ __host__ __device__ __forceinline__ void accumulate_segment(
 
 /* Level k > 0, chunk t: the bucket b with first[b] <= t < first[b + 1], chunk
    j = t - first[b] of it, pieces [offsets[b] + j L, offsets[b] + min((j + 1) L, counts[b])) */
-template <class F>
+template <class F, class Sum = register_sum<F>>
 __host__ __device__ __forceinline__ void accumulate_chunk(
     std::uint32_t t, const xyzz<F>* __restrict__ pieces_in, const std::uint32_t* __restrict__ counts,
     const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first, std::uint32_t nb,
-    std::uint32_t L, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces_out) {
+    std::uint32_t L, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces_out, Sum acc = {}) {
   const std::uint32_t b = step::owner(t, first, nb), j = t - first[b], chunks = first[b + 1] - first[b];
   const std::uint32_t begin = offsets[b] + j * L, end = step::umin(offsets[b] + counts[b], begin + L);
-  xyzz<F> acc = xyzz<F>::identity();
+  acc.reset();
   for (std::uint32_t e = begin; e < end; ++e) acc.add(pieces_in[e]);
-  if (chunks == 1) buckets[b] = acc;
-  else pieces_out[t] = acc;
+  if (chunks == 1) buckets[b] = acc.value();
+  else pieces_out[t] = acc.value();
 }
 
 template <class F>
@@ -130,12 +134,15 @@ __global__ void accumulate_segments(const std::uint32_t* __restrict__ keys, cons
     accumulate_segment<F>(t, keys, vals, bases, n, c, h1, L, counts, offsets, first, buckets, pieces);
 }
 
-/* G2's level 0: the running sums in shared memory (shared_sum), the Fp
-   multiplications outlined (xyzz.cuh: field_ops), at least 3 blocks a SM
-   (BLS12-381: 168 registers, 48 KB of shared memory a block) or 4 (BN254) */
+/* G2's kernels (*_shared): the running sums in shared memory (shared_sum),
+   the Fp multiplications outlined (xyzz.cuh: field_ops), at least 3 blocks a
+   SM (BLS12-381: 168 registers, 48 KB of shared memory a block) or 4 (BN254) */
 constexpr unsigned shared_sum_block = 128;
 template <class F>
 inline constexpr int shared_sum_min_blocks = sizeof(F) > 64 ? 3 : 4;
+/* the XYZZ + XYZZ additions (accumulate_chunks, reduce.cuh's sum_runs) hold more: 2 blocks */
+template <class F>
+inline constexpr int shared_pair_min_blocks = 2;
 
 template <class F>
 __global__ void __launch_bounds__(shared_sum_block, shared_sum_min_blocks<F>)
@@ -158,6 +165,19 @@ __global__ void accumulate_chunks(const xyzz<F>* __restrict__ pieces_in, const s
                                   xyzz<F>* __restrict__ pieces_out) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < first[nb]) accumulate_chunk<F>(t, pieces_in, counts, offsets, first, nb, L, buckets, pieces_out);
+}
+
+template <class F>
+__global__ void __launch_bounds__(shared_sum_block, shared_pair_min_blocks<F>)
+    accumulate_chunks_shared(const xyzz<F>* __restrict__ pieces_in, const std::uint32_t* __restrict__ counts,
+                             const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first,
+                             std::uint32_t nb, std::uint32_t L, xyzz<F>* __restrict__ buckets,
+                             xyzz<F>* __restrict__ pieces_out) {
+  __shared__ uint4 sums[4 * sizeof(F) / 16][shared_sum_block];
+  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < first[nb])
+    accumulate_chunk<F>(t, pieces_in, counts, offsets, first, nb, L, buckets, pieces_out,
+                        shared_sum<F, shared_sum_block>{sums, threadIdx.x});
 }
 
 }  // namespace cuzk::cuda::msm::kernels

@@ -76,7 +76,10 @@ template <class F>
 xyzz<F>* sum_down(xyzz<F>* a, xyzz<F>* b, std::uint32_t len, std::uint32_t segs, cudaStream_t st) {
   while (len > 1) {
     const std::uint32_t out_len = (len + run_chunk - 1) / run_chunk;
-    kernels::sum_runs<F><<<grid(std::size_t(segs) * out_len), block, 0, st>>>(a, len, segs, run_chunk, b);
+    if constexpr (outlined_points<F>)
+      kernels::sum_runs_shared<F><<<grid(std::size_t(segs) * out_len), block, 0, st>>>(a, len, segs, run_chunk, b);
+    else
+      kernels::sum_runs<F><<<grid(std::size_t(segs) * out_len), block, 0, st>>>(a, len, segs, run_chunk, b);
     CUZK_CUDA_LAUNCHED();
     std::swap(a, b);
     len = out_len;
@@ -238,9 +241,14 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
          most = (most + piece_chunk - 1) / piece_chunk) {
       plan_next_level(ws, cur, nb, piece_chunk, st);
       threads = threads / piece_chunk + nb + 1;
-      kernels::accumulate_chunks<F><<<grid(threads), block, 0, st>>>(
-          pieces[cur], ws.level_counts.data(), ws.level_offsets.data(), ws.first[1 - cur].data(), nb, piece_chunk,
-          buckets, pieces[1 - cur]);
+      if constexpr (group<Affine>::is_g2)
+        kernels::accumulate_chunks_shared<F><<<grid(threads), block, 0, st>>>(
+            pieces[cur], ws.level_counts.data(), ws.level_offsets.data(), ws.first[1 - cur].data(), nb, piece_chunk,
+            buckets, pieces[1 - cur]);
+      else
+        kernels::accumulate_chunks<F><<<grid(threads), block, 0, st>>>(
+            pieces[cur], ws.level_counts.data(), ws.level_offsets.data(), ws.first[1 - cur].data(), nb, piece_chunk,
+            buckets, pieces[1 - cur]);
       CUZK_CUDA_LAUNCHED();
       cur = 1 - cur;
     }
@@ -253,8 +261,13 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     std::uint32_t hk = h;
     for (unsigned k = 0; k < levels; ++k) {
       const std::uint32_t sk = (hk + share_buckets - 1) / share_buckets;
-      kernels::window_shares<F><<<grid(std::size_t(vn) * sk), block, 0, st>>>(b, vn, hk, share_buckets, shares[0],
-                                                                              runs[k % 2]);
+      const std::size_t shares_k = std::size_t(vn) * sk;
+      if constexpr (group<Affine>::is_g2)
+        kernels::window_shares_shared<F>
+            <<<unsigned((shares_k + kernels::share_block - 1) / kernels::share_block), kernels::share_block, 0, st>>>(
+                b, vn, hk, share_buckets, shares[0], runs[k % 2]);
+      else
+        kernels::window_shares<F><<<grid(shares_k), block, 0, st>>>(b, vn, hk, share_buckets, shares[0], runs[k % 2]);
       CUZK_CUDA_LAUNCHED();
       const X* U = sum_down<F>(shares[0], shares[1], sk, vn, st);
       CUZK_CUDA_OK(cudaMemcpyAsync(level_sums.data() + (std::size_t(k) * V + w0 / K) * sizeof(X), U, vn * sizeof(X),

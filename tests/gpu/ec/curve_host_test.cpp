@@ -4,6 +4,8 @@
 // conversions.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "curve_cases.hpp"
 
 namespace cuzk::test {
@@ -43,6 +45,55 @@ TYPED_TEST(DeviceCurveOnHost, AdditionOfXyzzPointsMatchesTheCpu) {
     auto n = io::to_device(p[i]);
     n.neg();
     EXPECT_TRUE(io::to_cpu(n) == -p[i].to_jacobian()) << "pair " << i;
+  }
+}
+
+/* The accessor forms of the additions (ec/xyzz.cuh: add_affine_to, add_to,
+   dbl_in_place; G2's bucket kernels run them on sums in shared memory) on a
+   point in memory: the member additions' bytes, through the same special cases. */
+template <class F>
+struct local_sum {
+  cuda::xyzz<F>* p;
+  F get(unsigned i) const { return (&p->X)[i]; }
+  void put(unsigned i, const F& v) const { (&p->X)[i] = v; }
+  void set(const cuda::xyzz<F>& v) const { *p = v; }
+  cuda::xyzz<F> value() const { return *p; }
+};
+
+template <class X>
+bool same_bytes(const X& a, const X& b) {
+  return std::memcmp(&a, &b, sizeof(X)) == 0;
+}
+
+TYPED_TEST(DeviceCurveOnHost, AdditionsThroughAnAccessorMatchTheMemberAdditions) {
+  using io = curve_io<TypeParam>;
+  using X = typename io::dev_xyzz;
+  using F = typename X::field_t;
+  auto g = cuzk::test::rng(23);
+  const auto pool = group<typename TypeParam::curve>::random_bases(g, 16);
+  for (int chain = 0; chain < 40; ++chain) {
+    std::vector<typename io::cpu_affine> ops;
+    const auto expected = io::madd_chain(g, pool, 24, ops);
+    X acc = X::identity(), ref = X::identity(), sum = X::identity(), sum_ref = X::identity();
+    for (const auto& q : ops) {
+      const auto d = io::to_device(q);
+      cuda::add_affine_to<F>(local_sum<F>{&acc}, d);
+      ref.add(d);
+      cuda::add_to<F>(local_sum<F>{&sum}, cuda::point_ref<F>{&acc});  /* sum of the running sums: meets 2 P */
+      sum_ref.add(ref);
+      ASSERT_TRUE(same_bytes(acc, ref)) << "chain " << chain;
+      ASSERT_TRUE(same_bytes(sum, sum_ref)) << "chain " << chain;
+    }
+    EXPECT_TRUE(io::to_cpu(acc) == expected.to_jacobian()) << "chain " << chain;
+  }
+  std::vector<typename io::cpu_xyzz> p, q;
+  io::xyzz_pairs(g, pool, 64, p, q);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    X a = io::to_device(p[i]), b = a;
+    const X d = io::to_device(q[i]);
+    a.add(d);
+    cuda::add_to<F>(local_sum<F>{&b}, cuda::point_ref<F>{&d});
+    EXPECT_TRUE(same_bytes(a, b)) << "pair " << i;
   }
 }
 
