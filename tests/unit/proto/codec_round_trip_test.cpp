@@ -30,7 +30,8 @@ TEST(ProtoRoundTrip, DefaultsAndBoundaryValuesSurvive) {
                            message{1, capacity_only},
                            message{2, wait_request{std::string(max_job_id_bytes, 'j'), max_wait_ms}},
                            message{3, filled{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL}}, message{4, status_reply{}},
-                           message{5, heartbeat{}}}) {
+                           message{5, heartbeat{}}, message{6, abort_synthesis{~0ULL, 7}},
+                           message{7, synth_aborted{3, ~0ULL}}}) {
     auto d = decode(encode(m));
     ASSERT_TRUE(d) << name(m.body) << ": " << d.error().reason;
     EXPECT_EQ(*d, m);
@@ -96,6 +97,10 @@ TEST(ProtoNames, EveryEnumValueHasAName) {
   EXPECT_EQ(name(body{bye{}}), "bye");
   EXPECT_EQ(name(static_cast<job_state>(9)), "invalid");
   EXPECT_EQ(priority_from_name("high"), priority::high);
+  EXPECT_EQ(name(priority::critical), "critical");
+  EXPECT_EQ(priority_from_name("critical"), priority::critical);
+  EXPECT_EQ(name(body{abort_synthesis{}}), "abort");
+  EXPECT_EQ(name(body{synth_aborted{}}), "aborted");
   EXPECT_FALSE(priority_from_name("urgent"));
 }
 

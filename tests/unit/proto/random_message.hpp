@@ -87,7 +87,7 @@ class message_gen {
     s.error = text(200, true);
     s.submitted_ns = rng_();
     s.finished_ns = rng_();
-    s.priority = pick<proto::priority>(0, 2);
+    s.priority = pick<proto::priority>(0, 3);
     s.client = text(proto::max_client_bytes);
     s.curve = pick<curves::curve_id>(1, 2);
     s.partitions.resize(partitions());
@@ -124,7 +124,7 @@ class message_gen {
         submit m;
         m.job_id = job_id();
         m.client = text(max_client_bytes);
-        m.priority = pick<priority>(0, 2);
+        m.priority = pick<priority>(0, 3);
         m.partitions = partitions();
         m.zkey = path();
         if (coin()) {
@@ -184,6 +184,8 @@ class message_gen {
         return m;
       }
       case 15: return upload_ack{job_id(), rng_()};
+      case 17: return abort_synthesis{rng_(), rng_()};
+      case 18: return synth_aborted{rng_(), rng_()};
       default: return bye{static_cast<std::uint32_t>(below(max_lease + 1))};
     }
   }
