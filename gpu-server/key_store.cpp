@@ -30,6 +30,7 @@ key_store::key_store(const server_options& opt, const shm::job_table& jobs, boos
 
 void key_store::preload(prover_backend& backend) {
   keys_.decode_points(!backend.reads_mapped_bases());
+  keys_.release_unread(true);
   for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
     const auto t0 = std::chrono::steady_clock::now();
     const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)

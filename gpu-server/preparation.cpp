@@ -188,6 +188,8 @@ prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_s
         check_constraint_system(f->fd(), r1cs, pk);
         sp.r1cs = r1cs;
         sp.r1cs_identity = f->identity();
+      } else if (auto why = job::coefficients_refusal(pk)) {
+        throw job::job_error(*why);
       }
     }
     if (s.blinding) {

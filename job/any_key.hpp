@@ -22,12 +22,13 @@ struct key_shape {
   curves::curve_id curve = curves::curve_id::bls12_381;
   std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   groth16::h_form h = groth16::h_form::odd_coset;
+  bool native = false;  // groth16::basic_proving_key::native
   std::uint32_t log_domain() const { return domain_size ? (std::uint32_t)__builtin_ctz(domain_size) : 0; }
 };
 
 template <class C>
 key_shape shape_of(const groth16::basic_proving_key<C>& pk) {
-  return {C::id, pk.n_vars, pk.n_public, pk.domain_size, pk.h};
+  return {C::id, pk.n_vars, pk.n_public, pk.domain_size, pk.h, pk.native};
 }
 
 class any_key {

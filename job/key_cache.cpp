@@ -3,7 +3,10 @@
 #include <mutex>
 #include <set>
 
+#include <spdlog/spdlog.h>
+
 #include "io/zkey.hpp"
+#include "io/zkey_layout.hpp"
 #include "job/spec.hpp"
 #include "shm/srs_region.hpp"
 
@@ -26,10 +29,30 @@ void check_content(const shm::srs_region& srs) {
   verified_ids.insert(srs.key_id());
 }
 
+/* A verified region of a native circuit's key: its coefficients (section 4's records), which no job
+   reads, leave memory. Logged; a failure only keeps them. */
+void release_unread_of(const std::string& pool, const shm::srs_region& srs) {
+  try {
+    const auto k = io::read_zkey_shape(srs.bytes());
+    if (!k.native || !k.n_coefs || srs.released_bytes()) return;
+    std::string why;
+    const std::uint64_t n = k.n_coefs * io::zkey_coef_bytes;
+    if (auto r = shm::srs_region::release(pool, srs.key_id(), k.coefs_offset, n, &why))
+      spdlog::info("key {}: a native circuit's key: its {:.2f} GiB of A/B coefficients released from its SRS region "
+                   "(they stay in its .zkey for snarkjs)", srs.key_id(), double(n) / (1ULL << 30));
+    else
+      spdlog::warn("key {}: its coefficients stay in memory: {}", srs.key_id(), why.empty() ? to_string(r.error()) : why);
+  } catch (const std::exception& e) {
+    spdlog::warn("key {}: its coefficients stay in memory: {}", srs.key_id(), e.what());
+  }
+}
+
 /* The parsed key keeps its region mapped: a GPU uploads its bases from there
    (groth16::mapped_bases). Its curve is the one its primes name. */
-any_key parse(shm::srs_region&& region, const std::string& what, bool points, bool verify = true) {
+any_key parse(shm::srs_region&& region, const std::string& what, bool points, bool verify = true,
+              const std::string* release_in_pool = nullptr) {
   if (verify) check_content(region);
+  if (verify && release_in_pool) release_unread_of(*release_in_pool, region);
   auto srs = std::make_shared<const shm::srs_region>(std::move(region));
   try {
     return curves::visit(io::zkey_curve(srs->bytes()), [&](auto curve) -> any_key {
@@ -50,7 +73,7 @@ std::string key_cache::load(const std::filesystem::path& zkey) {
   auto srs = shm::srs_region::load(pool_, zkey, &why);
   if (!srs) throw job_error("cannot load the key " + zkey.string() + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_));
+  if (!keys_.count(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_, true, releasing()));
   used_[id] = ++clock_;
   return id;
 }
@@ -60,7 +83,7 @@ std::string key_cache::load(int fd, std::string_view display_name) {
   auto srs = shm::srs_region::load(pool_, fd, display_name, &why);
   if (!srs) throw job_error("cannot load the key " + std::string(display_name) + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), std::string(display_name), decode_points_));
+  if (!keys_.count(id)) insert(id, parse(std::move(*srs), std::string(display_name), decode_points_, true, releasing()));
   used_[id] = ++clock_;
   return id;
 }
@@ -79,7 +102,7 @@ any_key key_cache::get(const std::string& key_id, bool verify) {
   if (!srs && srs.error() == shm::error::not_found)
     throw job_error("the pool holds no key " + key_id + ": " + explain(srs.error(), why));
   if (!srs) throw job_error("cannot use the key " + key_id + ": " + explain(srs.error(), why));
-  auto pk = insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_, verify));
+  auto pk = insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_, verify, releasing()));
   if (!verify) unverified_.insert(key_id);
   return pk;
 }
@@ -89,6 +112,7 @@ void key_cache::verify(const std::string& key_id) const {
   auto srs = shm::srs_region::open(pool_, key_id, &why);
   if (!srs) throw job_error("cannot check the key " + key_id + ": " + explain(srs.error(), why));
   check_content(*srs);
+  if (release_unread_) release_unread_of(pool_, *srs);
 }
 
 any_key key_cache::insert(const std::string& key_id, any_key pk) {

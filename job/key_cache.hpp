@@ -23,6 +23,9 @@ class key_cache {
      worker never reads them): seconds instead of minutes for a 2^26 key,
      and no copy of it on the heap. Applies to keys parsed after the call. */
   void decode_points(bool on) { decode_points_ = on; }
+  /* true (the server): once a key's region is verified, what no job of the key reads is released from
+     memory (a native circuit's key's A/B coefficients: shm::srs_region::release). */
+  void release_unread(bool on) { release_unread_ = on; }
 
   /* Loads the file into its SRS region (unless one with the same content
      hash exists) and parses it; returns the key id. job_error when the file
@@ -52,12 +55,14 @@ class key_cache {
 
  private:
   any_key insert(const std::string& key_id, any_key pk);
+  const std::string* releasing() const { return release_unread_ ? &pool_ : nullptr; }
   std::string pool_;
   std::size_t capacity_;
   std::map<std::string, any_key> keys_;
   std::map<std::string, std::uint64_t> used_;
   std::uint64_t clock_ = 0;
   bool decode_points_ = true;
+  bool release_unread_ = false;
   std::set<std::string> unverified_;  // parsed with get(id, false), not yet checked by a get(id)
 };
 

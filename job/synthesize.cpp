@@ -160,6 +160,7 @@ synth_stats synthesize_circom(const groth16::basic_proving_key<C>& pk, const spe
   }
   if (!buf.z[0].is_one()) throw job_error("the witness does not start with the constant 1");
   if (s.r1cs.empty()) {
+    if (auto why = coefficients_refusal(shape_of(pk))) throw job_error(*why);
     opaque_phase phase(p);
     groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
     return {pk.domain_size, n};
@@ -189,6 +190,12 @@ synth_stats synthesize_circom(const groth16::basic_proving_key<C>& pk, const spe
 }
 
 }  // namespace
+
+std::optional<std::string> coefficients_refusal(const key_shape& k) {
+  if (!k.native) return std::nullopt;
+  return "the key was made for a native circuit (cuzk setup --circuit): the pool keeps none of its A/B "
+         "coefficients, so a witness is proven with it only beside its .r1cs (--r1cs)";
+}
 
 r1cs::r1cs_bounds r1cs_bounds_of(const key_shape& k) {
   return {k.n_vars, k.n_public, k.domain_size - std::min<std::uint64_t>(k.domain_size, k.n_public + 1)};

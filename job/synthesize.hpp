@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <stdexcept>
 #include <type_traits>
 
@@ -74,6 +76,10 @@ synth_stats synthesize(const groth16::basic_proving_key<C>& pk, const spec& s, s
    constraint system's primes must be the key's: job_error naming both). */
 synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partition, const shm::slot_payload& slot,
                        progress* p = nullptr);
+
+/* Why a witness without its .r1cs cannot be proven with this key (a native circuit's key keeps no A/B
+   coefficients in the pool), or nullopt. */
+std::optional<std::string> coefficients_refusal(const key_shape& k);
 
 /* What the key allows a circom job's .r1cs (checked before it is read). */
 r1cs::r1cs_bounds r1cs_bounds_of(const key_shape& k);

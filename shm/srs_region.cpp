@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -15,6 +16,8 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <vector>
+#include <algorithm>
 
 #include <xxhash.h>
 
@@ -44,7 +47,12 @@ struct srs_header {
   std::uint64_t created_unix_ns;
   char key_id[40];              // 32 hex digits, NUL-padded
   std::atomic<std::uint32_t> client_file;  // 1: srs_origin::client_file (older regions: 0, installed)
+  /* content released from memory (srs_region::release; older regions: none) and the hash of what remains,
+     which verify checks from then on (the key id stays the file's) */
+  std::atomic<std::uint64_t> released_offset, released_bytes;
+  char resident_hash[40];
 };
+static_assert(sizeof(srs_header) <= 4096);
 
 void say(std::string* why, const std::string& s) {
   if (why) *why = s;
@@ -82,6 +90,21 @@ struct hasher {
   void add(const void* p, std::size_t n) { XXH3_128bits_update(s.get(), p, n); }
   std::string digest() const { return hex(XXH3_128bits_digest(s.get())); }
 };
+
+/* The hash of content whose [off, off + len) was released: zeros are hashed there without reading the
+   mapping (a read of a hole in a shared tmpfs mapping would allocate its pages again). */
+std::string hash_around(std::span<const std::uint8_t> content, std::uint64_t off, std::uint64_t len) {
+  hasher h;
+  h.add(content.data(), static_cast<std::size_t>(off));
+  static const std::vector<std::uint8_t> zeros(1 << 20, 0);
+  for (std::uint64_t left = len; left;) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
+    h.add(zeros.data(), n);
+    left -= n;
+  }
+  h.add(content.data() + off + len, static_cast<std::size_t>(content.size() - off - len));
+  return h.digest();
+}
 
 /* Reads n bytes at off unless the file ends first: the bytes read, or -1. */
 std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off) {
@@ -218,10 +241,91 @@ srs_origin srs_region::origin() const noexcept {
   return h.client_file.load(std::memory_order_acquire) ? srs_origin::client_file : srs_origin::installed;
 }
 
+std::uint64_t srs_region::released_bytes() const noexcept {
+  return static_cast<const srs_header*>(p_->map.data())->released_bytes.load(std::memory_order_acquire);
+}
+
 result<void> srs_region::verify() const noexcept {
-  if (content_hash(bytes()) != p_->key_id) return unexpected(error::srs_mismatch);
+  const auto& h = *static_cast<const srs_header*>(p_->map.data());
+  const std::uint64_t off = h.released_offset.load(std::memory_order_acquire),
+                      len = h.released_bytes.load(std::memory_order_acquire);
+  if (len) {
+    if (off > p_->content_bytes || len > p_->content_bytes - off ||
+        hash_around(bytes(), off, len) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
+      return unexpected(error::srs_mismatch);
+  } else if (content_hash(bytes()) != p_->key_id) {
+    return unexpected(error::srs_mismatch);
+  }
   p_->verified = true;
   return {};
+}
+
+result<std::uint64_t> srs_region::release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
+                                          std::uint64_t length, std::string* why) noexcept {
+  try {
+    auto r = open(pool, key_id, why);
+    if (!r) return unexpected(r.error());
+    const std::string name = object_name(pool, key_id), path = object_path(pool, key_id);
+    const auto* h = static_cast<const srs_header*>(r->p_->map.data());
+    if (const auto done = h->released_bytes.load(std::memory_order_acquire)) {
+      if (h->released_offset.load() == offset && done == length) return length;
+      say(why, "SRS region '" + name + "' already released another range");
+      return unexpected(error::srs_mismatch);
+    }
+    if (offset > r->p_->content_bytes || length > r->p_->content_bytes - offset) {
+      say(why, "the range to release lies beyond SRS region '" + name + "'");
+      return unexpected(error::srs_mismatch);
+    }
+    if (!r->verified() && !r->verify()) {  // what remains is hashed below: the whole must be the key first
+      say(why, "SRS region '" + name + "' does not hash to its key id; nothing released");
+      return unexpected(error::srs_mismatch);
+    }
+    auto ps = pool_stat(pool);
+    auto fd = detail::open_checked(path, O_RDWR, "SRS region", why, ps ? &*ps : nullptr);
+    if (!fd) return unexpected(fd.error());
+    fd_guard guard{*fd};
+    // No lock: its loader's (LOCK_EX) lives as long as the loader's mapping does; two releases of the same
+    // range write the same bytes.
+    // whole pages punched out of the object (tmpfs frees them; they read as zeros), the partial ones zeroed
+    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t begin = srs_header_bytes + offset, end = begin + length;
+    const std::uint64_t first = (begin + page - 1) / page * page, last = end / page * page;
+    const std::vector<std::uint8_t> zeros(static_cast<std::size_t>(page), 0);
+    auto zero = [&](std::uint64_t from, std::uint64_t to) {
+      for (std::uint64_t at = from; at < to;) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(to - at, page));
+        if (::pwrite(*fd, zeros.data(), n, static_cast<off_t>(at)) != static_cast<ssize_t>(n)) return false;
+        at += n;
+      }
+      return true;
+    };
+    bool ok = true;
+    if (first < last) {
+      ok = zero(begin, first) && zero(last, end) &&
+           ::fallocate(*fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first),
+                       static_cast<off_t>(last - first)) == 0;
+    } else {
+      ok = zero(begin, end);
+    }
+    if (!ok) {
+      say(why, "cannot release " + std::to_string(length) + " bytes of SRS region '" + name + "': " + std::strerror(errno));
+      return unexpected(error::os_error);
+    }
+    const std::string resident = hash_around(r->bytes(), offset, length);
+    srs_header w{};
+    std::memcpy(w.resident_hash, resident.data(), std::min(resident.size(), sizeof w.resident_hash - 1));
+    const std::uint64_t range[2] = {offset, length};
+    if (::pwrite(*fd, w.resident_hash, sizeof w.resident_hash, offsetof(srs_header, resident_hash)) !=
+            static_cast<ssize_t>(sizeof w.resident_hash) ||
+        ::pwrite(*fd, range, sizeof range, offsetof(srs_header, released_offset)) != static_cast<ssize_t>(sizeof range)) {
+      say(why, "cannot record the release in SRS region '" + name + "': " + std::strerror(errno));
+      return unexpected(error::os_error);
+    }
+    return length;
+  } catch (...) {
+    say(why, "out of memory");
+    return unexpected(error::os_error);
+  }
 }
 
 result<srs_region> srs_region::open(std::string_view pool, std::string_view key_id, std::string* why) noexcept {

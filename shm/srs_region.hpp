@@ -73,6 +73,16 @@ class srs_region {
   bool verified() const noexcept;
   /* As recorded in the header (regions of older versions: installed). */
   srs_origin origin() const noexcept;
+  /* Releases content bytes [offset, offset + length) from memory: their whole pages are punched out of the
+     object (tmpfs frees them; they read as zeros), the partial pages at the ends zeroed. For what no job of
+     the key reads (a native circuit's key's A/B coefficients). The content must hash to the key id first;
+     the header then records the range and the hash of what remains, which verify checks from then on (the
+     key id stays the file's, so loading the file again finds this region). Idempotent for the same range;
+     returns the bytes released. */
+  static result<std::uint64_t> release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
+                                       std::uint64_t length, std::string* why = nullptr) noexcept;
+  /* Content bytes released (0: none). */
+  std::uint64_t released_bytes() const noexcept;
 
  private:
   struct impl;

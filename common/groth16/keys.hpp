@@ -70,6 +70,9 @@ struct basic_proving_key {
   std::uint32_t n_public = 0;     // public signals, ONE excluded
   std::uint32_t domain_size = 0;  // n, a power of two ≥ constraints + n_public + 1
   h_form h = h_form::odd_coset;
+  /* made for a native circuit (setup_circuit): a, b, c come from its own synthesis, so its A/B coefficients
+     are in its .zkey for snarkjs only, and the server releases them from its SRS region */
+  bool native = false;
   g1 alpha1, beta1, delta1;
   g2 beta2, gamma2, delta2;
   std::vector<g1> ic;                            // n_public + 1

@@ -16,7 +16,9 @@ basic_proving_key<C> setup_circuit(const circuits::basic_circuit<C>& c,
                                    std::type_identity_t<basic_fixed_base_engine<C>>* fb) {
   r1cs::basic_recording_cs<C> cs;
   c.synthesize(cs, nullptr);
-  return setup<C>(std::move(cs).finish(), t, h, progress, fb);
+  auto pk = setup<C>(std::move(cs).finish(), t, h, progress, fb);
+  pk.native = true;
+  return pk;
 }
 
 template <class C>

@@ -26,6 +26,7 @@ using r1cs::format_error;
 
 constexpr std::uint32_t n8r = 32;
 constexpr std::uint32_t cuzk_info_section = 100;
+constexpr std::uint32_t cuzk_native_section = 101;
 
 std::string_view section_name(std::uint32_t type) {
   switch (type) {
@@ -40,6 +41,7 @@ std::string_view section_name(std::uint32_t type) {
     case 9: return "H points";
     case 10: return "contributions";
     case cuzk_info_section: return "cuzk key info";
+    case cuzk_native_section: return "cuzk native circuit";
     default: return "unknown";
   }
 }
@@ -123,7 +125,7 @@ curves::curve_id read_curve(byte_reader& r) {
 }
 
 template <class C>
-groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decode_points) {
+groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decode_points, bool mapped = false) {
   using fp = ff::fp<C>;
   using fp2 = ff::fp2<C>;
   auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
@@ -174,6 +176,12 @@ groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decod
     expect_end(r, *info, "the H form");
     pk.h = (groth16::h_form)h;
   }
+  if (auto native = f.unique(cuzk_native_section, "zkey", section_name(cuzk_native_section))) {
+    byte_reader r = fixed(src, *native, 4, scratch);
+    if (r.u32("native") != 1) r.fail("the native-circuit mark is not 1");
+    expect_end(r, *native, "the native-circuit mark");
+    pk.native = true;
+  }
   {
     const auto s = section(f, 3);
     const std::uint64_t n = std::uint64_t(pk.n_public) + 1;
@@ -194,7 +202,8 @@ groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decod
     byte_reader r = fixed(src, s, 4, scratch);
     const std::uint32_t n = r.u32("count");
     if (n * record != s.size - 4) r.fail("count " + std::to_string(n) + " does not match the section size");
-    if (decode_points) {
+    // a native key's coefficients in an SRS region were released (zeros): read from its file only
+    if (decode_points && !(mapped && pk.native)) {
       if (!r1cs::fits_in_memory(n * sizeof(groth16::basic_matrix_coef<C>)))
         r.fail(std::to_string(n) + " coefficients are too many to hold in memory");
       pk.coefs.resize(n);
@@ -280,8 +289,14 @@ zkey_shape read_zkey_shape(const r1cs::byte_source& src) {
     if (h > 1) ri.fail("unknown H form " + std::to_string(h));
     k.h = (groth16::h_form)h;
   }
+  if (auto native = f.unique(cuzk_native_section, "zkey", section_name(cuzk_native_section))) {
+    byte_reader rn = fixed(src, *native, 4, scratch);
+    if (rn.u32("native") != 1) rn.fail("the native-circuit mark is not 1");
+    k.native = true;
+  }
   {
     const auto s4 = section(f, 4);
+    k.coefs_offset = s4.offset + 4;
     byte_reader r4 = fixed(src, s4, 4, scratch);
     k.n_coefs = r4.u32("count");
     if (k.n_coefs * (12 + n8r) != s4.size - 4) r4.fail("count " + std::to_string(k.n_coefs) + " does not match the section size");
@@ -326,14 +341,14 @@ template <class C>
 groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
                                                bool decode_points) {
   const r1cs::memory_source src(bytes, "zkey");
-  groth16::basic_proving_key<C> pk = read_zkey<C>(src, decode_points);
+  groth16::basic_proving_key<C> pk = read_zkey<C>(src, decode_points, true);
   const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   auto view = [&](std::uint32_t type) {
     const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey
     return bytes.subspan(s.offset, s.size);
   };
   pk.mapped = {std::move(owner), view(5), view(6), view(7), view(8), view(9), {}};
-  if (!decode_points) pk.mapped.coefs = view(4).subspan(4);
+  if (!decode_points && !pk.native) pk.mapped.coefs = view(4).subspan(4);
   return pk;
 }
 

@@ -11,7 +11,10 @@
 //   10 contributions (MPC transcript; kept opaque)
 // Points in ffjavascript's LEM layout (ec/serialize_snarkjs.hpp).
 // cuzk adds section 100 {u32 h_form} only for coefficient-form keys, which
-// snarkjs cannot prove with; snarkjs ignores the section.
+// snarkjs cannot prove with, and section 101 {u32 1} to a native circuit's
+// key (cuzk setup --circuit): cuzk never reads its coefficients (the circuit
+// synthesizes a, b, c itself), so the server releases them from the key's
+// SRS region; snarkjs ignores both sections.
 #pragma once
 
 #include <filesystem>
@@ -37,6 +40,8 @@ struct zkey_shape {
   std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   groth16::h_form h = groth16::h_form::odd_coset;
   std::uint64_t n_coefs = 0;  // section 4's records
+  std::uint64_t coefs_offset = 0;  // the first record's offset in the file
+  bool native = false;        // section 101
   std::uint64_t bytes = 0;    // the whole file
 };
 zkey_shape read_zkey_shape(const r1cs::byte_source& src);

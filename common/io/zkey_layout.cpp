@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::uint32_t n8r = 32;
 constexpr std::uint32_t cuzk_info_section = 100;
+constexpr std::uint32_t cuzk_native_section = 101;
 constexpr std::uint64_t section_header = 4 + 8;  // u32 type, u64 size
 constexpr std::uint64_t contributions = 64 + 4;
 
@@ -52,7 +53,7 @@ std::vector<std::uint8_t> fp_modulus_le() {
 }  // namespace
 
 zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::uint32_t n_public,
-                            std::uint32_t domain_size, std::uint64_t n_coefs, groth16::h_form h) {
+                            std::uint32_t domain_size, std::uint64_t n_coefs, groth16::h_form h, bool native) {
   if (n_vars < std::uint64_t(n_public) + 1) throw std::invalid_argument("zkey: nVars is smaller than nPublic + 1");
   if (domain_size < 2 || (domain_size & (domain_size - 1)))
     throw std::invalid_argument("zkey: domainSize " + std::to_string(domain_size) + " is not a power of two");
@@ -65,6 +66,7 @@ zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::u
   l.domain_size = domain_size;
   l.n_coefs = static_cast<std::uint32_t>(n_coefs);
   l.h = h;
+  l.native = native;
   std::uint64_t at = 4 + 4 + 4;
   at += section_header + 4;             // 1
   at += section_header + groth_header(l);  // 2
@@ -85,6 +87,7 @@ zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::u
   l.h_query = next(l.n_h() * G1);
   next(contributions);
   if (h == groth16::h_form::coefficient) next(4);
+  if (native) next(4);
   l.size = at;
   return l;
 }
@@ -101,7 +104,7 @@ void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth1
   cursor w(out, 0);
   w.raw(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>("zkey"), 4));
   w.u32(1);
-  w.u32(coefficient ? 11 : 10);
+  w.u32(10 + coefficient + l.native);
   w.section(1, 4);
   w.u32(1);
   w.section(2, groth_header(l));
@@ -133,6 +136,10 @@ void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth1
   if (coefficient) {
     t.section(cuzk_info_section, 4);
     t.u32(static_cast<std::uint32_t>(l.h));
+  }
+  if (l.native) {  // {u32 1}; snarkjs ignores it as it ignores section 100
+    t.section(cuzk_native_section, 4);
+    t.u32(1);
   }
 }
 

@@ -28,6 +28,7 @@ struct zkey_layout {
   std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   std::uint32_t n_coefs = 0;
   groth16::h_form h = groth16::h_form::odd_coset;
+  bool native = false;  // section 101: a native circuit's key (groth16::basic_proving_key::native)
 
   std::uint64_t coefs = 0;  // the first coefficient record (after the u32 count)
   std::uint64_t ic = 0, a = 0, b1 = 0, b2 = 0, c = 0, h_query = 0;
@@ -35,10 +36,10 @@ struct zkey_layout {
 
   /* std::invalid_argument for counts no .zkey can hold */
   static zkey_layout of(curves::curve_id curve, std::uint32_t n_vars, std::uint32_t n_public,
-                        std::uint32_t domain_size, std::uint64_t n_coefs, groth16::h_form h);
+                        std::uint32_t domain_size, std::uint64_t n_coefs, groth16::h_form h, bool native = false);
   template <class C>
   static zkey_layout of(const groth16::basic_proving_key<C>& pk, std::uint64_t n_coefs) {
-    return of(C::id, pk.n_vars, pk.n_public, pk.domain_size, n_coefs, pk.h);
+    return of(C::id, pk.n_vars, pk.n_public, pk.domain_size, n_coefs, pk.h, pk.native);
   }
 
   std::uint64_t g1() const { return 2 * n8q; }

@@ -110,7 +110,8 @@ basic_zkey_setup<C>::basic_zkey_setup(const circuits::basic_circuit<C>& c, const
     throw std::runtime_error("setup: more than 2^32 - 1 wires");
   const auto n_public = static_cast<std::uint32_t>(n_.inputs - 1);
   layout_ = zkey_layout::of(C::id, static_cast<std::uint32_t>(n_.inputs + n_.aux), n_public,
-                            groth16::domain_size_for(n_.constraints, n_public), n_coefs + n_public + 1, h);
+                            groth16::domain_size_for(n_.constraints, n_public), n_coefs + n_public + 1, h,
+                            true);  // a native circuit's key
 }
 
 template <class C>

@@ -194,6 +194,9 @@ const basic_test_key<C>& key_for(const std::string& spec) {
   auto c = circuits::make_circuit<C>(spec);
   auto pk = std::make_shared<groth16::basic_proving_key<C>>(
       groth16::setup_circuit<C>(*c, groth16::basic_toxic_waste<C>::random()));
+  // Without the native mark, as a key made from the circuit's .r1cs would be: the pool keeps its coefficients,
+  // so the tests may submit the circuit's witnesses as .wtns (host_memory_test covers native keys).
+  pk->native = false;
   static const fs::path dir = fs::temp_directory_path() / ("cuzk-test-keys-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::string name = spec + (std::is_same_v<C, curves::bls12_381> ? "" : "@" + std::string(curves::name(C::id)));

@@ -10,6 +10,7 @@
 #include "groth16/setup.hpp"
 #include "ec/serialize_snarkjs.hpp"
 #include "io/zkey.hpp"
+#include "io/zkey_layout.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/input_file.hpp"
@@ -206,6 +207,35 @@ TEST(ZkeyTest, CoefficientFormKeyKeepsItsForm) {
   auto back = read_zkey(write_zkey(pk));
   EXPECT_EQ(back.h, h_form::coefficient);
   expect_same(pk, back);
+}
+
+/* A native circuit's key carries section 101: read back native, with its coefficients when read from a
+   file (cuzk prove may still evaluate a witness by them), none when mapped from a region (released there);
+   the shape names where they lie. A key without the mark (an .r1cs's) is not native. */
+TEST(ZkeyTest, ANativeKeyIsMarkedAndItsMappedCoefficientsAreNotRead) {
+  auto pk = small_key();
+  EXPECT_FALSE(read_zkey(write_zkey(pk)).native);
+  EXPECT_FALSE(read_zkey_shape(write_zkey(pk)).native);
+  pk.native = true;
+  const auto bytes = write_zkey(pk);
+  EXPECT_EQ(bytes.size(), write_zkey(small_key()).size() + 12 + 4);
+  const auto back = read_zkey(bytes);
+  EXPECT_TRUE(back.native);
+  expect_same(pk, back);
+  const auto shape = read_zkey_shape(bytes);
+  EXPECT_TRUE(shape.native);
+  EXPECT_EQ(shape.n_coefs, pk.coefs.size());
+  EXPECT_EQ(shape.coefs_offset + shape.n_coefs * zkey_coef_bytes, zkey_layout::of(pk, pk.coefs.size()).coefs +
+                                                                      pk.coefs.size() * zkey_coef_bytes);
+  for (bool decode : {true, false}) {
+    const auto mapped = read_zkey_mapped(bytes, nullptr, decode);
+    EXPECT_TRUE(mapped.native);
+    EXPECT_TRUE(mapped.coefs.empty());
+    EXPECT_TRUE(mapped.mapped.coefs.empty());
+  }
+  auto bad = bytes;
+  put_u32(bad, bad.size() - 4, 2);  // the mark's value, the file's last field
+  EXPECT_NE(error_of(bad).find("native-circuit mark"), std::string::npos) << error_of(bad);
 }
 
 TEST(ZkeyTest, TruncatedFileIsRefusedNamingTheProblem) {

@@ -112,6 +112,62 @@ TEST(SrsRegion, CreateWritesInPlaceAndNamesTheRegionByItsHash) {
   EXPECT_EQ(loaded->key_id(), s->key_id());
 }
 
+/* bytes of the shm object backed by memory */
+std::uint64_t allocated(const std::string& pool, const std::string& key) {
+  struct stat st {};
+  EXPECT_EQ(::stat(shm_path(pool + ".srs." + key).c_str(), &st), 0);
+  return static_cast<std::uint64_t>(st.st_blocks) * 512;
+}
+
+TEST(SrsRegion, ReleaseFreesARangeKeepsTheRestVerifiableAndLoadingTheFileAgainFindsIt) {
+  pool_guard g("srs-release");
+  const auto bytes = random_bytes(1'000'000, 5);
+  temp_file f(bytes);
+  std::string why;
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  const std::string key = s->key_id();
+  const auto before = allocated(g.name, key);
+  const std::uint64_t off = 100'001, len = 600'000;  // not page-aligned at either end
+  auto r = srs_region::release(g.name, key, off, len, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(*r, len);
+  EXPECT_LE(allocated(g.name, key) + len - 2 * 4096, before) << "the released pages are still allocated";
+  auto o = srs_region::open(g.name, key);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->released_bytes(), len);
+  const auto c = o->bytes();
+  EXPECT_TRUE(std::all_of(c.begin() + off, c.begin() + off + len, [](std::uint8_t b) { return b == 0; }));
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.begin() + off, c.begin()));
+  EXPECT_TRUE(std::equal(bytes.begin() + off + len, bytes.end(), c.begin() + off + len));
+  EXPECT_TRUE(o->verify()) << "what remains must verify against the recorded hash";
+  EXPECT_TRUE(srs_region::release(g.name, key, off, len));                 // the same range again: done already
+  EXPECT_EQ(srs_region::release(g.name, key, 0, 10).error(), error::srs_mismatch);  // another range: refused
+  auto again = srs_region::load(g.name, f.path, &why);  // the file's hash is still the key id
+  ASSERT_TRUE(again) << why;
+  EXPECT_EQ(again->key_id(), key);
+  EXPECT_EQ(again->released_bytes(), len);
+}
+
+TEST(SrsRegion, ReleaseRefusesARangeBeyondTheContentAndARegionThatDoesNotVerify) {
+  pool_guard g("srs-release-bad");
+  const auto bytes = random_bytes(50'000, 6);
+  temp_file f(bytes);
+  auto s = srs_region::load(g.name, f.path);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(srs_region::release(g.name, s->key_id(), 40'000, 20'000).error(), error::srs_mismatch);
+  {  // its content changed after the load: nothing is released
+    const int fd = ::open(shm_path(g.name + ".srs." + s->key_id()).c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    const std::uint8_t x = 0x5a;
+    ASSERT_EQ(::pwrite(fd, &x, 1, 4096 + 7), 1);
+    ::close(fd);
+  }
+  std::string why;
+  EXPECT_EQ(srs_region::release(g.name, s->key_id(), 0, 4096, &why).error(), error::srs_mismatch);
+  EXPECT_NE(why.find("does not hash"), std::string::npos) << why;
+}
+
 TEST(SrsRegion, ACreateWhoseFillFailsLeavesNothing) {
   pool_guard g("srs-create-fail");
   EXPECT_THROW((void)srs_region::create(g.name, 4096, [](std::span<std::uint8_t> out) {
