@@ -9,6 +9,7 @@
 #include "client/plan/plan_output.hpp"
 #include "commands.hpp"
 #include "io/snarkjs_json.hpp"
+#include "util/host_memory.hpp"
 #if CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
 #endif
@@ -19,16 +20,7 @@ namespace {
 
 std::uint64_t gib_bytes(double g) { return static_cast<std::uint64_t>(g * double(plan::GiB)); }
 
-/* MemTotal of /proc/meminfo; 0 when unreadable */
-std::uint64_t this_host_ram() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (f >> key >> kib >> unit)
-    if (key == "MemTotal:") return kib * 1024;
-  return 0;
-}
+std::uint64_t this_host_ram() { return util::host_memory_total(); }
 
 std::vector<plan::gpu_input> gpus_of(const plan_args& a, std::vector<std::string>& notes) {
   std::vector<plan::gpu_input> out;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <zmq_addon.hpp>
@@ -22,12 +23,39 @@
 #include "net/envelope_io.hpp"
 #include "proto/codec.hpp"
 #include "backend/fault.hpp"
+#include "util/host_memory.hpp"
 #include "util/utf8.hpp"
 #include <spdlog/spdlog.h>
 
 namespace cuzk::server {
 
 namespace {
+
+std::string gib(std::uint64_t b) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.2f GiB", double(b) / double(1ULL << 30));
+  return s;
+}
+
+/* The pool and its keys' SRS regions live in memory (/dev/shm, which may be sized beyond it): more than the
+   host has, and the node would swap or be killed for memory mid-proof. Refused at start, with the sizes. */
+void check_host_memory(const shm::region& region, const std::string& pool) {
+  const std::uint64_t host = util::host_memory_total();
+  if (!host) return;
+  std::uint64_t keys = 0;
+  std::size_t n = 0;
+  for (const auto& id : shm::list_srs(pool))
+    if (auto r = shm::srs_region::open(pool, id)) {
+      keys += shm::srs_region_bytes(r->bytes().size()) - r->released_bytes();
+      ++n;
+    }
+  if (region.size() + keys <= host) return;
+  throw std::runtime_error("the pool '" + pool + "' (" + gib(region.size()) + ") and the SRS regions of its " +
+                           std::to_string(n) + " key(s) (" + gib(keys) + ") need " + gib(region.size() + keys) +
+                           " of memory, and the host has " + gib(host) +
+                           ": recreate the pool with fewer or smaller slots, or on a larger host (cuzk plan sizes a "
+                           "node)");
+}
 
 std::string opened_or_throw(const char* what, std::string_view name, shm::error e, const std::string& why) {
   return std::string(what) + " " + std::string(name) + ": " + (why.empty() ? std::string(to_string(e)) : why);
@@ -66,6 +94,7 @@ server::server(server_options opt)
   const auto hung_ms = std::min<std::int64_t>(opt_.hung_timeout.count(), UINT32_MAX);  // for cuzk-shm status
   region_->header().hung_timeout_ms.store(static_cast<std::uint32_t>(hung_ms), std::memory_order_relaxed);
 
+  check_host_memory(*region_, opt_.pool);
   std::string note;
   backend_ = make_backend(opt_.backend, &note);
   if (!note.empty()) spdlog::info("{}", note);

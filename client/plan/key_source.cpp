@@ -20,6 +20,7 @@ key_input of_shape(const io::zkey_shape& s, std::string name, std::string source
   k.n_public = s.n_public;
   k.zkey_bytes = s.bytes;
   k.n_coefs = s.n_coefs;
+  k.native = s.native;
   return k;
 }
 
@@ -74,6 +75,7 @@ key_input key_from_circuit(const std::string& spec, curves::curve_id curve) {
       k.constraints = setup.counts().constraints;
       k.zkey_bytes = l.size;
       k.n_coefs = l.n_coefs;
+      k.native = l.native;
       return k;
     });
   } catch (const std::exception& e) {

@@ -9,11 +9,17 @@
 
 #include "client/plan/phase_timings.hpp"
 #include "groth16/keys.hpp"
+#include "io/zkey_layout.hpp"
 #include "shm/layout_plan.hpp"
 #include "shm/region.hpp"
 #include "shm/srs_region.hpp"
 
 namespace cuzk::plan {
+
+/* A native circuit's key's A/B coefficients leave its region (job::key_cache, shm::srs_region::release). */
+std::uint64_t key_input::resident_content() const {
+  return native ? zkey_bytes - n_coefs * io::zkey_coef_bytes : zkey_bytes;
+}
 
 namespace {
 
@@ -198,7 +204,7 @@ node_plan plan_node(const node_inputs& in) {
         kp.partitions_per_minute += 60.0 / t.seconds;
       }
     }
-    kp.host.srs_region = shm::srs_region_bytes(k.zkey_bytes);
+    kp.host.srs_region = shm::srs_region_bytes(k.resident_content());
     /* the CPU backend decodes the key and proves with host vectors of a proof's size */
     kp.host.server = cpu ? decoded_bytes(k) + sizing::working_bytes(k.dims) : 0;
     p.keys.push_back(kp);
@@ -223,7 +229,7 @@ node_plan plan_node(const node_inputs& in) {
   for (const key_input& k : in.keys)
     if (!k.installed)
       p.notes.push_back("key " + k.name + " is not in the pool yet: its SRS region (" +
-                        gib(shm::srs_region_bytes(k.zkey_bytes)) + ") is counted in /dev/shm");
+                        gib(shm::srs_region_bytes(k.resident_content())) + ") is counted in /dev/shm");
   if (!cpu) p.notes.push_back("synthesis is not timed: partitions per minute are the GPUs'; give enough synth workers to keep them fed (cuzk status shows FILLED slots waiting)");
   return p;
 }

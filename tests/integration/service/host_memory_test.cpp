@@ -6,6 +6,7 @@
 // is.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 
@@ -93,6 +94,24 @@ TEST(HostMemory, ANativeKeysCoefficientsLeaveItsRegionAndItsJobsStillProve) {
   EXPECT_EQ(load_srs(svc, zkey.string()), key_id);
   EXPECT_EQ(shm::srs_region::open(svc.pool(), key_id)->released_bytes(), coefs);
   EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST(HostMemory, AServerWhosePoolAndKeysDoNotFitTheHostRefusesToStartNamingTheSizes) {
+  service svc({"2x32768"});
+  const auto key_id = load_srs(svc, key_for(circuit).path);
+  // CUZK_HOST_MEMORY plays a host this small: the pool alone is larger
+  auto server = svc.start_server({{"CUZK_HOST_MEMORY", std::to_string(4u << 20)}}, {"--key", key_id});
+  const auto st = server->wait_exit(60s);
+  ASSERT_TRUE(st) << "the server started on a host too small for its pool";
+  EXPECT_NE(WEXITSTATUS(*st), 0);
+  const auto log = server_logs(svc);
+  EXPECT_NE(log.find("and the SRS regions of its 1 key(s)"), std::string::npos) << log;
+  EXPECT_NE(log.find("of memory, and the host has"), std::string::npos) << log;
+  // the same pool on this host starts
+  auto ok = svc.start_server({}, {"--key", key_id});
+  auto c = svc.connect();
+  EXPECT_NO_THROW(c.status());
+  EXPECT_EQ(ok->terminate(), 0);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "io/zkey.hpp"
 #include "shm/layout_plan.hpp"
 #include "shm/region.hpp"
+#include "io/zkey_layout.hpp"
 #include "shm/srs_region.hpp"
 
 namespace cuzk::plan {
@@ -75,6 +76,15 @@ TEST(NodePlan, ThePoolIsTheLayoutCuzkShmCreates) {
   EXPECT_EQ(j["pool"]["slots"][0]["constraints"].get<std::uint64_t>(), 1u << 20);
   EXPECT_EQ(j["pool"]["slots"][0]["count"].get<std::uint64_t>(), p.classes[0].count);
   EXPECT_EQ(j["pool"]["leases"].get<std::uint32_t>(), p.leases);
+}
+
+TEST(NodePlan, ANativeKeysRegionIsCountedWithoutTheCoefficientsTheServerReleases) {
+  key_input native = square_key("native", 20), circom = square_key("circom", 20);
+  native.n_coefs = circom.n_coefs = 3u << 20;
+  native.native = true;
+  const node_plan p = plan_node(h200s(1, {native, circom}));
+  EXPECT_EQ(p.keys[0].host.srs_region, shm::srs_region_bytes((1000u << 20) - (3u << 20) * io::zkey_coef_bytes));
+  EXPECT_EQ(p.keys[1].host.srs_region, shm::srs_region_bytes(1000u << 20));
 }
 
 TEST(NodePlan, OnHugePagesThePoolLeavesDevShmAndCountsPages) {
