@@ -8,19 +8,15 @@
 #include <cstdint>
 
 #include "cuda/msm/msm.hpp"
+#include "sizing/msm_memory.hpp"
 
 namespace cuzk::cuda::msm {
 
 /* keys and values, before and after the sort: 16 B per (scalar, window) */
 inline constexpr std::size_t max_sort_bytes = std::size_t(2) << 30;
 
-struct layout {
-  unsigned c = 0;          // window bits
-  unsigned K = 1;          // windows a virtual window (copies + 1; 1: plain)
-  unsigned W = 0;          // windows
-  unsigned per_group = 0;  // windows sorted together, a multiple of K (or W)
-  std::uint32_t L0 = 0;    // level 0's segment
-};
+/* c, K (windows a virtual window), W, per_group, L0: sizing's, which the node planner computes too */
+using layout = sizing::msm_layout;
 
 /* Plain, or over the bases' copies where the cost model says that pays. */
 layout choose_layout(std::size_t n, const shifts& sh, unsigned scalar_bits);

@@ -17,7 +17,6 @@ static_assert(max_sort_bytes == sizing::msm_max_sort_bytes);
 namespace {
 
 sizing::msm_shifts to_sizing(const shifts& s) { return {s.copies, s.c}; }
-sizing::msm_layout to_sizing(const layout& l) { return {l.c, l.K, l.W, l.per_group, l.L0}; }
 
 }  // namespace
 
@@ -37,12 +36,11 @@ shifts plan_shifts(std::size_t n, unsigned max_copies, unsigned bits) {
 std::uint32_t first_chunk(std::size_t items) { return sizing::msm_first_chunk(items); }
 
 layout choose_layout(std::size_t n, const shifts& sh, unsigned bits) {
-  const sizing::msm_layout l = sizing::msm_choose_layout(n, to_sizing(sh), bits);
-  return {l.c, l.K, l.W, l.per_group, l.L0};
+  return sizing::msm_choose_layout(n, to_sizing(sh), bits);
 }
 
 std::size_t layout_bytes(std::size_t n, const layout& l, std::size_t xyzz_bytes) {
-  return sizing::msm_layout_bytes(n, to_sizing(l), xyzz_bytes);
+  return sizing::msm_layout_bytes(n, l, xyzz_bytes);
 }
 
 std::size_t workspace_bytes(std::size_t n, const shifts& sh, std::size_t xyzz_bytes, unsigned bits) {

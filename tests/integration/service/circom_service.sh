@@ -24,8 +24,7 @@ echo "[cuzk] test seed $seed (replay with CUZK_TEST_SEED=$seed)"
 rand_fr() { # a random decimal below 2^200 from the seed and a salt (as interop.sh)
   node -e 'let s=BigInt(process.argv[1])*1000003n+BigInt(process.argv[2]);let x=0n;for(let i=0;i<5;i++){s=(s*6364136223846793005n+1442695040888963407n)%(1n<<64n);x=(x<<40n)|(s>>24n);}console.log(x.toString())' "$seed" "$1"
 }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-step() { echo "== $*"; }
+. "$(dirname "$0")/service_lib.sh"
 t_start=$(date +%s)
 
 rm -rf "$work"
@@ -38,19 +37,6 @@ mkdir bn && cp -r "$fixture/bn254/muladd.r1cs" "$fixture/bn254/muladd_js" "$fixt
 pool=cuzk-circom-$$
 endpoint=ipc://$work/cuzk.sock
 worker_endpoint=ipc://$work/worker.sock
-server_pid="" worker_pids=()
-cleanup() {
-  local rc=$?
-  for p in $server_pid "${worker_pids[@]}"; do kill -9 "$p" 2> /dev/null || true; done
-  for p in $server_pid "${worker_pids[@]}"; do wait "$p" 2> /dev/null || true; done
-  "$cuzk_shm" destroy --force --name "$pool" > /dev/null 2>&1 || true
-  if [ $rc != 0 ]; then
-    for log in "$work"/*.log; do [ -e "$log" ] && { echo "--- $log"; tail -n 40 "$log"; }; done
-  fi
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
 
 # ---- keys, witnesses, snarkjs's own proofs -------------------------------
 step "snarkjs keys and witnesses"

@@ -11,8 +11,7 @@ set -euo pipefail
 abs() { realpath -m -- "$1"; }
 cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") work=$(abs "$5")
 backend=${BACKEND:-cpu}
-fail() { echo "FAIL: $*" >&2; exit 1; }
-step() { echo "== $*"; }
+. "$(dirname "$0")/service_lib.sh"
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 rm -rf "$work"
@@ -22,19 +21,6 @@ pool=cuzk-plan-$$
 endpoint=ipc://$work/cuzk.sock
 worker_endpoint=ipc://$work/worker.sock
 spec=${SPEC:-chain:size=3000}
-server_pid="" worker_pids=()
-cleanup() {
-  local rc=$?
-  for p in $server_pid "${worker_pids[@]}"; do kill -9 "$p" 2> /dev/null || true; done
-  for p in $server_pid "${worker_pids[@]}"; do wait "$p" 2> /dev/null || true; done
-  "$cuzk_shm" destroy --force --name "$pool" > /dev/null 2>&1 || true
-  if [ $rc != 0 ]; then
-    for log in "$work"/*.log "$work"/*.txt; do [ -e "$log" ] && { echo "--- $log"; tail -n 40 "$log"; }; done
-  fi
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 143' TERM INT
 
 gpus=(--gpus 0)
 [ "$backend" = cuda ] && gpus=(--gpus auto)
