@@ -119,14 +119,17 @@ TEST(Critical, AReservedWorkerStaysIdleForCriticalJobsSoNothingIsAborted) {
   auto c = svc.connect();
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(c.submit(job("bulk" + std::to_string(i), big, proto::priority::normal)).created);
   ASSERT_TRUE(eventually([&] { return state_of(c, "bulk0") == proto::partition_state::synthesizing; }, 60s));
-  for (int i = 0; i < 10; ++i) {  // one worker synthesizes while the other waits for critical work
+  int one_busy = 0;
+  for (int i = 0; i < 20; ++i) {  // never both: one worker waits for critical work
     const auto st = c.status();
     ASSERT_EQ(st.workers.size(), 2u);
-    EXPECT_EQ(std::count_if(st.workers.begin(), st.workers.end(),
-                            [](const auto& w) { return w.state == proto::worker_state::busy; }),
-              1);
+    const auto busy = std::count_if(st.workers.begin(), st.workers.end(),
+                                    [](const auto& w) { return w.state == proto::worker_state::busy; });
+    EXPECT_LE(busy, 1);
+    one_busy += busy == 1;
     std::this_thread::sleep_for(100ms);
   }
+  EXPECT_GT(one_busy, 0) << "no worker synthesized: the test saw nothing";
   ASSERT_EQ(::kill(server->pid(), SIGUSR2), 0);
   ASSERT_TRUE(c.submit(job("crit", small, proto::priority::critical)).created);
   const auto t_crit = proven(c, "crit", small, svc);
