@@ -145,8 +145,7 @@ void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
     const auto st = shm::job_word_state(rec);
     if (st == shm::job_state::active && !ids.count(*id) && !taking_.count(*id)) {
       spdlog::warn("cluster job {}: another node holds it now; dropped here", *id);
-      for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
-        (void)c_.jobs.fail(ref, p, "the cluster gave this job to another node");
+      (void)c_.jobs.fail_job(ref, "the cluster gave this job to another node");
       local_.drop(ref);
       c_.jobs.mark_fetched(ref);
       return;

@@ -444,7 +444,7 @@ void server::job_failed(shm::job_ref j) {
 void server::key_failed(const std::string& key_id, const std::string& error) {
   jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
     if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
-    for (std::uint32_t p = 0; p < rec.n_partitions; ++p) (void)jobs_->fail(j, p, "the key cannot be loaded: " + error);
+    (void)jobs_->fail_job(j, "the key cannot be loaded: " + error);
     queue_->drop(j);
     job_changed(j);
   });

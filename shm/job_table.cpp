@@ -258,6 +258,16 @@ result<void> job_table::complete(job_ref j) noexcept {
   return {};
 }
 
+result<void> job_table::fail_job(job_ref j, std::string_view text) noexcept {
+  auto rec = get(j);
+  if (!rec) return unexpected(rec.error());
+  for (std::uint32_t p = 0; p < (*rec)->n_partitions; ++p)
+    if (const auto s = part_word::unpack((*rec)->parts[p].word.load(std::memory_order_acquire)).state;
+        s != part_state::done && s != part_state::failed)
+      return fail(j, p, text);
+  return unexpected(error::wrong_state);
+}
+
 result<void> job_table::fail(job_ref j, std::uint32_t p, std::string_view text) noexcept {
   auto rec = get(j);
   if (!rec) return unexpected(rec.error());

@@ -114,6 +114,9 @@ class job_table {
                             const partition_timings& timings = cpu_timings) noexcept;
   /* Partition and job → FAILED with the error text (truncated to fit). */
   result<void> fail(job_ref j, std::uint32_t part, std::string_view error) noexcept;
+  /* The whole job FAILED with this error (through its first unfinished partition): a job that cannot go on
+     (its key cannot be loaded, another node holds it). wrong_state when it is not ACTIVE. */
+  result<void> fail_job(job_ref j, std::string_view error) noexcept;
   /* ACTIVE → DONE (FAILED when a partition failed) once no partition is
      QUEUED or SLOTTED; store_result calls it, reclamation repeats it after a
      crash between the two stores. wrong_state while work remains. */

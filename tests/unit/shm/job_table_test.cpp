@@ -161,6 +161,32 @@ TEST_F(JobTable, RequeueCountsAttempts) {
   EXPECT_EQ(rec(j).parts[0].syntheses.load(), 2u);
 }
 
+/* An aborted synthesis (a critical job took its worker): back to QUEUED with its attempts, and its start no
+   longer counts towards the poison limit. */
+TEST_F(JobTable, UnslotRequeuesWithoutAnAttemptAndUncountsTheSynthesis) {
+  job_ref j = submit("ab");
+  ASSERT_TRUE(t.mark_slotted(j, 0, 2));
+  t.count_synthesis(j, 0);
+  ASSERT_TRUE(t.unslot(j, 0));
+  EXPECT_EQ(pstate(j, 0), part_state::queued);
+  EXPECT_EQ(t.part(j, 0)->attempts, 0u);
+  EXPECT_EQ(rec(j).parts[0].syntheses.load(), 0u);
+  EXPECT_EQ(t.unslot(j, 0).error(), error::wrong_state);  // only from SLOTTED
+  EXPECT_EQ(rec(j).parts[0].syntheses.load(), 0u);        // and never below zero
+}
+
+TEST_F(JobTable, FailJobFailsTheWholeJobThroughItsFirstUnfinishedPartition) {
+  job_ref j = submit("whole");
+  ASSERT_TRUE(t.mark_slotted(j, 0, 0));
+  ASSERT_TRUE(t.store_result(j, 0, 1, std::vector<std::uint8_t>{1}, {}));
+  ASSERT_TRUE(t.fail_job(j, "the key cannot be loaded"));
+  EXPECT_EQ(pstate(j, 0), part_state::done);
+  EXPECT_EQ(pstate(j, 1), part_state::failed);
+  EXPECT_EQ(state(j), job_state::failed);
+  EXPECT_STREQ(rec(j).error, "the key cannot be loaded");
+  EXPECT_EQ(t.fail_job(j, "again").error(), error::wrong_state);
+}
+
 TEST_F(JobTable, FailingAPartitionFailsTheJobWithItsError) {
   job_ref j = submit("bad");
   ASSERT_TRUE(t.mark_slotted(j, 0, 0));
