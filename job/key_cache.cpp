@@ -37,7 +37,7 @@ void release_unread_of(const std::string& pool, const shm::srs_region& srs) {
     if (!k.native || !k.n_coefs || srs.released_bytes()) return;
     std::string why;
     const std::uint64_t n = k.n_coefs * io::zkey_coef_bytes;
-    if (auto r = shm::srs_region::release(pool, srs.key_id(), k.coefs_offset, n, &why))
+    if (auto r = shm::srs_region::release(pool, srs.key_id(), k.coefs_offset, n, &why, srs.verified()))
       spdlog::info("key {}: a native circuit's key: its {:.2f} GiB of A/B coefficients released from its SRS region "
                    "(they stay in its .zkey for snarkjs)", srs.key_id(), double(n) / (1ULL << 30));
     else

@@ -261,7 +261,7 @@ result<void> srs_region::verify() const noexcept {
 }
 
 result<std::uint64_t> srs_region::release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
-                                          std::uint64_t length, std::string* why) noexcept {
+                                          std::uint64_t length, std::string* why, bool content_verified) noexcept {
   try {
     auto r = open(pool, key_id, why);
     if (!r) return unexpected(r.error());
@@ -276,7 +276,7 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
       say(why, "the range to release lies beyond SRS region '" + name + "'");
       return unexpected(error::srs_mismatch);
     }
-    if (!r->verified() && !r->verify()) {  // what remains is hashed below: the whole must be the key first
+    if (!content_verified && !r->verify()) {  // what remains is hashed below: the whole must be the key first
       say(why, "SRS region '" + name + "' does not hash to its key id; nothing released");
       return unexpected(error::srs_mismatch);
     }

@@ -78,9 +78,11 @@ class srs_region {
      the key reads (a native circuit's key's A/B coefficients). The content must hash to the key id first;
      the header then records the range and the hash of what remains, which verify checks from then on (the
      key id stays the file's, so loading the file again finds this region). Idempotent for the same range;
-     returns the bytes released. */
+     returns the bytes released. content_verified: the caller has just verified the region (srs_region::verify),
+     so its content is not hashed against the key id a second time. */
   static result<std::uint64_t> release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
-                                       std::uint64_t length, std::string* why = nullptr) noexcept;
+                                       std::uint64_t length, std::string* why = nullptr,
+                                       bool content_verified = false) noexcept;
   /* Content bytes released (0: none). */
   std::uint64_t released_bytes() const noexcept;
 
