@@ -26,38 +26,14 @@
 #include "shm/prefault.hpp"
 #include "shm/shm_dir.hpp"
 #include "shm/shm_file.hpp"
+#include "shm/srs_header.hpp"
 #include "util/fd_guard.hpp"
 
 namespace cuzk::shm {
 
 using detail::mapping;
 
-namespace {
-
-constexpr std::uint32_t srs_version = 1;
-constexpr std::uint64_t srs_header_bytes = 4096;
-constexpr std::size_t copy_chunk = 1 << 20;
-
-struct srs_header {
-  std::atomic<std::uint64_t> magic;  // stored last (release)
-  std::uint32_t version;
-  std::uint32_t header_bytes;
-  std::uint64_t total_bytes;    // the object's size
-  std::uint64_t content_bytes;  // the .zkey's size
-  std::uint64_t created_unix_ns;
-  char key_id[40];              // 32 hex digits, NUL-padded
-  std::atomic<std::uint32_t> client_file;  // 1: srs_origin::client_file (older regions: 0, installed)
-  /* content released from memory (srs_region::release; older regions: none) and the hash of what remains,
-     which verify checks from then on (the key id stays the file's) */
-  std::atomic<std::uint64_t> released_offset, released_bytes;
-  char resident_hash[40];
-};
-static_assert(sizeof(srs_header) <= 4096);
-
-void say(std::string* why, const std::string& s) {
-  if (why) *why = s;
-}
-
+namespace srs_detail {
 
 std::string object_name(std::string_view pool, std::string_view key_id) {
   return std::string(pool) + ".srs." + std::string(key_id);
@@ -67,7 +43,7 @@ std::string object_path(std::string_view pool, std::string_view key_id) {
   return shm_path(object_name(pool, key_id));
 }
 
-using util::fd_guard;
+namespace {
 
 std::string hex(XXH128_hash_t h) {
   XXH128_canonical_t c;
@@ -81,32 +57,8 @@ std::string hex(XXH128_hash_t h) {
   return s;
 }
 
-struct hasher {
-  std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)> s{XXH3_createState(), XXH3_freeState};
-  hasher() {
-    if (!s) throw std::bad_alloc();
-    XXH3_128bits_reset(s.get());
-  }
-  void add(const void* p, std::size_t n) { XXH3_128bits_update(s.get(), p, n); }
-  std::string digest() const { return hex(XXH3_128bits_digest(s.get())); }
-};
+}  // namespace
 
-/* The hash of content whose [off, off + len) was released: zeros are hashed there without reading the
-   mapping (a read of a hole in a shared tmpfs mapping would allocate its pages again). */
-std::string hash_around(std::span<const std::uint8_t> content, std::uint64_t off, std::uint64_t len) {
-  hasher h;
-  h.add(content.data(), static_cast<std::size_t>(off));
-  static const std::vector<std::uint8_t> zeros(1 << 20, 0);
-  for (std::uint64_t left = len; left;) {
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
-    h.add(zeros.data(), n);
-    left -= n;
-  }
-  h.add(content.data() + off + len, static_cast<std::size_t>(content.size() - off - len));
-  return h.digest();
-}
-
-/* Reads n bytes at off unless the file ends first: the bytes read, or -1. */
 std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off) {
   std::size_t got = 0;
   while (got < n) {
@@ -119,8 +71,6 @@ std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off) {
   return static_cast<std::int64_t>(got);
 }
 
-/* The pool's lock file's status when it exists and passes the checks: SRS
-   regions take its mode and group, and its owner and group are trusted for them. */
 std::optional<struct stat> pool_stat(std::string_view pool) {
   auto fd = detail::open_checked(shm_path(std::string(pool) + ".lock"), O_RDONLY, "lock file", nullptr);
   if (!fd) return std::nullopt;
@@ -131,18 +81,61 @@ std::optional<struct stat> pool_stat(std::string_view pool) {
   return st;
 }
 
+}  // namespace srs_detail
+
+content_hasher::content_hasher() : s_(XXH3_createState()) {
+  if (!s_) throw std::bad_alloc();
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(s_));
+}
+content_hasher::~content_hasher() { XXH3_freeState(static_cast<XXH3_state_t*>(s_)); }
+void content_hasher::add(const void* p, std::size_t n) { XXH3_128bits_update(static_cast<XXH3_state_t*>(s_), p, n); }
+void content_hasher::add_zeros(std::uint64_t n) {
+  static const std::vector<std::uint8_t> zeros(1 << 20, 0);
+  while (n) {
+    const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(n, zeros.size()));
+    add(zeros.data(), k);
+    n -= k;
+  }
+}
+std::string content_hasher::digest() const {
+  return srs_detail::hex(XXH3_128bits_digest(static_cast<XXH3_state_t*>(s_)));
+}
+
+using namespace srs_detail;
+
+namespace {
+
+using util::fd_guard;
+
 constexpr std::uint64_t total_for(std::uint64_t content) { return srs_header_bytes + (content + 4095) / 4096 * 4096; }
 
 /* A new unnamed file in the service's directory of `total` bytes in out.fd
    (locked when lock), with the pool's access, allocated and mapped writable;
    `what` names it in errors. linkat gives it its name once it is ready. */
 result<mapping> unnamed_region(fd_guard& out, std::uint64_t total, const detail::file_access& access, bool lock,
-                               const std::string& what, const std::string& path, std::string* why) {
+                               const std::string& what, const std::string& path, std::string* why,
+                               const std::vector<std::pair<std::uint64_t, std::uint64_t>>& holes = {}) {
   if (auto d = check_shm_dir(true, why); !d) return unexpected(d.error());
   const std::string dir = shm_dir();
+  /* the object's pages that hold something: all but the whole pages inside the holes (content offsets, by offset) */
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> held;
+  {
+    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    std::uint64_t at = 0;
+    for (const auto& [off, len] : holes) {
+      const std::uint64_t first = (srs_header_bytes + off + page - 1) / page * page,
+                          last = (srs_header_bytes + off + len) / page * page;
+      if (first >= last) continue;
+      if (first > at) held.emplace_back(at, first - at);
+      at = last;
+    }
+    if (at < total) held.emplace_back(at, total - at);
+  }
+  std::uint64_t need = 0;
+  for (const auto& [at, n] : held) need += n;
   struct statvfs sv {};
-  if (::statvfs(dir.c_str(), &sv) == 0 && total > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
-    say(why, what + " needs " + std::to_string(total) + " bytes but " + dir + " has " +
+  if (::statvfs(dir.c_str(), &sv) == 0 && need > static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) {
+    say(why, what + " needs " + std::to_string(need) + " bytes but " + dir + " has " +
                  std::to_string(static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize) + " free");
     return unexpected(error::no_space);
   }
@@ -162,10 +155,11 @@ result<mapping> unnamed_region(fd_guard& out, std::uint64_t total, const detail:
     say(why, "cannot size " + what + ": " + std::strerror(errno));
     return unexpected(errno == ENOSPC ? error::no_space : error::os_error);
   }
-  if (int rc = ::posix_fallocate(out.fd, 0, static_cast<off_t>(total)); rc != 0) {
-    say(why, "cannot allocate " + std::to_string(total) + " bytes for " + what + ": " + std::strerror(rc));
-    return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
-  }
+  for (const auto& [at, n] : held)
+    if (int rc = ::posix_fallocate(out.fd, static_cast<off_t>(at), static_cast<off_t>(n)); rc != 0) {
+      say(why, "cannot allocate " + std::to_string(need) + " bytes for " + what + ": " + std::strerror(rc));
+      return unexpected(rc == ENOSPC ? error::no_space : error::os_error);
+    }
   return mapping::of(out.fd, total, true, path, why);
 }
 
@@ -241,92 +235,26 @@ srs_origin srs_region::origin() const noexcept {
   return h.client_file.load(std::memory_order_acquire) ? srs_origin::client_file : srs_origin::installed;
 }
 
-std::uint64_t srs_region::released_bytes() const noexcept {
-  return static_cast<const srs_header*>(p_->map.data())->released_bytes.load(std::memory_order_acquire);
-}
-
 result<void> srs_region::verify() const noexcept {
-  const auto& h = *static_cast<const srs_header*>(p_->map.data());
-  const std::uint64_t off = h.released_offset.load(std::memory_order_acquire),
-                      len = h.released_bytes.load(std::memory_order_acquire);
-  if (len) {
-    if (off > p_->content_bytes || len > p_->content_bytes - off ||
-        hash_around(bytes(), off, len) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
-      return unexpected(error::srs_mismatch);
-  } else if (content_hash(bytes()) != p_->key_id) {
-    return unexpected(error::srs_mismatch);
-  }
-  p_->verified = true;
-  return {};
-}
-
-result<std::uint64_t> srs_region::release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
-                                          std::uint64_t length, std::string* why, bool content_verified) noexcept {
   try {
-    auto r = open(pool, key_id, why);
-    if (!r) return unexpected(r.error());
-    const std::string name = object_name(pool, key_id), path = object_path(pool, key_id);
-    const auto* h = static_cast<const srs_header*>(r->p_->map.data());
-    if (const auto done = h->released_bytes.load(std::memory_order_acquire)) {
-      if (h->released_offset.load() == offset && done == length) return length;
-      say(why, "SRS region '" + name + "' already released another range");
+    const auto ranges = released();
+    const auto& h = *static_cast<const srs_header*>(p_->map.data());
+    if (!ranges.empty()) {
+      for (const auto& r : ranges)
+        if (r.offset > p_->content_bytes || r.bytes > p_->content_bytes - r.offset) return unexpected(error::srs_mismatch);
+      if (hash_around(bytes(), ranges) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
+        return unexpected(error::srs_mismatch);
+    } else if (content_hash(bytes()) != p_->key_id) {
       return unexpected(error::srs_mismatch);
     }
-    if (offset > r->p_->content_bytes || length > r->p_->content_bytes - offset) {
-      say(why, "the range to release lies beyond SRS region '" + name + "'");
-      return unexpected(error::srs_mismatch);
-    }
-    if (!content_verified && !r->verify()) {  // what remains is hashed below: the whole must be the key first
-      say(why, "SRS region '" + name + "' does not hash to its key id; nothing released");
-      return unexpected(error::srs_mismatch);
-    }
-    auto ps = pool_stat(pool);
-    auto fd = detail::open_checked(path, O_RDWR, "SRS region", why, ps ? &*ps : nullptr);
-    if (!fd) return unexpected(fd.error());
-    fd_guard guard{*fd};
-    // No lock: its loader's (LOCK_EX) lives as long as the loader's mapping does; two releases of the same
-    // range write the same bytes.
-    // whole pages punched out of the object (tmpfs frees them; they read as zeros), the partial ones zeroed
-    const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t begin = srs_header_bytes + offset, end = begin + length;
-    const std::uint64_t first = (begin + page - 1) / page * page, last = end / page * page;
-    const std::vector<std::uint8_t> zeros(static_cast<std::size_t>(page), 0);
-    auto zero = [&](std::uint64_t from, std::uint64_t to) {
-      for (std::uint64_t at = from; at < to;) {
-        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(to - at, page));
-        if (::pwrite(*fd, zeros.data(), n, static_cast<off_t>(at)) != static_cast<ssize_t>(n)) return false;
-        at += n;
-      }
-      return true;
-    };
-    bool ok = true;
-    if (first < last) {
-      ok = zero(begin, first) && zero(last, end) &&
-           ::fallocate(*fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first),
-                       static_cast<off_t>(last - first)) == 0;
-    } else {
-      ok = zero(begin, end);
-    }
-    if (!ok) {
-      say(why, "cannot release " + std::to_string(length) + " bytes of SRS region '" + name + "': " + std::strerror(errno));
-      return unexpected(error::os_error);
-    }
-    const std::string resident = hash_around(r->bytes(), offset, length);
-    srs_header w{};
-    std::memcpy(w.resident_hash, resident.data(), std::min(resident.size(), sizeof w.resident_hash - 1));
-    const std::uint64_t range[2] = {offset, length};
-    if (::pwrite(*fd, w.resident_hash, sizeof w.resident_hash, offsetof(srs_header, resident_hash)) !=
-            static_cast<ssize_t>(sizeof w.resident_hash) ||
-        ::pwrite(*fd, range, sizeof range, offsetof(srs_header, released_offset)) != static_cast<ssize_t>(sizeof range)) {
-      say(why, "cannot record the release in SRS region '" + name + "': " + std::strerror(errno));
-      return unexpected(error::os_error);
-    }
-    return length;
+    p_->verified = true;
+    return {};
   } catch (...) {
-    say(why, "out of memory");
     return unexpected(error::os_error);
   }
 }
+
+const void* srs_region::header() const noexcept { return p_->map.data(); }
 
 result<srs_region> srs_region::open(std::string_view pool, std::string_view key_id, std::string* why) noexcept {
   return open_as(pool, key_id, false, why);
@@ -424,6 +352,12 @@ result<srs_region> srs_region::load(std::string_view pool, const std::filesystem
 
 result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_view display_name,
                                     std::string* why, srs_origin origin) noexcept {
+  return load(pool, fd, display_name, why, origin, {});
+}
+
+result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_view display_name, std::string* why,
+                                    srs_origin origin,
+                                    std::span<const std::pair<std::uint64_t, std::uint64_t>> omit_ranges) noexcept {
   try {
     const std::string file = "key file " + std::string(display_name);
     struct stat st {};
@@ -451,17 +385,56 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
                    " of the " + std::to_string(n) + " it had)");
       return unexpected(error::srs_mismatch);
     };
-    std::string key;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> omit;
+    for (const auto& [off, len] : omit_ranges)
+      if (len && off < n) omit.emplace_back(off, std::min(len, n - off));
+    std::sort(omit.begin(), omit.end());
+    for (std::size_t i = 1; i < omit.size(); ++i)
+      if (omit[i].first < omit[i - 1].first + omit[i - 1].second) {
+        say(why, "the ranges of " + file + " to leave out of its SRS region overlap");
+        return unexpected(error::srs_mismatch);
+      }
+    if (omit.size() > max_released) {
+      say(why, "an SRS region can leave out at most " + std::to_string(max_released) + " ranges");
+      return unexpected(error::srs_mismatch);
+    }
+    /* Calls f(offset, bytes, omitted range index or -1) for the pieces of [off, off + len), in order. */
+    auto pieces = [&](std::uint64_t off, std::uint64_t len, auto&& f) {
+      const std::uint64_t end = off + len;
+      for (std::size_t i = 0; i < omit.size() && off < end; ++i) {
+        const auto [o, l] = omit[i];
+        if (o + l <= off) continue;
+        if (o >= end) break;
+        if (o > off) f(off, o - off, -1), off = o;
+        const std::uint64_t stop = std::min(end, o + l);
+        f(off, stop - off, static_cast<int>(i));
+        off = stop;
+      }
+      if (off < end) f(off, end - off, -1);
+    };
+    std::string key, resident;
+    std::vector<released_range> left_out;
     {
-      hasher hs;
+      hasher hs, rest;
+      std::vector<std::unique_ptr<hasher>> each;
+      for (std::size_t i = 0; i < omit.size(); ++i) each.push_back(std::make_unique<hasher>());
       std::vector<std::uint8_t> buf(static_cast<std::size_t>(std::min<std::uint64_t>(n, copy_chunk)));
       for (std::uint64_t off = 0; off < n; off += buf.size()) {
         const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), n - off));
         std::int64_t got = read_at(fd, buf.data(), want, off);
         if (got != static_cast<std::int64_t>(want)) return shrank(got, off);
         hs.add(buf.data(), want);
+        if (!omit.empty())
+          pieces(off, want, [&](std::uint64_t at, std::uint64_t len, int i) {
+            if (i < 0) rest.add(buf.data() + (at - off), static_cast<std::size_t>(len));
+            else each[static_cast<std::size_t>(i)]->add(buf.data() + (at - off), static_cast<std::size_t>(len)),
+                 rest.add_zeros(len);
+          });
+        if (!omit.empty()) (void)::posix_fadvise(fd, static_cast<off_t>(off), static_cast<off_t>(want), POSIX_FADV_DONTNEED);
       }
       key = hs.digest();
+      resident = rest.digest();
+      for (std::size_t i = 0; i < omit.size(); ++i) left_out.push_back({omit[i].first, omit[i].second, each[i]->digest()});
     }
     const std::string name = object_name(pool, key), path = object_path(pool, key);
     auto ps = pool_stat(pool);
@@ -496,7 +469,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
       // sees either the load lock held or the header published.
       const std::uint64_t total = total_for(n);
       fd_guard out;
-      auto map = unnamed_region(out, total, access, true, "SRS region '" + name + "'", path, why);
+      auto map = unnamed_region(out, total, access, true, "SRS region '" + name + "'", path, why, omit);
       if (!map) return unexpected(map.error());
       const std::string self = "/proc/self/fd/" + std::to_string(out.fd);
       if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0) {
@@ -506,21 +479,37 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
       }
       auto* base = static_cast<std::uint8_t*>(map->data());
       hasher hs;
-      for (std::uint64_t off = 0; off < n; off += copy_chunk) {
-        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(copy_chunk, n - off));
-        std::int64_t got = read_at(fd, base + srs_header_bytes + off, want, off);
-        if (got != static_cast<std::int64_t>(want)) {
-          auto e = shrank(got, off);
-          ::unlink(path.c_str());  // ours: no one removes or replaces it while we hold its lock
-          return e;
+      std::optional<result<srs_region>> failed;
+      pieces(0, n, [&](std::uint64_t from, std::uint64_t len, int omitted) {
+        if (failed) return;
+        if (omitted >= 0) {
+          hs.add_zeros(len);
+          return;
         }
-        hs.add(base + srs_header_bytes + off, want);
-        failpoint("srs.load.copy");
+        for (std::uint64_t off = from; off < from + len; off += copy_chunk) {
+          const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(copy_chunk, from + len - off));
+          std::int64_t got = read_at(fd, base + srs_header_bytes + off, want, off);
+          if (got != static_cast<std::int64_t>(want)) {
+            failed = shrank(got, off);
+            return;
+          }
+          hs.add(base + srs_header_bytes + off, want);
+          failpoint("srs.load.copy");
+        }
+      });
+      if (failed) {
+        ::unlink(path.c_str());  // ours: no one removes or replaces it while we hold its lock
+        return std::move(*failed);
       }
-      if (hs.digest() != key) {
+      if (hs.digest() != (omit.empty() ? key : resident)) {
         ::unlink(path.c_str());
         say(why, file + " changed while being loaded (its bytes no longer hash to " + key + "); nothing was kept");
         return unexpected(error::srs_mismatch);
+      }
+      if (!omit.empty() && !write_ranges(out.fd, left_out, resident)) {
+        ::unlink(path.c_str());
+        say(why, "cannot write the header of SRS region '" + name + "': " + std::strerror(errno));
+        return unexpected(error::os_error);
       }
       publish(base, total, n, key, origin);  // closing out.fd drops the lock
       return srs_region(new impl{key, std::move(*map), n, true});

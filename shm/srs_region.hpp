@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "shm/error.hpp"
@@ -21,6 +22,14 @@
 namespace cuzk::shm {
 
 inline constexpr std::uint64_t srs_magic = 0x3153525350555a43ULL;  // "CZUPSRS1"
+
+/* Content bytes [offset, offset + bytes) of a region that were released from memory, and the content hash
+   of what they held (empty: not recorded). */
+struct released_range {
+  std::uint64_t offset = 0, bytes = 0;
+  std::string hash;
+  friend bool operator==(const released_range&, const released_range&) = default;
+};
 
 /* Who put a key into the pool: the operator (load-srs, --key, setup --pool),
    or the server from a file a client named by path. Clients may name the
@@ -45,6 +54,12 @@ class srs_region {
      an existing client_file region installed. */
   static result<srs_region> load(std::string_view pool, int fd, std::string_view display_name,
                                  std::string* why = nullptr, srs_origin origin = srs_origin::installed) noexcept;
+  /* The same, but a region created now never holds the content ranges `omit` (offset, bytes): the file's
+     bytes there are hashed (the key id, and each range's own hash, which the header records) and not copied,
+     so they take no memory (a key whose points go to the GPUs from the file: host_copy = drop). An existing
+     region is returned as it is. */
+  static result<srs_region> load(std::string_view pool, int fd, std::string_view display_name, std::string* why,
+                                 srs_origin origin, std::span<const std::pair<std::uint64_t, std::uint64_t>> omit) noexcept;
   /* A region written in place rather than copied from a file: fill gets the
      content_bytes zeroed bytes to write, then the content is hashed and the
      region published under that key id (an existing region with the same id
@@ -83,12 +98,26 @@ class srs_region {
   static result<std::uint64_t> release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
                                        std::uint64_t length, std::string* why = nullptr,
                                        bool content_verified = false) noexcept;
+  /* Several ranges at once (offset, bytes), each hashed before it goes (its hash recorded, so restore can
+     check what it reads back); ranges released before stay, one already released is skipped, one that
+     overlaps another is refused. At most 8 ranges in all. Returns the bytes released in all. */
+  static result<std::uint64_t> release(std::string_view pool, std::string_view key_id,
+                                       std::span<const std::pair<std::uint64_t, std::uint64_t>> ranges,
+                                       std::string* why = nullptr, bool content_verified = false) noexcept;
+  /* Brings the released ranges whose hash was recorded back from the key's file (fd, read with pread): each
+     range's bytes must hash to what was recorded (srs_mismatch, and the range stays released, otherwise).
+     Returns the bytes restored. */
+  static result<std::uint64_t> restore(std::string_view pool, std::string_view key_id, int fd,
+                                       std::string_view display_name, std::string* why = nullptr) noexcept;
   /* Content bytes released (0: none). */
   std::uint64_t released_bytes() const noexcept;
+  /* The released ranges, by offset, as the header says now (a release by another process shows). */
+  std::vector<released_range> released() const;
 
  private:
   struct impl;
   explicit srs_region(impl*) noexcept;
+  const void* header() const noexcept;  // the mapping's first byte (shm/srs_header.hpp)
   static result<srs_region> open_as(std::string_view pool, std::string_view key_id, bool reclaim,
                                     std::string* why) noexcept;
   impl* p_ = nullptr;
@@ -105,5 +134,20 @@ bool is_key_id(std::string_view s) noexcept;
 
 /* XXH3-128 of bytes as 32 lowercase hex digits. */
 std::string content_hash(std::span<const std::uint8_t> bytes) noexcept;
+
+/* The same hash, fed in pieces. */
+class content_hasher {
+ public:
+  content_hasher();
+  ~content_hasher();
+  content_hasher(const content_hasher&) = delete;
+  content_hasher& operator=(const content_hasher&) = delete;
+  void add(const void* p, std::size_t n);
+  void add_zeros(std::uint64_t n);
+  std::string digest() const;
+
+ private:
+  void* s_;
+};
 
 }  // namespace cuzk::shm

@@ -142,7 +142,9 @@ TEST(SrsRegion, ReleaseFreesARangeKeepsTheRestVerifiableAndLoadingTheFileAgainFi
   EXPECT_TRUE(std::equal(bytes.begin() + off + len, bytes.end(), c.begin() + off + len));
   EXPECT_TRUE(o->verify()) << "what remains must verify against the recorded hash";
   EXPECT_TRUE(srs_region::release(g.name, key, off, len));                 // the same range again: done already
-  EXPECT_EQ(srs_region::release(g.name, key, 0, 10).error(), error::srs_mismatch);  // another range: refused
+  auto over = srs_region::release(g.name, key, off + 10, len);  // a range over released bytes: refused
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error(), error::srs_mismatch);
   auto again = srs_region::load(g.name, f.path, &why);  // the file's hash is still the key id
   ASSERT_TRUE(again) << why;
   EXPECT_EQ(again->key_id(), key);
@@ -166,6 +168,89 @@ TEST(SrsRegion, ReleaseRefusesARangeBeyondTheContentAndARegionThatDoesNotVerify)
   std::string why;
   EXPECT_EQ(srs_region::release(g.name, s->key_id(), 0, 4096, &why).error(), error::srs_mismatch);
   EXPECT_NE(why.find("does not hash"), std::string::npos) << why;
+}
+
+TEST(SrsRegion, SeveralRangesAreReleasedWithTheirHashesAndRestoredFromTheFile) {
+  pool_guard g("srs-restore");
+  const auto bytes = random_bytes(3'000'000, 7);
+  temp_file f(bytes);
+  std::string why;
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  const std::string key = s->key_id();
+  const auto before = allocated(g.name, key);
+  const std::pair<std::uint64_t, std::uint64_t> coefs{10'003, 500'000};
+  ASSERT_TRUE(srs_region::release(g.name, key, coefs.first, coefs.second, &why)) << why;
+  // the points: two adjacent sections, after the coefficients
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> points = {{900'001, 700'000}, {1'600'001, 1'000'000}};
+  auto r = srs_region::release(g.name, key, points, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_EQ(*r, 1'700'000u);
+  EXPECT_LE(allocated(g.name, key) + 2'200'000 - 6 * 4096, before);
+  auto o = srs_region::open(g.name, key);
+  ASSERT_TRUE(o);
+  const auto ranges = o->released();
+  ASSERT_EQ(ranges.size(), 3u);
+  for (const auto& x : ranges)
+    EXPECT_EQ(x.hash, content_hash(std::span(bytes).subspan(x.offset, x.bytes))) << "range at " << x.offset;
+  EXPECT_TRUE(o->verify());
+  EXPECT_EQ(*srs_region::release(g.name, key, points), 1'700'000u);  // again: nothing new
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> overlapping = {{1'000'000, 10}};
+  EXPECT_EQ(srs_region::release(g.name, key, overlapping).error(), error::srs_mismatch);
+
+  {  // a file whose points changed: nothing restored that does not hash to what was released
+    auto changed = bytes;
+    changed[1'600'001 + 5] ^= 1;
+    temp_file g2(changed);
+    const int fd = ::open(g2.path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    auto bad = srs_region::restore(g.name, key, fd, "changed.zkey", &why);
+    ::close(fd);
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error(), error::srs_mismatch);
+    EXPECT_NE(why.find("no longer holds"), std::string::npos) << why;
+    auto o2 = srs_region::open(g.name, key);
+    ASSERT_TRUE(o2);
+    EXPECT_TRUE(o2->verify()) << "a failed restore leaves a region that verifies";
+    EXPECT_EQ(o2->released().size(), 1u) << "the coefficients and the first section came back, the changed one not";
+  }
+  const int fd = ::open(f.path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  auto back = srs_region::restore(g.name, key, fd, f.path.string(), &why);
+  ::close(fd);
+  ASSERT_TRUE(back) << why;
+  auto o3 = srs_region::open(g.name, key);
+  ASSERT_TRUE(o3);
+  EXPECT_TRUE(o3->released().empty());
+  EXPECT_EQ(content_hash(o3->bytes()), key) << "every byte is back";
+  EXPECT_TRUE(o3->verify());
+}
+
+TEST(SrsRegion, ALoadThatOmitsRangesNeverHoldsThemAndRecordsTheirHashes) {
+  pool_guard g("srs-omit");
+  const auto bytes = random_bytes(4'000'000, 8);
+  temp_file f(bytes);
+  const int fd = ::open(f.path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> omit = {{2'500'000, 1'400'000}, {100'000, 2'000'000}};
+  std::string why;
+  auto s = srs_region::load(g.name, fd, f.path.string(), &why, srs_origin::installed, omit);
+  ::close(fd);
+  ASSERT_TRUE(s) << why;
+  EXPECT_EQ(s->key_id(), content_hash(bytes)) << "the key id is the whole file's hash";
+  EXPECT_LE(allocated(g.name, s->key_id()), 4096 + 4'000'000 - 3'400'000 + 4 * 4096) << "the omitted ranges take no memory";
+  const auto ranges = s->released();
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].offset, 100'000u);
+  EXPECT_EQ(ranges[1].offset, 2'500'000u);
+  for (const auto& x : ranges) EXPECT_EQ(x.hash, content_hash(std::span(bytes).subspan(x.offset, x.bytes)));
+  EXPECT_TRUE(std::equal(bytes.begin() + 2'100'000, bytes.begin() + 2'500'000, s->bytes().begin() + 2'100'000));
+  auto o = srs_region::open(g.name, s->key_id());
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->verify());
+  auto again = srs_region::load(g.name, f.path, &why);  // without omissions: the same region, as it is
+  ASSERT_TRUE(again) << why;
+  EXPECT_EQ(again->released_bytes(), 3'400'000u);
 }
 
 TEST(SrsRegion, ACreateWhoseFillFailsLeavesNothing) {

@@ -1,0 +1,255 @@
+// Releasing an SRS region's content from memory and bringing it back from the key's file (srs_region.hpp).
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "shm/shm_file.hpp"
+#include "shm/srs_header.hpp"
+#include "util/fd_guard.hpp"
+
+namespace cuzk::shm {
+
+using namespace srs_detail;
+
+namespace srs_detail {
+
+std::vector<released_range> ranges_of(const srs_header& h) {
+  std::vector<released_range> v;
+  const std::uint32_t n = std::min<std::uint32_t>(h.n_released, max_released);
+  for (std::uint32_t i = 0; i < n; ++i)
+    v.push_back({h.released[i].offset, h.released[i].bytes,
+                 std::string(h.released[i].hash, strnlen(h.released[i].hash, sizeof h.released[i].hash))});
+  if (v.empty())
+    if (const auto len = h.released_bytes.load(std::memory_order_acquire))
+      v.push_back({h.released_offset.load(std::memory_order_acquire), len, {}});
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  return v;
+}
+
+std::string hash_around(std::span<const std::uint8_t> content, const std::vector<released_range>& ranges) {
+  hasher h;
+  std::uint64_t at = 0;
+  for (const auto& r : ranges) {  // by offset, disjoint, within the content (the callers check)
+    h.add(content.data() + at, static_cast<std::size_t>(r.offset - at));
+    h.add_zeros(r.bytes);
+    at = r.offset + r.bytes;
+  }
+  h.add(content.data() + at, static_cast<std::size_t>(content.size() - at));
+  return h.digest();
+}
+
+bool write_ranges(int fd, const std::vector<released_range>& ranges, const std::string& resident) {
+  srs_header w{};
+  std::memcpy(w.resident_hash, resident.data(), std::min(resident.size(), sizeof w.resident_hash - 1));
+  w.n_released = static_cast<std::uint32_t>(ranges.size());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    w.released[i].offset = ranges[i].offset;
+    w.released[i].bytes = ranges[i].bytes;
+    std::memcpy(w.released[i].hash, ranges[i].hash.data(), std::min(ranges[i].hash.size(), sizeof w.released[i].hash - 1));
+  }
+  const std::uint64_t first[2] = {ranges.empty() ? 0 : ranges[0].offset, ranges.empty() ? 0 : ranges[0].bytes};
+  auto put = [&](const void* p, std::size_t n, std::size_t at) {
+    return ::pwrite(fd, p, n, static_cast<off_t>(at)) == static_cast<ssize_t>(n);
+  };
+  return put(w.resident_hash, sizeof w.resident_hash, offsetof(srs_header, resident_hash)) &&
+         put(w.released, sizeof w.released, offsetof(srs_header, released)) &&
+         put(&w.n_released, sizeof w.n_released, offsetof(srs_header, n_released)) &&
+         put(first, sizeof first, offsetof(srs_header, released_offset));
+}
+
+}  // namespace srs_detail
+
+namespace {
+
+using util::fd_guard;
+
+/* The region's object opened for writing, after the owner checks. */
+result<int> open_writable(std::string_view pool, std::string_view key_id, std::string* why) {
+  auto ps = pool_stat(pool);
+  return detail::open_checked(object_path(pool, key_id), O_RDWR, "SRS region", why, ps ? &*ps : nullptr);
+}
+
+/* Content [begin, end): whole pages punched out of the object (tmpfs frees them; they read as zeros),
+   the partial ones at the ends zeroed. */
+bool punch(int fd, std::uint64_t offset, std::uint64_t length) {
+  const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t begin = srs_header_bytes + offset, end = begin + length;
+  const std::uint64_t first = (begin + page - 1) / page * page, last = end / page * page;
+  const std::vector<std::uint8_t> zeros(static_cast<std::size_t>(page), 0);
+  auto zero = [&](std::uint64_t from, std::uint64_t to) {
+    for (std::uint64_t at = from; at < to;) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(to - at, page));
+      if (::pwrite(fd, zeros.data(), n, static_cast<off_t>(at)) != static_cast<ssize_t>(n)) return false;
+      at += n;
+    }
+    return true;
+  };
+  if (first >= last) return zero(begin, end);
+  return zero(begin, first) && zero(last, end) &&
+         ::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(first),
+                     static_cast<off_t>(last - first)) == 0;
+}
+
+}  // namespace
+
+std::vector<released_range> srs_region::released() const {
+  return ranges_of(*static_cast<const srs_header*>(header()));
+}
+
+std::uint64_t srs_region::released_bytes() const noexcept {
+  try {
+    std::uint64_t n = 0;
+    for (const auto& r : released()) n += r.bytes;
+    return n;
+  } catch (...) {
+    return 0;
+  }
+}
+
+result<std::uint64_t> srs_region::release(std::string_view pool, std::string_view key_id, std::uint64_t offset,
+                                          std::uint64_t length, std::string* why, bool content_verified) noexcept {
+  const std::pair<std::uint64_t, std::uint64_t> r{offset, length};
+  return release(pool, key_id, std::span(&r, 1), why, content_verified);
+}
+
+result<std::uint64_t> srs_region::release(std::string_view pool, std::string_view key_id,
+                                          std::span<const std::pair<std::uint64_t, std::uint64_t>> ranges,
+                                          std::string* why, bool content_verified) noexcept {
+  try {
+    auto r = open(pool, key_id, why);
+    if (!r) return unexpected(r.error());
+    const std::string name = object_name(pool, key_id);
+    const std::uint64_t content = r->bytes().size();
+    auto all = r->released();
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> todo;
+    std::uint64_t done = 0;
+    for (const auto& [off, len] : ranges) {
+      if (off > content || len > content - off) {
+        say(why, "the range to release lies beyond SRS region '" + name + "'");
+        return unexpected(error::srs_mismatch);
+      }
+      if (!len) continue;
+      bool same = false;
+      for (const auto& x : all) {
+        if (x.offset == off && x.bytes == len) same = true;
+        else if (off < x.offset + x.bytes && x.offset < off + len) {
+          say(why, "SRS region '" + name + "' already released another range over these bytes");
+          return unexpected(error::srs_mismatch);
+        }
+      }
+      for (const auto& [o2, l2] : todo)
+        if (off < o2 + l2 && o2 < off + len) {
+          say(why, "the ranges to release from SRS region '" + name + "' overlap");
+          return unexpected(error::srs_mismatch);
+        }
+      if (same) done += len;
+      else todo.emplace_back(off, len);
+    }
+    if (todo.empty()) return done;
+    if (all.size() + todo.size() > max_released) {
+      say(why, "SRS region '" + name + "' can record at most " + std::to_string(max_released) + " released ranges");
+      return unexpected(error::srs_mismatch);
+    }
+    if (!content_verified && !r->verify()) {  // what remains is hashed below: the whole must be the key first
+      say(why, "SRS region '" + name + "' does not hash to its key id; nothing released");
+      return unexpected(error::srs_mismatch);
+    }
+    auto fd = open_writable(pool, key_id, why);
+    if (!fd) return unexpected(fd.error());
+    fd_guard guard{*fd};
+    // No lock: its loader's (LOCK_EX) lives as long as the loader's mapping does; two releases of the same
+    // ranges write the same bytes.
+    for (const auto& [off, len] : todo) {
+      const auto bytes = r->bytes().subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(len));
+      all.push_back({off, len, content_hash(bytes)});
+      if (!punch(*fd, off, len)) {
+        say(why, "cannot release " + std::to_string(len) + " bytes of SRS region '" + name + "': " + std::strerror(errno));
+        return unexpected(error::os_error);
+      }
+      done += len;
+    }
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    if (!write_ranges(*fd, all, hash_around(r->bytes(), all))) {
+      say(why, "cannot record the release in SRS region '" + name + "': " + std::strerror(errno));
+      return unexpected(error::os_error);
+    }
+    return done;
+  } catch (...) {
+    say(why, "out of memory");
+    return unexpected(error::os_error);
+  }
+}
+
+result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_view key_id, int file,
+                                          std::string_view display_name, std::string* why) noexcept {
+  try {
+    auto r = open(pool, key_id, why);
+    if (!r) return unexpected(r.error());
+    const std::string name = object_name(pool, key_id);
+    auto ranges = r->released();
+    if (ranges.empty()) return std::uint64_t(0);
+    auto fd = open_writable(pool, key_id, why);
+    if (!fd) return unexpected(fd.error());
+    fd_guard guard{*fd};
+    std::vector<released_range> left;
+    std::uint64_t restored = 0;
+    /* the header says what is still released: on a failure, the range that failed and those after it */
+    auto record = [&](std::size_t failed) {
+      auto still = left;
+      still.insert(still.end(), ranges.begin() + static_cast<std::ptrdiff_t>(failed), ranges.end());
+      return write_ranges(*fd, still, still.empty() ? std::string() : hash_around(r->bytes(), still));
+    };
+    std::vector<std::uint8_t> buf(copy_chunk);
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      const auto& x = ranges[i];
+      if (x.hash.empty()) {  // its bytes were never hashed: nothing to check them by
+        left.push_back(x);
+        continue;
+      }
+      auto fail = [&](error e, const std::string& s) {
+        (void)punch(*fd, x.offset, x.bytes);
+        (void)record(i);
+        say(why, s);
+        return unexpected(e);
+      };
+      hasher h;
+      for (std::uint64_t at = 0; at < x.bytes;) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), x.bytes - at));
+        if (read_at(file, buf.data(), n, x.offset + at) != static_cast<std::int64_t>(n))
+          return fail(error::srs_mismatch, "cannot read bytes " + std::to_string(x.offset + at) + ".." +
+                                               std::to_string(x.offset + at + n) + " of the key file " +
+                                               std::string(display_name) + " back into SRS region '" + name + "'");
+        h.add(buf.data(), n);
+        if (::pwrite(*fd, buf.data(), n, static_cast<off_t>(srs_header_bytes + x.offset + at)) != static_cast<ssize_t>(n)) {
+          const int err = errno;
+          return fail(err == ENOSPC ? error::no_space : error::os_error,
+                      "cannot write SRS region '" + name + "': " + std::strerror(err));
+        }
+        at += n;
+      }
+      if (const auto got = h.digest(); got != x.hash)
+        return fail(error::srs_mismatch, "the key file " + std::string(display_name) + " no longer holds what SRS region '" +
+                                             name + "' released (bytes " + std::to_string(x.offset) + ".." +
+                                             std::to_string(x.offset + x.bytes) + " hash to " + got + ", not " + x.hash +
+                                             "); that range stays released");
+      restored += x.bytes;
+    }
+    if (!record(ranges.size())) {
+      say(why, "cannot record the restore in SRS region '" + name + "': " + std::strerror(errno));
+      return unexpected(error::os_error);
+    }
+    return restored;
+  } catch (...) {
+    say(why, "out of memory");
+    return unexpected(error::os_error);
+  }
+}
+
+}  // namespace cuzk::shm
