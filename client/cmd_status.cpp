@@ -106,8 +106,12 @@ json to_json(const proto::status_reply& r) {
                     {"shifted_bytes", g.shifted_bytes},
                     {"proofs", g.proofs},
                     {"faults", g.faults}});
+  json keys = json::array();
+  for (const auto& k : r.keys)
+    keys.push_back({{"key_id", k.key_id}, {"host_copy", k.host_copy}, {"host_bytes", k.host_bytes},
+                    {"device_bytes", k.device_bytes}});
   json out = {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted}, {"slots", slots},
-              {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}};
+              {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}, {"keys", keys}};
   if (r.capacity) out["capacity"] = to_json(*r.capacity);
   return out;
 }
@@ -193,6 +197,13 @@ void print_service(const proto::status_reply& r) {
   for (const auto& w : r.workers)
     std::printf("  %-5u %-23s %-8d %-5s %.1f s ago\n", w.lease, shown(w.name).c_str(), w.pid,
                 str(proto::name(w.state)).c_str(), static_cast<double>(w.heartbeat_age_ms) / 1000);
+  if (!r.keys.empty()) {
+    std::printf("KEYS (%zu)\n", r.keys.size());
+    std::printf("  %-32s %-9s %-9s %s\n", "KEY", "HOST_COPY", "HOST GiB", "DEVICE GiB");
+    for (const auto& k : r.keys)
+      std::printf("  %-32s %-9s %-9.2f %.2f\n", shown(k.key_id).c_str(), shown(k.host_copy).c_str(),
+                  static_cast<double>(k.host_bytes) / (1ULL << 30), static_cast<double>(k.device_bytes) / (1ULL << 30));
+  }
   if (r.gpus.empty()) return;
   std::printf("GPUS (%zu)\n", r.gpus.size());
   std::printf("  %-3s %-20s %-7s %-5s %-19s %-10s %-7s %s\n", "DEV", "NAME", "WORKERS", "BUSY", "MEM FREE/TOTAL GiB",

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "io/zkey.hpp"
 #include "job/spec.hpp"
 #include "network_identity.hpp"
 #include "shm/failpoint.hpp"
@@ -31,18 +32,7 @@ key_store::key_store(const server_options& opt, const shm::job_table& jobs, boos
 void key_store::preload(prover_backend& backend) {
   keys_.decode_points(!backend.reads_mapped_bases());
   keys_.release_unread(true);
-  for (const auto& k : opt_.keys) {  // large keys load here, not in a client's Submit
-    const auto t0 = std::chrono::steady_clock::now();
-    const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)
-    const auto id = installed ? k : keys_.load(k);  // a file's load has checked its content
-    auto pk = keys_.get(id, !installed);
-    if (!installed) preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
-    backend.attach_key(id, pk);
-    if (installed) verify(id, pk);
-    else ready_keys_[id] = pk;
-    spdlog::info("key {} ({}): domain 2^{}, {} witness values, loaded in {:.2f} s", id, k, pk->log_domain(), pk->n_vars,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
+  for (const auto& k : opt_.keys) preload_key(backend, k);  // large keys load here, not in a client's Submit
   // The keys of the jobs a previous server left, before serving (a restart
   // should not make the first proofs wait for a parse on the pool).
   jobs_.for_each([&](shm::job_ref, const shm::job_record& rec) {
@@ -57,6 +47,63 @@ void key_store::preload(prover_backend& backend) {
       spdlog::warn("key {} of a queued job: {}", id, util::printable(e.what()));
     }
   });
+}
+
+void key_store::preload_key(prover_backend& backend, const std::string& k) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)
+  auto policy = opt_.host_copy_of(k, installed ? k : std::string());
+  if (policy == job::host_copy::drop && installed) {
+    spdlog::warn("key {}: host_copy = drop, but it was installed in the pool and the server knows no file of it to "
+                 "read its points back from: it keeps its host copy (name its .zkey with --key to drop it)", k);
+    policy = job::host_copy::keep;
+  }
+  if (policy == job::host_copy::drop) {
+    sizing::key_dims dims;
+    try {
+      const auto shape = io::read_zkey_shape_file(k);
+      dims = sizing::key_dims::of(shape.curve, shape.n_vars, shape.n_public, shape.domain_size,
+                                  shape.h == groth16::h_form::coefficient);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("key " + k + ": " + util::printable(e.what()));
+    }
+    if (!backend.would_stay_resident(dims)) {
+      spdlog::warn("key {}: host_copy = drop, but it would not stay resident on every GPU ({}): it keeps its host "
+                   "copy, from which it is {}", k, backend.name() == "cpu" ? "the CPU backend proves from host memory"
+                                                                          : "it does not fit beside the keys already there",
+                   backend.name() == "cpu" ? "proven" : "streamed");
+      policy = job::host_copy::keep;
+    }
+  }
+  const auto id = installed ? k : keys_.load(k, policy);  // a file's load has checked its content
+  auto pk = keys_.get(id, !installed);
+  if (!installed) preloaded_[std::filesystem::absolute(k).lexically_normal().string()] = id;
+  const bool everywhere = backend.attach_key(id, pk);
+  if (policy == job::host_copy::drop) {
+    if (!everywhere)
+      throw std::runtime_error("key " + k + ": host_copy = drop, but it could not be made resident on every GPU; "
+                               "start with --host-copy-keep " + k);
+    backend.forget_host_copy(pk);
+    const std::uint64_t n = keys_.release_points(id);
+    spdlog::info("key {} ({}): host_copy = drop: its {:.2f} GiB of points left host memory (every GPU holds them; a "
+                 "restart reads them from the file)", id, k, double(n) / double(1ULL << 30));
+  }
+  policy_[id] = policy;
+  if (installed) verify(id, pk);
+  else ready_keys_[id] = pk;
+  spdlog::info("key {} ({}): domain 2^{}, {} witness values, host_copy = {}, loaded in {:.2f} s", id, k, pk->log_domain(),
+               pk->n_vars, policy == job::host_copy::drop ? "drop" : "keep",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+std::vector<key_store::host_memory> key_store::host_copies() const {
+  std::vector<host_memory> v;
+  for (const auto& [id, policy] : policy_) {
+    auto r = shm::srs_region::open(opt_.pool, id);
+    if (!r) continue;
+    v.push_back({id, policy, shm::srs_region_bytes(r->bytes().size()) - r->released_bytes()});
+  }
+  return v;
 }
 
 std::vector<std::string> key_store::held() const {

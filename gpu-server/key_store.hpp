@@ -54,6 +54,13 @@ class key_store {
   bool has(const std::string& key_id) const { return ready_keys_.count(key_id) || loading_keys_.count(key_id); }
   /* The keys this node can prove with, by id: preloaded, parsed or being parsed (a cluster node advertises them). */
   std::vector<std::string> held() const;
+  /* A preloaded key's host memory: its policy and the bytes its SRS region holds now. */
+  struct host_memory {
+    std::string key_id;
+    job::host_copy policy;
+    std::uint64_t host_bytes;  // the region's pages that hold content (released ranges excluded)
+  };
+  std::vector<host_memory> host_copies() const;
   /* Parsed keys stay while a job needs them or they were preloaded; a few others are kept. */
   void trim();
 
@@ -73,7 +80,11 @@ class key_store {
   std::mutex key_mu_;
   job::key_cache keys_;
   file_policy files_;
+  /* The preloaded key k (a --key file or id): loaded with its points policy, parsed and attached. */
+  void preload_key(prover_backend& backend, const std::string& k);
+
   std::map<std::string, std::string> preloaded_;    // --key path → key id (read-only after start)
+  std::map<std::string, job::host_copy> policy_;    // key id → host_copy of a --key (read-only after start)
   std::map<std::string, std::string> key_by_file_;  // job::file_identity of a key file → key id (under key_mu_)
   // key id → the client key files (path → job::file_identity) it was loaded from (under key_mu_)
   std::map<std::string, std::map<std::string, std::string>> key_files_of_;

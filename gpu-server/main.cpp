@@ -78,6 +78,13 @@ int main(int argc, char** argv) {
                  "a .zkey to load into its SRS region, or the id of a key the pool holds, to parse and make resident "
                  "before serving (repeatable)")
       ->check(key_id | CLI::ExistingFile);
+  std::string host_copy = "keep";
+  app.add_option("--host-copy", host_copy,
+                 "keep: a --key file's points stay in its SRS region (a restart is READY in seconds); drop: they "
+                 "leave host memory once every GPU holds them, and a restart reads them from the file")
+      ->check(CLI::IsMember({"keep", "drop"}));
+  app.add_option("--host-copy-drop", o.host_copy_drop, "a --key (file or id) whose points are dropped (repeatable)");
+  app.add_option("--host-copy-keep", o.host_copy_keep, "a --key (file or id) whose points are kept (repeatable)");
   double hung_s = 60;
   app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
       ->check(range(0.001, day));
@@ -170,6 +177,7 @@ int main(int argc, char** argv) {
         {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
         {"hold_proving", {"--hold-proving", true}}, {"spool_dir", {"--spool-dir"}},
         {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}}}},
+      {"keys", {{"host_copy", {"--host-copy"}}, {"drop", {"--host-copy-drop"}}, {"keep", {"--host-copy-keep"}}}},
       {"metrics", {{"address", {"--metrics"}}, {"timeline_minutes", {"--timeline-minutes"}}}},
       {"network",
        {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
@@ -182,6 +190,7 @@ int main(int argc, char** argv) {
         {"heartbeat", {"--cluster-heartbeat"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
+  o.host_copy = host_copy == "drop" ? cuzk::job::host_copy::drop : cuzk::job::host_copy::keep;
   // Each allowed directory as given (absolute) and as resolved: a client names
   // files by either path when a directory above it is a symlink (/tmp → ...).
   for (auto* dirs : {&o.keys_dirs, &o.witness_dirs}) {

@@ -22,7 +22,11 @@
 #include "network_identity.hpp"
 #include "net/envelope_io.hpp"
 #include "proto/codec.hpp"
+#include <fstream>
+
 #include "backend/fault.hpp"
+#include "io/zkey.hpp"
+#include "io/zkey_layout.hpp"
 #include "util/host_memory.hpp"
 #include "util/utf8.hpp"
 #include <spdlog/spdlog.h>
@@ -39,16 +43,41 @@ std::string gib(std::uint64_t b) {
 
 /* The pool and its keys' SRS regions live in memory (/dev/shm, which may be sized beyond it): more than the
    host has, and the node would swap or be killed for memory mid-proof. Refused at start, with the sizes. */
-void check_host_memory(const shm::region& region, const std::string& pool) {
+/* The --key files the pool holds no region of yet count at what their region will hold: a native key's
+   region without its coefficients, a dropped key's without its points either. */
+void check_host_memory(const shm::region& region, const server_options& opt) {
   const std::uint64_t host = util::host_memory_total();
   if (!host) return;
+  const std::string& pool = opt.pool;
   std::uint64_t keys = 0;
   std::size_t n = 0;
+  std::vector<shm::srs_region> regions;
   for (const auto& id : shm::list_srs(pool))
     if (auto r = shm::srs_region::open(pool, id)) {
       keys += shm::srs_region_bytes(r->bytes().size()) - r->released_bytes();
       ++n;
+      regions.push_back(std::move(*r));
     }
+  for (const auto& k : opt.keys) {
+    if (shm::is_key_id(k)) continue;
+    try {
+      const auto s = io::read_zkey_shape_file(k);
+      /* a region of the same size that begins with the same bytes (its header and α, β, δ) is this key's */
+      std::vector<std::uint8_t> head(static_cast<std::size_t>(std::min<std::uint64_t>(s.bytes, 4096)));
+      std::ifstream(k, std::ios::binary).read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+      if (std::any_of(regions.begin(), regions.end(), [&](const shm::srs_region& r) {
+            return r.bytes().size() == s.bytes && std::equal(head.begin(), head.end(), r.bytes().begin());
+          }))
+        continue;
+      std::uint64_t bytes = shm::srs_region_bytes(s.bytes);
+      if (s.native) bytes -= s.n_coefs * io::zkey_coef_bytes;
+      if (opt.host_copy_of(k, {}) == job::host_copy::drop)
+        for (const auto& [off, len] : s.points) bytes -= len;
+      keys += bytes;
+      ++n;
+    } catch (const std::exception&) {  // the load says what is wrong with it
+    }
+  }
   if (region.size() + keys <= host) return;
   throw std::runtime_error("the pool '" + pool + "' (" + gib(region.size()) + ") and the SRS regions of its " +
                            std::to_string(n) + " key(s) (" + gib(keys) + ") need " + gib(region.size() + keys) +
@@ -94,7 +123,7 @@ server::server(server_options opt)
   const auto hung_ms = std::min<std::int64_t>(opt_.hung_timeout.count(), UINT32_MAX);  // for cuzk-shm status
   region_->header().hung_timeout_ms.store(static_cast<std::uint32_t>(hung_ms), std::memory_order_relaxed);
 
-  check_host_memory(*region_, opt_.pool);
+  check_host_memory(*region_, opt_);
   std::string note;
   backend_ = make_backend(opt_.backend, &note);
   if (!note.empty()) spdlog::info("{}", note);
@@ -476,6 +505,20 @@ void server::describe(proto::status_reply& st, bool operator_view) const {
                         w->generation, w->owner});
   }
   workers_->describe(st);
+  st.keys = key_memory();
+}
+
+std::vector<proto::key_memory> server::key_memory() const {
+  const auto gpus = backend_->gpus();
+  std::vector<proto::key_memory> v;
+  for (const auto& k : keys_->host_copies()) {
+    std::uint64_t device = 0;
+    for (const auto& g : gpus)
+      for (std::size_t i = 0; i < g.resident_keys.size() && i < g.resident_key_bytes.size(); ++i)
+        if (g.resident_keys[i] == k.key_id) device += g.resident_key_bytes[i];
+    v.push_back({k.key_id, k.policy == job::host_copy::drop ? "drop" : "keep", k.host_bytes, device});
+  }
+  return v;
 }
 
 }  // namespace cuzk::server

@@ -89,6 +89,8 @@ class server final : private outbox {
   void key_failed(const std::string& key_id, const std::string& error);
   /* The node's part of a status reply: the GPUs; for operators also the slots and workers. */
   void describe(proto::status_reply& st, bool operator_view) const;
+  /* The --key keys' host and device bytes and their host_copy policy (status, metrics, log). */
+  std::vector<proto::key_memory> key_memory() const;
   /* The node's part of a capacity: its slot classes (free and all) and its recent throughput. */
   void node_capacity(proto::capacity& cap) const;
 

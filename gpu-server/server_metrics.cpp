@@ -117,6 +117,14 @@ std::string server::metrics_text() const {
   for (const auto& [k, n] : slots)
     w.sample("cuzk_slots", {{"state", std::string(k.second)}, {"class", std::to_string(k.first)}}, double(n));
 
+  const auto keys = key_memory();
+  w.family("cuzk_key_host_bytes", "gauge",
+           "Bytes of host memory each --key's SRS region holds, by its host_copy ([keys]: keep, or drop once every "
+           "GPU holds its points).");
+  for (const auto& k : keys) w.sample("cuzk_key_host_bytes", {{"key", k.key_id}, {"host_copy", k.host_copy}}, double(k.host_bytes));
+  w.family("cuzk_key_device_bytes", "gauge",
+           "Bytes each --key takes on the GPUs, summed over them: bases, shifted copies and MSM temporaries.");
+  for (const auto& k : keys) w.sample("cuzk_key_device_bytes", {{"key", k.key_id}, {"host_copy", k.host_copy}}, double(k.device_bytes));
   w.family("cuzk_workers", "gauge", "Synthesis workers connected to the server.");
   w.sample("cuzk_workers", double(workers_->size()));
   w.family("cuzk_gpu_busy_ratio", "gauge", "Share of the last minute each GPU ran a kernel (0..1).");

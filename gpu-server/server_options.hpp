@@ -14,6 +14,7 @@
 
 #include "backend/backend.hpp"
 #include "client_listener.hpp"
+#include "job/key_cache.hpp"
 #include "proto/limits.hpp"
 
 namespace cuzk::server {
@@ -67,6 +68,21 @@ struct server_options {
   std::chrono::milliseconds tick{100};  // region scan: dead workers, FILLED slots, wait timeouts
   std::chrono::milliseconds hung_timeout{60000};  // a slot-holding worker silent this long is killed
   std::vector<std::string> keys;  // .zkey files loaded and parsed before serving; clients may name them
+  /* what stays of a --key file's points in host memory once every GPU holds them ([keys] host_copy), and
+     the keys (as given to --key, or ids) that differ from it */
+  job::host_copy host_copy = job::host_copy::keep;
+  std::vector<std::string> host_copy_drop, host_copy_keep;
+  job::host_copy host_copy_of(const std::string& key, const std::string& key_id) const {
+    auto named = [&](const std::vector<std::string>& v) {
+      return std::any_of(v.begin(), v.end(), [&](const std::string& x) {
+        return x == key || x == key_id ||
+               std::filesystem::path(x).lexically_normal() == std::filesystem::path(key).lexically_normal();
+      });
+    };
+    if (named(host_copy_keep)) return job::host_copy::keep;
+    if (named(host_copy_drop)) return job::host_copy::drop;
+    return host_copy;
+  }
   std::chrono::seconds retention{24 * 3600};  // an unfetched finished job is kept at least this long
   std::uint32_t max_jobs_per_client = 256;    // job-table entries per uid: unfinished or finished and not fetched
   std::uint32_t max_waits_per_client = 64;    // pending Waits per uid

@@ -1,14 +1,21 @@
 #include "job/key_cache.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 #include <set>
 
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
+
 #include "io/zkey.hpp"
 #include "io/zkey_layout.hpp"
+#include "job/region_points.hpp"
 #include "job/spec.hpp"
+#include "r1cs/input_file.hpp"
 #include "shm/srs_region.hpp"
+#include "util/fd_guard.hpp"
 
 namespace cuzk::job {
 
@@ -34,9 +41,11 @@ void check_content(const shm::srs_region& srs) {
 void release_unread_of(const std::string& pool, const shm::srs_region& srs) {
   try {
     const auto k = io::read_zkey_shape(srs.bytes());
-    if (!k.native || !k.n_coefs || srs.released_bytes()) return;
+    if (!k.native || !k.n_coefs) return;
     std::string why;
     const std::uint64_t n = k.n_coefs * io::zkey_coef_bytes;
+    for (const auto& r : srs.released())
+      if (r.offset == k.coefs_offset && r.bytes == n) return;
     if (auto r = shm::srs_region::release(pool, srs.key_id(), k.coefs_offset, n, &why, srs.verified()))
       spdlog::info("key {}: a native circuit's key: its {:.2f} GiB of A/B coefficients released from its SRS region "
                    "(they stay in its .zkey for snarkjs)", srs.key_id(), double(n) / (1ULL << 30));
@@ -57,7 +66,9 @@ any_key parse(shm::srs_region&& region, const std::string& what, bool points, bo
   try {
     return curves::visit(io::zkey_curve(srs->bytes()), [&](auto curve) -> any_key {
       using C = decltype(curve);
-      return std::make_shared<const groth16::basic_proving_key<C>>(io::read_zkey_mapped<C>(srs->bytes(), srs, points));
+      auto pk = io::read_zkey_mapped<C>(srs->bytes(), srs, points);
+      pk.mapped.source = std::make_shared<const region_points>(srs);
+      return std::make_shared<const groth16::basic_proving_key<C>>(std::move(pk));
     });
   } catch (const std::exception& e) {
     throw job_error(what + " is not a valid .zkey: " + e.what());
@@ -76,6 +87,74 @@ std::string key_cache::load(const std::filesystem::path& zkey) {
   if (!keys_.count(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_, true, releasing()));
   used_[id] = ++clock_;
   return id;
+}
+
+namespace {
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> point_sections(const io::zkey_shape& k) {
+  return {k.points.begin(), k.points.end()};
+}
+
+const region_points* points_of(const any_key& pk) {
+  const region_points* p = nullptr;
+  pk.visit([&](const auto& k) { p = dynamic_cast<const region_points*>(k.mapped.source.get()); });
+  return p;
+}
+
+}  // namespace
+
+std::string key_cache::load(const std::filesystem::path& zkey, host_copy policy) {
+  int raw;
+  do raw = ::open(zkey.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  while (raw < 0 && errno == EINTR);
+  if (raw < 0)
+    throw job_error("cannot load the key " + zkey.string() + ": " +
+                    (errno == ELOOP ? std::string("it is a symbolic link; key files are opened without following links")
+                                    : std::string(std::strerror(errno))));
+  util::fd_guard fd{raw};
+  const std::string name = zkey.string();
+  io::zkey_shape shape;
+  try {
+    const int dup = ::fcntl(fd.fd, F_DUPFD_CLOEXEC, 0);  // input_file closes what it is given
+    if (dup < 0) throw std::runtime_error(std::strerror(errno));
+    shape = io::read_zkey_shape(r1cs::input_file(dup, name, "zkey"));
+  } catch (const std::exception& e) {
+    throw job_error(name + " is not a valid .zkey: " + e.what());
+  }
+  const auto points = point_sections(shape);
+  std::string why;
+  auto srs = policy == host_copy::drop
+                 ? shm::srs_region::load(pool_, fd.fd, name, &why, shm::srs_origin::installed, points)
+                 : shm::srs_region::load(pool_, fd.fd, name, &why);
+  if (!srs) throw job_error("cannot load the key " + name + ": " + explain(srs.error(), why));
+  const std::string id = srs->key_id();
+  if (policy == host_copy::keep && srs->released_bytes()) {
+    auto back = shm::srs_region::restore(pool_, id, fd.fd, name, &why, points);
+    if (!back) throw job_error("cannot bring the points of the key " + name + " back into memory: " + explain(back.error(), why));
+    if (*back)
+      spdlog::info("key {}: {:.2f} GiB of points read back from {} into its SRS region (host_copy = keep)", id,
+                   double(*back) / double(1ULL << 30), name);
+  }
+  if (!keys_.count(id)) insert(id, parse(std::move(*srs), name, decode_points_, true, releasing()));
+  used_[id] = ++clock_;
+  if (policy == host_copy::drop)
+    if (const auto* p = points_of(keys_.at(id))) p->attach_file(fd.fd, name);
+  return id;
+}
+
+std::uint64_t key_cache::release_points(const std::string& key_id) {
+  std::string why;
+  auto srs = shm::srs_region::open(pool_, key_id, &why);
+  if (!srs) throw job_error("cannot release the points of key " + key_id + ": " + explain(srs.error(), why));
+  const auto shape = io::read_zkey_shape(srs->bytes());
+  bool checked;
+  {
+    std::lock_guard lk(verified_mu);
+    checked = verified_ids.count(key_id) > 0;
+  }
+  auto r = shm::srs_region::release(pool_, key_id, point_sections(shape), &why, checked);
+  if (!r) throw job_error("cannot release the points of key " + key_id + ": " + explain(r.error(), why));
+  return *r;
 }
 
 std::string key_cache::load(int fd, std::string_view display_name) {

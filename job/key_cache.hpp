@@ -14,6 +14,12 @@
 
 namespace cuzk::job {
 
+/* What stays of a key's points in host memory once a GPU holds them (DESIGN §9, [keys] host_copy). */
+enum class host_copy {
+  keep,  // the SRS region holds them: a restart is READY in seconds
+  drop,  // only the GPUs and the key's file do: a restart reads them from the file at the disk's rate
+};
+
 class key_cache {
  public:
   explicit key_cache(std::string pool, std::size_t capacity = 4) : pool_(std::move(pool)), capacity_(capacity) {}
@@ -32,6 +38,14 @@ class key_cache {
      is missing, not a regular file (it is opened with O_NOFOLLOW|O_NONBLOCK)
      or not a valid .zkey. */
   std::string load(const std::filesystem::path& zkey);
+  /* The same with a policy for the points. drop: a region made now never
+     holds the point sections (their hashes are recorded as the file is
+     hashed) and the parsed key reads them from the file (job::region_points,
+     which keeps it open); release_points() lets an existing region's go.
+     keep: a region that released them gets them back from the file. */
+  std::string load(const std::filesystem::path& zkey, host_copy policy);
+  /* The key's point sections leave its region (the GPUs hold them now); the bytes released. */
+  std::uint64_t release_points(const std::string& key_id);
   /* The same for a key file the caller opened (after its own checks); the
      caller keeps and closes fd. display_name names it in errors. */
   std::string load(int fd, std::string_view display_name);

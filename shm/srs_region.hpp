@@ -109,6 +109,10 @@ class srs_region {
      Returns the bytes restored. */
   static result<std::uint64_t> restore(std::string_view pool, std::string_view key_id, int fd,
                                        std::string_view display_name, std::string* why = nullptr) noexcept;
+  /* Only the released ranges that overlap `only` (offset, bytes). */
+  static result<std::uint64_t> restore(std::string_view pool, std::string_view key_id, int fd,
+                                       std::string_view display_name, std::string* why,
+                                       std::span<const std::pair<std::uint64_t, std::uint64_t>> only) noexcept;
   /* Content bytes released (0: none). */
   std::uint64_t released_bytes() const noexcept;
   /* The released ranges, by offset, as the header says now (a release by another process shows). */

@@ -189,6 +189,13 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
 
 result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_view key_id, int file,
                                           std::string_view display_name, std::string* why) noexcept {
+  const std::pair<std::uint64_t, std::uint64_t> all{0, ~std::uint64_t(0)};
+  return restore(pool, key_id, file, display_name, why, std::span(&all, 1));
+}
+
+result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_view key_id, int file,
+                                          std::string_view display_name, std::string* why,
+                                          std::span<const std::pair<std::uint64_t, std::uint64_t>> only) noexcept {
   try {
     auto r = open(pool, key_id, why);
     if (!r) return unexpected(r.error());
@@ -209,7 +216,10 @@ result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_vie
     std::vector<std::uint8_t> buf(copy_chunk);
     for (std::size_t i = 0; i < ranges.size(); ++i) {
       const auto& x = ranges[i];
-      if (x.hash.empty()) {  // its bytes were never hashed: nothing to check them by
+      const bool wanted = std::any_of(only.begin(), only.end(), [&](const auto& o) {
+        return x.offset < o.first + std::min(o.second, ~std::uint64_t(0) - o.first) && o.first < x.offset + x.bytes;
+      });
+      if (!wanted || x.hash.empty()) {  // not asked for, or its bytes were never hashed: nothing to check them by
         left.push_back(x);
         continue;
       }

@@ -40,6 +40,7 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
         "max_preparing_per_client", "max_fetches_per_client", "max_connections_per_client", "max_connections",
         "spool_dir", "max_spool_per_client_gib", "upload_stall"}},
       {"worker", {"name", "checksum", "synth_deadline", "stop_timeout", "progress_grace", "count"}},
+      {"keys", {"host_copy", "drop", "keep"}},
       {"metrics", {"address", "timeline_minutes"}},
       {"network", {"endpoint", "server_key", "clients_dir", "insecure_loopback"}},
       {"critical", {"max_per_client", "reserve_workers", "reserve_provers"}},

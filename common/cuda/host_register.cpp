@@ -33,6 +33,23 @@ bool host_registry::holds(const void* p, std::size_t n) const {
   return a >= it->first && a + n <= it->first + it->second.size;
 }
 
+bool host_registry::remove(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::shared_ptr<const void> owner;  // released after the lock: it may unmap
+  std::lock_guard lk(mu_);
+  auto it = ranges_.upper_bound(a);
+  if (it == ranges_.begin()) return false;
+  --it;
+  if (a < it->first || a >= it->first + it->second.size) return false;
+  if (const cudaError_t e = cudaHostUnregister(reinterpret_cast<void*>(it->first)); e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw error(e, "cudaHostUnregister of " + std::to_string(it->second.size) + " bytes");
+  }
+  owner = std::move(it->second.owner);
+  ranges_.erase(it);
+  return true;
+}
+
 std::size_t host_registry::bytes() const {
   std::lock_guard lk(mu_);
   std::size_t n = 0;

@@ -28,6 +28,8 @@ class host_registry {
      seconds it took (0 when already registered); throws cuda::error. */
   double add(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner, bool read_only);
   bool holds(const void* p, std::size_t n) const;
+  /* Unregisters the range that holds p (no copy from it may be in flight); false when none does. */
+  bool remove(const void* p);
   std::size_t bytes() const;
 
  private:

@@ -3,6 +3,7 @@
 // curve C; the unprefixed names are BLS12-381's.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -29,12 +30,36 @@ enum class h_form : std::uint8_t {
    little-endian x ‖ y, the point at infinity all zero, which is also the
    layout the CUDA kernels read), where the key was read from memory that
    `owner` keeps mapped (an SRS region): a GPU uploads straight from there. */
+/* The bytes of one point section, read from the key's file because its
+   region no longer holds them (host_copy = drop), a buffer at a time. */
+class points_reader {
+ public:
+  virtual ~points_reader() = default;
+  /* the section's next bytes into out (at most out.size()): 0 once all were read */
+  virtual std::size_t next(std::span<std::uint8_t> out) = 0;
+  /* after the last next(): std::runtime_error when what was read does not hash to what the region recorded */
+  virtual void finish() = 0;
+};
+
+/* Where a mapped key's point sections are: in its region's memory, or only
+   in its file (job::region_points). */
+class points_source {
+ public:
+  virtual ~points_source() = default;
+  /* true: section (one of mapped_bases' spans) is no longer in memory: read it with open() */
+  virtual bool released(std::span<const std::uint8_t> section) const = 0;
+  /* std::runtime_error naming the key when it cannot be read (no file is known for it) */
+  virtual std::unique_ptr<points_reader> open(std::span<const std::uint8_t> section) const = 0;
+};
+
 struct mapped_bases {
   std::shared_ptr<const void> owner;  // null: not mapped; upload from the parsed points
   std::span<const std::uint8_t> a, b1, b2, c, h;
   /* section 4's records (after the count) when they were left undecoded:
      evaluate_from_coefs reads and checks them where it uses them */
   std::span<const std::uint8_t> coefs;
+  /* null: the spans are always in memory */
+  std::shared_ptr<const points_source> source;
 };
 
 /* One nonzero entry of the A or B matrix (snarkjs .zkey section 4). */

@@ -305,9 +305,13 @@ zkey_shape read_zkey_shape(const r1cs::byte_source& src) {
   const std::uint64_t g1 = l.g1(), g2 = l.g2();
   const std::pair<std::uint32_t, std::uint64_t> expected[] = {
       {5, k.n_vars * g1}, {6, k.n_vars * g1}, {7, k.n_vars * g2}, {8, l.n_private() * g1}, {9, l.n_h() * g1}};
-  for (const auto& [type, size] : expected)
-    if (const auto s = section(f, type); s.size != size)
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto [type, size] = expected[i];
+    const auto s = section(f, type);
+    if (s.size != size)
       throw format_error(ctx(type) + ": " + std::to_string(s.size) + " bytes, expected " + std::to_string(size));
+    k.points[i] = {s.offset, s.size};
+  }
   return k;
 }
 
@@ -347,7 +351,7 @@ groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> byt
     const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey
     return bytes.subspan(s.offset, s.size);
   };
-  pk.mapped = {std::move(owner), view(5), view(6), view(7), view(8), view(9), {}};
+  pk.mapped = {std::move(owner), view(5), view(6), view(7), view(8), view(9), {}, nullptr};
   if (!decode_points && !pk.native) pk.mapped.coefs = view(4).subspan(4);
   return pk;
 }

@@ -17,6 +17,7 @@
 // SRS region; snarkjs ignores both sections.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <span>
 #include <vector>
@@ -43,6 +44,8 @@ struct zkey_shape {
   std::uint64_t coefs_offset = 0;  // the first record's offset in the file
   bool native = false;        // section 101
   std::uint64_t bytes = 0;    // the whole file
+  /* the point sections A, B1, B2, C, H (5 .. 9): offset and bytes each */
+  std::array<std::pair<std::uint64_t, std::uint64_t>, 5> points{};
 };
 zkey_shape read_zkey_shape(const r1cs::byte_source& src);
 zkey_shape read_zkey_shape(std::span<const std::uint8_t> bytes);

@@ -190,6 +190,13 @@ rule_result check_body(const status_reply& m) {
   if (m.gpus.size() > max_gpus)
     return fail("StatusReply.gpus", std::to_string(m.gpus.size()) + " GPUs, at most " + std::to_string(max_gpus));
   for (std::size_t i = 0; i < m.gpus.size(); ++i) CUZK_RULE(check_gpu(at("StatusReply.gpus", i), m.gpus[i]));
+  if (m.keys.size() > max_resident_keys)
+    return fail("StatusReply.keys", std::to_string(m.keys.size()) + " keys, at most " + std::to_string(max_resident_keys));
+  for (std::size_t i = 0; i < m.keys.size(); ++i) {
+    CUZK_RULE(check_token(at("StatusReply.keys", i) + ".key_id", m.keys[i].key_id, max_key_id_bytes));
+    if (m.keys[i].host_copy != "keep" && m.keys[i].host_copy != "drop")
+      return fail(at("StatusReply.keys", i) + ".host_copy", "neither keep nor drop");
+  }
   if (m.capacity) CUZK_RULE(check_capacity("StatusReply.capacity", *m.capacity));
   return std::nullopt;
 }

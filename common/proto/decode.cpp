@@ -202,6 +202,7 @@ struct converter {
     m.jobs_omitted = w.jobs_omitted();
     for (const auto& g : w.gpus()) m.gpus.push_back(from(g));
     m.hung_timeout_ms = w.hung_timeout_ms();
+    for (const auto& k : w.keys()) m.keys.push_back({k.key_id(), k.host_copy(), k.host_bytes(), k.device_bytes()});
     if (w.has_capacity()) {
       const auto& c = w.capacity();
       capacity out;

@@ -193,6 +193,13 @@ void put(wire::Envelope& e, const body& b) {
                    for (const auto& g : m.gpus) put(*w->add_gpus(), g);
                    w->set_hung_timeout_ms(m.hung_timeout_ms);
                    if (m.capacity) put(*w->mutable_capacity(), *m.capacity);
+                   for (const auto& k : m.keys) {
+                     auto* wk = w->add_keys();
+                     wk->set_key_id(k.key_id);
+                     wk->set_host_copy(k.host_copy);
+                     wk->set_host_bytes(k.host_bytes);
+                     wk->set_device_bytes(k.device_bytes);
+                   }
                  },
                  [&](const error_reply& m) {
                    auto* w = e.mutable_error();

@@ -173,6 +173,12 @@ struct gpu_status {
   std::uint64_t shifted_bytes = 0;
   friend bool operator==(const gpu_status&, const gpu_status&) = default;
 };
+struct key_memory {
+  std::string key_id;
+  std::string host_copy;  // "keep" or "drop"
+  std::uint64_t host_bytes = 0, device_bytes = 0;
+  friend bool operator==(const key_memory&, const key_memory&) = default;
+};
 struct key_load {
   std::string key_id;  // empty: other clients' keys
   proto::priority priority = priority::normal;
@@ -202,6 +208,7 @@ struct status_reply {
   std::vector<gpu_status> gpus;
   std::uint32_t hung_timeout_ms = 0;
   std::optional<proto::capacity> capacity;
+  std::vector<key_memory> keys;  // operators only
   friend bool operator==(const status_reply&, const status_reply&) = default;
 };
 struct error_reply {

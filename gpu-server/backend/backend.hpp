@@ -16,6 +16,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "job/any_key.hpp"
+#include "sizing/device_memory.hpp"
 
 namespace cuzk::server {
 
@@ -55,6 +56,7 @@ struct gpu_status {
   std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
   std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first
   std::vector<std::string> resident_shifts;   // each one's shifted copies, e.g. "h 11@22 l 11@22 ... b2 5@22"
+  std::vector<std::uint64_t> resident_key_bytes;  // each one's device bytes (bases, copies, MSM temporaries)
   std::uint64_t resident_bytes = 0;
   std::uint64_t shifted_bytes = 0;            // of resident_bytes, the shifted copies' points
   std::uint64_t proofs = 0, faults = 0;
@@ -70,8 +72,20 @@ class prover_backend {
      which throws std::runtime_error with a sentence when it cannot. */
   virtual void attach_pool(std::span<const std::span<std::uint8_t>> chunks) { (void)chunks; }
   /* A key the server will prove with (preloaded, or a queued job's): a GPU
-     backend registers its SRS region and makes it resident where it fits. */
-  virtual void attach_key(std::string_view key_id, const job::any_key& pk) { (void)key_id, (void)pk; }
+     backend registers its SRS region and makes it resident where it fits.
+     true: resident on every GPU. */
+  virtual bool attach_key(std::string_view key_id, const job::any_key& pk) {
+    (void)key_id, (void)pk;
+    return false;
+  }
+  /* The key's points are about to leave host memory (host_copy = drop): whatever holds their pages lets go. */
+  virtual void forget_host_copy(const job::any_key& pk) { (void)pk; }
+  /* Whether a key of these sizes would stay resident on every GPU (keys that may not be evicted already
+     there); false on the CPU. */
+  virtual bool would_stay_resident(const sizing::key_dims& k) const {
+    (void)k;
+    return false;
+  }
   /* one overload per curve */
   virtual basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) = 0;
   virtual basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) = 0;

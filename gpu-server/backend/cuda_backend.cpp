@@ -126,14 +126,29 @@ class cuda_backend final : public prover_backend {
                    key_id, g, gib(ctx.budget()), gib(bases), gib(work));
   }
 
-  void attach_key(std::string_view key_id, const job::any_key& key) override {
-    key.visit([&](const auto& pk) { attach(key_id, pk); });
+  bool attach_key(std::string_view key_id, const job::any_key& key) override {
+    bool everywhere = false;
+    key.visit([&](const auto& pk) { everywhere = attach(key_id, pk); });
+    return everywhere;
   }
 
+  void forget_host_copy(const job::any_key& key) override {
+    key.visit([&](const auto& pk) {
+      CUZK_CUDA_OK(cudaSetDevice(gpus_.front().ctx->device()));
+      gpus_.front().ctx->forget_mapped(pk.mapped);  // one registry holds every GPU's registrations
+    });
+  }
+
+  bool would_stay_resident(const sizing::key_dims& k) const override {
+    return std::all_of(gpus_.begin(), gpus_.end(), [&](const gpu& g) { return g.ctx->could_hold(k); });
+  }
+
+  /* true: resident on every GPU */
   template <class C>
-  void attach(std::string_view key_id, const groth16::basic_proving_key<C>& pk) {
+  bool attach(std::string_view key_id, const groth16::basic_proving_key<C>& pk) {
     const auto& m = pk.mapped;
     const std::size_t region = m.a.size() + m.b1.size() + m.b2.size() + m.c.size() + m.h.size();
+    bool everywhere = true;
     for (std::size_t g = 0; g < gpus_.size(); ++g) {
       auto& ctx = *gpus_[g].ctx;
       try {
@@ -145,17 +160,22 @@ class cuda_backend final : public prover_backend {
                        key_id, gib(region), since(t0), region ? since(t0) / gib(region) : 0.0);
         const auto t1 = clock::now();
         cuda::stream s;
-        if (const auto dk = ctx.resident(key_id, pk, s))
-          spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases, {:.2f} GiB of shifted copies: {}) in {:.3f} s",
-                       key_id, g, gib(cuda::basic_device_key<C>::bases_bytes(pk)), gib(dk->shifted_bytes()),
-                       dk->shifts().describe(), since(t1));
-        else
+        const bool from_file = cuda::points_released(m);
+        if (const auto dk = ctx.resident(key_id, pk, s)) {
+          spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases{}, {:.2f} GiB of shifted copies: {}) in {:.3f} s",
+                       key_id, g, gib(cuda::basic_device_key<C>::bases_bytes(pk)), from_file ? " read from its file" : "",
+                       gib(dk->shifted_bytes()), dk->shifts().describe(), since(t1));
+        } else {
+          everywhere = false;
           not_resident(key_id, pk, g, ctx);
+        }
       } catch (const cuda::error& e) {
+        everywhere = false;
         spdlog::warn("key {}: not made resident on GPU {}: {}", key_id, g, e.what());
         if (e.sticky()) throw device_fault("CUDA device " + std::to_string(ctx.device()) + ": " + e.what(), true);
       }
     }
+    return everywhere;
   }
 
   basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) override {
@@ -246,6 +266,7 @@ class cuda_backend final : public prover_backend {
       s.budget = st.budget;
       s.resident_keys = st.resident_keys;
       s.resident_shifts = st.resident_shifts;
+      s.resident_key_bytes.assign(st.resident_key_bytes.begin(), st.resident_key_bytes.end());
       s.resident_bytes = st.resident_bytes;
       s.shifted_bytes = st.shifted_bytes;
       s.proofs = g.proofs.load();

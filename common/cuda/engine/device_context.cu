@@ -45,7 +45,7 @@ bool device_context::register_mapped(const groth16::basic_proving_key<C>& pk) {
 }
 
 bool device_context::register_region(const groth16::mapped_bases& m) {
-  if (!m.owner || !registry_) return false;
+  if (!m.owner || !registry_ || points_released(m)) return false;
   /* the five sections lie in one mapping: register from the first to the end of the last */
   const std::uint8_t* lo = nullptr;
   const std::uint8_t* hi = nullptr;
@@ -63,6 +63,12 @@ bool device_context::register_region(const groth16::mapped_bases& m) {
     return false;
   }
   return true;
+}
+
+void device_context::forget_mapped(const groth16::mapped_bases& m) {
+  if (!registry_) return;
+  for (auto sec : {m.a, m.b1, m.b2, m.c, m.h})
+    if (!sec.empty()) (void)registry_->remove(sec.data());
 }
 
 template <class C>
@@ -85,13 +91,19 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   }
   const sizing::key_dims dims = sizing::dims_of(pk);
   const std::size_t need = sizing::resident_need(dims, opt_.workers);
-  if (need > budget_) return nullptr;
+  /* a key that is nowhere in host memory cannot be streamed */
+  auto cannot_stream = [&](const std::string& why) -> std::shared_ptr<const key_t> {
+    if (!points_released(pk.mapped)) return nullptr;
+    throw std::runtime_error("key " + id + ": its points left host memory (host_copy = drop) and it " + why +
+                             " on CUDA device " + std::to_string(opt_.device) + ", so it cannot be streamed either");
+  };
+  if (need > budget_) return cannot_stream("does not fit the budget");
   /* least recently used first out, among the keys no proof holds */
   while (resident_bytes_ + need > budget_) {
     auto victim = keys_.end();
     for (auto it = keys_.begin(); it != keys_.end(); ++it)
-      if (it->key.use_count() == 1) victim = it;
-    if (victim == keys_.end()) return nullptr;
+      if (it->key.use_count() == 1 && !points_released(it->mapped)) victim = it;
+    if (victim == keys_.end()) return cannot_stream("finds no room beside the keys in use");
     resident_bytes_ -= victim->footprint;
     keys_.erase(victim);
     ++evictions_;
@@ -115,7 +127,7 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   }
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
   resident_bytes_ += key->footprint_bytes();
-  keys_.push_front({id, C::id, key, key->footprint_bytes(), sh.describe(), key->shifted_bytes()});
+  keys_.push_front({id, C::id, key, key->footprint_bytes(), sh.describe(), key->shifted_bytes(), pk.mapped});
   ++uploads_;
   return key;
 }
@@ -127,6 +139,14 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
 CUZK_CONTEXT_INSTANCES(curves::bls12_381)
 CUZK_CONTEXT_INSTANCES(curves::bn254)
 #undef CUZK_CONTEXT_INSTANCES
+
+bool device_context::could_hold(const sizing::key_dims& k) const {
+  std::size_t pinned = 0;
+  std::lock_guard lk(mu_);
+  for (const auto& e : keys_)
+    if (points_released(e.mapped)) pinned += e.footprint;
+  return pinned + sizing::resident_need(k, opt_.workers) <= budget_;
+}
 
 void device_context::note_streamed() {
   std::lock_guard lk(mu_);
@@ -196,6 +216,7 @@ context_status device_context::status() const {
   for (const auto& e : keys_) {
     st.resident_keys.push_back(e.id);
     st.resident_shifts.push_back(e.shifts);
+    st.resident_key_bytes.push_back(e.footprint);
     st.shifted_bytes += e.shifted_bytes;
   }
   st.uploads = uploads_;

@@ -21,6 +21,7 @@
 #include "cuda/memory.hpp"
 #include "curves/curve_id.hpp"
 #include "groth16/keys.hpp"
+#include "sizing/device_memory.hpp"
 #include "util/interval_union.hpp"
 
 namespace cuzk::cuda {
@@ -47,6 +48,7 @@ struct context_status {
   std::size_t mem_total = 0, mem_free = 0, budget = 0, resident_bytes = 0;
   std::vector<std::string> resident_keys;  // most recently used first
   std::vector<std::string> resident_shifts;  // each key's shifted copies (key_shifts::describe), same order
+  std::vector<std::size_t> resident_key_bytes;  // each key's footprint, same order
   std::size_t shifted_bytes = 0;             // of resident_bytes, the shifted copies' points
   std::uint64_t uploads = 0, evictions = 0, streamed = 0;
   std::string register_error;  // the first SRS region that could not be registered, and why
@@ -65,8 +67,10 @@ class device_context {
 
   /* The key's bases on this device: resident already, or uploaded now on s
      (synchronised before return) after evicting the least recently used
-     keys no proof holds. Null when the key cannot stay resident within the
-     budget next to the workers' buffers: the caller streams it. An empty
+     keys no proof holds (never one whose points left host memory). Null when
+     the key cannot stay resident within the budget next to the workers'
+     buffers: the caller streams it; std::runtime_error instead for a key
+     whose points left host memory (host_copy = drop). An empty
      key_id names the key by its address. Keys of both curves share the
      budget. */
   template <class C>
@@ -76,7 +80,13 @@ class device_context {
      uploads from it run at pinned speed; false when the key has none. */
   template <class C>
   bool register_mapped(const groth16::basic_proving_key<C>& pk);
+  /* Unregisters the key's SRS region, whose points are about to leave host memory (host_copy = drop):
+     registered pages stay pinned and would not be freed. */
+  void forget_mapped(const groth16::mapped_bases& m);
   void note_streamed();
+  /* Whether a key of these sizes fits the budget beside the keys that may not be evicted (their points
+     left host memory) and the workers' buffers. */
+  bool could_hold(const sizing::key_dims& k) const;
 
   /* A proof's kernels ran from a to b (recorded on this device, both complete). */
   void note_busy(const event& a, const event& b);
@@ -93,6 +103,7 @@ class device_context {
     std::size_t footprint;
     std::string shifts;          // key_shifts::describe()
     std::size_t shifted_bytes;   // the copies' points
+    groth16::mapped_bases mapped;  // its points released from host memory (host_copy = drop): never evicted
   };
   std::string id_of(std::string_view key_id, const void* pk) const;
   bool register_region(const groth16::mapped_bases& m);

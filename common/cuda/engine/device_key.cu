@@ -1,6 +1,7 @@
 #include "cuda/engine/device_key.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "cuda/error.hpp"
@@ -40,18 +41,66 @@ key_shifts plan_key_shifts(const groth16::basic_proving_key<C>& pk, std::size_t 
   return {of_sizing(k.a), of_sizing(k.b1), of_sizing(k.b2), of_sizing(k.c), of_sizing(k.h)};
 }
 
+namespace {
+
+/* The reader's bytes to device memory dst, through two pinned buffers: one fills while the other's copy runs. */
+void copy_through_pinned(groth16::points_reader& r, std::byte* dst, std::size_t n, cudaStream_t s) {
+  constexpr std::size_t chunk = std::size_t(64) << 20;
+  const std::size_t each = std::min(chunk, n);
+  struct pinned {
+    void* p = nullptr;
+    ~pinned() {
+      if (p) (void)cudaFreeHost(p);
+    }
+  } buf[2];
+  event copied[2];
+  bool queued[2] = {false, false};
+  for (auto& b : buf) CUZK_CUDA_OK(cudaHostAlloc(&b.p, each, cudaHostAllocPortable));
+  try {
+    for (std::size_t off = 0, k = 0; off < n; k ^= 1) {
+      if (queued[k]) copied[k].sync();
+      auto* host = static_cast<std::uint8_t*>(buf[k].p);
+      const std::size_t got = r.next({host, std::min(each, n - off)});
+      if (!got) throw std::runtime_error("a key file ended " + std::to_string(n - off) + " bytes before its section");
+      CUZK_CUDA_OK(cudaMemcpyAsync(dst + off, host, got, cudaMemcpyHostToDevice, s));
+      copied[k].record(s);
+      queued[k] = true;
+      off += got;
+    }
+    CUZK_CUDA_OK(cudaStreamSynchronize(s));
+  } catch (...) {
+    (void)cudaStreamSynchronize(s);  // no copy may still read a buffer freed on the way out
+    throw;
+  }
+  r.finish();
+}
+
+}  // namespace
+
+bool points_released(const groth16::mapped_bases& m) {
+  return m.source && (m.source->released(m.a) || m.source->released(m.b1) || m.source->released(m.b2) ||
+                      m.source->released(m.c) || m.source->released(m.h));
+}
+
 template <class Affine>
 msm::device_bases<Affine> upload_bases(std::span<const std::uint8_t> mapped, const std::vector<Affine>& points,
-                                       cudaStream_t s, unsigned room) {
+                                       cudaStream_t s, unsigned room, const groth16::points_source* src) {
+  if (!mapped.empty() && src && src->released(mapped)) {
+    auto reader = src->open(mapped);
+    return msm::device_bases<Affine>::from_filler(
+        mapped.size(), [&](std::byte* dst) { copy_through_pinned(*reader, dst, mapped.size(), s); }, room);
+  }
   if (!mapped.empty()) return msm::device_bases<Affine>::from_device_layout(mapped, s, room);
   return msm::device_bases<Affine>(std::span<const Affine>(points), s, room);
 }
 
 template <class C>
 basic_device_key<C>::basic_device_key(const proving_key& pk, cudaStream_t s, const key_shifts& sh)
-    : a(upload_bases(pk.mapped.a, pk.a, s, sh.a.copies)), b1(upload_bases(pk.mapped.b1, pk.b1, s, sh.b1.copies)),
-      c(upload_bases(pk.mapped.c, pk.c, s, sh.c.copies)), h(upload_bases(pk.mapped.h, pk.h_query, s, sh.h.copies)),
-      b2(upload_bases(pk.mapped.b2, pk.b2, s, sh.b2.copies)), pk_(&pk), n_vars_(pk.n_vars),
+    : a(upload_bases(pk.mapped.a, pk.a, s, sh.a.copies, pk.mapped.source.get())),
+      b1(upload_bases(pk.mapped.b1, pk.b1, s, sh.b1.copies, pk.mapped.source.get())),
+      c(upload_bases(pk.mapped.c, pk.c, s, sh.c.copies, pk.mapped.source.get())),
+      h(upload_bases(pk.mapped.h, pk.h_query, s, sh.h.copies, pk.mapped.source.get())),
+      b2(upload_bases(pk.mapped.b2, pk.b2, s, sh.b2.copies, pk.mapped.source.get())), pk_(&pk), n_vars_(pk.n_vars),
       domain_size_(pk.domain_size), delta1_(pk.delta1), bytes_(bases_bytes(pk)), footprint_(footprint(pk, sh)),
       shifts_(sh) {
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
@@ -104,9 +153,9 @@ std::size_t working_bytes(const groth16::basic_proving_key<C>& pk) {
   template class basic_device_key<C>;                                                                        \
   template key_shifts plan_key_shifts(const groth16::basic_proving_key<C>&, std::size_t, int);               \
   template msm::basic_g1_bases<C> upload_bases(std::span<const std::uint8_t>, const std::vector<ec::g1_affine<C>>&, \
-                                               cudaStream_t, unsigned);                                      \
+                                               cudaStream_t, unsigned, const groth16::points_source*);       \
   template msm::basic_g2_bases<C> upload_bases(std::span<const std::uint8_t>, const std::vector<ec::g2_affine<C>>&, \
-                                               cudaStream_t, unsigned);                                      \
+                                               cudaStream_t, unsigned, const groth16::points_source*);       \
   template std::size_t working_bytes(const groth16::basic_proving_key<C>&);
 CUZK_DEVICE_KEY_INSTANCES(curves::bls12_381)
 CUZK_DEVICE_KEY_INSTANCES(curves::bn254)

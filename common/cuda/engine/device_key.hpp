@@ -66,10 +66,15 @@ class basic_device_key {
 };
 using device_key = basic_device_key<curves::bls12_381>;
 
-/* One query's bases, from the key's mapped bytes (one queued copy) or packed from its points. */
+/* One query's bases, from the key's mapped bytes (one queued copy), from its
+   file when its region released them (src: through pinned buffers, checked
+   against the hash the region recorded; blocking), or packed from its points. */
 template <class Affine>
 msm::device_bases<Affine> upload_bases(std::span<const std::uint8_t> mapped, const std::vector<Affine>& points,
-                                       cudaStream_t s, unsigned room = 0);
+                                       cudaStream_t s, unsigned room = 0, const groth16::points_source* src = nullptr);
+
+/* true: the key's points are no longer in host memory (host_copy = drop): it must stay resident */
+bool points_released(const groth16::mapped_bases& m);
 
 /* Device memory one proof's buffers need beside the key (a, b, c, NTT scratch, H, z and its split). */
 template <class C>

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -62,6 +63,10 @@ class device_bases {
      groth16::mapped_bases): one copy queued on s, which the caller
      synchronises before the bases are used. */
   static device_bases from_device_layout(std::span<const std::uint8_t> bytes, cudaStream_t s, unsigned room = 0);
+  /* The same bytes written by fill (to the device address it gets, all `bytes` of them, before it returns):
+     a key whose points come from its file a buffer at a time. */
+  static device_bases from_filler(std::size_t bytes, const std::function<void(std::byte* device)>& fill,
+                                  unsigned room = 0);
   device_bases(device_bases&&) noexcept;
   device_bases& operator=(device_bases&&) noexcept;
   ~device_bases();

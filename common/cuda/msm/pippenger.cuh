@@ -124,6 +124,21 @@ device_bases<Affine> device_bases<Affine>::from_device_layout(std::span<const st
 }
 
 template <class Affine>
+device_bases<Affine> device_bases<Affine>::from_filler(std::size_t bytes, const std::function<void(std::byte*)>& fill,
+                                                       unsigned room) {
+  constexpr std::size_t point = group<Affine>::point_bytes;
+  if (bytes % point) throw std::invalid_argument("msm: " + std::to_string(bytes) + " bytes are not a whole number of points");
+  device_bases b;
+  b.n_ = bytes / point;
+  if (b.n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
+  b.points_ = device_buffer<std::byte>(std::max<std::size_t>(b.n_, 1) * (room + 1) * point, "MSM bases");
+  b.ws_ = std::make_unique<workspace>();
+  b.mutex_ = std::make_unique<std::mutex>();
+  if (bytes) fill(b.points_.data());
+  return b;
+}
+
+template <class Affine>
 device_bases<Affine>::device_bases(device_bases&&) noexcept = default;
 template <class Affine>
 device_bases<Affine>& device_bases<Affine>::operator=(device_bases&&) noexcept = default;
