@@ -86,7 +86,8 @@ std::optional<proof_job> provers::proof_of(std::uint64_t s) {
   return pj;
 }
 
-/* As many proofs in flight as the backend has workers (DESIGN §5: two per GPU). */
+/* As many proofs in flight as the backend takes at once (DESIGN §5: two per GPU, two workers or one worker's
+   two lanes, the second proof's inputs copied while the first one's MSMs run). */
 void provers::start() {
   while (!c_.loop.stopping && !c_.loop.held && proving_ < threads_.size()) {
     const auto s = next_filled();
@@ -259,8 +260,9 @@ void provers::stored(const proof_done& d) {
     }
     shm::failpoint("server.proof.stored");
     ++c_.counters.proofs;
-    spdlog::info("proven job={} partition={} backend={} gpu={} streamed={} {}", w.job.index, w.partition,
-                 c_.backend.name(), d.gpu, d.streamed, timings_log_fields(d.timings, d.verify, d.stage));
+    spdlog::info("proven job={} partition={} backend={} gpu={} prover={} streamed={} {} wait_ms={:.1f}", w.job.index,
+                 w.partition, c_.backend.name(), d.gpu, d.worker, d.streamed,
+                 timings_log_fields(d.timings, d.verify, d.stage), d.timings.wait * 1e3);
     (void)c_.slots.release(w.slot, w.gen, c_.lease.index());
   } else {
     ++c_.counters.failed;

@@ -1,5 +1,6 @@
-// The provers (DESIGN §5): as many threads as the backend has workers (two
-// per GPU), each proving one FILLED slot at a time, critical then highest
+// The provers (DESIGN §5): as many threads as the backend takes proofs at
+// once (two per GPU: two workers, or one worker's two lanes), each proving
+// one FILLED slot at a time, critical then highest
 // priority then oldest job first; a proof is verified before it is stored,
 // and a device error puts the slot back to FILLED rather than failing the
 // job. reserve_provers per GPU prove only critical slots; a critical slot

@@ -13,9 +13,16 @@
 #            server holds proving (--hold-proving), then drained after
 #            SIGUSR2 while the workers synthesize the next jobs into the freed
 #            slots (the host's memory bandwidth busy); per mode of
-#            BACKLOG_MODES (cuda noreg): partitions/min, the GPU's busy share
-#            over the drain (cuzk_gpu_busy_seconds_total, CUDA events) and
-#            NVML's, the mean copy and staging per proof; then the ratio
+#            BACKLOG_MODES (cuda noreg; cuda1: --workers-per-gpu 1, one worker
+#            of two lanes, the next proof's copy during the MSMs; cuda1serial:
+#            the same with CUZK_CUDA_PREFETCH=0, one proof at a time):
+#            partitions/min and the GPU's busy share over the drain, from
+#            SIGUSR2 to the last drained proof's end on the server's timeline
+#            (/trace.json, kept as backlog.MODE.trace.json): CUDA events
+#            (cuzk_gpu_busy_seconds_total), the union of the timeline's kernel
+#            phases and where the rest went (before the first kernel, gaps
+#            between proofs, after the last), NVML's; the mean phases per
+#            proof; then the ratios to the first mode
 #   bench/e2e/gpu_service_bench.sh BIN OUT [steady|restart]...
 # Knobs: SPEC (circuit, default chain:size=1000000), SECONDS (300), MODES
 # (cuda noreg cpu), SHORT (seconds for noreg and cpu, 60), WORKERS (cores-2),
@@ -203,10 +210,14 @@ backlog() {
   log "backlog: key $bspec ($k) set up in $(sub "$(date +%s.%N)" "$t0") s; $slots slots of $dom, $nw workers"
   local wpids=() rates=() i m n=0
   for m in ${BACKLOG_MODES:-cuda noreg}; do
-    local args=(--backend "$be")
-    [[ $m == noreg ]] && args+=(--no-register)
+    local args=(--backend "$be") envs=()
+    case $m in
+      noreg) args+=(--no-register) ;;
+      cuda1) args+=(--workers-per-gpu 1) ;;
+      cuda1serial) args+=(--workers-per-gpu 1) envs+=(CUZK_CUDA_PREFETCH=0) ;;
+    esac
     local l="$out/backlog.$m.server.log"
-    "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" "${args[@]}" --key "$k" --keys-dir "$keys" \
+    env "${envs[@]}" "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" "${args[@]}" --key "$k" --keys-dir "$keys" \
       --hold-proving --metrics 127.0.0.1:0 >"$l" 2>&1 &
     local srv=$!
     ready_wait "$l" "$srv" >/dev/null || return 1
@@ -237,7 +248,9 @@ backlog() {
     local filled_s; filled_s=$(sub "$(date +%s.%N)" "$tf")
     local p0 b0; p0=$(metric "$port" cuzk_proofs_completed_total) b0=$(metric "$port" cuzk_gpu_busy_seconds_total)
     nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -lms 100 >"$out/backlog.$m.nvml" 2>/dev/null &
-    local smi=$! r0; r0=$(date +%s.%N)
+    local smi=$! r0
+    sleep 0.3  # nvidia-smi's start, before the clock
+    r0=$(date +%s.%N)
     kill -USR2 "$srv"
     until python3 -c "import sys; sys.exit(float(sys.argv[1]) < float(sys.argv[2]) + $slots)" \
       "$(metric "$port" cuzk_proofs_completed_total)" "$p0"; do
@@ -246,19 +259,49 @@ backlog() {
     done
     local r1; r1=$(date +%s.%N)
     local b1; b1=$(metric "$port" cuzk_gpu_busy_seconds_total)
+    python3 -c "import sys, urllib.request; open(sys.argv[2], 'wb').write(urllib.request.urlopen(
+f'http://127.0.0.1:{sys.argv[1]}/trace.json', timeout=10).read())" "$port" "$out/backlog.$m.trace.json" ||
+      log "no /trace.json"
     kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null
     kill -TERM "$srv"; wait "$srv" 2>/dev/null
-    local line; line=$(python3 - "$m" "$slots" "$r0" "$r1" "$b0" "$b1" "$out/backlog.$m.nvml" "$l" "$filled_s" <<'PY'
-import re, sys
-m, slots, r0, r1, b0, b1, nvml, log, filled = sys.argv[1:]
-wall = float(r1) - float(r0); slots = int(slots)
+    local line; line=$(python3 - "$m" "$slots" "$r0" "$r1" "$b0" "$b1" "$out/backlog.$m.nvml" "$l" "$filled_s" \
+      "$out/backlog.$m.trace.json" "$out/backlog.$m.gaps.txt" <<'PY'
+import json, re, sys
+m, slots, r0, r1, b0, b1, nvml, log, filled, trace, gaps_out = sys.argv[1:]
+r0, r1, slots = float(r0), float(r1), int(slots)
 u = [float(x) for x in open(nvml).read().split() if x.replace(".", "").isdigit()]
 proven = [dict(re.findall(r"(\w+_ms)=([\d.]+)", l)) for l in open(log) if "proven job=" in l][:slots]
 mean = lambda k: sum(float(p.get(k, 0)) for p in proven) / max(1, len(proven))
-print(f"backlog {m:6s} {slots} partitions (submitted and synthesized in {float(filled):.1f} s): drained in {wall:.2f} s = "
-      f"{60 * slots / wall:.1f} partitions/min, GPU busy {100 * (float(b1) - float(b0)) / wall:.1f}% (CUDA events), "
+# the drain on the server's clock: SIGUSR2 (r0) to the end of the slots-th proof that ended after it
+try:
+    ev = [e for e in json.load(open(trace))["traceEvents"] if e.get("ph") == "X" and e.get("cat") == "prove"]
+except Exception:
+    ev = []
+span = lambda e: (e["ts"] / 1e6, (e["ts"] + e["dur"]) / 1e6)
+proofs = sorted((span(e) for e in ev if e["name"] == "proof" and span(e)[1] > r0), key=lambda s: s[1])[:slots]
+end = proofs[-1][1] if len(proofs) == slots else r1
+wall = end - r0
+# the union of the kernel phases inside the drain, and where the rest of it went
+kern = sorted(span(e) for e in ev if e["name"] in ("split", "ntt", "msm_a", "msm_b_g1", "msm_l", "msm_b_g2", "msm_h")
+              and span(e)[1] > r0 and span(e)[0] < end)
+busy, cur, gaps = 0.0, r0, []
+for a, b in kern:
+    a, b = max(a, r0), min(b, end)
+    if a > cur: gaps.append((cur, a))
+    if b > cur: busy += b - max(a, cur); cur = b
+if cur < end: gaps.append((cur, end))
+head = gaps[0][1] - gaps[0][0] if gaps and gaps[0][0] == r0 else 0.0
+tail = gaps[-1][1] - gaps[-1][0] if gaps and gaps[-1][1] == end and kern else 0.0
+mid = sum(b - a for a, b in gaps) - head - tail
+with open(gaps_out, "w") as f:
+    for a, b in gaps: f.write(f"{(a - r0) * 1e3:9.1f} ms +{(b - a) * 1e3:7.1f} ms\n")
+print(f"backlog {m:11s} {slots} partitions (filled in {float(filled):.1f} s): drained in {wall:.3f} s = "
+      f"{60 * slots / wall:.1f} partitions/min (script's clock {r1 - r0:.2f} s), GPU busy "
+      f"{100 * (float(b1) - float(b0)) / wall:.1f}% (CUDA events), kernels {100 * busy / wall:.1f}% (timeline; idle: "
+      f"{head * 1e3:.0f} ms before the first, {mid * 1e3:.0f} ms between, {tail * 1e3:.0f} ms after the last), "
       f"NVML {sum(u) / max(1, len(u)):.1f}% ({len(u)} samples); per proof: total {mean('total_ms'):.0f} ms, "
-      f"h2d {mean('h2d_ms'):.0f} ms, staging {mean('stage_ms'):.0f} ms")
+      f"wait {mean('wait_ms'):.0f}, h2d {mean('h2d_ms'):.0f}, ntt {mean('ntt_ms'):.0f}, msm {mean('msm_ms'):.0f}, "
+      f"staging {mean('stage_ms'):.0f} ms")
 PY
 )
     summary+=("$line")
@@ -266,12 +309,13 @@ PY
     rates+=("$m $(sed -E 's/.* = ([0-9.]+) partitions\/min.*/\1/' <<<"$line")")
   done
   stop
-  if ((${#rates[@]} == 2)); then  # e.g. "cuda 60.1" and "noreg 40.2"
+  local r
+  for r in "${rates[@]:1}"; do  # e.g. "cuda 60.1" and "noreg 40.2"
     local line; line=$(python3 -c "import sys; a, b = sys.argv[1].split(), sys.argv[2].split(); \
-print(f'backlog ratio {a[0]} / {b[0]}: {float(a[1]) / float(b[1]):.2f}x the partitions per minute')" "${rates[0]}" "${rates[1]}")
+print(f'backlog ratio {a[0]} / {b[0]}: {float(a[1]) / float(b[1]):.2f}x the partitions per minute')" "${rates[0]}" "$r")
     summary+=("$line")
     log "$line"
-  fi
+  done
 }
 
 for what in "${@:-steady restart}"; do

@@ -112,6 +112,7 @@ struct prove_timings {
   double msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, msm_l = 0, msm_h = 0;
   double batch_add = 0;  // the ones of the split (CUDA, all MSMs together)
   double msm = 0;        // the whole MSM phase, wall clock
+  double wait = 0;       // waiting for the worker's previous proof before this one's kernels (CUDA lanes)
   double assemble = 0;   // blinding and assembly (orchestrator)
   double total = 0;
   /* Where each phase lay (for a timeline): set by the orchestrator (origin, split, assemble) and the engine

@@ -1,10 +1,12 @@
 #include "backend/cuda_backend.hpp"
+#include "backend/cuda_lanes.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <type_traits>
@@ -27,11 +29,15 @@ double since(clock::time_point t) { return std::chrono::duration<double>(clock::
 double gib(std::size_t bytes) { return double(bytes) / double(1ULL << 30); }
 
 /* groth16::prove on CUDA engines: per GPU (a device_context: resident keys
-   under a budget, busy time) workers_per_gpu engines, each with its own
+   under a budget, busy time) workers_per_gpu workers, each with its own
    streams and buffers, so that one copies its slot's a, b, c and z (from
-   the registered pool, at pinned speed) while another's kernels run. A
-   prove() call takes a free worker, any GPU; the server calls it from
-   concurrency() threads. */
+   the registered pool, at pinned speed) while another's kernels run. A GPU
+   with one worker (a key that leaves room for no second one's buffers)
+   gives it two lanes (cuda::make_worker): the next proof's copy runs while
+   the current one's MSMs do, into the same buffers. A prove() call takes a
+   free lane, any GPU, an idle worker's first; the server calls it from
+   concurrency() threads. CUZK_CUDA_PREFETCH=0 gives every worker one lane,
+   =1 two (to measure the difference). */
 class cuda_backend final : public prover_backend {
  public:
   cuda_backend(const backend_options& opt, fault_plan faults)
@@ -50,36 +56,44 @@ class cuda_backend final : public prover_backend {
         co.workers = std::max(1u, opt.workers_per_gpu);
         co.sharers = unsigned(std::count(gpus.begin(), gpus.end(), d));
         auto ctx = std::make_shared<cuda::device_context>(co, registry_);
+        const unsigned lanes = lanes_for(co.workers);
         const auto i = cuda::info(d);
         spdlog::info("GPU {}: CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}; "
-                     "{} workers, budget {:.1f} GiB, reserve {:.1f} GiB, MSM copies {}",
+                     "{} workers ({} lanes each: {}), budget {:.1f} GiB, reserve {:.1f} GiB, MSM copies {}",
                      gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor,
-                     co.workers, gib(ctx->budget()), gib(co.reserve),
+                     co.workers, lanes,
+                     lanes > 1 ? "the next proof's inputs copied during the MSMs" : "one proof a worker at a time",
+                     gib(ctx->budget()), gib(co.reserve),
                      co.msm_copies < 0 ? std::string("as fit") : std::to_string(co.msm_copies));
-        for (unsigned w = 0; w < co.workers; ++w)
-          workers_.push_back({cuda::make_engine(ctx), cuda::make_engine<curves::bn254>(ctx), int(gpus_.size()), false, {}, {}});
+        for (unsigned w = 0; w < co.workers; ++w) {
+          auto engines = cuda::make_worker(ctx, lanes);
+          for (unsigned l = 0; l < lanes; ++l)
+            lanes_.push_back({std::move(engines.bls12_381[l]), std::move(engines.bn254[l]), int(gpus_.size()),
+                              workers_, false, {}, {}});
+          ++workers_;
+        }
         gpus_.push_back({ctx});
       } catch (const std::exception& e) {
         throw std::runtime_error("cannot use CUDA device " + std::to_string(d) + ": " + e.what());
       }
     }
-    if (workers_.empty()) throw std::runtime_error("no CUDA device to prove on");
+    if (lanes_.empty()) throw std::runtime_error("no CUDA device to prove on");
   }
 
   ~cuda_backend() override {
     if (lost_) {  // the context is unusable: every call would fail; the process's end frees it all
-      for (auto& w : workers_) (void)w.engine.release(), (void)w.bn_engine.release();
+      for (auto& w : lanes_) (void)w.engine.release(), (void)w.bn_engine.release();
       for (auto& g : gpus_) (void)new std::shared_ptr<cuda::device_context>(std::move(g.ctx));
       (void)new std::shared_ptr<cuda::host_registry>(std::move(registry_));
       return;
     }
-    workers_.clear();
+    lanes_.clear();
     gpus_.clear();
     registry_.reset();  // unregisters the pool and the keys' mapped bases
   }
 
   std::string_view name() const override { return "cuda"; }
-  unsigned concurrency() const override { return unsigned(workers_.size()); }
+  unsigned concurrency() const override { return unsigned(lanes_.size()); }
   bool reads_mapped_bases() const override { return true; }
 
   void attach_pool(std::span<const std::span<std::uint8_t>> chunks) override {
@@ -187,15 +201,15 @@ class cuda_backend final : public prover_backend {
   template <class C>
   basic_prove_output<C> run(const basic_prove_input<C>& in) {
     using fr = ff::fr<C>;
-    worker_lease w(*this);
-    auto& wk = workers_[w.index];
+    lane_lease w(*this);
+    auto& wk = lanes_[w.index];
     auto& gpu = gpus_[wk.gpu];
     const int device = gpu.ctx->device();
     auto& engine = wk.template engine_of<C>();
     basic_prove_output<C> out;
     out.gpu = wk.gpu;
-    out.worker = int(std::count_if(workers_.begin(), workers_.begin() + std::ptrdiff_t(w.index),
-                                   [&](const worker& x) { return x.gpu == wk.gpu; }));
+    out.worker = int(std::count_if(lanes_.begin(), lanes_.begin() + std::ptrdiff_t(w.index),
+                                   [&](const lane& x) { return x.gpu == wk.gpu; }));
     try {
       fault_plan::kind f;
       {
@@ -283,11 +297,13 @@ class cuda_backend final : public prover_backend {
     gpu(std::shared_ptr<cuda::device_context> c) : ctx(std::move(c)) {}
     gpu(gpu&& o) noexcept : ctx(std::move(o.ctx)), proofs(o.proofs.load()), faults(o.faults.load()) {}
   };
-  /* one engine per curve on the same GPU context: they share its resident keys */
-  struct worker {
+  /* One lane of a worker: an engine per curve on the same GPU context (they share its resident keys); the
+     lanes of a worker share its buffers (cuda::make_worker). */
+  struct lane {
     std::unique_ptr<cuda::engine> engine;
     std::unique_ptr<cuda::basic_engine<curves::bn254>> bn_engine;
     int gpu;
+    unsigned worker;  // lanes of one worker have the same
     bool busy = false;
     std::vector<fr_t> heap;  // --no-register staging
     std::vector<ff::fr<curves::bn254>> bn_heap;
@@ -302,32 +318,32 @@ class cuda_backend final : public prover_backend {
       else return heap;
     }
   };
-  /* A free worker for one proof: the least busy GPU's first free worker. */
-  struct worker_lease {
+  /* Lanes a worker gets: two where a GPU has one worker (the next proof's copy during the current one's
+     MSMs), else one (another worker's proof hides the copy); CUZK_CUDA_PREFETCH=0 or 1 says instead. */
+  static unsigned lanes_for(unsigned workers) {
+    if (const char* v = std::getenv("CUZK_CUDA_PREFETCH"); v && *v) return std::strcmp(v, "0") == 0 ? 1 : 2;
+    return workers == 1 ? 2 : 1;
+  }
+
+  /* A free lane for one proof (cuda_lanes::pick). */
+  struct lane_lease {
     cuda_backend& b;
     std::size_t index;
-    explicit worker_lease(cuda_backend& be) : b(be) {
+    explicit lane_lease(cuda_backend& be) : b(be) {
       std::unique_lock lk(b.mu_);
       b.cv_.wait(lk, [&] {
-        return std::any_of(b.workers_.begin(), b.workers_.end(), [](const worker& w) { return !w.busy; });
+        return std::any_of(b.lanes_.begin(), b.lanes_.end(), [](const lane& w) { return !w.busy; });
       });
-      /* the free worker of the GPU with the fewest proofs running; ties go round robin */
-      std::vector<unsigned> in_use(b.gpus_.size(), 0);
-      for (const auto& w : b.workers_) in_use[w.gpu] += w.busy;
-      const std::size_t n = b.workers_.size();
-      std::size_t best = n;
-      for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = (b.next_ + k) % n;
-        if (!b.workers_[i].busy && (best == n || in_use[b.workers_[i].gpu] < in_use[b.workers_[best].gpu])) best = i;
-      }
-      index = best;
-      b.next_ = (best + 1) % n;
-      b.workers_[index].busy = true;
+      std::vector<cuda_lanes::lane_state> st;
+      for (const auto& l : b.lanes_) st.push_back({l.gpu, l.worker, l.busy});
+      index = cuda_lanes::pick(st, b.next_);
+      b.next_ = (index + 1) % b.lanes_.size();
+      b.lanes_[index].busy = true;
     }
-    ~worker_lease() {
+    ~lane_lease() {
       {
         std::lock_guard lk(b.mu_);
-        b.workers_[index].busy = false;
+        b.lanes_[index].busy = false;
       }
       b.cv_.notify_one();
     }
@@ -339,10 +355,11 @@ class cuda_backend final : public prover_backend {
   std::atomic<bool> lost_{false};
   std::shared_ptr<cuda::host_registry> registry_;
   std::vector<gpu> gpus_;
-  std::vector<worker> workers_;
+  std::vector<lane> lanes_;  // each worker's lanes, one after another
+  unsigned workers_ = 0;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::size_t next_ = 0;  // where the next worker search starts (under mu_)
+  std::size_t next_ = 0;  // where the next lane search starts (under mu_)
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "cuda/engine/bit_reverse.hpp"
 #include "cuda/engine/device_key.hpp"
+#include "cuda/engine/proof_gate.hpp"
 #include "cuda/engine/split.hpp"
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
@@ -43,6 +44,37 @@ struct device_split {
   std::uint32_t first;
 };
 
+int select(int device) {
+  if (device < 0 || device_count() <= device)
+    throw std::invalid_argument("cuda engine: no CUDA device " + std::to_string(device));
+  CUZK_CUDA_OK(cudaSetDevice(device));
+  return device;
+}
+
+/* One proving worker's streams and buffers for curve C, shared by its lanes: the proof that owns the worker
+   (proof_gate) runs on them; the next one may copy its inputs into abc and z once `consumed` has fired. */
+template <class C>
+struct worker_state {
+  using fr_t = ff::fr<C>;
+  explicit worker_state(int d) : device(select(d)) {}
+  int device;    // selected before the streams are made on it
+  stream s[8];   // 0: NTTs, H; 1: z's split, A; 2: B1; 3: C; 4: B2; 5: key uploads; 6: z, a, b, c copies;
+                 // 7: never used, so an event recorded on it fires at once (a clock: the spans' anchor)
+  device_buffer<fr_t> abc, scratch, z;
+  device_buffer<scalar_t> h;
+  device_buffer<std::uint32_t> bitrev;
+  device_splitter splitter;
+  unsigned bitrev_log = ~0u;
+  event consumed;  // on stream 0 after the owner's NTTs (its split has ended on the host): a, b, c and z are free
+};
+
+/* The four copies of one proof (z, a, b, c) on the copy stream, an event after each. */
+struct input_copies {
+  event anchor;                          // fired at `at` (the idle clock stream): events to host time
+  std::chrono::steady_clock::time_point at;
+  event copy0, z_in, abc_in[3];
+};
+
 template <class C>
 class cuda_engine final : public basic_engine<C> {
   using fr_t = ff::fr<C>;
@@ -50,8 +82,10 @@ class cuda_engine final : public basic_engine<C> {
   using msm_sums = groth16::basic_msm_sums<C>;
 
  public:
-  cuda_engine(std::shared_ptr<device_context> ctx, bool overlap)
-      : ctx_(std::move(ctx)), device_(select(ctx_->device())), overlap_(overlap) {}
+  cuda_engine(std::shared_ptr<device_context> ctx, bool overlap, std::shared_ptr<worker_state<C>> w,
+              std::shared_ptr<proof_gate> gate)
+      : ctx_(std::move(ctx)), w_(std::move(w)), gate_(std::move(gate)), device_(w_->device), overlap_(overlap),
+        s_(w_->s) {}
 
   std::string_view name() const override { return "cuda"; }
   bool splits_on_device() const override { return true; }
@@ -59,23 +93,62 @@ class cuda_engine final : public basic_engine<C> {
   bool streamed() const override { return streamed_; }
 
   /* A proof stopped at a phase boundary (or failing) leaves nothing running on the streams: the next one
-     reuses their buffers. */
+     reuses their buffers. A staged proof that never ran leaves its copies queued: the copy stream orders
+     them before the next proof's, and no kernel reads them. */
   msm_sums compute(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm) override {
+    CUZK_CUDA_OK(cudaSetDevice(device_));
+    groth16::phase_boundary(in.stop);
+    const auto t_enter = clock::now();
+    proof_gate::ticket tk = gate_->enter(w_.get(), true, [&] { groth16::phase_boundary(in.stop); });
     try {
-      return run(in, tm);
+      return run(in, tm, tk, t_enter);
     } catch (...) {
-      for (auto& s : s_) (void)cudaStreamSynchronize(s);
+      if (!tk.staged())
+        for (auto& s : w_->s) (void)cudaStreamSynchronize(s);
       throw;
     }
   }
 
  private:
-  msm_sums run(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm) {
-    CUZK_CUDA_OK(cudaSetDevice(device_));
-    groth16::phase_boundary(in.stop);
+  /* z, a, b and c to the device in that order on the copy stream (6), behind `after` when given */
+  void copy_inputs(const groth16::basic_prove_input<C>& in, input_copies& cp, const event* after) {
+    const std::size_t n = in.pk.domain_size;
+    cp.anchor.record(s_[7]);
+    cp.at = clock::now();
+    if (after) CUZK_CUDA_OK(cudaStreamWaitEvent(s_[6], *after, 0));
+    cp.copy0.record(s_[6]);
+    CUZK_CUDA_OK(cudaMemcpyAsync(w_->z.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
+    cp.z_in.record(s_[6]);
+    for (int v = 0; v < 3; ++v) {
+      const std::span<const fr_t> src = v == 0 ? in.a : v == 1 ? in.b : in.c;
+      CUZK_CUDA_OK(cudaMemcpyAsync(w_->abc.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
+      cp.abc_in[v].record(s_[6]);
+    }
+  }
+
+  msm_sums run(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm, proof_gate::ticket& tk,
+               clock::time_point t_enter) {
+    auto& w = *w_;
     const proving_key& pk = in.pk;
     const std::size_t n = pk.domain_size;
+    const std::size_t nz = std::max<std::size_t>(in.z.size(), 1);
     const auto& plan = in.plan;
+
+    /* staged: the inputs go to the device behind the owner's last reads of its own (its MSMs run meanwhile),
+       when they fit the buffers as they are; then this proof waits for the owner to end */
+    input_copies cp;
+    bool copied = false;
+    if (tk.staged()) {
+      if (w.abc.size() >= 3 * n && w.z.size() >= nz) {
+        copy_inputs(in, cp, &w.consumed);
+        copied = true;
+      }
+      tk.run([&] { groth16::phase_boundary(in.stop); });
+    }
+    tm.wait = since(t_enter);
+    event go;  // this proof owns the worker: the previous owner's kernels have ended
+    go.record(s_[0]);
+    groth16::phase_boundary(in.stop);
 
     /* the key's bases: resident (shared with this device's other workers) or streamed below */
     ctx_->register_mapped(pk);
@@ -83,57 +156,58 @@ class cuda_engine final : public basic_engine<C> {
     streamed_ = !key;
     if (streamed_) ctx_->note_streamed();
 
-    /* z, a, b and c to the device in that order on the copy stream (6), each consumed as it arrives: z's
-       split and the MSMs of A, B and L follow on streams 1-4, each input's NTTs on stream 0 (H's MSM after
-       them), so a's transforms run while b and c are copied */
-    ensure(abc_, 3 * n, "a, b, c");
-    ensure(scratch_, 2 * n, "NTT scratch");
-    ensure(h_, n, "H scalars");
-    ensure(z_, std::max<std::size_t>(in.z.size(), 1), "the witness");
-    event copy0, z_in, in_abc[3], ntt_end;
-    const auto at_copy = clock::now();  // the copy stream is idle: its first copy starts here (the spans' anchor)
-    copy0.record(s_[6]);
-    CUZK_CUDA_OK(cudaMemcpyAsync(z_.data(), in.z.data(), in.z.size() * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
-    z_in.record(s_[6]);
-    for (int v = 0; v < 3; ++v) {
-      const std::span<const fr_t> src = v == 0 ? in.a : v == 1 ? in.b : in.c;
-      CUZK_CUDA_OK(cudaMemcpyAsync(abc_.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
-      in_abc[v].record(s_[6]);
+    /* z, a, b and c (unless staged) each consumed as it arrives: z's split and the MSMs of A, B and L follow
+       on streams 1-4, each input's NTTs on stream 0 (H's MSM after them), so a's transforms run while b and c
+       are copied */
+    ensure(w.scratch, 2 * n, "NTT scratch");
+    ensure(w.h, n, "H scalars");
+    if (!copied) {
+      ensure(w.abc, 3 * n, "a, b, c");
+      ensure(w.z, nz, "the witness");
+      copy_inputs(in, cp, nullptr);
     }
-    CUZK_CUDA_OK(cudaStreamWaitEvent(s_[1], z_in, 0));
+    event ntt_end;
+    CUZK_CUDA_OK(cudaStreamWaitEvent(s_[1], cp.z_in, 0));
 
     const ntt::basic_h_params<C> hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
-    const ntt::order h_order = ntt::compute_h(abc_.data(), abc_.data() + n, abc_.data() + 2 * n, h_.data(),
-                                              scratch_.data(), hp, s_[0], {in_abc[0], in_abc[1], in_abc[2]});
+    const ntt::order h_order =
+        ntt::compute_h(w.abc.data(), w.abc.data() + n, w.abc.data() + 2 * n, w.h.data(), w.scratch.data(), hp, s_[0],
+                       {cp.abc_in[0], cp.abc_in[1], cp.abc_in[2]});
     ntt_end.record(s_[0]);
-    if (h_order == ntt::order::bit_reversed && bitrev_log_ != plan.log_n) {
-      ensure(bitrev_, n, "bit-reversed H indices");
-      bit_reversed_indices(bitrev_.data(), n, plan.log_n, s_[0]);
-      bitrev_log_ = plan.log_n;
+    w.consumed.record(s_[0]);
+    if (h_order == ntt::order::bit_reversed && w.bitrev_log != plan.log_n) {
+      ensure(w.bitrev, n, "bit-reversed H indices");
+      bit_reversed_indices(w.bitrev.data(), n, plan.log_n, s_[0]);
+      w.bitrev_log = plan.log_n;
     }
-    /* the 0/1 split of z on the device, beside the NTTs */
+    /* the 0/1 split of z on the device, beside the NTTs; once it has ended (on the host) and the NTTs are
+       queued before `consumed`, the worker's next proof may copy its inputs over these */
     const auto ts = clock::now();
-    const device_splitter::result zr = splitter_.split<C>(z_.data(), in.z.size(), s_[1]);
+    const device_splitter::result zr = w.splitter.template split<C>(w.z.data(), in.z.size(), s_[1]);
     tm.split = since(ts);
     tm.add_span(groth16::phase::split, ts, clock::now());
+    tk.inputs_consumed();
     /* once stream 0's NTTs are done: H's top coefficient (coefficient form), the copy and NTT times */
     msm_sums out;
     out.h_top = fr_t::zero();
     auto ntts_done = [&] {
       s_[0].sync();
       groth16::phase_boundary(in.stop);
-      /* h2d: the four copies, back to back; ntt: from a's arrival to the last transform (b's and c's copies
-         inside it where they are the slower) */
-      tm.h2d = event::ms(copy0, in_abc[2]) / 1e3;
-      tm.ntt = event::ms(in_abc[0], ntt_end) / 1e3;
-      const double c0 = std::chrono::duration<double>(at_copy - tm.origin).count();
-      tm.add_span(groth16::phase::h2d, c0, c0 + tm.h2d, groth16::phase::h2d);
-      tm.add_span(groth16::phase::ntt, c0 + event::ms(copy0, in_abc[0]) / 1e3, c0 + event::ms(copy0, ntt_end) / 1e3,
-                  groth16::phase::ntt);
+      /* seconds after the proof's origin, from the clock stream's anchor */
+      const double c0 = std::chrono::duration<double>(cp.at - tm.origin).count();
+      const auto at = [&](const event& e) { return c0 + event::ms(cp.anchor, e) / 1e3; };
+      /* h2d: the four copies, back to back; ntt: from a's arrival (or this proof's turn, when staged) to the
+         last transform (b's and c's copies inside it where they are the slower) */
+      const double h0 = at(cp.copy0), h1 = at(cp.abc_in[2]);
+      const double n0 = std::max(at(cp.abc_in[0]), at(go)), n1 = at(ntt_end);
+      tm.h2d = h1 - h0;
+      tm.ntt = n1 - n0;
+      tm.add_span(groth16::phase::h2d, h0, h1, groth16::phase::h2d);
+      tm.add_span(groth16::phase::ntt, n0, n1, groth16::phase::ntt);
       if (plan.convention == poly::h_convention::coefficients) {
         /* coefficient n − 1 sits at position n − 1 in either order */
         scalar_t top;
-        CUZK_CUDA_OK(cudaMemcpy(&top, h_.data() + (n - 1), sizeof top, cudaMemcpyDeviceToHost));
+        CUZK_CUDA_OK(cudaMemcpy(&top, w.h.data() + (n - 1), sizeof top, cudaMemcpyDeviceToHost));
         out.h_top = fr_t::from_canonical_unchecked(top);
       }
     };
@@ -148,7 +222,7 @@ class cuda_engine final : public basic_engine<C> {
     const device_split z_dev{zr.ones, zr.n_ones, zr.others, zr.k, zr.n_others, 0};
     const device_split c_dev{zr.ones + ones_before, zr.n_ones - ones_before, zr.others + others_before,
                              zr.k + others_before, zr.n_others - others_before, first};
-    const std::uint32_t* h_idx = h_order == ntt::order::bit_reversed ? bitrev_.data() : nullptr;
+    const std::uint32_t* h_idx = h_order == ntt::order::bit_reversed ? w.bitrev.data() : nullptr;
 
     const auto t0 = clock::now();
     if (key) {
@@ -159,20 +233,13 @@ class cuda_engine final : public basic_engine<C> {
     }
     tm.msm = since(t0);
 
-    /* the proof's kernels ran from z's arrival (its split; a's NTTs start later on the same copy stream) to the
-       last MSM's end (each MSM blocks) */
+    /* the proof's kernels ran from z's arrival, or from its turn when staged (its split; a's NTTs start later
+       on the same copy stream) to the last MSM's end (each MSM blocks) */
     event end;
     end.record(s_[0]);
     end.sync();
-    ctx_->note_busy(z_in, end);
+    ctx_->note_busy(copied && event::ms(go, cp.z_in) < 0 ? go : cp.z_in, end);
     return out;
-  }
-
-  static int select(int device) {
-    if (device < 0 || device_count() <= device)
-      throw std::invalid_argument("cuda engine: no CUDA device " + std::to_string(device));
-    CUZK_CUDA_OK(cudaSetDevice(device));
-    return device;
   }
 
   /* an MSM's span and its batch addition's (on the MSM's row), from its start and its host-timed durations */
@@ -220,7 +287,7 @@ class cuda_engine final : public basic_engine<C> {
     {
       groth16::phase_boundary(stop);
       const auto t = clock::now();
-      out.h = msm::pippenger(key.h, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
+      out.h = msm::pippenger(key.h, msm::scalars{w_->h.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
       tm.add_span(groth16::phase::msm_h, t, clock::now());
     }
@@ -253,7 +320,7 @@ class cuda_engine final : public basic_engine<C> {
     {
       groth16::phase_boundary(stop);
       const auto t = clock::now();
-      out.h = msm::pippenger(*cur, msm::scalars{h_.data(), h_idx, 0, h_len}, s_[0]);
+      out.h = msm::pippenger(*cur, msm::scalars{w_->h.data(), h_idx, 0, h_len}, s_[0]);
       tm.msm_h = since(t);
       tm.add_span(groth16::phase::msm_h, t, clock::now());
     }
@@ -282,16 +349,13 @@ class cuda_engine final : public basic_engine<C> {
   }
 
   std::shared_ptr<device_context> ctx_;
-  int device_;  // selected before the streams are made on it
+  std::shared_ptr<worker_state<C>> w_;  // the worker's, shared by its lanes of this curve
+  std::shared_ptr<proof_gate> gate_;    // the worker's, shared by all its lanes
+  int device_;
   bool overlap_;
   std::string key_id_;
   bool streamed_ = false;
-  stream s_[7];  // 0: NTTs, H; 1: z's split, A; 2: B1; 3: C; 4: B2; 5: key uploads; 6: z, a, b, c copies
-  device_buffer<fr_t> abc_, scratch_, z_;
-  device_buffer<scalar_t> h_;
-  device_buffer<std::uint32_t> bitrev_;
-  device_splitter splitter_;
-  unsigned bitrev_log_ = ~0u;
+  stream (&s_)[8];  // the worker's streams (worker_state::s)
 };
 
 }  // namespace
@@ -307,7 +371,22 @@ std::unique_ptr<basic_engine<C>> make_engine(const engine_options& opt) {
 
 template <class C>
 std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms) {
-  return std::make_unique<cuda_engine<C>>(std::move(ctx), overlap_msms);
+  auto w = std::make_shared<worker_state<C>>(ctx->device());
+  return std::make_unique<cuda_engine<C>>(std::move(ctx), overlap_msms, std::move(w), std::make_shared<proof_gate>());
+}
+
+worker_lanes make_worker(std::shared_ptr<device_context> ctx, unsigned lanes, bool overlap_msms) {
+  using bls = curves::bls12_381;
+  using bn = curves::bn254;
+  auto gate = std::make_shared<proof_gate>();
+  auto w1 = std::make_shared<worker_state<bls>>(ctx->device());
+  auto w2 = std::make_shared<worker_state<bn>>(ctx->device());
+  worker_lanes out;
+  for (unsigned i = 0; i < std::max(1u, lanes); ++i) {
+    out.bls12_381.push_back(std::make_unique<cuda_engine<bls>>(ctx, overlap_msms, w1, gate));
+    out.bn254.push_back(std::make_unique<cuda_engine<bn>>(ctx, overlap_msms, w2, gate));
+  }
+  return out;
 }
 
 template std::unique_ptr<basic_engine<curves::bls12_381>> make_engine(const engine_options&);

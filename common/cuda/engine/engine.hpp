@@ -5,10 +5,13 @@
 // orchestrator (groth16::prove) keeps blinding and assembly. One engine is
 // one proving worker: its own streams and buffers, one proof at a time; the
 // workers of a device_context share its resident keys, whatever their curves.
+// make_worker makes a worker with lanes: engines over the same buffers, so
+// the next proof's copy runs while the current one's MSMs do.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda/engine/device_context.hpp"
 #include "curves/bls12_381.hpp"
@@ -45,5 +48,20 @@ std::unique_ptr<basic_engine<C>> make_engine(const engine_options& opt = {});
 /* A worker on a shared context. */
 template <class C = curves::bls12_381>
 std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context> ctx, bool overlap_msms = false);
+
+/* One worker on a shared context as `lanes` engines of each curve, each
+   lane for one thread: one set of buffers a curve (no more device memory
+   than make_engine's worker) and one proof at a time on the worker
+   (cuda/engine/proof_gate.hpp). A lane's proof that finds another lane's
+   running on the same curve copies its z, a, b and c into the buffers as
+   soon as that proof's NTTs and split have read its own, while its MSMs
+   run, and starts its kernels when it ends; prove_timings::wait says how
+   long it waited. The copy of the next FILLED slot is then off the critical
+   path where only one worker's buffers fit beside the key. */
+struct worker_lanes {
+  std::vector<std::unique_ptr<basic_engine<curves::bls12_381>>> bls12_381;
+  std::vector<std::unique_ptr<basic_engine<curves::bn254>>> bn254;
+};
+worker_lanes make_worker(std::shared_ptr<device_context> ctx, unsigned lanes, bool overlap_msms = false);
 
 }  // namespace cuzk::cuda

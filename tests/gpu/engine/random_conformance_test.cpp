@@ -7,15 +7,19 @@
 // .zkey bytes (64-byte G1 and 128-byte G2 points on BN254), with its bases
 // streamed instead of resident, and from one context holding keys of both
 // curves. CudaShifted keeps shifted copies of the MSM bases (cuda/msm/msm.hpp).
+// CudaWorkerLanes proves on two lanes of one worker at once (cuda::make_worker).
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -222,6 +226,96 @@ TEST(CudaContext, HoldsKeysOfBothCurvesAtOnce) {
   EXPECT_NE(st.resident_shifts[0], "none");
   EXPECT_GT(st.shifted_bytes, 0u);
   EXPECT_EQ(st.uploads, 2u);  // each key once, whatever the other curve's key does
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
+namespace {
+
+/* One worker's lanes (cuda::make_worker) on threads of their own, as the
+   server runs them: a proof copies its inputs into the buffers while the
+   other lane's MSMs run, the curves take turns on the worker, and proofs
+   stopped while they wait (staged or not) leave the next ones right. Every
+   proof that ends is the CPU's. */
+TEST(CudaWorkerLanes, ProofsOnTwoLanesOfOneWorkerAreTheCpuProofs) {
+  CUZK_REQUIRE_GPU();
+  using bls = curves::bls12_381;
+  using bn = curves::bn254;
+  cuda::context_options co;
+  co.workers = 1;
+  auto ctx = std::make_shared<cuda::device_context>(co, std::make_shared<cuda::host_registry>());
+  auto w = cuda::make_worker(ctx, 2);
+  ASSERT_EQ(w.bls12_381.size(), 2u);
+  ASSERT_EQ(w.bn254.size(), 2u);
+  /* same domains (staged into the buffers as they are), a smaller one, and a larger one (its copy waits) */
+  const std::vector<const instance<bls>*> ins{&random_instance<bls>(16, h_form::odd_coset),
+                                              &random_instance<bls>(16, h_form::coefficient),
+                                              &random_instance<bls>(14, h_form::coefficient),
+                                              &random_instance<bls>(16, h_form::odd_coset)};
+  const auto& small_bn = random_instance<bn>(14, h_form::coefficient);
+  const auto rs = random_blinding<bls>(90);
+  const auto rs_bn = random_blinding<bn>(91);
+  auto cpu = make_cpu_engine<bls>();
+  std::vector<basic_proof<bls>> want;
+  for (const auto* in : ins) want.push_back(prove<bls>(*cpu, in->pk, in->z, in->a, in->b, in->c, rs));
+  const basic_proof<bn> want_bn = prove<bn>(*make_cpu_engine<bn>(), small_bn.pk, small_bn.z, small_bn.a, small_bn.b,
+                                            small_bn.c, rs_bn);
+
+  std::atomic<int> wrong{0}, done{0}, stopped{0}, waited{0};
+  auto lane = [&](unsigned l, unsigned rounds) {
+    for (unsigned r = 0; r < rounds; ++r)
+      for (std::size_t i = l; i < ins.size(); i += 2) {
+        const auto& in = *ins[(i + r) % ins.size()];
+        const auto& expect = want[(i + r) % ins.size()];
+        prove_timings tm;
+        const auto p = prove<bls>(*w.bls12_381[l], in.pk, in.z, in.a, in.b, in.c, rs, &tm);
+        wrong += !(p.a == expect.a && p.b == expect.b && p.c == expect.c);
+        waited += tm.wait > 1e-3;
+        ++done;
+      }
+  };
+  std::thread t0(lane, 0, 3), t1(lane, 1, 3);
+  /* BN254 on lane 1's other engine: it owns the worker between the BLS12-381 proofs (other buffers) */
+  std::thread t2([&] {
+    for (int r = 0; r < 3; ++r) {
+      const auto p = prove<bn>(*w.bn254[1], small_bn.pk, small_bn.z, small_bn.a, small_bn.b, small_bn.c, rs_bn);
+      wrong += !(p.a == want_bn.a && p.b == want_bn.b && p.c == want_bn.c);
+    }
+  });
+  t0.join(), t1.join(), t2.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(done, 12);
+  EXPECT_GT(waited, 0) << "no proof waited for the other lane's: the lanes never overlapped";
+
+  /* lane 1's proofs stopped after 0-8 ms (before the gate, staged, or running) while lane 0 proves */
+  for (int k = 0; k < 8; ++k) {
+    std::atomic<bool> stop{false};
+    const auto& a = *ins[0];
+    const auto& b = *ins[1 + k % 2];
+    std::thread ta([&] {
+      const auto p = prove<bls>(*w.bls12_381[0], a.pk, a.z, a.a, a.b, a.c, rs);
+      wrong += !(p.a == want[0].a && p.b == want[0].b && p.c == want[0].c);
+    });
+    std::thread tb([&] {
+      try {
+        const auto p = prove<bls>(*w.bls12_381[1], b.pk, b.z, b.a, b.b, b.c, rs, nullptr, &stop);
+        wrong += !(p.a == want[1 + k % 2].a && p.b == want[1 + k % 2].b && p.c == want[1 + k % 2].c);
+      } catch (const preempted&) {
+        ++stopped;
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(k));
+    stop = true;
+    ta.join(), tb.join();
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(stopped, 0);
+  /* and after them, both lanes still right */
+  std::thread ta(lane, 0, 1), tb(lane, 1, 1);
+  ta.join(), tb.join();
+  EXPECT_EQ(wrong, 0);
 }
 
 }  // namespace

@@ -102,7 +102,7 @@ std::vector<std::string> fixed_blinding_proofs(const std::vector<std::string>& s
 
 /* Mixed native circuits, both H conventions' keys (the dev setup's default),
    fixed blinding: every proof verifies and is byte-identical to the CPU
-   backend's; the same again with --no-register. */
+   backend's; the same again with --no-register and with one worker of two lanes. */
 TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte) {
   REQUIRE_DEVICE();
   const std::vector<std::string> circuits = {"chain:size=1500", "poseidon-merkle:depth=2", "sha256:bytes=3",
@@ -117,9 +117,16 @@ TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte)
   const auto cpu = run("cpu", {});
   const auto gpu = run("cuda", {});
   const auto unregistered = run("cuda", {"--no-register"});
+  /* one worker: its two lanes, the next proof's inputs copied while the current one's MSMs run */
+  const auto lanes = fixed_blinding_proofs(
+      {"4x4096", "2x32768"}, "cuda", {"--workers-per-gpu", "1"}, 2, "mixed-", 8,
+      [&](std::size_t i) { return circuits[i % circuits.size()]; }, seed, [](const std::string& logs) {
+        EXPECT_NE(logs.find("1 workers (2 lanes each"), std::string::npos) << "one worker without its two lanes";
+      });
   ASSERT_EQ(cpu.size(), 8u);
   EXPECT_EQ(gpu, cpu) << "the CUDA backend's proofs differ from the CPU backend's (fixed blinding)";
   EXPECT_EQ(unregistered, cpu) << "--no-register changed the proofs";
+  EXPECT_EQ(lanes, cpu) << "one worker's two lanes changed the proofs";
 }
 
 /* The partitions' GPU indices in a status --json of the service. */
