@@ -8,6 +8,9 @@
 //     with the device bytes of the bases with and without them
 // The plain and shifted MSMs also report one more call's phases (msm::phase_times):
 // assign_ms (keys, sort, run-length encoding), accumulate_ms, reduce_ms.
+//   BM_cuda_fp_inverse_CURVE   the device inversion in Fp (Fermat: x^(p-2)), counter
+//     muls_per_inverse: its time in Fp multiplications, both timed as dependent chains in
+//     the same launch shape (what batch-affine bucket sums must amortize over a batch)
 // Times are CUDA events around the blocking calls (manual time), so they include
 // the windows' combination on the host. The bases are 2^20 distinct points
 // P_0 + i Q (built in parallel on the CPU) tiled to the size wanted: random
@@ -24,6 +27,7 @@
 #include <tbb/parallel_for.h>
 
 #include "cuda/device.hpp"
+#include "cuda/ff/fp.cuh"
 #include "cuda/memory.hpp"
 #include "cuda/msm/msm.hpp"
 #include "ec/batch_affine.hpp"
@@ -183,8 +187,53 @@ void BM_cuda_msm_g1_witness(benchmark::State& state) {
   state.counters["others"] = double(split.others.size());
 }
 
+/* x <- 1 / (x + y) (inverse) or x <- x y (multiply), `steps` times a thread */
+template <class F, bool inverse>
+__global__ void field_chain(F* x, F y, int steps) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  F a = x[i];
+  for (int k = 0; k < steps; ++k) a = inverse ? (a + y).inverse() : a * y;
+  x[i] = a;
+}
+
+template <class C>
+void BM_cuda_fp_inverse(benchmark::State& state) {
+  using F = cuda::fp<C>;
+  if (cuda::device_count() == 0) return state.SkipWithError("no CUDA device");
+  constexpr std::size_t threads = std::size_t(1) << 18;
+  constexpr int inverses = 16, muls = 4096;
+  std::vector<F> host(threads);
+  std::mt19937 g(7);
+  for (auto& e : host) e = F::from_u32(g() | 1);
+  cuda::device_buffer<F> x(threads, "bench x");
+  x.upload(std::span<const F>(host));
+  const F y = F::from_u32(3);
+  auto run = [&](auto kernel, int steps) {
+    cuda::event start, stop;
+    start.record(0);
+    kernel<<<unsigned(threads / 256), 256>>>(x.data(), y, steps);
+    CUZK_CUDA_LAUNCHED();
+    stop.record(0);
+    stop.sync();
+    return cuda::event::ms(start, stop);
+  };
+  run(field_chain<F, true>, 1);
+  run(field_chain<F, false>, 16);
+  double t_inv = 0;
+  for (auto _ : state) {
+    t_inv = run(field_chain<F, true>, inverses);
+    state.SetIterationTime(t_inv / 1e3);
+  }
+  const double t_mul = run(field_chain<F, false>, muls);
+  state.SetItemsProcessed(state.iterations() * std::int64_t(threads) * inverses);
+  state.counters["muls_per_inverse"] = (t_inv / inverses) / (t_mul / muls);
+  state.counters["mul_G_per_s"] = double(threads) * muls / (t_mul * 1e6);
+}
+
 using bls = curves::bls12_381;
 using bn = curves::bn254;
+BENCHMARK(BM_cuda_fp_inverse<bls>)->Name("BM_cuda_fp_inverse_bls12_381")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_fp_inverse<bn>)->Name("BM_cuda_fp_inverse_bn254")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g1_group<bls>>)
     ->Name("BM_cuda_msm_g1_bls12_381")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g2_group<bls>>)

@@ -31,6 +31,11 @@ inline constexpr bool outlined_points = requires { typename F::base_t; };
 namespace field_ops {
 template <class B>
 CUZK_POINT_OUTLINED B outlined_mul(B a, B b) { return a * b; }
+template <class B>
+CUZK_POINT_OUTLINED B outlined_sqr(B a) { return a.sqr(); }
+/* Over Fp (G1's bucket loop, whose sums are in shared memory too) the
+   products are calls as well: the loop is then one copy of the multiplication
+   and a copy of the squaring, and fits 4 blocks of 128 a SM without spills. */
 template <class F>
 CUZK_HDI F mul(const F& a, const F& b) {
   if constexpr (outlined_points<F>) {
@@ -39,13 +44,21 @@ CUZK_HDI F mul(const F& a, const F& b) {
     const B t2 = outlined_mul(a.c0 + a.c1, b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
   } else {
+#ifdef CUZK_MSM_INLINE_FP
     return a * b;
+#else
+    return outlined_mul(a, b);
+#endif
   }
 }
 template <class F>
 CUZK_HDI F sqr(const F& a) {
   if constexpr (outlined_points<F>) return {outlined_mul(a.c0 + a.c1, a.c0 - a.c1), outlined_mul(a.c0, a.c1).dbl()};
+#ifdef CUZK_MSM_INLINE_FP
   else return a.sqr();
+#else
+  else return outlined_sqr(a);
+#endif
 }
 }  // namespace field_ops
 

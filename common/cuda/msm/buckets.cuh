@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "cuda/ec/affine.cuh"
 #include "cuda/ec/xyzz.cuh"
@@ -27,7 +28,7 @@
 
 namespace cuzk::cuda::msm::kernels {
 
-/* A segment's running sum in registers (G1; the host emulation) */
+/* A running sum in registers (G1's later levels and reduction) */
 template <class F>
 struct register_sum {
   xyzz<F> p;
@@ -38,38 +39,49 @@ struct register_sum {
   CUZK_HDI xyzz<F> value() const { return p; }
 };
 
-/* G2's: thread t's in shared memory, 16-byte word k of its coordinates at
-   s[k][t] (a warp's accesses are consecutive: no bank conflicts), so that the
-   registers hold only the addition's temporaries. */
+/* Level 0's (G1 and G2) and G2's later levels: thread t's in shared memory,
+   16-byte word k of its coordinates at s[k][t] (a warp's accesses are
+   consecutive: no bank conflicts), so that the registers hold only the
+   addition's temporaries. Callable on the host too (the emulation test runs
+   level 0 through it, over an array of its own). */
 template <class F, unsigned B>
 struct shared_sum {
   static constexpr unsigned words = sizeof(F) / 16;
   static_assert(sizeof(F) % 16 == 0 && alignof(F) == 16);
   uint4 (*s)[B];
   unsigned t;
-  __device__ __forceinline__ F get(unsigned i) const {
+  /* the host copies bytes (no type punning for its optimizer to drop) */
+  CUZK_HDI F get(unsigned i) const {
     F r;
+#ifdef __CUDA_ARCH__
     auto* w = reinterpret_cast<uint4*>(&r);
 CUZK_UNROLL
     for (unsigned k = 0; k < words; ++k) w[k] = s[i * words + k][t];
+#else
+    for (unsigned k = 0; k < words; ++k) std::memcpy(reinterpret_cast<char*>(&r) + 16 * k, &s[i * words + k][t], 16);
+#endif
     return r;
   }
-  __device__ __forceinline__ void put(unsigned i, const F& v) const {
+  CUZK_HDI void put(unsigned i, const F& v) const {
+#ifdef __CUDA_ARCH__
     const auto* w = reinterpret_cast<const uint4*>(&v);
 CUZK_UNROLL
     for (unsigned k = 0; k < words; ++k) s[i * words + k][t] = w[k];
+#else
+    for (unsigned k = 0; k < words; ++k) std::memcpy(&s[i * words + k][t], reinterpret_cast<const char*>(&v) + 16 * k, 16);
+#endif
   }
-  __device__ __forceinline__ void set(const xyzz<F>& p) const {
+  CUZK_HDI void set(const xyzz<F>& p) const {
     put(0, p.X);
     put(1, p.Y);
     put(2, p.ZZ);
     put(3, p.ZZZ);
   }
-  __device__ __forceinline__ void reset() const { set(xyzz<F>::identity()); }
-  __device__ __forceinline__ void add(const affine<F>& q) const { add_affine_to<F>(*this, q); }
-  __device__ __forceinline__ void add(const xyzz<F>& q) const { add_to<F>(*this, point_ref<F>{&q}); }
-  __device__ __forceinline__ void add_from(const shared_sum& r) const { add_to<F>(*this, r); }
-  __device__ __forceinline__ xyzz<F> value() const { return {get(0), get(1), get(2), get(3)}; }
+  CUZK_HDI void reset() const { set(xyzz<F>::identity()); }
+  CUZK_HDI void add(const affine<F>& q) const { add_affine_to<F>(*this, q); }
+  CUZK_HDI void add(const xyzz<F>& q) const { add_to<F>(*this, point_ref<F>{&q}); }
+  CUZK_HDI void add_from(const shared_sum& r) const { add_to<F>(*this, r); }
+  CUZK_HDI xyzz<F> value() const { return {get(0), get(1), get(2), get(3)}; }
 };
 
 /* Level 0, segment t: the entries [tL, (t + 1) L) of the n sorted (key, value) pairs */
@@ -123,20 +135,12 @@ __host__ __device__ __forceinline__ void accumulate_chunk(
   else pieces_out[t] = acc.value();
 }
 
-template <class F>
-__global__ void accumulate_segments(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ vals,
-                                    const affine<F>* __restrict__ bases, std::uint32_t n, unsigned c, std::uint32_t h1,
-                                    std::uint32_t L, const std::uint32_t* __restrict__ counts,
-                                    const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first,
-                                    xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces) {
-  const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (std::size_t(t) * L < n)
-    accumulate_segment<F>(t, keys, vals, bases, n, c, h1, L, counts, offsets, first, buckets, pieces);
-}
-
-/* G2's kernels (*_shared): the running sums in shared memory (shared_sum),
-   the Fp multiplications outlined (xyzz.cuh: field_ops), at least 3 blocks a
-   SM (BLS12-381: 168 registers, 48 KB of shared memory a block) or 4 (BN254) */
+/* The *_shared kernels: the running sums in shared memory (shared_sum), the
+   Fp multiplications outlined (xyzz.cuh: field_ops). Level 0 of every group
+   (G1: 4 blocks a SM, BLS12-381 128 registers and 24 KB of shared memory a
+   block, no spills; docs/benchmarks.md has its H200 time) and
+   G2's later levels; G2 at least 3 blocks a SM (BLS12-381: 168 registers, 48
+   KB) or 4 (BN254). */
 constexpr unsigned shared_sum_block = 128;
 template <class F>
 inline constexpr int shared_sum_min_blocks = sizeof(F) > 64 ? 3 : 4;

@@ -239,16 +239,11 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     CUZK_CUDA_OK(cudaMemsetAsync(buckets, 0, std::size_t(nb) * sizeof(X), st));  /* ZZ = 0: empty buckets */
 
     plan_first_level(ws, nb, h1, L0, st);
-    if constexpr (group<Affine>::is_g2) {
-      static_assert(kernels::shared_sum_block == block);
-      kernels::accumulate_segments_shared<F><<<grid((items + L0 - 1) / L0), block, 0, st>>>(
-          ws.keys[1].data(), ws.vals[1].data(), points, std::uint32_t(items), c, h1, L0, ws.counts.data(),
-          ws.offsets.data(), ws.first[0].data(), buckets, pieces[0]);
-    } else {
-      kernels::accumulate_segments<F><<<grid((items + L0 - 1) / L0), block, 0, st>>>(
-          ws.keys[1].data(), ws.vals[1].data(), points, std::uint32_t(items), c, h1, L0, ws.counts.data(),
-          ws.offsets.data(), ws.first[0].data(), buckets, pieces[0]);
-    }
+    /* G1 and G2 alike: the running sums in shared memory (buckets.cuh) */
+    static_assert(kernels::shared_sum_block == block);
+    kernels::accumulate_segments_shared<F><<<grid((items + L0 - 1) / L0), block, 0, st>>>(
+        ws.keys[1].data(), ws.vals[1].data(), points, std::uint32_t(items), c, h1, L0, ws.counts.data(),
+        ws.offsets.data(), ws.first[0].data(), buckets, pieces[0]);
     CUZK_CUDA_LAUNCHED();
     /* a bucket of at most K n entries meets at most ceil(K n / L0) + 1 segments */
     unsigned cur = 0;

@@ -1,5 +1,6 @@
 // The device Pippenger's per-thread steps (cuda/msm/plan.cuh, buckets.cuh,
-// reduce.cuh) run on the host, thread by thread, with std::stable_sort and
+// reduce.cuh; level 0 through the same accessor additions on the same
+// shared-memory word layout as the kernel) run on the host, thread by thread, with std::stable_sort and
 // std::exclusive_scan standing in for CUB, and checked against the CPU's
 // msm::g1_msm<C>/g2_msm<C>, in G1 and G2 of both curves. Small windows and
 // short segments force crowded buckets, pieces and several accumulation
@@ -97,9 +98,13 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
       step::segment_pieces(b, counts.data(), offsets.data(), nb, h1, sh.L0, chunks[0].data());
     std::exclusive_scan(chunks[0].begin(), chunks[0].end(), first[0].begin(), 0u);
     EXPECT_LE(first[0][nb], max_pieces);
+    /* level 0 as the kernel runs it in every group: the running sum through the
+       accessor additions, in words laid out as its shared memory (shared_sum) */
+    uint4 sum_words[4 * sizeof(F) / 16][1];
     for (std::uint32_t t = 0; std::size_t(t) * sh.L0 < items; ++t)
       kernels::accumulate_segment<F>(t, skeys.data(), svals.data(), bases, items, c, h1, sh.L0, counts.data(),
-                                     offsets.data(), first[0].data(), buckets.data(), pieces[0].data());
+                                     offsets.data(), first[0].data(), buckets.data(), pieces[0].data(),
+                                     kernels::shared_sum<F, 1>{sum_words, 0});
     unsigned cur = 0, levels = 0;
     for (std::size_t most = (std::size_t(K) * n + sh.L0 - 1) / sh.L0 + 1; most > 1; most = (most + sh.L - 1) / sh.L) {
       const unsigned next = 1 - cur;
