@@ -82,6 +82,7 @@ int run_plan(const plan_args& a) {
   in.msm_copies = a.msm_copies;
   in.pool_name = a.pool;
   in.hugepages = a.hugepages;
+  in.host_copy_drop = a.host_copy == "drop";
   plan::node_plan p = plan::plan_node(in);
   p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
   if (a.json) {

@@ -96,6 +96,7 @@ struct plan_args {
   double device_reserve = 2, device_budget = 0;
   int msm_copies = -1;
   std::string hugepages;
+  std::string host_copy = "keep";     // the server's --host-copy: which total is checked against the host's RAM
   bool json = false;
   std::string out;                    // also write the JSON here
 };

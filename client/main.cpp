@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
   plan->add_option("--msm-copies", pl.msm_copies, "shifted copies a query (cuzk-gpu-server's): -1 as many as fit, 0 none")
       ->check(CLI::Range(-1, 64))->capture_default_str();
   plan->add_option("--hugepages", pl.hugepages, "the hugetlbfs directory the pool will be created on");
+  plan->add_option("--host-copy", pl.host_copy,
+                   "the server's --host-copy: keep or drop (both are reported; this one is checked against the host)")
+      ->check(CLI::IsMember({"keep", "drop"}));
   plan->add_flag("--json", pl.json, "JSON (what cuzk-shm create --plan reads) instead of the table");
   plan->add_option("--out", pl.out, "also write the JSON to this file");
 

@@ -205,6 +205,13 @@ node_plan plan_node(const node_inputs& in) {
       }
     }
     kp.host.srs_region = shm::srs_region_bytes(k.resident_content());
+    /* drop (key_store::preload_key): a --key file whose every GPU keeps it resident */
+    kp.host.srs_region_drop = kp.host.srs_region;
+    if (cpu) kp.host.drop_refused = "the CPU backend proves from host memory";
+    else if (k.source == "key id") kp.host.drop_refused = "installed in the pool: the server knows no file to read it back from";
+    else if (std::any_of(p.gpus.begin(), p.gpus.end(), [&](const gpu_plan& gp) { return !gp.keys[i].resident; }))
+      kp.host.drop_refused = "streamed: not resident on every GPU";
+    else kp.host.srs_region_drop = shm::srs_region_bytes(k.resident_content() - sizing::bases_bytes(k.dims));
     /* the CPU backend decodes the key and proves with host vectors of a proof's size */
     kp.host.server = cpu ? decoded_bytes(k) + sizing::working_bytes(k.dims) : 0;
     p.keys.push_back(kp);
@@ -212,16 +219,26 @@ node_plan plan_node(const node_inputs& in) {
 
   p.srs_bytes = 0;
   p.server_bytes = server_baseline;
-  for (const key_plan& kp : p.keys) p.srs_bytes += kp.host.srs_region, p.server_bytes += kp.host.server;
-  p.shm_bytes = (in.hugepages.empty() ? p.pool_bytes : 0) + p.srs_bytes;
+  std::uint64_t srs_drop = 0;
+  for (const key_plan& kp : p.keys)
+    p.srs_bytes += kp.host.srs_region, p.server_bytes += kp.host.server, srs_drop += kp.host.srs_region_drop;
   p.synth_worker_bytes = synth_worker_bytes();
-  p.host_bytes = p.shm_bytes + (in.hugepages.empty() ? 0 : p.pool_bytes) +
-                 std::uint64_t(p.synth_workers) * p.synth_worker_bytes + p.server_bytes;
-  if (in.host_ram && p.host_bytes > in.host_ram)
+  const std::uint64_t rest = p.pool_bytes +
+                             std::uint64_t(p.synth_workers) * p.synth_worker_bytes + p.server_bytes;
+  p.host_bytes = rest + p.srs_bytes;
+  p.host_bytes_drop = rest + srs_drop;
+  if (in.host_copy_drop) p.srs_bytes = srs_drop;  // the regions the server will hold
+  p.shm_bytes = (in.hugepages.empty() ? p.pool_bytes : 0) + p.srs_bytes;
+  const std::uint64_t need = in.host_copy_drop ? p.host_bytes_drop : p.host_bytes;
+  if (in.host_ram && need > in.host_ram)
     p.does_not_fit.push_back("host RAM: the pool (" + gib(p.pool_bytes) + "), the SRS regions (" + gib(p.srs_bytes) +
-                             "), " + std::to_string(p.synth_workers) + " synth workers (" +
-                             gib(p.synth_worker_bytes) + " each) and the server (" + gib(p.server_bytes) +
-                             ") need " + gib(p.host_bytes) + ", the host has " + gib(in.host_ram));
+                             (in.host_copy_drop ? ", host_copy = drop" : ", host_copy = keep") + "), " +
+                             std::to_string(p.synth_workers) + " synth workers (" + gib(p.synth_worker_bytes) +
+                             " each) and the server (" + gib(p.server_bytes) + ") need " + gib(need) +
+                             ", the host has " + gib(in.host_ram) +
+                             (!in.host_copy_drop && p.host_bytes_drop < p.host_bytes && p.host_bytes_drop <= in.host_ram
+                                  ? " (with host_copy = drop: " + gib(p.host_bytes_drop) + ", which fits)"
+                                  : ""));
   if (in.shm_size && p.shm_bytes > in.shm_size)
     p.does_not_fit.push_back("/dev/shm: the " + std::string(in.hugepages.empty() ? "pool and the " : "") +
                              "SRS regions need " + gib(p.shm_bytes) + ", /dev/shm holds " + gib(in.shm_size) +

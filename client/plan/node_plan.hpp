@@ -51,6 +51,7 @@ struct node_inputs {
   int msm_copies = -1;                // --msm-copies
   std::string pool_name;
   std::string hugepages;  // hugetlbfs directory to create the pool on, or empty
+  bool host_copy_drop = false;  // the server's --host-copy drop: its total is the one checked against host_ram
 };
 
 struct class_plan {
@@ -81,8 +82,10 @@ struct gpu_plan {
 /* The host memory a key holds, kept per key so that a per-key policy (a
    planned host_copy = keep|drop) changes its own lines and the totals follow. */
 struct key_host {
-  std::uint64_t srs_region = 0;  // its SRS region in /dev/shm
+  std::uint64_t srs_region = 0;  // its SRS region in /dev/shm (host_copy = keep)
   std::uint64_t server = 0;      // the server's own copy (the CPU backend decodes the key; CUDA maps it)
+  std::uint64_t srs_region_drop = 0;  // its region with host_copy = drop: without its points where that applies
+  std::string drop_refused;           // why drop does not apply to it (it then keeps its points), or empty
 };
 
 struct key_plan {
@@ -106,7 +109,8 @@ struct node_plan {
   unsigned synth_workers = 0;
   std::uint64_t synth_worker_bytes = 0;  // one synth worker's private memory
   std::uint64_t server_bytes = 0;        // the server's private memory
-  std::uint64_t host_bytes = 0;          // everything: pool, SRS regions, workers, server
+  std::uint64_t host_bytes = 0;          // everything: pool, SRS regions, workers, server (host_copy = keep)
+  std::uint64_t host_bytes_drop = 0;     // the same with host_copy = drop
   std::vector<gpu_plan> gpus;
   std::vector<key_plan> keys;
   std::vector<std::string> does_not_fit;  // sentences naming the sizes

@@ -54,6 +54,7 @@ nlohmann::json to_json(const node_plan& p) {
               {"pool_on_hugepages", !p.in.hugepages.empty()}};
   j["host"] = {{"ram_bytes", p.in.host_ram},
                {"needed_bytes", p.host_bytes},
+               {"needed_bytes_drop", p.host_bytes_drop},
                {"synth_workers", p.synth_workers},
                {"synth_worker_bytes", p.synth_worker_bytes},
                {"server_bytes", p.server_bytes},
@@ -96,7 +97,8 @@ nlohmann::json to_json(const node_plan& p) {
                     {"n_public", k.n_public},
                     {"zkey_bytes", k.zkey_bytes},
                     {"slot_class", kp.slot_class},
-                    {"host_bytes", {{"srs_region", kp.host.srs_region}, {"server", kp.host.server}}},
+                    {"host_bytes", {{"srs_region", kp.host.srs_region}, {"server", kp.host.server},
+                                    {"srs_region_drop", kp.host.srs_region_drop}, {"drop_refused", kp.host.drop_refused}}},
                     {"proof_seconds", kp.proof_seconds},
                     {"partitions_per_minute", kp.partitions_per_minute},
                     {"timings_source", kp.timings_source}});
@@ -160,7 +162,14 @@ std::string to_text(const node_plan& p) {
   line("  synth workers: " + std::to_string(p.synth_workers) + " x " + gib(p.synth_worker_bytes) +
        " (their slots are in the pool)");
   line("  server: " + gib(p.server_bytes) + (p.gpus.empty() ? " (the CPU backend decodes its keys)" : ""));
-  line("  total: " + gib(p.host_bytes) + (p.in.host_ram ? " of " + gib(p.in.host_ram) : ""));
+  for (std::size_t i = 0; i < p.keys.size(); ++i) {
+    const key_host& h = p.keys[i].host;
+    line("  key " + p.in.keys[i].name + ": SRS region " + gib(h.srs_region) + " with host_copy = keep, " +
+         (h.drop_refused.empty() ? gib(h.srs_region_drop) + " with drop (its points only on the GPUs and in its file)"
+                                 : "the same with drop (" + h.drop_refused + ")"));
+  }
+  line("  total: " + gib(p.host_bytes) + " with host_copy = keep, " + gib(p.host_bytes_drop) + " with drop" +
+       (p.in.host_ram ? "; the host has " + gib(p.in.host_ram) : ""));
   line("");
   line("throughput (one key at a time)");
   for (std::size_t i = 0; i < p.keys.size(); ++i) {

@@ -87,6 +87,31 @@ TEST(NodePlan, ANativeKeysRegionIsCountedWithoutTheCoefficientsTheServerReleases
   EXPECT_EQ(p.keys[1].host.srs_region, shm::srs_region_bytes(1000u << 20));
 }
 
+TEST(NodePlan, HostMemoryIsReportedPerHostCopyPolicyAndTheChosenOneIsChecked) {
+  key_input file = square_key("file", 20), id = square_key("id", 20);
+  id.source = "key id";
+  node_inputs in = h200s(1, {file, id});
+  node_plan p = plan_node(in);
+  const std::uint64_t points = sizing::bases_bytes(file.dims);
+  EXPECT_EQ(p.keys[0].host.srs_region_drop, shm::srs_region_bytes((1000u << 20) - points));
+  EXPECT_TRUE(p.keys[0].host.drop_refused.empty());
+  EXPECT_EQ(p.keys[1].host.srs_region_drop, p.keys[1].host.srs_region) << "an installed key has no file to drop to";
+  EXPECT_NE(p.keys[1].host.drop_refused.find("installed in the pool"), std::string::npos);
+  EXPECT_EQ(p.host_bytes - p.host_bytes_drop, p.keys[0].host.srs_region - p.keys[0].host.srs_region_drop);
+  // a host between the two totals: keep does not fit (and the sentence says drop would), drop does
+  in.host_ram = (p.host_bytes + p.host_bytes_drop) / 2;
+  p = plan_node(in);
+  EXPECT_TRUE(mentions(p.does_not_fit, "host_copy = keep", "with host_copy = drop")) << to_text(p);
+  in.host_copy_drop = true;
+  p = plan_node(in);
+  EXPECT_TRUE(p.does_not_fit.empty()) << to_text(p);
+  EXPECT_EQ(to_json(p)["host"]["needed_bytes_drop"].get<std::uint64_t>(), p.host_bytes_drop);
+  // the CPU backend proves from host memory: nothing to drop
+  in.gpus.clear();
+  p = plan_node(in);
+  EXPECT_EQ(p.host_bytes_drop, p.host_bytes);
+}
+
 TEST(NodePlan, OnHugePagesThePoolLeavesDevShmAndCountsPages) {
   node_inputs in = h200s(1, {square_key("k", 20)});
   in.hugepages = "/dev/hugepages";

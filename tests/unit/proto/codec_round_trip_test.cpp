@@ -45,7 +45,9 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   js.partitions[0].gpu = 3;
   js.partitions[1].state = partition_state::done;
   js.partitions[1].timings = partition_timings{0, 0, 1, 1, 1, 1, 1, 0, 0, 2, 9};  // the CPU: gpu -1
-  status_reply r{{js}, {}, {}, 0, {}, 60000, std::nullopt};
+  status_reply r{{js}, {}, {}, 0, {}, 60000, std::nullopt, {}};
+  r.keys.push_back({"0123456789abcdef0123456789abcdef", "drop", 5000, 38ULL << 30});
+  r.keys.push_back({"fedcba9876543210fedcba9876543210", "keep", 36ULL << 30, 0});
   r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1,
                     {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"}, 5});
   r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0, {}, 0});
@@ -61,6 +63,8 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   EXPECT_EQ(back.jobs[0].partitions[1].gpu, -1);
   EXPECT_EQ(back.gpus[0].resident_keys, (std::vector<std::string>{"ab12", "cd34"}));
   EXPECT_EQ(back.hung_timeout_ms, 60000u);
+  EXPECT_EQ(back.keys.at(0).host_copy, "drop");
+  EXPECT_EQ(back.keys.at(1).host_bytes, 36ULL << 30);
   // A partition without timings (not proven yet) stays without them.
   EXPECT_FALSE(std::get<job_status>(decode(encode(message{1, job_status{"j", job_state::queued, "", 0, 0,
                                                                              priority::normal, "", {{}}}}))

@@ -135,17 +135,23 @@ const std::vector<broken>& cases() {
          return body{r};
        }},
       {"StatusReplySlotOfStateZero", "StatusReply.slots[0].state",
-       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0, {}, 0, std::nullopt}}; }},
+       [] { return body{status_reply{{}, {{0, 0, slot_state{}, 0, 0}}, {}, 0, {}, 0, std::nullopt, {}}}; }},
       {"StatusReplySlotOwnerPastTheLeaseTable", "StatusReply.slots[0].owner",
-       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0, {}, 0, std::nullopt}}; }},
+       [] { return body{status_reply{{}, {{0, 0, slot_state::free, 0, no_owner + 1}}, {}, 0, {}, 0, std::nullopt, {}}}; }},
       {"StatusReplyWorkerWithoutALease", "StatusReply.workers[0].lease",
-       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0, {}, 0, std::nullopt}}; }},
+       [] { return body{status_reply{{}, {}, {{no_owner, "w", 1, worker_state::idle, 0}}, 0, {}, 0, std::nullopt, {}}}; }},
       {"StatusReplyWorkerNameOf24Bytes", "StatusReply.workers[0].name",
        [] {
-         return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0, {}, 0, std::nullopt}};
+         return body{status_reply{{}, {}, {{1, std::string(24, 'w'), 1, worker_state::idle, 0}}, 0, {}, 0, std::nullopt, {}}};
+       }},
+      {"StatusReplyKeyOfAnUnknownHostCopy", "StatusReply.keys[0].host_copy",
+       [] {
+         status_reply r;
+         r.keys.push_back({"0123456789abcdef0123456789abcdef", "maybe", 0, 0});
+         return body{r};
        }},
       {"StatusReplyWorkerOfStateFour", "StatusReply.workers[0].state",
-       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0, {}, 0, std::nullopt}}; }},
+       [] { return body{status_reply{{}, {}, {{1, "w", 1, static_cast<worker_state>(4), 0}}, 0, {}, 0, std::nullopt, {}}}; }},
       {"JobStatusPartitionGpuBelowMinusOne", "JobStatus.partitions[0].gpu",
        with(valid_status(), [](job_status& s) { s.partitions[0].gpu = -2; })},
       {"JobStatusPartitionGpuOf64", "JobStatus.partitions[0].gpu",
