@@ -9,11 +9,13 @@
 set -u
 out=$1 phase_file=$2 pids_file=$3 interval=${4:-0.2}
 t0=$EPOCHREALTIME
+: >"$out"
 while :; do
   declare -A m=()
   while read -r k v _; do m[${k%:}]=$v; done </proc/meminfo
   shm=$(df -B1 --output=used /dev/shm | tail -1)
-  line="$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN {printf "%.2f", a - b}'),$(cat "$phase_file" 2>/dev/null),$(((m[MemTotal] - m[MemAvailable]) * 1024)),$((m[Shmem] * 1024)),${shm// /}"
+  phase=$(cat "$phase_file" 2>/dev/null)
+  line="$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN {printf "%.2f", a - b}'),${phase//,/;},$(((m[MemTotal] - m[MemAvailable]) * 1024)),$((m[Shmem] * 1024)),${shm// /}"
   if [[ -f $pids_file ]]; then
     while read -r name pid; do
       [[ -r /proc/$pid/smaps_rollup ]] || continue

@@ -31,7 +31,10 @@
 # (no --key: the first proof uploads the key), PLAN=1 (print the sizes and
 # the memory they need, then stop), POOL_AFTER_SETUP=1 (setup into a pool of
 # one 2^10 slot, then the pool made again with its real slot, the key's
-# region renamed aside meanwhile: 16 GiB less RAM at the setup's peak).
+# region renamed aside meanwhile: 16 GiB less RAM at the setup's peak),
+# MEMORY=1 (bench/e2e/mem_sampler.sh through the run, each step a phase: the
+# host's memory in use, /dev/shm, the server's and worker's RSS/PSS; a table
+# of the peaks per step is printed last).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 mkdir -p "$out"
@@ -45,7 +48,11 @@ ep="ipc://$work/cuzk.sock"
 pids=() owns_pool=0
 t0=$EPOCHREALTIME
 since() { awk -v a="$EPOCHREALTIME" -v b="$1" 'BEGIN {printf "%.2f", a - b}'; }
-log() { printf '==> [%7s s] %s\n' "$(since "$t0")" "$*" | tee -a "$out/steps.log" >&2; }
+log() {
+  printf '==> [%7s s] %s\n' "$(since "$t0")" "$*" | tee -a "$out/steps.log" >&2
+  local m="$*"
+  [[ $m == \(* ]] && { m=${m//,/}; echo "${m:0:48}" >"$work/phase"; }  # a step: the sampler's phase
+}
 gib() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 2^30}'; }
 meminfo() { echo $(($(awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo) * 1024)); }
 memory() { # RAM and /dev/shm now
@@ -62,6 +69,10 @@ fail() { # fail WHAT [LOG]: the step, the log's tail, exit 1
 cleanup() {
   for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  if [[ -n ${sampler:-} ]]; then
+    kill "$sampler" 2>/dev/null
+    awk -f "$(dirname "${BASH_SOURCE[0]}")/mem_peaks.awk" "$out/memory.csv" | tee "$out/memory.md"
+  fi
   if [[ ${KEEP:-0} == 1 ]]; then
     log "KEEP=1: pool $pool and key $(cat "$out/keyid" 2>/dev/null) left for SKIP_SETUP=1"
   elif ((owns_pool)); then
@@ -76,7 +87,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 # start_bg LOG CMD...: runs CMD in the background, its output to LOG
-start_bg() { local l=$1; shift; "$@" >"$l" 2>&1 & pids+=($!); }
+start_bg() {
+  local l=$1; shift
+  "$@" >"$l" 2>&1 &
+  pids+=($!)
+  echo "$(basename "$1") $!" >>"$work/pids"
+}
+: >"$work/pids"
+echo "start" >"$work/phase"
+if [[ ${MEMORY:-0} == 1 ]]; then
+  "$(dirname "${BASH_SOURCE[0]}")/mem_sampler.sh" "$out/memory.csv" "$work/phase" "$work/pids" 0.5 &
+  sampler=$!
+fi
 # wait_log PID LOG PATTERN SECONDS: until PATTERN is in LOG; fails if PID dies first
 wait_log() {
   local end=$((SECONDS + $4))
