@@ -9,13 +9,15 @@
 # in use (MemTotal - MemAvailable), /dev/shm and the RSS/PSS of the server and
 # the worker through the run; a table of the peaks per phase is printed last.
 #   bench/e2e/host_copy_bench.sh BIN OUT
-# Knobs: SPEC (chain:size=67108000), PHASES ("drop keep"), BACKEND (cuda; cpu for a test run),
+# Knobs: SPEC (chain:size=67108000), PHASES ("drop keep"), RESTART (the policies that get the kill -9
+# and the second job; default all of PHASES), BACKEND (cuda; cpu for a test run),
 # KEYFILE (/var/tmp/cuzk-hcbench.zkey; an existing file is reused, so a second
 # device call can run the other policy), POOL (cuzk-hcbench), KEEP_KEY=1 (leave the file).
 set -uo pipefail
 bin=$(cd "${1:?bin dir}" && pwd) out=${2:?out dir}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+rm -f "$out"/ready.* "$out"/job.*
 [[ -d $bin/../lib ]] && export LD_LIBRARY_PATH="$bin/../lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 spec=${SPEC:-chain:size=67108000} phases=${PHASES:-drop keep} backend=${BACKEND:-cuda}
 keyfile=${KEYFILE:-/var/tmp/cuzk-hcbench.zkey} pool=${POOL:-cuzk-hcbench}
@@ -104,12 +106,14 @@ for policy in $phases; do
   fi
   phase "$policy: proving"
   prove "$policy-1"
-  phase "$policy: restart"
-  kill -9 "$server"
-  wait "$server" 2>/dev/null
-  start_server "$policy" "server-$policy-restart"
-  phase "$policy: after restart"
-  prove "$policy-2"
+  if [[ " ${RESTART:-$phases} " == *" $policy "* ]]; then
+    phase "$policy: restart"
+    kill -9 "$server"
+    wait "$server" 2>/dev/null
+    start_server "$policy" "server-$policy-restart"
+    phase "$policy: after restart"
+    prove "$policy-2"
+  fi
   kill -TERM "$server"
   wait "$server" 2>/dev/null
   server=''
@@ -121,8 +125,8 @@ sampler=''
   echo "host_copy bench: $spec, backend $backend, $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 2^20}' /proc/meminfo)"
   for policy in $phases; do
     echo "$policy: READY $(cat "$out/ready.server-$policy") s, first job $(cat "$out/job.$policy-1") s;" \
-      "after kill -9: READY $(cat "$out/ready.server-$policy-restart") s, then a new job $(cat "$out/job.$policy-2") s"
-    grep -h "proven job=" "$out/server-$policy.log" "$out/server-$policy-restart.log" | grep -o 'total_ms=[0-9.]*' | tr '\n' ' '
+      "after kill -9: READY $(cat "$out/ready.server-$policy-restart" 2>/dev/null) s, then a new job $(cat "$out/job.$policy-2" 2>/dev/null) s"
+    grep -h "proven job=" "$out/server-$policy.log" "$out/server-$policy-restart.log" 2>/dev/null | grep -o 'total_ms=[0-9.]*' | tr '\n' ' '
     echo
   done
   awk -f "$here/mem_peaks.awk" "$out/memory.csv"
