@@ -123,9 +123,17 @@ std::string key_cache::load(const std::filesystem::path& zkey, host_copy policy)
   }
   const auto points = point_sections(shape);
   std::string why;
-  auto srs = policy == host_copy::drop
-                 ? shm::srs_region::load(pool_, fd.fd, name, &why, shm::srs_origin::installed, points)
-                 : shm::srs_region::load(pool_, fd.fd, name, &why);
+  /* the same file as a region was loaded from: found without hashing the file (its points, when the region
+     released them, are checked against the region's hashes as they are read back) */
+  auto srs = shm::srs_region::find_loaded(pool_, fd.fd, &why);
+  if (srs && srs->origin() != shm::srs_origin::installed) srs = shm::unexpected(shm::error::not_found);  // load marks it
+  if (srs) spdlog::info("key {}: its SRS region was loaded from this very file ({}): not hashed again", srs->key_id(), name);
+  else if (srs.error() != shm::error::not_found)
+    throw job_error("cannot load the key " + name + ": " + explain(srs.error(), why));
+  else
+    srs = policy == host_copy::drop
+              ? shm::srs_region::load(pool_, fd.fd, name, &why, shm::srs_origin::installed, points)
+              : shm::srs_region::load(pool_, fd.fd, name, &why);
   if (!srs) throw job_error("cannot load the key " + name + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
   if (policy == host_copy::keep && srs->released_bytes()) {

@@ -43,6 +43,9 @@ struct srs_header {
   char resident_hash[40];
   std::uint32_t n_released;  // entries of released[], by offset (0: the range above, if any)
   released_entry released[max_released];
+  /* the key file it was last loaded from (fstat: st_dev, st_ino, st_size, mtime and ctime in ns; 0: none),
+     so that loading the same file again finds it without hashing the file (srs_region::find_loaded) */
+  std::uint64_t file_identity[5];
 };
 static_assert(sizeof(srs_header) <= srs_header_bytes);
 

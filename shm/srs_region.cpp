@@ -8,6 +8,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
@@ -175,6 +176,22 @@ void publish(std::uint8_t* base, std::uint64_t total, std::uint64_t content, con
   h.created_unix_ns = now_ns();
   std::memcpy(h.key_id, key.data(), key.size());
   h.magic.store(srs_magic, std::memory_order_release);
+}
+
+std::array<std::uint64_t, 5> identity_of(const struct stat& st) {
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+          static_cast<std::uint64_t>(st.st_size),
+          static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(st.st_mtim.tv_nsec),
+          static_cast<std::uint64_t>(st.st_ctim.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(st.st_ctim.tv_nsec)};
+}
+
+/* The region at path was loaded from the file of status st (best effort: a later load hashes the file). */
+void record_file(const std::string& path, const struct stat* pool, const struct stat& st) {
+  auto fd = detail::open_checked(path, O_RDWR, "SRS region", nullptr, pool);
+  if (!fd) return;
+  const auto id = identity_of(st);
+  (void)!::pwrite(*fd, id.data(), sizeof id, offsetof(srs_header, file_identity));
+  ::close(*fd);
 }
 
 /* An operator loads a key a client's file brought in first: from now on
@@ -455,6 +472,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         }
         if (origin == srs_origin::installed && existing->origin() == srs_origin::client_file)
           if (auto m = mark_installed(path, ps ? &*ps : nullptr, why); !m) return unexpected(m.error());
+        record_file(path, ps ? &*ps : nullptr, st);
         return existing;
       }
       if (existing.error() == error::srs_abandoned && attempt < 300) continue;  // reclaimed: load it ourselves
@@ -511,6 +529,10 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         say(why, "cannot write the header of SRS region '" + name + "': " + std::strerror(errno));
         return unexpected(error::os_error);
       }
+      {
+        const auto id = identity_of(st);
+        std::memcpy(reinterpret_cast<srs_header*>(base)->file_identity, id.data(), sizeof id);
+      }
       publish(base, total, n, key, origin);  // closing out.fd drops the lock
       return srs_region(new impl{key, std::move(*map), n, true});
     }
@@ -560,6 +582,29 @@ result<srs_region> srs_region::create(std::string_view pool, std::uint64_t n,
     return existing;
   }
   return srs_region(new impl{key, std::move(*map), n, true});
+}
+
+result<srs_region> srs_region::find_loaded(std::string_view pool, int fd, std::string* why) noexcept {
+  try {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return unexpected(error::not_found);
+    const auto id = identity_of(st);
+    for (const auto& key : list_srs(pool)) {
+      auto r = open(pool, key);
+      if (!r) continue;
+      const auto& h = *static_cast<const srs_header*>(r->header());
+      if (std::memcmp(h.file_identity, id.data(), sizeof id) != 0 || r->bytes().size() != id[2]) continue;
+      if (!r->verify()) {
+        say(why, "SRS region '" + object_name(pool, key) + "' does not hash as its header says");
+        return unexpected(error::srs_mismatch);
+      }
+      return r;
+    }
+    return unexpected(error::not_found);
+  } catch (...) {
+    say(why, "out of memory");
+    return unexpected(error::os_error);
+  }
 }
 
 result<void> srs_region::destroy(std::string_view pool, std::string_view key_id) noexcept {

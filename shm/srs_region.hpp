@@ -68,6 +68,11 @@ class srs_region {
      nothing behind. What fill throws propagates. */
   static result<srs_region> create(std::string_view pool, std::uint64_t content_bytes,
                                    const std::function<void(std::span<std::uint8_t>)>& fill, std::string* why = nullptr);
+  /* The region last loaded from the file open at fd (the same device, inode, size, mtime and ctime), found
+     without reading the file; verified (what it holds hashes as its header says: the whole to the key id,
+     or what remains around its released ranges, whose own bytes are checked when they are read back from
+     the file). not_found when none is. */
+  static result<srs_region> find_loaded(std::string_view pool, int fd, std::string* why = nullptr) noexcept;
   /* Validates the header only (see verify). access_denied when the region
      fails the owner checks; being_created while a live loader holds it;
      srs_abandoned when its loader died (the next load reclaims it). */

@@ -253,6 +253,32 @@ TEST(SrsRegion, ALoadThatOmitsRangesNeverHoldsThemAndRecordsTheirHashes) {
   EXPECT_EQ(again->released_bytes(), 3'400'000u);
 }
 
+TEST(SrsRegion, TheFileARegionWasLoadedFromFindsItWithoutBeingHashedUntilTheFileChanges) {
+  pool_guard g("srs-find");
+  const auto bytes = random_bytes(200'000, 9);
+  temp_file f(bytes), other(random_bytes(200'000, 10));
+  auto s = srs_region::load(g.name, f.path);
+  ASSERT_TRUE(s);
+  auto find = [&](const std::filesystem::path& p) {
+    const int fd = ::open(p.c_str(), O_RDONLY);
+    EXPECT_GE(fd, 0);
+    auto r = srs_region::find_loaded(g.name, fd);
+    ::close(fd);
+    return r;
+  };
+  auto found = find(f.path);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->key_id(), s->key_id());
+  EXPECT_TRUE(found->verified());
+  EXPECT_EQ(find(other.path).error(), error::not_found);
+  // written again (the same bytes even): its mtime and ctime moved, so it is hashed again by a load
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::ofstream(f.path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  EXPECT_EQ(find(f.path).error(), error::not_found);
+  ASSERT_TRUE(srs_region::load(g.name, f.path));  // the same content: the same region, the new identity recorded
+  EXPECT_TRUE(find(f.path));
+}
+
 TEST(SrsRegion, ACreateWhoseFillFailsLeavesNothing) {
   pool_guard g("srs-create-fail");
   EXPECT_THROW((void)srs_region::create(g.name, 4096, [](std::span<std::uint8_t> out) {
