@@ -45,15 +45,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 phase() { echo "$1" >"$work/phase"; log "phase $1"; }
 pids() { { [[ -n $server ]] && echo "server $server"; [[ -n $worker ]] && echo "worker $worker"; } >"$work/pids"; }
-# wait_log PID LOG PATTERN SECONDS
-wait_log() {
-  local end=$((SECONDS + $4))
-  until grep -q "$3" "$2" 2>/dev/null; do
-    kill -0 "$1" 2>/dev/null || fail "process $1 exited before '$3'" "$2"
-    ((SECONDS < end)) || fail "no '$3' within $4 s" "$2"
-    sleep 0.05
-  done
-}
+# shellcheck source=bench/e2e/wait_log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/wait_log.sh"
 start_server() { # POLICY LOG: its time to READY in $out/ready.LOG
   local s0=$EPOCHREALTIME
   "$bin/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend "$backend" --workers-per-gpu 1 \

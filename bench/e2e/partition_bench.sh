@@ -99,15 +99,8 @@ if [[ ${MEMORY:-0} == 1 ]]; then
   "$(dirname "${BASH_SOURCE[0]}")/mem_sampler.sh" "$out/memory.csv" "$work/phase" "$work/pids" 0.5 &
   sampler=$!
 fi
-# wait_log PID LOG PATTERN SECONDS: until PATTERN is in LOG; fails if PID dies first
-wait_log() {
-  local end=$((SECONDS + $4))
-  until grep -q "$3" "$2" 2>/dev/null; do
-    kill -0 "$1" 2>/dev/null || fail "process $1 exited before '$3'" "$2"
-    ((SECONDS < end)) || fail "no '$3' within $4 s" "$2"
-    sleep 0.05
-  done
-}
+# shellcheck source=bench/e2e/wait_log.sh
+source "$(dirname "${BASH_SOURCE[0]}")/wait_log.sh"
 
 # sizes from BLOCKS (see the top)
 n_cons=$((26928 * blocks - 676)) n_wit=$((26744 * blocks - 675)) n_coef=$((96016 * blocks - 2690)) log_dom=0
