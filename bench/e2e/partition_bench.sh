@@ -51,7 +51,7 @@ since() { awk -v a="$EPOCHREALTIME" -v b="$1" 'BEGIN {printf "%.2f", a - b}'; }
 log() {
   printf '==> [%7s s] %s\n' "$(since "$t0")" "$*" | tee -a "$out/steps.log" >&2
   local m="$*"
-  [[ $m == \(* ]] && { m=${m//,/}; echo "${m:0:48}" >"$work/phase"; }  # a step: the sampler's phase
+  if [[ $m == \(* ]]; then m=${m//,/}; echo "${m:0:48}" >"$work/phase"; fi  # a step: the sampler's phase
 }
 gib() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 2^30}'; }
 meminfo() { echo $(($(awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo) * 1024)); }
