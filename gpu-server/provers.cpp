@@ -44,7 +44,7 @@ std::optional<std::pair<int, std::uint64_t>> provers::next_filled() {
     if (!w || w->state != shm::slot_state::filled) continue;
     auto e = c_.slots.entry(s);
     if (!e) continue;
-    auto rec = c_.jobs.get({(*e)->job, (*e)->job_generation});
+    auto rec = c_.jobs.get(shm::job_of(**e));
     const auto pw = rec && (*e)->partition < (*rec)->n_partitions
                         ? std::optional(shm::part_word::unpack((*rec)->parts[(*e)->partition].word.load()))
                         : std::nullopt;
@@ -65,7 +65,7 @@ std::optional<proof_job> provers::proof_of(std::uint64_t s) {
   auto w = c_.slots.word(s);
   auto e = c_.slots.entry(s);
   if (!w || !e) return std::nullopt;
-  const shm::job_ref j{(*e)->job, (*e)->job_generation};
+  const shm::job_ref j = shm::job_of(**e);
   auto rec = c_.jobs.get(j);
   if (!rec) return std::nullopt;
   proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::string(shm::field_text((*rec)->key_id)),
@@ -117,7 +117,7 @@ void provers::preempt() {
     if (!w || w->state != shm::slot_state::filled) continue;
     auto e = c_.slots.entry(s);
     if (!e) continue;
-    auto rec = c_.jobs.get(shm::job_ref{(*e)->job, (*e)->job_generation});
+    auto rec = c_.jobs.get(shm::job_of(**e));
     waiting += rec && shm::rank((*rec)->priority) < 0;
   }
   for (const auto& [slot, p] : in_flight_) stopping += p.stop->load();

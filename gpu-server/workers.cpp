@@ -59,7 +59,7 @@ void workers::ready(const peer& p, const proto::ready& r) {
     auto word = c_.slots.word(s);
     if (!word || word->state != shm::slot_state::assigned || word->owner != r.lease) continue;
     auto e = c_.slots.entry(s);
-    shm::job_ref j{(*e)->job, (*e)->job_generation};
+    shm::job_ref j = shm::job_of(**e);
     auto rec = c_.jobs.get(j);
     if (!rec) continue;
     if (c_.out.send(p.to(), proto::message{0, assign_message(s, word->generation, j, (*e)->partition, **rec)})) {
@@ -93,7 +93,7 @@ void workers::synth_failed(const peer& p, const proto::synth_failed& f) {
     return (void)++c_.counters.stale;
   free_busy(f.slot, f.generation);
   if (auto e = c_.slots.entry(f.slot)) {
-    shm::job_ref j{(*e)->job, (*e)->job_generation};
+    shm::job_ref j = shm::job_of(**e);
     spdlog::warn("job {} partition {}: {}", j.index, (*e)->partition, util::printable(f.error));
     h_.failed(j);
   }
@@ -146,7 +146,7 @@ void workers::reap_dead() {
     auto w = c_.slots.word(s);
     if (!w || w->state != shm::slot_state::assigned || shm::is_alive(c_.region, w->owner)) continue;
     auto e = c_.slots.entry(s);
-    const shm::job_ref held = e ? shm::job_ref{(*e)->job, (*e)->job_generation} : shm::job_ref{};
+    const shm::job_ref held = e ? shm::job_of(**e) : shm::job_ref{};
     const std::uint32_t held_partition = e ? (*e)->partition : 0;
     const auto* le = shm::lease_entries(c_.region) + w->owner;
     const std::string last = "worker " + std::string(shm::field_text(le->name)) + " (pid " + std::to_string(le->pid) +
@@ -230,7 +230,7 @@ bool workers::abort_one(std::uint32_t cls) {
     auto word = c_.slots.word(slot);
     auto e = c_.slots.entry(slot);
     if (!word || !e || word->state != shm::slot_state::assigned || word->generation != gen) continue;
-    auto rec = c_.jobs.get({(*e)->job, (*e)->job_generation});
+    auto rec = c_.jobs.get(shm::job_of(**e));
     if (!rec || shm::rank((*rec)->priority) < 0) continue;
     const std::tuple<int, std::uint64_t, std::uint32_t> k{shm::rank((*rec)->priority), (*rec)->seq, lease};
     if (!victim || k > *victim) victim = k;
@@ -262,7 +262,7 @@ void workers::aborted(const peer& p, const proto::synth_aborted& a) {
   auto e = c_.slots.entry(a.slot);
   if (!word || !e || word->state != shm::slot_state::assigned || word->generation != a.generation || word->owner != *lease)
     return (void)++c_.counters.stale;
-  const shm::job_ref j{(*e)->job, (*e)->job_generation};
+  const shm::job_ref j = shm::job_of(**e);
   const std::uint32_t partition = (*e)->partition;
   (void)c_.jobs.unslot(j, partition);  // SLOTTED → QUEUED first: a crash in between is reconciled like any other
   (void)c_.slots.abandon(a.slot, a.generation, *lease);

@@ -42,6 +42,9 @@ struct job_ref {
   friend bool operator==(const job_ref&, const job_ref&) = default;
 };
 
+/* The job a slot's entry was filled for. */
+inline job_ref job_of(const slot_entry& e) noexcept { return {e.job, e.job_generation}; }
+
 struct submit_outcome {
   job_ref job;
   bool created = false;   // false: the job id was already known (idempotent resubmit)

@@ -65,7 +65,7 @@ struct pass {
       // this (a FREE slot would leave its partition SLOTTED, or its job
       // ACTIVE, with nothing to finish them until a server restart).
       const slot_entry& e = **slots.entry(s);
-      job_ref j{e.job, e.job_generation};
+      const job_ref j = job_of(e);
       std::uint32_t p = e.partition;
       if (auto pw = jobs.part(j, p); pw && pw->state == part_state::slotted && pw->slot == s && jobs.requeue(j, p))
         ++rep.partitions_requeued;
@@ -102,7 +102,7 @@ struct pass {
       slot_word w = *slots.word(s);
       if (w.state == slot_state::free) continue;
       const slot_entry& e = **slots.entry(s);
-      job_ref j{e.job, e.job_generation};
+      const job_ref j = job_of(e);
       std::uint32_t p = e.partition;
       auto rec = jobs.get(j);
       bool active = rec && job_word_state(**rec) == job_state::active;
