@@ -11,6 +11,7 @@
 
 #include "io/zkey.hpp"
 #include "io/zkey_layout.hpp"
+#include "job/file_identity.hpp"
 #include "job/region_points.hpp"
 #include "job/spec.hpp"
 #include "r1cs/input_file.hpp"
@@ -104,15 +105,8 @@ const region_points* points_of(const any_key& pk) {
 }  // namespace
 
 std::string key_cache::load(const std::filesystem::path& zkey, host_copy policy) {
-  int raw;
-  do raw = ::open(zkey.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  while (raw < 0 && errno == EINTR);
-  if (raw < 0)
-    throw job_error("cannot load the key " + zkey.string() + ": " +
-                    (errno == ELOOP ? std::string("it is a symbolic link; key files are opened without following links")
-                                    : std::string(std::strerror(errno))));
-  util::fd_guard fd{raw};
   const std::string name = zkey.string();
+  util::fd_guard fd{open_identified(name, "", "key file")};
   io::zkey_shape shape;
   try {
     const int dup = ::fcntl(fd.fd, F_DUPFD_CLOEXEC, 0);  // input_file closes what it is given

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "util/read_at.hpp"
+
 namespace cuzk::job {
 
 namespace {
@@ -20,16 +22,10 @@ class file_reader final : public groth16::points_reader {
   std::size_t next(std::span<std::uint8_t> out) override {
     const std::uint64_t left = range_.bytes - done_;
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, out.size()));
-    std::size_t got = 0;
-    while (got < n) {
-      const ssize_t r = ::pread(*fd_, out.data() + got, n - got, static_cast<off_t>(range_.offset + done_ + got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0)
-        throw std::runtime_error("cannot read the key file " + file_ + " at byte " +
-                                 std::to_string(range_.offset + done_ + got) + ": " +
-                                 (r < 0 ? std::strerror(errno) : "it ended early"));
-      got += static_cast<std::size_t>(r);
-    }
+    if (const auto got = util::read_at(*fd_, out.data(), n, range_.offset + done_); got != static_cast<std::int64_t>(n))
+      throw std::runtime_error("cannot read the key file " + file_ + " at byte " +
+                               std::to_string(range_.offset + done_ + static_cast<std::uint64_t>(std::max<std::int64_t>(got, 0))) +
+                               ": " + (got < 0 ? std::strerror(errno) : "it ended early"));
     hash_.add(out.data(), n);
     // read once: the page cache need not keep what the GPU now holds
     (void)::posix_fadvise(*fd_, static_cast<off_t>(range_.offset + done_), static_cast<off_t>(n), POSIX_FADV_DONTNEED);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "shm/srs_region.hpp"
+#include "util/read_at.hpp"
 
 namespace cuzk::shm::srs_detail {
 
@@ -66,8 +67,7 @@ std::string hash_around(std::span<const std::uint8_t> content, const std::vector
 /* Writes the ranges and the hash of what remains into the header of the object open at fd. */
 bool write_ranges(int fd, const std::vector<released_range>& ranges, const std::string& resident);
 
-/* Reads n bytes at off unless the file ends first: the bytes read, or -1. */
-std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off);
+using util::read_at;
 
 /* The pool's lock file's status when it exists and passes the checks: SRS
    regions take its mode and group, and its owner and group are trusted for them. */

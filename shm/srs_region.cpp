@@ -60,18 +60,6 @@ std::string hex(XXH128_hash_t h) {
 
 }  // namespace
 
-std::int64_t read_at(int fd, void* buf, std::size_t n, std::uint64_t off) {
-  std::size_t got = 0;
-  while (got < n) {
-    ssize_t r = ::pread(fd, static_cast<char*>(buf) + got, n - got, static_cast<off_t>(off + got));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return -1;
-    if (r == 0) break;
-    got += static_cast<std::size_t>(r);
-  }
-  return static_cast<std::int64_t>(got);
-}
-
 std::optional<struct stat> pool_stat(std::string_view pool) {
   auto fd = detail::open_checked(shm_path(std::string(pool) + ".lock"), O_RDONLY, "lock file", nullptr);
   if (!fd) return std::nullopt;

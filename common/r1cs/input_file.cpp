@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "r1cs/error.hpp"
+#include "util/read_at.hpp"
 
 namespace cuzk::r1cs {
 
@@ -45,16 +46,12 @@ input_file::input_file(int fd, std::string_view display_name, std::string_view k
 input_file::~input_file() { ::close(fd_); }
 
 void input_file::read(std::uint64_t offset, std::span<std::uint8_t> out) const {
-  std::size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t r = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) throw format_error(what_ + std::strerror(errno));
-    if (r == 0)
-      throw format_error(what_ + "the file ended at byte " + std::to_string(offset + done) + " while being read (it had " +
-                         std::to_string(size_) + " bytes when opened: truncated by another process?)");
-    done += static_cast<std::size_t>(r);
-  }
+  const std::int64_t done = util::read_at(fd_, out.data(), out.size(), offset);
+  if (done < 0) throw format_error(what_ + std::strerror(errno));
+  if (static_cast<std::size_t>(done) < out.size())
+    throw format_error(what_ + "the file ended at byte " + std::to_string(offset + static_cast<std::uint64_t>(done)) +
+                       " while being read (it had " + std::to_string(size_) +
+                       " bytes when opened: truncated by another process?)");
 }
 
 std::span<const std::uint8_t> input_file::view(std::uint64_t offset, std::size_t n,
