@@ -19,7 +19,7 @@ mkdir -p "$work/obj"
 fuzzer="$work/file_fuzz"
 sources=(tests/fuzz/file_fuzz.cpp common/r1cs/binfile.cpp common/r1cs/input_file.cpp common/r1cs/r1cs_file.cpp common/r1cs/matrices.cpp
          common/r1cs/wtns_file.cpp common/io/zkey.cpp common/io/zkey_layout.cpp common/ec/serialize_snarkjs.cpp common/ec/subgroup.cpp
-         common/ec/g1_scalar_mul.cpp common/ec/g2_scalar_mul.cpp)
+         common/ec/g1_scalar_mul.cpp common/ec/g2_scalar_mul.cpp common/util/read_at.cpp)
 
 build() {
   local stale=0
