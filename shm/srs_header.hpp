@@ -22,6 +22,11 @@ inline constexpr std::uint64_t srs_header_bytes = 4096;
 inline constexpr std::size_t copy_chunk = 1 << 20;
 inline constexpr std::size_t max_released = 8;
 
+/* resident_hash rules: a released range hashed as its bytes of zeros (regions written before the rule was
+   recorded), or in its place as its offset and length (8 bytes each, little-endian), so that what remains is
+   hashed without reading tens of gigabytes of zeros. Writers use skip. */
+inline constexpr std::uint32_t rule_zeros = 0, rule_skip = 1;
+
 /* A released range of the content and the hash of the bytes it held (32 hex digits, or empty: unknown). */
 struct released_entry {
   std::uint64_t offset, bytes;
@@ -47,6 +52,8 @@ struct srs_header {
   /* the key file it was last loaded from (fstat: st_dev, st_ino, st_size, mtime and ctime in ns; 0: none),
      so that loading the same file again finds it without hashing the file (srs_region::find_loaded) */
   std::uint64_t file_identity[5];
+  /* how resident_hash takes the released ranges (regions written before this field: as zeros) */
+  std::uint32_t resident_rule;
 };
 static_assert(sizeof(srs_header) <= srs_header_bytes);
 
@@ -61,10 +68,13 @@ using hasher = content_hasher;
 
 /* The header's released ranges, by offset. */
 std::vector<released_range> ranges_of(const srs_header& h);
-/* The hash of content whose released ranges read as zeros, hashed without reading the mapping there (a
-   read of a hole in a shared tmpfs mapping would allocate its pages again). */
-std::string hash_around(std::span<const std::uint8_t> content, const std::vector<released_range>& ranges);
-/* Writes the ranges and the hash of what remains into the header of the object open at fd. */
+/* Adds released content [offset, offset + bytes) to h by rule. */
+void add_released(hasher& h, std::uint64_t offset, std::uint64_t bytes, std::uint32_t rule);
+/* The hash of what remains of content around its released ranges, by rule, hashed without reading the mapping
+   there (a read of a hole in a shared tmpfs mapping would allocate its pages again). */
+std::string hash_around(std::span<const std::uint8_t> content, const std::vector<released_range>& ranges,
+                        std::uint32_t rule = rule_skip);
+/* Writes the ranges and the hash of what remains (rule_skip) into the header of the object open at fd. */
 bool write_ranges(int fd, const std::vector<released_range>& ranges, const std::string& resident);
 
 using util::read_at;

@@ -247,7 +247,7 @@ result<void> srs_region::verify() const noexcept {
     if (!ranges.empty()) {
       for (const auto& r : ranges)
         if (r.offset > p_->content_bytes || r.bytes > p_->content_bytes - r.offset) return unexpected(error::srs_mismatch);
-      if (hash_around(bytes(), ranges) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
+      if (hash_around(bytes(), ranges, h.resident_rule) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
         return unexpected(error::srs_mismatch);
     } else if (content_hash(bytes()) != p_->key_id) {
       return unexpected(error::srs_mismatch);
@@ -432,8 +432,11 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         if (!omit.empty())
           pieces(off, want, [&](std::uint64_t at, std::uint64_t len, int i) {
             if (i < 0) rest.add(buf.data() + (at - off), static_cast<std::size_t>(len));
-            else each[static_cast<std::size_t>(i)]->add(buf.data() + (at - off), static_cast<std::size_t>(len)),
-                 rest.add_zeros(len);
+            else {
+              each[static_cast<std::size_t>(i)]->add(buf.data() + (at - off), static_cast<std::size_t>(len));
+              const auto& [o, l] = omit[static_cast<std::size_t>(i)];
+              if (at == o) add_released(rest, o, l, rule_skip);
+            }
           });
         if (!omit.empty()) (void)::posix_fadvise(fd, static_cast<off_t>(off), static_cast<off_t>(want), POSIX_FADV_DONTNEED);
       }
@@ -489,7 +492,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
       pieces(0, n, [&](std::uint64_t from, std::uint64_t len, int omitted) {
         if (failed) return;
         if (omitted >= 0) {
-          hs.add_zeros(len);
+          add_released(hs, from, len, rule_skip);
           return;
         }
         for (std::uint64_t off = from; off < from + len; off += copy_chunk) {

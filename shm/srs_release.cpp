@@ -33,12 +33,23 @@ std::vector<released_range> ranges_of(const srs_header& h) {
   return v;
 }
 
-std::string hash_around(std::span<const std::uint8_t> content, const std::vector<released_range>& ranges) {
+void add_released(hasher& h, std::uint64_t offset, std::uint64_t bytes, std::uint32_t rule) {
+  if (rule == rule_zeros) return h.add_zeros(bytes);
+  std::uint8_t le[16];
+  for (int i = 0; i < 8; ++i) {
+    le[i] = static_cast<std::uint8_t>(offset >> (8 * i));
+    le[8 + i] = static_cast<std::uint8_t>(bytes >> (8 * i));
+  }
+  h.add(le, sizeof le);
+}
+
+std::string hash_around(std::span<const std::uint8_t> content, const std::vector<released_range>& ranges,
+                        std::uint32_t rule) {
   hasher h;
   std::uint64_t at = 0;
   for (const auto& r : ranges) {  // by offset, disjoint, within the content (the callers check)
     h.add(content.data() + at, static_cast<std::size_t>(r.offset - at));
-    h.add_zeros(r.bytes);
+    add_released(h, r.offset, r.bytes, rule);
     at = r.offset + r.bytes;
   }
   h.add(content.data() + at, static_cast<std::size_t>(content.size() - at));
@@ -49,6 +60,7 @@ bool write_ranges(int fd, const std::vector<released_range>& ranges, const std::
   srs_header w{};
   std::memcpy(w.resident_hash, resident.data(), std::min(resident.size(), sizeof w.resident_hash - 1));
   w.n_released = static_cast<std::uint32_t>(ranges.size());
+  w.resident_rule = rule_skip;
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     w.released[i].offset = ranges[i].offset;
     w.released[i].bytes = ranges[i].bytes;
@@ -61,6 +73,7 @@ bool write_ranges(int fd, const std::vector<released_range>& ranges, const std::
   return put(w.resident_hash, sizeof w.resident_hash, offsetof(srs_header, resident_hash)) &&
          put(w.released, sizeof w.released, offsetof(srs_header, released)) &&
          put(&w.n_released, sizeof w.n_released, offsetof(srs_header, n_released)) &&
+         put(&w.resident_rule, sizeof w.resident_rule, offsetof(srs_header, resident_rule)) &&
          put(first, sizeof first, offsetof(srs_header, released_offset));
 }
 
@@ -157,7 +170,40 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
       say(why, "SRS region '" + name + "' can record at most " + std::to_string(max_released) + " released ranges");
       return unexpected(error::srs_mismatch);
     }
-    if (!content_verified && !r->verify()) {  // what remains is hashed below: the whole must be the key first
+    const auto& hd = *static_cast<const srs_header*>(r->header());
+    const std::string expected =
+        all.empty() ? r->key_id() : std::string(hd.resident_hash, strnlen(hd.resident_hash, sizeof hd.resident_hash));
+    std::vector<released_range> after = all;
+    for (const auto& [off, len] : todo) after.push_back({off, len, {}});
+    std::sort(after.begin(), after.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    /* One pass over the content: what it holds checked against its header (unless the caller just did), each
+       range to release hashed (restore checks what it reads back by it), and the hash of what will remain. */
+    const bool check = !content_verified;
+    hasher before, remains;
+    const auto held = r->bytes();
+    auto feed = [&](std::uint64_t from, std::uint64_t to, hasher* own) {
+      for (std::uint64_t at = from; at < to; at += copy_chunk) {
+        const auto piece = held.subspan(static_cast<std::size_t>(at),
+                                           static_cast<std::size_t>(std::min<std::uint64_t>(copy_chunk, to - at)));
+        if (check) before.add(piece.data(), piece.size());
+        (own ? *own : remains).add(piece.data(), piece.size());
+      }
+    };
+    std::uint64_t at = 0;
+    for (auto& x : after) {
+      feed(at, x.offset, nullptr);
+      if (std::any_of(all.begin(), all.end(), [&](const auto& y) { return y.offset == x.offset; })) {
+        if (check) add_released(before, x.offset, x.bytes, hd.resident_rule);
+      } else {
+        hasher own;
+        feed(x.offset, x.offset + x.bytes, &own);
+        x.hash = own.digest();
+      }
+      add_released(remains, x.offset, x.bytes, rule_skip);
+      at = x.offset + x.bytes;
+    }
+    feed(at, held.size(), nullptr);
+    if (check && before.digest() != expected) {
       say(why, "SRS region '" + name + "' does not hash to its key id; nothing released");
       return unexpected(error::srs_mismatch);
     }
@@ -167,16 +213,13 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
     // No lock: its loader's (LOCK_EX) lives as long as the loader's mapping does; two releases of the same
     // ranges write the same bytes.
     for (const auto& [off, len] : todo) {
-      const auto bytes = r->bytes().subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(len));
-      all.push_back({off, len, content_hash(bytes)});
       if (!punch(*fd, off, len)) {
         say(why, "cannot release " + std::to_string(len) + " bytes of SRS region '" + name + "': " + std::strerror(errno));
         return unexpected(error::os_error);
       }
       done += len;
     }
-    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
-    if (!write_ranges(*fd, all, hash_around(r->bytes(), all))) {
+    if (!write_ranges(*fd, after, remains.digest())) {
       say(why, "cannot record the release in SRS region '" + name + "': " + std::strerror(errno));
       return unexpected(error::os_error);
     }

@@ -21,6 +21,7 @@
 #include "shm/failpoint.hpp"
 #include "shm/region.hpp"
 #include "shm/shm_dir.hpp"
+#include "shm/srs_header.hpp"
 
 namespace cuzk::shm {
 namespace {
@@ -224,6 +225,75 @@ TEST(SrsRegion, SeveralRangesAreReleasedWithTheirHashesAndRestoredFromTheFile) {
   EXPECT_TRUE(o3->released().empty());
   EXPECT_EQ(content_hash(o3->bytes()), key) << "every byte is back";
   EXPECT_TRUE(o3->verify());
+}
+
+/* The hash of what remains, computed here: each released range in its place as its offset and length
+   (8 bytes each, little-endian), or, by the rule of regions written before it, as its bytes of zeros. */
+std::string remains_hash(const std::vector<std::uint8_t>& bytes, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges,
+                         bool as_zeros) {
+  content_hasher h;
+  std::uint64_t at = 0;
+  for (const auto& [off, len] : ranges) {
+    h.add(bytes.data() + at, off - at);
+    if (as_zeros) {
+      h.add_zeros(len);
+    } else {
+      std::uint8_t le[16];
+      for (int i = 0; i < 8; ++i) le[i] = std::uint8_t(off >> (8 * i)), le[8 + i] = std::uint8_t(len >> (8 * i));
+      h.add(le, sizeof le);
+    }
+    at = off + len;
+  }
+  h.add(bytes.data() + at, bytes.size() - at);
+  return h.digest();
+}
+
+TEST(SrsRegion, WhatRemainsIsHashedWithoutItsReleasedBytesAndARegionHashedWithZerosStillVerifies) {
+  pool_guard g("srs-rule");
+  const auto bytes = random_bytes(2'000'000, 8);
+  temp_file f(bytes);
+  std::string why;
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  const std::string key = s->key_id();
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {{4'097, 300'000}, {1'000'000, 900'000}};
+  ASSERT_TRUE(srs_region::release(g.name, key, ranges, &why)) << why;
+  const std::string path = shm_path(g.name + ".srs." + key);
+  const int fd = ::open(path.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  srs_detail::srs_header h;
+  ASSERT_EQ(::pread(fd, &h, sizeof h, 0), static_cast<ssize_t>(sizeof h));
+  EXPECT_EQ(h.resident_rule, srs_detail::rule_skip);
+  EXPECT_EQ(std::string(h.resident_hash), remains_hash(bytes, ranges, false));
+  auto o = srs_region::open(g.name, key);
+  ASSERT_TRUE(o);
+  EXPECT_TRUE(o->verify());
+  {  // a region released before the rule was recorded: its hash counts the zeros, and it verifies by that
+    const std::string zeros = remains_hash(bytes, ranges, true);
+    const std::uint32_t old_rule = srs_detail::rule_zeros;
+    ASSERT_EQ(::pwrite(fd, zeros.data(), zeros.size(), offsetof(srs_detail::srs_header, resident_hash)),
+              static_cast<ssize_t>(zeros.size()));
+    ASSERT_EQ(::pwrite(fd, &old_rule, sizeof old_rule, offsetof(srs_detail::srs_header, resident_rule)),
+              static_cast<ssize_t>(sizeof old_rule));
+    auto old = srs_region::open(g.name, key);
+    ASSERT_TRUE(old);
+    EXPECT_TRUE(old->verify());
+    // releasing a third range checks it by the old rule and records the new one
+    ASSERT_TRUE(srs_region::release(g.name, key, 500'000, 1'000, &why)) << why;
+    ASSERT_EQ(::pread(fd, &h, sizeof h, 0), static_cast<ssize_t>(sizeof h));
+    EXPECT_EQ(h.resident_rule, srs_detail::rule_skip);
+    EXPECT_EQ(std::string(h.resident_hash), remains_hash(bytes, {ranges[0], {500'000, 1'000}, ranges[1]}, false));
+  }
+  {  // a byte of what remains changed: verify and a further release refuse it
+    const std::uint8_t x = bytes[1'950'000] ^ 0x40;
+    ASSERT_EQ(::pwrite(fd, &x, 1, 4096 + 1'950'000), 1);
+    auto bad = srs_region::open(g.name, key);
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->verify().error(), error::srs_mismatch);
+    EXPECT_EQ(srs_region::release(g.name, key, 600'000, 1'000, &why).error(), error::srs_mismatch);
+    EXPECT_NE(why.find("does not hash"), std::string::npos) << why;
+  }
+  ::close(fd);
 }
 
 TEST(SrsRegion, ALoadThatOmitsRangesNeverHoldsThemAndRecordsTheirHashes) {
