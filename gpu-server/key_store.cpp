@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "io/zkey.hpp"
+#include "io/zkey_dims.hpp"
 #include "job/spec.hpp"
 #include "network_identity.hpp"
 #include "shm/failpoint.hpp"
@@ -61,9 +62,7 @@ void key_store::preload_key(prover_backend& backend, const std::string& k) {
   if (policy == job::host_copy::drop) {
     sizing::key_dims dims;
     try {
-      const auto shape = io::read_zkey_shape_file(k);
-      dims = sizing::key_dims::of(shape.curve, shape.n_vars, shape.n_public, shape.domain_size,
-                                  shape.h == groth16::h_form::coefficient);
+      dims = io::dims_of(io::read_zkey_shape_file(k));
     } catch (const std::exception& e) {
       throw std::runtime_error("key " + k + ": " + util::printable(e.what()));
     }

@@ -26,7 +26,7 @@
 
 #include "backend/fault.hpp"
 #include "io/zkey.hpp"
-#include "io/zkey_layout.hpp"
+#include "io/zkey_dims.hpp"
 #include "util/host_memory.hpp"
 #include "util/utf8.hpp"
 #include <spdlog/spdlog.h>
@@ -69,11 +69,7 @@ void check_host_memory(const shm::region& region, const server_options& opt) {
             return r.bytes().size() == s.bytes && std::equal(head.begin(), head.end(), r.bytes().begin());
           }))
         continue;
-      std::uint64_t bytes = shm::srs_region_bytes(s.bytes);
-      if (s.native) bytes -= s.n_coefs * io::zkey_coef_bytes;
-      if (opt.host_copy_of(k, {}) == job::host_copy::drop)
-        for (const auto& [off, len] : s.points) bytes -= len;
-      keys += bytes;
+      keys += shm::srs_region_bytes(io::region_content(s, opt.host_copy_of(k, {}) == job::host_copy::drop));
       ++n;
     } catch (const std::exception&) {  // the load says what is wrong with it
     }

@@ -5,6 +5,7 @@
 #include "circuits/registry.hpp"
 #include "curves/dispatch.hpp"
 #include "io/zkey.hpp"
+#include "io/zkey_dims.hpp"
 #include "io/zkey_setup.hpp"
 #include "shm/srs_region.hpp"
 
@@ -16,7 +17,7 @@ key_input of_shape(const io::zkey_shape& s, std::string name, std::string source
   key_input k;
   k.name = std::move(name);
   k.source = std::move(source);
-  k.dims = sizing::key_dims::of(s.curve, s.n_vars, s.n_public, s.domain_size, s.h == groth16::h_form::coefficient);
+  k.dims = io::dims_of(s);
   k.n_public = s.n_public;
   k.zkey_bytes = s.bytes;
   k.n_coefs = s.n_coefs;
