@@ -76,7 +76,11 @@ worker::worker(worker_options opt)
 }
 
 worker::~worker() {
-  quit_watch_.store(true);
+  {
+    std::lock_guard l(watch_m_);
+    quit_watch_ = true;
+  }
+  watch_cv_.notify_all();
   if (watcher_.joinable()) watcher_.join();
 }
 
@@ -290,7 +294,11 @@ void worker::watch() {
   liveness rule(ns(opt_.progress_grace));
   const auto period = std::clamp<std::chrono::milliseconds>(opt_.progress_grace / 4, 10ms, 250ms);
   bool beating = true;
-  while (!quit_watch_.load()) {
+  for (;;) {
+    {
+      std::unique_lock l(watch_m_);
+      if (quit_watch_) break;
+    }
     const auto now = shm::boot_ns();
     const auto st = state_.load();
     std::optional<synthesis_view> s;
@@ -314,7 +322,8 @@ void worker::watch() {
                     std::to_string(limit_ms) + " ms); exiting with status " + std::to_string(exit_deadline)))
         quit(exit_deadline);
     }
-    std::this_thread::sleep_for(period);
+    std::unique_lock l(watch_m_);
+    if (watch_cv_.wait_for(l, period, [this] { return quit_watch_; })) break;
   }
 }
 

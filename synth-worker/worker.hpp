@@ -11,10 +11,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -105,7 +107,9 @@ class worker {
   job::progress progress_;
   std::atomic<synth_state> state_{synth_state::idle};
   std::atomic<std::uint64_t> slot_{0}, start_ns_{0}, deadline_ns_{0}, loop_ns_{0};
-  std::atomic<bool> quit_watch_{false};
+  std::mutex watch_m_;
+  std::condition_variable watch_cv_;  // wakes the heartbeat thread to quit (an exit never waits out its period)
+  bool quit_watch_ = false;
   std::thread watcher_;
 };
 
