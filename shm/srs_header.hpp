@@ -68,6 +68,8 @@ using hasher = content_hasher;
 
 /* The header's released ranges, by offset. */
 std::vector<released_range> ranges_of(const srs_header& h);
+/* The ranges (by offset) lie within content_bytes and do not overlap: otherwise the header is corrupt. */
+bool ranges_fit(const std::vector<released_range>& ranges, std::uint64_t content_bytes) noexcept;
 /* Adds released content [offset, offset + bytes) to h by rule. */
 void add_released(hasher& h, std::uint64_t offset, std::uint64_t bytes, std::uint32_t rule);
 /* The hash of what remains of content around its released ranges, by rule, hashed without reading the mapping

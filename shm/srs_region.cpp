@@ -245,8 +245,7 @@ result<void> srs_region::verify() const noexcept {
     const auto ranges = released();
     const auto& h = *static_cast<const srs_header*>(p_->map.data());
     if (!ranges.empty()) {
-      for (const auto& r : ranges)
-        if (r.offset > p_->content_bytes || r.bytes > p_->content_bytes - r.offset) return unexpected(error::srs_mismatch);
+      if (!ranges_fit(ranges, p_->content_bytes)) return unexpected(error::srs_mismatch);
       if (hash_around(bytes(), ranges, h.resident_rule) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
         return unexpected(error::srs_mismatch);
     } else if (content_hash(bytes()) != p_->key_id) {

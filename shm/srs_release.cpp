@@ -33,6 +33,15 @@ std::vector<released_range> ranges_of(const srs_header& h) {
   return v;
 }
 
+bool ranges_fit(const std::vector<released_range>& ranges, std::uint64_t content_bytes) noexcept {
+  std::uint64_t end = 0;
+  for (const auto& r : ranges) {
+    if (r.offset < end || r.offset > content_bytes || r.bytes > content_bytes - r.offset) return false;
+    end = r.offset + r.bytes;
+  }
+  return true;
+}
+
 void add_released(hasher& h, std::uint64_t offset, std::uint64_t bytes, std::uint32_t rule) {
   if (rule == rule_zeros) return h.add_zeros(bytes);
   std::uint8_t le[16];
@@ -141,6 +150,10 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
     const std::string name = object_name(pool, key_id);
     const std::uint64_t content = r->bytes().size();
     auto all = r->released();
+    if (!ranges_fit(all, content)) {
+      say(why, "SRS region '" + name + "': its header's released ranges overlap or lie beyond its content; nothing released");
+      return unexpected(error::srs_mismatch);
+    }
     std::vector<std::pair<std::uint64_t, std::uint64_t>> todo;
     std::uint64_t done = 0;
     for (const auto& [off, len] : ranges) {
@@ -184,7 +197,7 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
     auto feed = [&](std::uint64_t from, std::uint64_t to, hasher* own) {
       for (std::uint64_t at = from; at < to; at += copy_chunk) {
         const auto piece = held.subspan(static_cast<std::size_t>(at),
-                                           static_cast<std::size_t>(std::min<std::uint64_t>(copy_chunk, to - at)));
+                                        static_cast<std::size_t>(std::min<std::uint64_t>(copy_chunk, to - at)));
         if (check) before.add(piece.data(), piece.size());
         (own ? *own : remains).add(piece.data(), piece.size());
       }
@@ -245,6 +258,10 @@ result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_vie
     const std::string name = object_name(pool, key_id);
     auto ranges = r->released();
     if (ranges.empty()) return std::uint64_t(0);
+    if (!ranges_fit(ranges, r->bytes().size())) {
+      say(why, "SRS region '" + name + "': its header's released ranges overlap or lie beyond its content; nothing restored");
+      return unexpected(error::srs_mismatch);
+    }
     auto fd = open_writable(pool, key_id, why);
     if (!fd) return unexpected(fd.error());
     fd_guard guard{*fd};

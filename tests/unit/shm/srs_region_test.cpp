@@ -296,6 +296,35 @@ TEST(SrsRegion, WhatRemainsIsHashedWithoutItsReleasedBytesAndARegionHashedWithZe
   ::close(fd);
 }
 
+TEST(SrsRegion, AHeaderWhoseReleasedRangesOverlapOrPassTheEndIsRefusedByVerifyReleaseAndRestore) {
+  pool_guard g("srs-bad-ranges");
+  const auto bytes = random_bytes(200'000, 9);
+  temp_file f(bytes);
+  std::string why;
+  auto s = srs_region::load(g.name, f.path, &why);
+  ASSERT_TRUE(s) << why;
+  const std::string key = s->key_id();
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges = {{10'000, 20'000}, {50'000, 20'000}};
+  ASSERT_TRUE(srs_region::release(g.name, key, ranges, &why)) << why;
+  const int fd = ::open(shm_path(g.name + ".srs." + key).c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  for (const std::uint64_t second : {std::uint64_t(25'000), std::uint64_t(190'000)}) {  // overlaps the first; passes the end
+    const auto at = offsetof(srs_detail::srs_header, released) + sizeof(srs_detail::released_entry) +
+                    offsetof(srs_detail::released_entry, offset);
+    ASSERT_EQ(::pwrite(fd, &second, sizeof second, static_cast<off_t>(at)), static_cast<ssize_t>(sizeof second));
+    auto o = srs_region::open(g.name, key);
+    ASSERT_TRUE(o);
+    EXPECT_EQ(o->verify().error(), error::srs_mismatch) << second;
+    EXPECT_EQ(srs_region::release(g.name, key, 100'000, 1'000, &why).error(), error::srs_mismatch) << second;
+    EXPECT_NE(why.find("overlap or lie beyond"), std::string::npos) << why;
+    const int file = ::open(f.path.c_str(), O_RDONLY);
+    ASSERT_GE(file, 0);
+    EXPECT_EQ(srs_region::restore(g.name, key, file, "k.zkey", &why).error(), error::srs_mismatch) << second;
+    ::close(file);
+  }
+  ::close(fd);
+}
+
 TEST(SrsRegion, ALoadThatOmitsRangesNeverHoldsThemAndRecordsTheirHashes) {
   pool_guard g("srs-omit");
   const auto bytes = random_bytes(4'000'000, 8);
