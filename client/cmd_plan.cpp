@@ -9,10 +9,8 @@
 #include "client/plan/plan_output.hpp"
 #include "commands.hpp"
 #include "io/snarkjs_json.hpp"
+#include "engines/select.hpp"
 #include "util/host_memory.hpp"
-#if CUZK_HAVE_CUDA
-#include "cuda/device.hpp"
-#endif
 
 namespace cuzk::cli {
 
@@ -25,15 +23,12 @@ std::uint64_t this_host_ram() { return util::host_memory_total(); }
 std::vector<plan::gpu_input> gpus_of(const plan_args& a, std::vector<std::string>& notes) {
   std::vector<plan::gpu_input> out;
   if (a.gpus == "auto") {
-#if CUZK_HAVE_CUDA
-    for (int d = 0, n = cuda::device_count(); d < n; ++d) {
-      const cuda::device_info i = cuda::info(d);
-      out.push_back({i.name, a.gpu_memory > 0 ? gib_bytes(a.gpu_memory) : i.total_mem});
-    }
-    if (out.empty()) notes.push_back("--gpus auto found no CUDA device: planned for the CPU backend");
-#else
-    notes.push_back("--gpus auto: this cuzk was built without CUDA, so it sees no device: planned for the CPU backend");
-#endif
+    for (const auto& d : engines::cuda_device_list())
+      out.push_back({d.name, a.gpu_memory > 0 ? gib_bytes(a.gpu_memory) : d.total_mem});
+    if (!engines::cuda_built())
+      notes.push_back("--gpus auto: this cuzk was built without CUDA, so it sees no device: planned for the CPU backend");
+    else if (out.empty())
+      notes.push_back("--gpus auto found no CUDA device: planned for the CPU backend");
     return out;
   }
   std::size_t used = 0;

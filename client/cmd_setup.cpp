@@ -15,29 +15,9 @@
 #include "shm/srs_region.hpp"
 #include "r1cs/r1cs_file.hpp"
 
-#ifdef CUZK_CUDA_SETUP
-#include "cuda/setup/fixed_base_engine.hpp"
-#endif
-
 namespace cuzk::cli {
 
 namespace {
-
-/* --backend cpu|cuda|auto for the fixed-base multiplications */
-template <class C>
-std::unique_ptr<groth16::basic_fixed_base_engine<C>> fixed_base_engine(const std::string& backend) {
-  if (backend == "cpu") return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
-  std::string why;
-#ifdef CUZK_CUDA_SETUP
-  if (engines::cuda_devices() > 0) return cuda::make_fixed_base_engine<C>();
-  why = "no CUDA device is present";
-#else
-  why = "this build has no CUDA fixed-base engine";
-#endif
-  if (backend == "cuda") throw std::invalid_argument("--backend cuda: " + why);
-  progress("backend auto: " + why + ", fixed-base multiplications on the CPU");
-  return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
-}
 
 /* The key written straight into an SRS region: no file, no copy, the
    matrices and points never held whole (io/zkey_setup.hpp). */
@@ -82,7 +62,9 @@ int setup_on(const setup_args& a) {
   auto report = [](std::string_view what, std::uint64_t done, std::uint64_t total) {
     progress("setup: " + std::string(what) + " (" + std::to_string(done) + "/" + std::to_string(total) + ")");
   };
-  auto fb = fixed_base_engine<C>(a.backend);
+  std::string note;
+  auto fb = engines::make_fixed_base<C>(a.backend, &note);
+  if (!note.empty()) progress(note);
   progress("fixed-base multiplications on " + fb->name() + ", curve " + std::string(curves::display_name(C::id)));
   basic_proving_key<C> pk;
   if (!a.r1cs.empty()) {

@@ -27,3 +27,5 @@ if(NOT CUZK_CUDA STREQUAL "OFF")
   endif()
 endif()
 message(STATUS "cuzk: CUDA backend ${CUZK_HAVE_CUDA} (CUZK_CUDA=${CUZK_CUDA})")
+# For scripts (scripts/lib.sh cuzk_has_cuda): what this configuration decided.
+set(CUZK_CUDA_BUILT ${CUZK_HAVE_CUDA} CACHE INTERNAL "whether the CUDA backend is built")

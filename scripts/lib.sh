@@ -3,6 +3,7 @@
 #   CUZK_BUILD_DIR   build folder, relative to the repo root (default: build)
 #   CUZK_CMAKE_ARGS  extra configure arguments, e.g. "-DCUZK_CUDA=OFF"
 #   CUZK_SKIP_SETUP  set to 1 to skip scripts/setup.sh (no apt, no npm)
+#   CUZK_CCACHE      set to 0 not to compile through ccache (used when installed)
 
 CUZK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CUZK_BUILD_DIR="${CUZK_BUILD_DIR:-build}"
@@ -39,10 +40,25 @@ cuzk_configure() {
     cuzk_log "$CUZK_BUILD_DIR was configured with another generator; reconfiguring with Ninja"
     rm -rf "$cache" "$CUZK_ROOT/$CUZK_BUILD_DIR/CMakeFiles"
   fi
-  cuzk_log "configure ($CUZK_BUILD_DIR)"
+  # ccache with the checkout as its base directory: a second build folder (the
+  # CPU-only configuration test.sh builds beside the CUDA one) reuses every
+  # object whose compile command is the same, and so does the next run.
+  local launch=()
+  if [[ "${CUZK_CCACHE:-1}" == 1 ]] && command -v ccache >/dev/null 2>&1; then
+    launch=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$CUZK_ROOT;ccache"
+            "-DCMAKE_CUDA_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$CUZK_ROOT;ccache")
+  else
+    launch=(-UCMAKE_CXX_COMPILER_LAUNCHER -UCMAKE_CUDA_COMPILER_LAUNCHER)
+  fi
+  cuzk_log "configure ($CUZK_BUILD_DIR${CUZK_CMAKE_ARGS:+ $CUZK_CMAKE_ARGS})"
   # shellcheck disable=SC2086  # CUZK_CMAKE_ARGS is a word list on purpose
   cmake -G Ninja -S "$CUZK_ROOT" -B "$CUZK_ROOT/$CUZK_BUILD_DIR" \
-    -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=AUTO ${CUZK_CMAKE_ARGS:-}
+    -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=AUTO "${launch[@]}" ${CUZK_CMAKE_ARGS:-}
+}
+
+# Whether $CUZK_BUILD_DIR was configured with the CUDA backend (nvcc found).
+cuzk_has_cuda() {
+  grep -q '^CUZK_CUDA_BUILT:INTERNAL=ON$' "$CUZK_ROOT/$CUZK_BUILD_DIR/CMakeCache.txt" 2>/dev/null
 }
 
 # Builds the given targets (all when none are given).

@@ -2,19 +2,43 @@
 
 #include <stdexcept>
 
-#ifdef CUZK_CUDA_ENGINE
+#ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
+#endif
+#ifdef CUZK_CUDA_ENGINE
 #include "cuda/engine/engine.hpp"
+#endif
+#ifdef CUZK_CUDA_SETUP
+#include "cuda/setup/fixed_base_engine.hpp"
 #endif
 
 namespace cuzk::engines {
 
+bool cuda_built() noexcept {
+#ifdef CUZK_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
 int cuda_devices() noexcept {
-#ifdef CUZK_CUDA_ENGINE
+#ifdef CUZK_HAVE_CUDA
   return cuda::device_count();
 #else
   return 0;
 #endif
+}
+
+std::vector<device> cuda_device_list() {
+  std::vector<device> out;
+#ifdef CUZK_HAVE_CUDA
+  for (int d = 0, n = cuda::device_count(); d < n; ++d) {
+    const cuda::device_info i = cuda::info(d);
+    out.push_back({i.name, i.total_mem});
+  }
+#endif
+  return out;
 }
 
 template <class C>
@@ -37,7 +61,26 @@ std::unique_ptr<groth16::basic_engine<C>> make(std::string_view kind, int thread
   throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
 }
 
+template <class C>
+std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string_view kind, std::string* note) {
+  if (kind == "cpu") return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
+  std::string why;
+#ifdef CUZK_CUDA_SETUP
+  if (cuda_devices() > 0) return cuda::make_fixed_base_engine<C>();
+  why = "no CUDA device is present";
+#else
+  why = "this build has no CUDA fixed-base engine";
+#endif
+  if (kind == "cuda") throw std::invalid_argument("--backend cuda: " + why);
+  if (kind != "auto") throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
+  if (note) *note = "backend auto: " + why + ", fixed-base multiplications on the CPU";
+  return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
+}
+
 template std::unique_ptr<groth16::basic_engine<curves::bls12_381>> make(std::string_view, int, std::string*);
 template std::unique_ptr<groth16::basic_engine<curves::bn254>> make(std::string_view, int, std::string*);
+template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bls12_381>> make_fixed_base(std::string_view,
+                                                                                               std::string*);
+template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bn254>> make_fixed_base(std::string_view, std::string*);
 
 }  // namespace cuzk::engines

@@ -87,6 +87,12 @@ wait_for() { # wait_for SECONDS CMD...: until CMD succeeds
   return 1
 }
 active() { [[ $(prop "$1" ActiveState) == active ]]; }
+# journald stores a line a moment after the process or systemd wrote it: every
+# check of the journal waits for its line (bounded), never reads it once.
+journal_has() { # journal_has PATTERN JOURNALCTL-ARGS...: grep -qE over the container's journal
+  local pat=$1; shift
+  ct journalctl --no-pager "$@" 2>/dev/null | grep -qE -- "$pat"
+}
 echo "container up (systemd pid $pid on the host)"
 
 ct systemd-sysusers >/dev/null && ct systemd-tmpfiles --create >/dev/null 2>&1
@@ -103,6 +109,10 @@ shmdir=$(ct stat -c '%U:%G %a' /dev/shm/cuzk)
 [[ $shmdir == "cuzk:cuzk 750" ]] || fail "the service's directory /dev/shm/cuzk is $shmdir, expected cuzk:cuzk 750 (tmpfiles)"
 wait_for 30 active cuzk-synth-worker@2 || fail "worker@2 is not active"
 # READY (systemd's "Started") only after the server had its pool, keys and queues ("serving pool")
+wait_for 10 journal_has 'serving pool cuzk-deploy' -o cat -u cuzk-gpu-server ||
+  fail "no 'serving pool cuzk-deploy' line in the journal within 10 s"
+wait_for 10 journal_has 'Started cuzk-gpu-server.service' -o cat ||
+  fail "no 'Started cuzk-gpu-server.service' line in the journal within 10 s"
 order=$(ct journalctl --no-pager -o cat | grep -nE 'serving pool cuzk-deploy|Started cuzk-gpu-server.service' | head -2)
 [[ $(head -1 <<<"$order") == *"serving pool"* ]] || fail "systemd saw READY before the server was serving: $order"
 echo "ok: cuzk.target started; server READY after serving, with status: $status"
@@ -123,18 +133,25 @@ submit first small --wait --proof /tmp/p.json --public /tmp/pub.json >"$work/fir
   fail "the first job: $(cat "$work/first.log")"
 echo "ok: a job proven and verified through the service"
 # journald-friendly logs: no timestamps of our own, the priority taken from the <N> prefix
+wait_for 10 journal_has '^\[gpu-server\] proven job=' -o cat -u cuzk-gpu-server ||
+  fail "no '[gpu-server] proven job=' line in the journal within 10 s"
 jl=$(ct journalctl --no-pager -o cat -u cuzk-gpu-server)
-grep -q '^\[gpu-server\] proven job=' <<<"$jl" || fail "no '[gpu-server] proven job=' line in the journal"
 grep -qE '^(<[0-9]>|\[20[0-9][0-9]-)' <<<"$jl" && fail "journal lines carry a priority prefix or a timestamp of their own"
 ct journalctl --no-pager -o cat -p warning -u cuzk-gpu-server | grep -q 'proven job=' &&
   fail "info lines were logged at warning priority"
 echo "ok: the journal has the server's lines without timestamps, at their priority"
 get() { ct bash -c "exec 3<>/dev/tcp/127.0.0.1/19464 && printf 'GET $1 HTTP/1.0\r\nHost: cuzk\r\n\r\n' >&3 && cat <&3"; }
-m=$(get /metrics)
-for series in 'cuzk_proofs_completed_total{curve="bls12-381"} 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count{curve="bls12-381"} 1' \
-              'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 1' 'cuzk_uptime_seconds'; do
-  grep -qF "$series" <<<"$m" || fail "/metrics lacks '$series'"
-done
+# The series as the server counts them; the second worker may announce itself after the first job.
+series=('cuzk_proofs_completed_total{curve="bls12-381"} 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count{curve="bls12-381"} 1'
+        'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 1' 'cuzk_uptime_seconds')
+missing_series() {
+  local m s
+  m=$(get /metrics)
+  for s in "${series[@]}"; do grep -qF "$s" <<<"$m" || { echo "$s"; return 0; }; done
+  return 1
+}
+no_missing_series() { ! missing_series; }
+wait_for 10 no_missing_series || fail "/metrics lacks '$(missing_series)' after 10 s"
 get /healthz | head -1 | grep -q ' 200 ' || fail "/healthz did not answer 200"
 get /readyz | head -1 | grep -q ' 200 ' || fail "/readyz did not answer 200"
 echo "ok: /metrics, /healthz and /readyz answer with the expected series"
@@ -172,7 +189,7 @@ ct systemctl restart cuzk-gpu-server
 before=$(prop cuzk-gpu-server NRestarts)
 wait_for 30 bash -c "(( \$(nsenter -t $pid -a systemctl show -p NRestarts --value cuzk-gpu-server) > $before ))" ||
   fail "the stalled server was not restarted by the watchdog"
-ct journalctl --no-pager -u cuzk-gpu-server | grep -qi "watchdog timeout" || fail "no watchdog timeout in the journal"
+wait_for 10 journal_has '[Ww]atchdog timeout' -u cuzk-gpu-server || fail "no watchdog timeout in the journal within 10 s"
 ct rm /run/systemd/system/cuzk-gpu-server.service.d/stall.conf
 ct systemctl daemon-reload
 ct systemctl restart cuzk-gpu-server

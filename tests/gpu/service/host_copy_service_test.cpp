@@ -63,6 +63,7 @@ TEST(HostCopy, ADroppedKeyLeavesHostMemoryAndARestartProvesItsFilledSlotsFromThe
   auto server = svc.start_server({}, held);
   auto worker = svc.start_worker("w1");
   auto c = svc.connect();
+  (void)c.status();  // serving, its key loaded: cuzk status below gives a starting server only 10 s
 
   const auto st = nlohmann::json::parse(svc.cli_status_json());
   ASSERT_EQ(st["keys"].size(), 1u) << st.dump();

@@ -271,11 +271,13 @@ void crash_loop::submit(const job& j) {
       return;
     } catch (const client::unreachable&) {
     } catch (const client::server_error& e) {
-      if (e.code() != proto::error_code::unavailable) {
+      // busy: a retry after a timed-out attempt finds that attempt still being prepared (a loaded machine)
+      if (e.code() != proto::error_code::unavailable && e.code() != proto::error_code::busy) {
         ADD_FAILURE() << "submit " << j.id << " refused: " << e.what();
         failed_ = true;
         return;
       }
+      std::this_thread::sleep_for(5ms);
     }
     if (clk::now() > end) {
       ADD_FAILURE() << "submit " << j.id << ": no server accepted it within 60 s";
@@ -309,6 +311,10 @@ bool crash_loop::fetch(job& j) {
       return false;
     } catch (const client::unreachable&) {
     } catch (const client::server_error& e) {
+      if (e.code() == proto::error_code::unavailable || e.code() == proto::error_code::busy) {  // retry later
+        std::this_thread::sleep_for(5ms);
+        continue;
+      }
       ADD_FAILURE() << "job " << j.id << " was accepted and is lost: " << e.what();
       return false;
     }
@@ -470,7 +476,9 @@ std::uint64_t crash_loop::calibrate() {
   std::uint64_t n = 0;
   for (int tries = 0; tries < 10 && n == 0 && !failed_; ++tries) {
     calibrating_ = true;
-    std::filesystem::remove(count_file_);
+    // Emptied, not removed: a counting process that keeps running from the last round holds the file open
+    // (O_APPEND, opened at its start) and would count into a removed file.
+    std::ofstream(count_file_, std::ios::trunc).flush();
     const bool ok = round();
     calibrating_ = false;
     std::ifstream f(count_file_);
@@ -479,7 +487,7 @@ std::uint64_t crash_loop::calibrate() {
   return n;
 }
 
-loop_stats crash_loop::run(const crash_point& p, int kills) {
+loop_stats crash_loop::run(const crash_point& p, const std::function<int(std::uint64_t)>& kills_for) {
   point_ = &p;
   start_server(arm::none);
   start_worker(0, arm::none);
@@ -489,6 +497,7 @@ loop_stats crash_loop::run(const crash_point& p, int kills) {
     ADD_FAILURE() << "the workload never reaches " << p.name << " (logs in " << svc_->dir() << ")";
     return stats_;
   }
+  const int kills = stats_.wanted = kills_for(hits_);
   const auto t0 = clk::now();
   const double cpu0 = cpu_seconds();
   const auto end = t0 + std::chrono::seconds(30 + 5 * kills);

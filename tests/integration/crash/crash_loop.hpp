@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -26,6 +27,7 @@ namespace cuzk::test::crash {
 
 struct loop_stats {
   std::uint64_t hits = 0;      // H: hits of the point in one calibration round
+  int wanted = 0;              // kills asked for, from H
   int kills = 0;               // deaths of the armed process at the point
   int misses = 0;              // rounds without a kill (the armed hit not reached yet, or a race lost)
   int batches = 0, jobs = 0;   // checked batches and jobs
@@ -40,9 +42,9 @@ class crash_loop {
   explicit crash_loop(std::uint64_t seed);
   ~crash_loop();
 
-  /* Calibrates, then kills at `p` until `kills` kills were checked. Failures
-     are reported with ADD_FAILURE (gtest) and end the loop. */
-  loop_stats run(const crash_point& p, int kills);
+  /* Calibrates (H), then kills at `p` until kills(H) kills were checked.
+     Failures are reported with ADD_FAILURE (gtest) and end the loop. */
+  loop_stats run(const crash_point& p, const std::function<int(std::uint64_t)>& kills);
 
  private:
   using env = std::map<std::string, std::string>;

@@ -144,6 +144,7 @@ TEST(Security, WorkerMessagesAreRefusedOnTheClientEndpointAndFromProcessesThatDo
   service svc({"2x4096"});
   auto server = svc.start_server();
   auto worker = svc.start_worker("w1");
+  (void)svc.connect().status();  // serving: each message below is answered at once
   raw_peer on_client(svc.endpoint()), on_worker(svc.worker_endpoint());
   for (std::uint32_t lease = 0; lease < 8; ++lease) {  // the server's own lease and the worker's among them
     on_client.send(proto::ready{lease, ::getpid(), "impostor", 1u << 20});
@@ -225,6 +226,7 @@ TEST(Security, AFifoNamedAsAKeyIsRefusedAtOnceAndTheServerKeepsServing) {
   const auto fifo = svc.dir() / "fifo.zkey";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
   auto c = svc.connect(5000ms);
+  (void)svc.connect().status();  // serving: the time below is the Submit's, not the server's start
   auto s = job("fifo", seed());
   s.zkey = fifo.string();
   const auto t0 = std::chrono::steady_clock::now();
@@ -312,9 +314,13 @@ TEST(Security, PerClientLimitsOnUnfinishedJobsAndPendingWaitsAnswerBusy) {
   }
   raw_peer a(svc.endpoint()), b(svc.endpoint());
   a.send(proto::wait_request{"q0", 30000}, 1);
-  std::this_thread::sleep_for(300ms);
+  // A connection's requests are taken in order: once the Status after it is answered, a's Wait is pending.
+  a.send(proto::status_request{}, 3);
+  const auto taken = a.receive(30s);
+  ASSERT_TRUE(taken && std::holds_alternative<proto::status_reply>(taken->body))
+      << "no Status reply came before the first Wait's";
   b.send(proto::wait_request{"q1", 30000}, 2);
-  auto m = b.receive(5s);
+  auto m = b.receive(30s);
   ASSERT_TRUE(m);
   const auto* e = std::get_if<proto::error_reply>(&m->body);
   ASSERT_NE(e, nullptr) << "a second pending wait was accepted";

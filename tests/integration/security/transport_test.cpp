@@ -82,16 +82,19 @@ TEST(Transport, RoutingIdsAClientClaimsNeitherTakeAnotherClientsRepliesNorAbortT
   (void)svc.connect().status();
 }
 
-/* nobody holds `n` plain connections for a while: how many the server left open. */
-unsigned connections_nobody_keeps(service& svc, unsigned n) {
+/* nobody holds `n` plain connections: how many the server left open once it had closed all but `bound` (or, when
+   it never does, just before its 5 s handshake deadline, counted from each accept, would close the rest). */
+unsigned connections_nobody_keeps(service& svc, unsigned n, unsigned bound) {
   int out[2];
   if (::pipe2(out, O_CLOEXEC) != 0) return 0;
   const auto path = svc.endpoint().substr(6);
   const pid_t child = fork_as_nobody(
       [&] {
+        const auto deadline = std::chrono::steady_clock::now() + 4s;
         auto fds = open_unix_connections(path, n);
-        std::this_thread::sleep_for(1500ms);
-        const unsigned open = still_open(fds);
+        unsigned open = still_open(fds);
+        for (; open > bound && std::chrono::steady_clock::now() < deadline; open = still_open(fds))
+          std::this_thread::sleep_for(100ms);
         [[maybe_unused]] auto w = ::write(out[1], &open, sizeof open);
         std::this_thread::sleep_for(500ms);
         return 0;
@@ -118,7 +121,7 @@ TEST(Transport, IdleConnectionsAreBoundedPerUidAndInTotalAndTheExcessIsClosedNot
   auto server = server_with_1024_descriptors(svc, {"--client-group", "nogroup", "--max-connections-per-client", "16"});
   auto c = svc.connect();
   (void)c.status();
-  const unsigned kept = connections_nobody_keeps(svc, 3000);
+  const unsigned kept = connections_nobody_keeps(svc, 3000, 16);
   EXPECT_LE(kept, 16u) << "connections of one uid beyond its bound stayed open";
   EXPECT_GT(kept, 0u);
   ASSERT_TRUE(server->running()) << "the server died of descriptors:\n" << server_logs(svc);
@@ -129,7 +132,7 @@ TEST(Transport, IdleConnectionsAreBoundedPerUidAndInTotalAndTheExcessIsClosedNot
   service other({"2x4096"});
   auto second = server_with_1024_descriptors(other, {"--client-group", "nogroup", "--max-connections-per-client", "60000"});
   (void)other.connect().status();
-  const unsigned total = connections_nobody_keeps(other, 3000);
+  const unsigned total = connections_nobody_keeps(other, 3000, (1024u - 256u) / 2);
   EXPECT_LE(total, (1024u - 256u) / 2) << "more connections than the descriptor limit allows stayed open";
   ASSERT_TRUE(second->running()) << "the server died of descriptors:\n" << server_logs(other);
   (void)other.connect(3000ms).status();
@@ -168,9 +171,20 @@ TEST(Transport, PipelinedFetchesOfASixteenPartitionJobNeitherHoldTheLoopNorDelay
 
 TEST(Transport, SigtermIsActedOnWithinItsGraceWhateverHoldsTheLoop) {
   service svc({"2x4096"});
-  auto server = svc.start_server({{"CUZK_FAILPOINT", "server.tick:5:stall"}});  // the loop stops turning
-  ASSERT_TRUE(eventually([&] { return server_logs(svc).find("serving pool") != std::string::npos; }, 20s));
-  std::this_thread::sleep_for(1s);
+  // The loop stops turning at its 5th tick. CUZK_FAILPOINT_COUNT: a line for each failpoint passed, written before
+  // the failpoint acts, so the 5th "server.tick" says the loop is stalled.
+  const auto passed = svc.dir() / "failpoints";
+  auto server =
+      svc.start_server({{"CUZK_FAILPOINT", "server.tick:5:stall"}, {"CUZK_FAILPOINT_COUNT", passed.string()}});
+  ASSERT_TRUE(eventually(
+      [&] {
+        const std::string text = "\n" + read_all(passed), tick = "\nserver.tick\n";
+        int ticks = 0;
+        for (auto i = text.find(tick); i != std::string::npos; i = text.find(tick, i + 1)) ++ticks;
+        return ticks >= 5;
+      },
+      30s))
+      << "the loop never reached its stall\n" << server_logs(svc);
   const auto t0 = std::chrono::steady_clock::now();
   const int code = server->terminate(15s);
   EXPECT_NE(code, -1) << "SIGTERM was never acted on";

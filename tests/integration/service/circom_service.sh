@@ -91,7 +91,7 @@ for n in 1 2; do
   "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$n" > "worker$n.log" 2>&1 &
   worker_pids+=($!)
 done
-for _ in $(seq 100); do
+for _ in $(seq 150); do # 30 s and more: three processes start on a machine that may be busy
   [ -S "$work/cuzk.sock" ] && "$cuzk" status --endpoint "$endpoint" --json > st.json 2> /dev/null &&
     [ "$(node -e 'console.log(JSON.parse(require("fs").readFileSync("st.json")).workers.length)')" = 2 ] && break
   kill -0 "$server_pid" 2> /dev/null || fail "the server exited"

@@ -125,7 +125,9 @@ TEST(Service, HeldProvingFillsSlotsThatSigusr2Proves) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(syntheses(c, "held-" + std::to_string(i)), 1u);
   /* held again at run time */
   ASSERT_EQ(::kill(server->pid(), SIGUSR1), 0);
-  std::this_thread::sleep_for(300ms);  // the loop takes the signal
+  ASSERT_TRUE(eventually([&] { return server_logs(svc).find("proving held: synthesis goes on") != std::string::npos; },
+                         30s))
+      << "the loop did not take the signal\n" << server_logs(svc);
   EXPECT_TRUE(c.submit(native_job("held-later", circuit, test::seed())).created);
   ASSERT_TRUE(all_synthesized(c, "held-later"));
   std::this_thread::sleep_for(1s);

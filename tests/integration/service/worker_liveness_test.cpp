@@ -120,12 +120,12 @@ TEST(WorkerLiveness, SigtermDuringAStalledSynthesisEndsTheWorkerWithinTheStopTim
   submit_to_the_only_worker(svc, c, "stopping");
   const auto t0 = std::chrono::steady_clock::now();
   ::kill(w->pid(), SIGTERM);
-  auto st = w->wait_exit(10s);
+  auto st = w->wait_exit(30s);
   ASSERT_TRUE(st.has_value()) << "the worker did not exit after SIGTERM";
   const double took = seconds_since(t0);
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 0) << "status " << *st;
   EXPECT_GE(took, 0.9) << "it waited for the synthesis in hand";
-  EXPECT_LT(took, 1.0 + 1.5) << "--stop-timeout 1 plus a margin";
+  EXPECT_LT(took, 1.0 + 5) << "--stop-timeout 1 plus a margin for a busy machine (the default is 10 s)";
   EXPECT_NE(log_of(svc, "stopping").find("slot given back (1 slot(s) freed, 1 partition(s) requeued)"),
             std::string::npos)
       << log_of(svc, "stopping");
@@ -144,9 +144,9 @@ TEST(WorkerLiveness, ASecondSignalEndsTheWorkerAtOnce) {
   ASSERT_TRUE(w->running()) << "the first signal waits for the synthesis";
   const auto t0 = std::chrono::steady_clock::now();
   ::kill(w->pid(), SIGINT);
-  auto st = w->wait_exit(10s);
+  auto st = w->wait_exit(30s);
   ASSERT_TRUE(st.has_value()) << "the worker did not exit after a second signal";
-  EXPECT_LT(seconds_since(t0), 1.5);
+  EXPECT_LT(seconds_since(t0), 5.0) << "the second signal did not end it at once (--stop-timeout 600)";
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 0) << "status " << *st;
   EXPECT_EQ(slot_states(svc)["assigned"], 0);
   expect_proven_by_another_worker(svc, c, "interrupted");
