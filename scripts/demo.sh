@@ -81,7 +81,7 @@ demo_service() {
   local b="$CUZK_ROOT/$CUZK_BUILD_DIR" out="$CUZK_ROOT/$CUZK_BUILD_DIR/demo/service"
   local snarkjs="$CUZK_ROOT/tests/interop/node_modules/.bin/snarkjs"
   local pool="cuzk-demo-$$" ep="ipc://$out/cuzk.sock" wep="ipc://$out/worker.sock" backend=cpu
-  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && backend=auto
+  cuzk_has_gpu && backend=auto
   mkdir -p "$out"
   rm -f "$out"/*.log
   local pids=()

@@ -32,6 +32,9 @@ cuzk_setup() {
   fi
 }
 
+# Whether this machine has an NVIDIA GPU the driver sees.
+cuzk_has_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
+
 # Configures $CUZK_BUILD_DIR (Ninja, Release, CUZK_CUDA=AUTO unless overridden).
 cuzk_configure() {
   local cache="$CUZK_ROOT/$CUZK_BUILD_DIR/CMakeCache.txt"
@@ -50,10 +53,16 @@ cuzk_configure() {
   else
     launch=(-UCMAKE_CXX_COMPILER_LAUNCHER -UCMAKE_CUDA_COMPILER_LAUNCHER)
   fi
+  # Where no GPU can run it, the CUDA code is compiled to PTX only (90-virtual):
+  # every kernel still goes through nvcc's front end and NVVM, and ptxas (a
+  # third of the CUDA build) is left to the driver of a machine that has a
+  # device. With a GPU: SASS for sm_90 and PTX. CUZK_CMAKE_ARGS may name others.
+  local arch=90
+  cuzk_has_gpu || arch=90-virtual
   cuzk_log "configure ($CUZK_BUILD_DIR${CUZK_CMAKE_ARGS:+ $CUZK_CMAKE_ARGS})"
   # shellcheck disable=SC2086  # CUZK_CMAKE_ARGS is a word list on purpose
   cmake -G Ninja -S "$CUZK_ROOT" -B "$CUZK_ROOT/$CUZK_BUILD_DIR" \
-    -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=AUTO "${launch[@]}" ${CUZK_CMAKE_ARGS:-}
+    -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=AUTO -DCMAKE_CUDA_ARCHITECTURES="$arch" "${launch[@]}" ${CUZK_CMAKE_ARGS:-}
 }
 
 # Whether $CUZK_BUILD_DIR was configured with the CUDA backend (nvcc found).

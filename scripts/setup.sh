@@ -8,7 +8,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 export DEBIAN_FRONTEND=noninteractive
 
-# Build: compilers, CMake + Ninja. Tests/bench: GoogleTest/Mock, Google
+# Build: compilers, CMake + Ninja, ccache (test.sh's CPU-only build reuses
+# the objects it shares with the CUDA one; reruns reuse everything). Tests/bench: GoogleTest/Mock, Google
 # Benchmark, GMP (field oracle). Library: oneTBB, Boost (Interprocess, Asio),
 # ZeroMQ + cppzmq, spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify),
 # xxHash (slot checksums, SRS content hashes), protobuf (the control protocol);
@@ -17,7 +18,7 @@ export DEBIAN_FRONTEND=noninteractive
 # iproute2: the network namespaces the cluster tests put nodes and clients in.
 # chromium: the timeline test renders /timeline headless and checks the screenshot.
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build ccache pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev libboost-dev libzmq3-dev cppzmq-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
