@@ -13,6 +13,7 @@
 #include "io/snarkjs_json.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "shm/job_table.hpp"
+#include "shm/lease.hpp"
 #include "shm/slot_table.hpp"
 
 namespace cuzk::test::crash {
@@ -69,6 +70,7 @@ crash_loop::crash_loop(std::uint64_t seed) : seed_(seed), rng_(seed) {
     conn_ = std::make_unique<client::connection>(svc_->endpoint(), o);
   }
   count_file_ = (svc_->dir() / "hits").string();
+  helper_count_file_ = (svc_->dir() / "helper-hits").string();
   (void)key_for(circuit_);
 }
 
@@ -91,6 +93,12 @@ crash_loop::env crash_loop::env_for(arm a, kind k) {
     e["CUZK_FAILPOINT"] = std::string(point_->name) + ":" + std::to_string(skip + k);
   }
   if (a == arm::prelude) e["CUZK_FAILPOINT"] = std::string(prelude_point(point_->load)) + ":1";
+  if (a == arm::prelude && k == kind::worker && point_->who == kind::worker) {
+    e["CUZK_FAILPOINT"] += ":stall";
+    e["CUZK_FAILPOINT_COUNT"] = helper_count_file_;  // its line says the helper reached the stall
+    std::ofstream(helper_count_file_, std::ios::trunc).flush();
+    helper_stalls_ = true;
+  }
   (void)k;
   return e;
 }
@@ -207,7 +215,32 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
   start_worker(index, target && flowing && index == 0 ? arm::kill_next : arm::none);
 }
 
+void crash_loop::hand_over_stalled_helper() {
+  if (!helper_stalls_ || !workers_[2] || !server_ || !server_->running()) return;
+  {
+    std::ifstream f(helper_count_file_);
+    bool stalled = false;
+    for (std::string line; !stalled && std::getline(f, line);) stalled = line == prelude_point(point_->load);
+    if (!stalled) return;
+  }
+  helper_stalls_ = false;
+  ::kill(server_->pid(), SIGSTOP);
+  workers_[2]->kill9();  // dies where it stalled, holding its ASSIGNED slot
+  on_death(workers_[2], kind::worker, 2);  // starts the armed worker
+  const pid_t armed = workers_[2] ? workers_[2]->pid() : -1;
+  const auto leased = [&] {
+    const auto* e = shm::lease_entries(*region_);
+    for (std::uint32_t i = 0; i < region_->header().lease_capacity; ++i)
+      if (e[i].pid == armed) return true;
+    return false;
+  };
+  // Until its lease take is over (the pid is written after the reclaim) or it died in it.
+  (void)eventually([&] { return armed < 0 || !workers_[2] || !workers_[2]->running() || leased(); }, 30s);
+  ::kill(server_->pid(), SIGCONT);
+}
+
 void crash_loop::supervise() {
+  hand_over_stalled_helper();
   if (server_ && !server_->running()) on_death(server_, kind::server, 0);
   for (std::size_t i = 0; i < workers_.size(); ++i)
     if (workers_[i] && !workers_[i]->running()) on_death(workers_[i], kind::worker, i);
@@ -571,6 +604,7 @@ bool crash_loop::round() {
   if (workers_[2]) {  // a worker_died round whose helper (or armed worker) never died
     stop_worker(2);
   }
+  helper_stalls_ = false;
   if (!calibrating_ && stats_.kills == kills_before) ++stats_.misses;
   if (!calibrating_ && stats_.kills == kills_before && armed_next && skip_adjust_ > -static_cast<long>(hits_))
     --skip_adjust_;  // a whole round passed: skip less next time

@@ -70,6 +70,10 @@ class crash_loop {
   void stop_server();
   void stop_worker(std::size_t i);
   void supervise();
+  /* worker_died, a worker's point: the helper stalls where it would die; the server is held (SIGSTOP) while the
+     helper is killed there and the armed worker takes its lease, so that the worker's lease take, not the
+     server's reaper, reclaims the slot, however slow a loaded machine makes the worker's start. */
+  void hand_over_stalled_helper();
   void on_death(std::unique_ptr<process>& p, kind k, std::size_t index);
   env env_for(arm a, kind k);
 
@@ -106,7 +110,8 @@ class crash_loop {
   bool armed_next_ = false;  // the target runs armed with kill_next
   int unchecked_kills_ = 0;
   int worker_sigkills_ = 0;  // since the last check
-  std::string count_file_;
+  std::string count_file_, helper_count_file_;
+  bool helper_stalls_ = false;  // the helper runs with a stall at its prelude point, not yet handed over
   std::uint64_t next_job_ = 0, next_name_ = 0;
   std::vector<job> previous_;
   loop_stats stats_;
