@@ -1,7 +1,7 @@
-// Choosing the engine a proof runs on: --backend cpu|cuda|auto. The one place
-// outside common/cuda that knows whether this build has CUDA, so that nothing
-// else compiles differently with it (a machine without nvcc builds the same
-// objects).
+// Choosing the engine a proof runs on: --backend cpu|cuda|auto. Beside the
+// server's CUDA backend, the one place outside common/cuda that knows whether
+// this build has CUDA, so that nothing else compiles differently with it (a
+// machine without nvcc builds the same objects).
 #pragma once
 
 #include <cstdint>

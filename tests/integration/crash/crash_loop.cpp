@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -37,6 +38,14 @@ const char* prelude_point(workload w) {
     case workload::server_died_reserved: return "job.submit.reserve";   // ... with a job record RESERVED
     default: return "";
   }
+}
+
+/* Lines of a CUZK_FAILPOINT_COUNT file that name `point`: its hits so far. */
+std::uint64_t hits_in(const std::string& count_file, std::string_view point) {
+  std::ifstream f(count_file);
+  std::uint64_t n = 0;
+  for (std::string line; std::getline(f, line);) n += line == point;
+  return n;
 }
 
 double cpu_seconds() {
@@ -99,7 +108,6 @@ crash_loop::env crash_loop::env_for(arm a, kind k) {
     std::ofstream(helper_count_file_, std::ios::trunc).flush();
     helper_stalls_ = true;
   }
-  (void)k;
   return e;
 }
 
@@ -217,12 +225,7 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
 
 void crash_loop::hand_over_stalled_helper() {
   if (!helper_stalls_ || !workers_[2] || !server_ || !server_->running()) return;
-  {
-    std::ifstream f(helper_count_file_);
-    bool stalled = false;
-    for (std::string line; !stalled && std::getline(f, line);) stalled = line == prelude_point(point_->load);
-    if (!stalled) return;
-  }
+  if (hits_in(helper_count_file_, prelude_point(point_->load)) == 0) return;  // not at its stall yet
   helper_stalls_ = false;
   ::kill(server_->pid(), SIGSTOP);
   workers_[2]->kill9();  // dies where it stalled, holding its ASSIGNED slot
@@ -514,8 +517,7 @@ std::uint64_t crash_loop::calibrate() {
     std::ofstream(count_file_, std::ios::trunc).flush();
     const bool ok = round();
     calibrating_ = false;
-    std::ifstream f(count_file_);
-    for (std::string line; std::getline(f, line);) n += ok && line == point_->name;
+    if (ok) n = hits_in(count_file_, point_->name);
   }
   return n;
 }
