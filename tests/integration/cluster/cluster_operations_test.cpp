@@ -211,12 +211,15 @@ TEST(ClusterOperations, ALoginTheDatabaseRefusesIsNamedInTheLogReadyzAndStatusWi
     EXPECT_EQ(e.code(), proto::error_code::unavailable);
     EXPECT_NE(std::string(e.what()).find(refusal), std::string::npos) << e.what();
   }
+  const auto plain = said(cli_bin() + " status --endpoint " + a.svc->endpoint());
+  EXPECT_EQ(plain.rc, 3) << plain.out;
+  EXPECT_NE(plain.out.find(refusal), std::string::npos) << plain.out;
   const auto cli = said(cli_bin() + " status --cluster --endpoint " + a.svc->endpoint());
   EXPECT_EQ(cli.rc, 3) << cli.out;
   EXPECT_NE(cli.out.find("database unavailable"), std::string::npos) << cli.out;
   EXPECT_NE(cli.out.find(refusal), std::string::npos) << cli.out;
   // The password appears nowhere; the server keeps serving.
-  for (const auto& text : {server_logs(*a.svc), ready.body, cli.out})
+  for (const auto& text : {server_logs(*a.svc), ready.body, plain.out, cli.out})
     EXPECT_EQ(text.find("Sw0rdfish"), std::string::npos) << text;
   EXPECT_TRUE(a.server->running());
   EXPECT_EQ(http_request(port, "/healthz").status, 200u);
