@@ -26,8 +26,10 @@ TEST(ProtoRoundTrip, DefaultsAndBoundaryValuesSurvive) {
   submit s{"a", "", priority::normal, 1, "/k.zkey", circom_work{"/w.wtns", std::nullopt}, std::nullopt};
   status_request capacity_only;
   capacity_only.capacity_only = true;
+  status_request cluster;
+  cluster.cluster = true;
   for (const message& m : {message{0, s}, message{~0ULL, bye{max_lease}}, message{1, status_request{}},
-                           message{1, capacity_only},
+                           message{1, capacity_only}, message{1, cluster},
                            message{2, wait_request{std::string(max_job_id_bytes, 'j'), max_wait_ms}},
                            message{3, filled{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL}}, message{4, status_reply{}},
                            message{5, heartbeat{}}, message{6, abort_synthesis{~0ULL, 7}},
@@ -71,6 +73,23 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
                                         ->body)
                    .partitions[0]
                    .timings);
+}
+
+TEST(ProtoRoundTrip, AClusterViewSurvives) {
+  status_reply r;
+  r.cluster = cluster_view{"gpu-07", true, "", 60000,
+                           {{"gpu-07", true, 1200, 2, 1, {"0123456789abcdef0123456789abcdef"}}, {"gpu-09", false, 312000, 0, 3, {}}},
+                           4};
+  auto d = decode(encode(message{9, r}));
+  ASSERT_TRUE(d) << d.error().reason;
+  EXPECT_EQ(std::get<status_reply>(d->body), r);
+  status_reply down;
+  down.cluster = cluster_view{"gpu-07", false, "FATAL:  password authentication failed for user \"cuzk\"\n", 60000, {}, 0};
+  d = decode(encode(message{9, down}));
+  ASSERT_TRUE(d) << d.error().reason;
+  EXPECT_EQ(std::get<status_reply>(d->body), down);
+  // An old server's reply carries none.
+  EXPECT_FALSE(std::get<status_reply>(decode(encode(message{9, status_reply{}}))->body).cluster);
 }
 
 TEST(ProtoRoundTrip, AnEmptyR1csPathIsNotTheSameAsNone) {

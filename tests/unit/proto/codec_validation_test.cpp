@@ -95,6 +95,18 @@ const std::vector<broken>& cases() {
        [] { return body{status_request{std::nullopt, 1000}}; }},
       {"StatusRequestForCapacityAndAJob", "StatusRequest.capacity_only",
        [] { return body{status_request{"j", std::nullopt, true}}; }},
+      {"StatusRequestForTheClusterAndAJob", "StatusRequest.cluster",
+       [] { return body{status_request{"j", std::nullopt, false, true}}; }},
+      {"ClusterViewWithTooManyNodes", "StatusReply.cluster.nodes", [] {
+         status_reply r;
+         r.cluster = cluster_view{"n", true, "", 1000, std::vector<cluster_node_status>(max_cluster_nodes + 1), 0};
+         return body{r};
+       }},
+      {"ClusterNodeWithABadKeyId", "StatusReply.cluster.nodes[0].key_ids[0]", [] {
+         status_reply r;
+         r.cluster = cluster_view{"n", true, "", 1000, {{"a", true, 0, 0, 1, {"not a key"}}}, 0};
+         return body{r};
+       }},
       {"CapacityWithMoreFreeSlotsThanSlots", "StatusReply.capacity.classes[0].free", [] {
          status_reply r;
          r.capacity = capacity{{}, {{0, 1024, 1024, 1, 2}}, 0, 0, true, "", 0, 1};
