@@ -1,6 +1,8 @@
 #include "cluster_requests.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -57,41 +59,66 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
   j.curve = static_cast<int>(r.pk->curve);
   j.partitions = s.partitions;
   // What another node needs to prove it: the request with the key by id and
-  // the streamed files by kind (their bytes travel in cuzk_inputs).
+  // its files by kind, their bytes in cuzk_inputs: the client's uploads, and
+  // the files it named by path as this node opened them under its identity.
+  // No node ever opens a client's path for a job it claimed.
   proto::submit request = s;
   request.zkey = r.key_id;
-  std::vector<std::pair<std::string, std::string>> paths;  // kind, spool file
-  auto streamed = [&](proto::upload_kind kind, const std::string& spool) {
-    paths.emplace_back(proto::name(kind), spool);
+  struct source {
+    std::string kind, path;              // path: the spool file, or the client's (for errors)
+    std::shared_ptr<opened_file> file;   // the client's file, opened under its identity; null: the spool file
+  };
+  std::vector<source> sources;
+  auto streamed = [&](proto::upload_kind kind, const std::string& path, std::shared_ptr<opened_file> f) {
+    sources.push_back({std::string(proto::name(kind)), path, std::move(f)});
     return std::string(proto::upload_prefix) + std::string(proto::name(kind));
   };
   if (auto* w = std::get_if<proto::circom_work>(&request.work)) {
-    if (files.wtns) w->wtns = streamed(proto::upload_kind::wtns, *files.wtns);
-    if (files.r1cs) w->r1cs = streamed(proto::upload_kind::r1cs, *files.r1cs);
+    w->wtns = streamed(proto::upload_kind::wtns, files.wtns.value_or(w->wtns), files.wtns ? nullptr : r.wtns_file);
+    if (w->r1cs)
+      w->r1cs = streamed(proto::upload_kind::r1cs, files.r1cs.value_or(*w->r1cs), files.r1cs ? nullptr : r.r1cs_file);
   }
-  for (const auto& [kind, path] : paths) {
-    std::error_code ec;
-    if (std::filesystem::file_size(path, ec) > max_stored_file && !ec) {
+  for (const auto& in : sources) {
+    std::uint64_t size = 0;
+    struct stat st{};
+    if (in.file) size = ::fstat(in.file->fd(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    else {
+      std::error_code ec;
+      size = std::filesystem::file_size(in.path, ec);
+      if (ec) size = 0;
+    }
+    if (size > max_stored_file) {
       c_.out.reply_error(p.to(), rq, proto::error_code::too_large,
-                         "a cluster keeps streamed files in its database, at most " +
-                             std::to_string(max_stored_file >> 20) +
-                             " MiB each; put larger witnesses in a witness directory every node reads");
+                         "a cluster keeps a job's witness files in its database, at most " +
+                             std::to_string(max_stored_file >> 20) + " MiB each; this " + in.kind + " file is " +
+                             std::to_string(size >> 20) + " MiB");
       return stored(false);
     }
   }
   const auto encoded = proto::encode(proto::message{0, request});
   j.spec = util::to_hex(encoded);
   c_.link.call<cluster_submit_outcome>(
-      [j, paths, most = c_.opt.max_jobs_per_client, critical = c_.opt.critical.max_per_client](cluster_store& db) {
+      [j, sources, most = c_.opt.max_jobs_per_client, critical = c_.opt.critical.max_per_client,
+       bytes = c_.opt.uploads.max_bytes_per_client](cluster_store& db) {
         std::vector<cluster_input> inputs;
-        for (const auto& [kind, path] : paths) inputs.push_back({kind, r1cs::read_whole_file(path, kind)});
-        return db.submit(j, inputs, most, critical);
+        for (const auto& in : sources)
+          inputs.push_back({in.kind, in.file ? r1cs::input_file(::dup(in.file->fd()), in.path, in.kind).read_all()
+                                             : r1cs::read_whole_file(in.path, in.kind)});
+        return db.submit(j, inputs, most, critical, bytes);
       },
       [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, stored = std::move(stored)](
           util::expected<cluster_submit_outcome, std::string> out) {
         if (!out) {
           c_.out.reply_error(to, rq, proto::error_code::unavailable,
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
+          return stored(false);
+        }
+        if (out->busy && out->stored_full) {
+          c_.out.reply_error(to, rq, proto::error_code::busy,
+                             "your unfinished jobs keep " + std::to_string(out->stored_bytes >> 20) +
+                                 " MiB of files in the cluster database, the limit per client is " +
+                                 std::to_string(c_.opt.uploads.max_bytes_per_client >> 20) +
+                                 " MiB (--max-spool-per-client); wait for some");
           return stored(false);
         }
         if (out->busy && out->critical) {
@@ -170,7 +197,7 @@ proto::job_status cluster_requests::status_of(const cluster_job& j) const {
   // Proven here: the partitions' detail from this node's table.
   if (j.state == "claimed" && j.node == c_.opt.cluster.node)
     if (auto ref = c_.jobs.find(local_job_id(j.id, j.attempts), std::nullopt))
-      if (auto rec = c_.jobs.get(*ref)) {
+      if (auto rec = c_.jobs.get(*ref); rec && cluster_id_of(**rec)) {
         st.partitions = local_status_(**rec).partitions;
         return st;
       }
