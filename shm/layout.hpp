@@ -186,6 +186,7 @@ struct job_record {
   std::uint8_t priority;
   std::uint8_t n_partitions;
   std::uint8_t curve;  // the key's curve (curves::curve_id: 1 = BLS12-381, 2 = BN254)
+  std::uint8_t origin;  // job_origin: who recorded it (formerly padding: the layout is unchanged)
   std::uint16_t spec_len;
   std::uint32_t error_len;
   std::uint64_t submitted_ns, finished_ns;
