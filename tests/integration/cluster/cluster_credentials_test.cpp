@@ -5,6 +5,7 @@
 // joins the cluster with it against a real PostgreSQL.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fstream>
 

@@ -36,31 +36,31 @@ class ClusterLimits : public ::testing::Test {
   std::optional<test::pg_server> pg;
 };
 
-/* Each of `nodes` connections submits one job of `owner` at the same moment; how many were created. */
-unsigned race(const test::pg_server& pg, unsigned nodes, const std::string& owner, int priority, std::uint64_t most,
-              std::uint64_t critical) {
-  std::vector<std::unique_ptr<cluster_store>> stores;
-  for (unsigned i = 0; i < nodes; ++i) {
-    stores.push_back(std::make_unique<cluster_store>(pg.conninfo()));
-    (void)stores.back()->list("", 1);  // connected before the race
-  }
-  std::barrier start(nodes);
+/* Each node submits one job of `owner` at the same moment; how many were created. */
+unsigned race(std::vector<std::unique_ptr<cluster_store>>& nodes, const std::string& owner, int priority,
+              std::uint64_t most, std::uint64_t critical) {
+  std::barrier start(static_cast<std::ptrdiff_t>(nodes.size()));
   std::atomic<unsigned> created{0};
   std::vector<std::thread> ts;
-  for (unsigned i = 0; i < nodes; ++i)
+  for (std::size_t i = 0; i < nodes.size(); ++i)
     ts.emplace_back([&, i] {
       start.arrive_and_wait();
-      created += stores[i]->submit(job(owner, "j" + std::to_string(i), priority), {}, most, critical).created;
+      created += nodes[i]->submit(job(owner, "j" + std::to_string(i), priority), {}, most, critical).created;
     });
   for (auto& t : ts) t.join();
   return created;
 }
 
 TEST_F(ClusterLimits, OneOwnersSubmitsThroughManyNodesAtOnceNeverPassItsLimits) {
+  std::vector<std::unique_ptr<cluster_store>> nodes;
+  for (int i = 0; i < 8; ++i) {
+    nodes.push_back(std::make_unique<cluster_store>(pg->conninfo()));
+    (void)nodes.back()->list("", 1);  // connected before the races
+  }
   for (int round = 0; round < 12; ++round) {
     const auto owner = "uid:" + std::to_string(2000 + round);
-    EXPECT_EQ(race(*pg, 8, owner, 1, 2, UINT64_MAX), 2u) << "round " << round << ": unfinished jobs";
-    EXPECT_EQ(race(*pg, 8, owner + "c", 3, UINT64_MAX, 1), 1u) << "round " << round << ": critical jobs";
+    EXPECT_EQ(race(nodes, owner, 1, 2, UINT64_MAX), 2u) << "round " << round << ": unfinished jobs";
+    EXPECT_EQ(race(nodes, owner + "c", 3, UINT64_MAX, 1), 1u) << "round " << round << ": critical jobs";
   }
 }
 

@@ -172,7 +172,7 @@ TEST(ClusterTrust, AJobIdInTheClustersNamespaceIsRefusedAndAPoolThatJoinsACluste
     const auto spec = sp.to_json();
     shm::job_request req{planted, "attacker", a.key_id, spec, shm::priority::normal, 1};
     req.owner_uid = ::getpwnam("nobody")->pw_uid;
-    ASSERT_TRUE(jobs.submit(req).has_value());
+    ASSERT_TRUE(static_cast<bool>(jobs.submit(req)));
   }
   EXPECT_EQ(standalone->terminate(), 0);
   // A joins the cluster with the planted record in its pool, and a worker.
