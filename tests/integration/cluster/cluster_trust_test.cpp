@@ -104,7 +104,7 @@ TEST(ClusterTrust, AWitnessPathIsReadWhereTheClientAskedUnderItsIdentityAndNever
   ASSERT_TRUE(ca.submit(j0).created) << logs({&a});
   ASSERT_TRUE(eventually([&] { auto j = find(pg, "uid:" + std::to_string(::getuid()), "j0"); return j && j->node == "a"; }, 20s))
       << logs({&a});
-  b.svc->server_wrapper = {"unshare", "--mount", "--propagation", "private", "sh", "-c",
+  b.svc->server_wrapper = {"/usr/bin/unshare", "--mount", "--propagation", "private", "sh", "-c",
                            "mount --bind " + v.string() + " " + w.string() + " && exec \"$0\" \"$@\""};
   b.start();
   (void)b.svc->connect(20s).status();  // serving: its namespace is mounted
