@@ -186,6 +186,8 @@ TEST(ClusterTrust, AJobIdInTheClustersNamespaceIsRefusedAndAPoolThatJoinsACluste
   write_text(inputs, std::get<proto::native_work>(victim.work).inputs_json, 0644);
   EXPECT_EQ(public_of(*j), proven_here(a.svc->dir(), {"--circuit", circuit, "--inputs", inputs.string()}))
       << "the victim's job holds the attacker's proof\n" << logs({&a});
+  EXPECT_EQ(server_logs(*a.svc).find("its claim was no longer this node's"), std::string::npos)
+      << "A adopted the planted record and reported its proof for the victim's claim\n" << logs({&a});
 }
 
 }  // namespace
