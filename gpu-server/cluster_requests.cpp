@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "cluster_names.hpp"
+#include "groth16/verifier.hpp"
 #include "job/result.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
@@ -224,17 +225,53 @@ bool cluster_requests::answer_finished(const address& to, std::uint64_t rq, cons
   return true;
 }
 
-cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> j) {
+cluster_requests::vk_map cluster_requests::vks_now() {
+  if (!c_.keys) return vks_;
+  for (const auto& id : c_.keys->held()) {
+    if (vks_.count(id)) continue;
+    auto pk = c_.keys->loaded(id);
+    if (!pk && asked_.insert(id).second) pk = c_.keys->ready(id);  // loads it once, if it is not in memory
+    if (pk)
+      pk.visit([&](const auto& k) {
+        using C = typename std::remove_cvref_t<decltype(k)>::curve;
+        vks_[id] = std::make_shared<const groth16::basic_verifying_key<C>>(k.vk());
+      });
+  }
+  return vks_;
+}
+
+cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> j, const vk_map& vks) {
   answer a;
   a.job = std::move(j);
   if (!a.job || a.job->state != "done") return a;
   proto::proof_reply pr;
   pr.job_id = a.job->job_id;
-  for (const auto& h : a.job->results_hex) {
-    auto bytes = util::from_hex(h);
+  const auto vk = vks.find(a.job->key_id);
+  if (vk == vks.end()) {
+    a.error = "job " + pr.job_id + ": this node does not hold its key " + a.job->key_id +
+              " (or is loading it) to verify the stored proof; retry, or ask a node that holds it";
+    return a;
+  }
+  for (std::size_t i = 0; i < a.job->results_hex.size(); ++i) {
+    auto bytes = util::from_hex(a.job->results_hex[i]);
     try {
       if (!bytes) throw std::runtime_error("a stored proof is not hex");
-      auto res = job::result_to_json({reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()});
+      const std::span<const std::uint8_t> stored{reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()};
+      const bool verifies = std::visit(
+          [](const auto& r, const auto& v) -> bool {
+            using R = std::remove_cvref_t<decltype(r)>;
+            using V = std::remove_const_t<typename std::remove_cvref_t<decltype(v)>::element_type>;
+            if constexpr (std::is_same_v<R, job::basic_result<curves::bls12_381>> !=
+                          std::is_same_v<V, groth16::basic_verifying_key<curves::bls12_381>>)
+              return false;  // another curve's proof
+            else
+              return r.public_signals.size() + 1 == v->ic.size() && groth16::verify<typename V::curve>(*v, r.public_signals, r.proof);
+          },
+          job::decode_result(stored), vk->second);
+      if (!verifies)
+        throw std::runtime_error("the proof the cluster database holds for partition " + std::to_string(i) +
+                                 " does not verify under its key; it was altered there");
+      auto res = job::result_to_json(stored);
       pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
     } catch (const std::exception& e) {
       a.error = "job " + pr.job_id + ": " + e.what();
@@ -288,8 +325,8 @@ void cluster_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch
   const auto owner = owner_named(p, f.owner_uid);
   look_up(
       p.cred.uid,
-      [owner, job_id = f.job_id](cluster_store& db) {
-        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
+      [owner, job_id = f.job_id, vks = vks_now()](cluster_store& db) {
+        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id), vks);
       },
       [this, to = p.to(), rq, job_id = f.job_id](util::expected<answer, std::string> a) {
         if (!a) return unavailable(to, rq, a.error());
@@ -304,8 +341,8 @@ void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_r
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms);
   look_up(
       p.cred.uid,
-      [owner, job_id = w.job_id](cluster_store& db) {
-        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
+      [owner, job_id = w.job_id, vks = vks_now()](cluster_store& db) {
+        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id), vks);
       },
       [this, to = p.to(), uid = p.cred.uid, rq, job_id = w.job_id, deadline](util::expected<answer, std::string> a) {
         if (!a) return unavailable(to, rq, a.error());
@@ -323,7 +360,7 @@ void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_r
 void cluster_requests::recheck(const std::vector<waiter>& ws) {
   for (const auto& w : ws)
     look_up(
-        w.uid, [id = w.id](cluster_store& db) { return answer_of(db.get(id)); },
+        w.uid, [id = w.id, vks = vks_now()](cluster_store& db) { return answer_of(db.get(id), vks); },
         [this, w](util::expected<answer, std::string> a) {
           if (a && !a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
           if (a && answer_finished(w.to, w.request_id, *a)) return;

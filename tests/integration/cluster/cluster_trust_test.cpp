@@ -13,12 +13,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "client/lib/errors.hpp"
 #include "cluster_store.hpp"
 #include "harness.hpp"
 #include "hostile.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
 #include "pg_server.hpp"
+#include "run.hpp"
 #include "proto/codec.hpp"
 #include "seed.hpp"
 #include "shm/job_table.hpp"
@@ -188,6 +190,35 @@ TEST(ClusterTrust, AJobIdInTheClustersNamespaceIsRefusedAndAPoolThatJoinsACluste
       << "the victim's job holds the attacker's proof\n" << logs({&a});
   EXPECT_EQ(server_logs(*a.svc).find("its claim was no longer this node's"), std::string::npos)
       << "A adopted the planted record and reported its proof for the victim's claim\n" << logs({&a});
+}
+
+TEST(ClusterTrust, AProofRewrittenInTheDatabaseIsNeverAnswered) {
+  pg_server pg;
+  node a("a", pg);
+  a.start();
+  a.workers.push_back(a.svc->start_worker("a-w0"));
+  auto c = a.svc->connect(20s);
+  auto s = native_submit("j1", circuit, seed(), "trust");
+  s.zkey = a.key_id;
+  ASSERT_TRUE(c.submit(s).created) << logs({&a});
+  ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(c.wait("j1", 120s))) << logs({&a});
+  // Whoever holds the role changes a public signal of the stored result (still a canonical field element).
+  auto stored = util::from_hex(find(pg, "uid:" + std::to_string(::getuid()), "j1").value().results_hex.at(0)).value();
+  const std::size_t first_signal = 1 + 96 + 192 + 96 + 4;  // curve, BLS12-381 proof, n_public
+  ASSERT_GT(stored.size(), first_signal);
+  stored[first_signal] = static_cast<char>(stored[first_signal] ^ 1);
+  const auto psql = (pg_server::bindir().value() / "psql").string();
+  const auto r = run(psql + " '" + pg.conninfo() + "' -c \"UPDATE cuzk_jobs SET results = ARRAY['" + util::to_hex(stored) +
+                     "'] WHERE job_id = 'j1'\"");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  for (const char* how : {"fetch", "wait"}) {
+    try {
+      const auto out = std::string(how) == "fetch" ? c.fetch("j1") : c.wait("j1", 5s);
+      ADD_FAILURE() << how << ": the rewritten proof was answered";
+    } catch (const client::server_error& e) {
+      EXPECT_NE(std::string(e.what()).find("does not verify"), std::string::npos) << how << ": " << e.what();
+    }
+  }
 }
 
 }  // namespace
