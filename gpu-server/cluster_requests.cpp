@@ -114,6 +114,7 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
           return stored(false);
         }
+        if (out->busy) ++(out->stored_full ? counts_.refused_files : out->critical ? counts_.refused_critical : counts_.refused_jobs);
         if (out->busy && out->stored_full) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
                              "your unfinished jobs keep " + std::to_string(out->stored_bytes >> 20) +
@@ -219,7 +220,13 @@ bool cluster_requests::answer_finished(const address& to, std::uint64_t rq, cons
     return true;
   }
   if (a.job->state != "done") return false;
-  if (!a.error.empty()) c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
+  if (!a.error.empty()) {
+    if (a.altered) {
+      ++counts_.proofs_refused;
+      spdlog::warn("{}", util::printable(a.error));
+    }
+    c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
+  }
   else if (a.proofs) c_.out.send(to, proto::message{rq, *a.proofs});
   else return false;
   return true;
@@ -268,9 +275,11 @@ cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> 
               return r.public_signals.size() + 1 == v->ic.size() && groth16::verify<typename V::curve>(*v, r.public_signals, r.proof);
           },
           job::decode_result(stored), vk->second);
-      if (!verifies)
+      if (!verifies) {
+        a.altered = true;
         throw std::runtime_error("the proof the cluster database holds for partition " + std::to_string(i) +
                                  " does not verify under its key; it was altered there");
+      }
       auto res = job::result_to_json(stored);
       pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
     } catch (const std::exception& e) {

@@ -63,6 +63,11 @@ class cluster_requests {
   /* The database says this job finished (or the listener reconnected: every pending Wait looks again). */
   void job_finished(std::int64_t id);
   void resync();
+  /* Submits refused at a cluster-wide limit, and stored proofs refused because they did not verify. */
+  struct counters {
+    std::uint64_t refused_jobs = 0, refused_critical = 0, refused_files = 0, proofs_refused = 0;
+  };
+  const counters& counts() const { return counts_; }
 
  private:
   struct waiter {
@@ -76,7 +81,8 @@ class cluster_requests {
   struct answer {
     std::optional<cluster_job> job;
     std::optional<proto::proof_reply> proofs;  // a done job's
-    std::string error;                         // its stored proofs did not decode
+    std::string error;                         // its stored proofs did not decode or did not verify
+    bool altered = false;                      // did not verify: the database's copy was rewritten
   };
   /* The verifying keys of the keys this node holds, for the database thread (taken on the loop, kept:
      a few kilobytes each, so a key whose points leave memory stays verifiable). */
@@ -104,6 +110,7 @@ class cluster_requests {
   std::function<void(proto::status_reply&, bool)> describe_;
   std::map<uid_t, unsigned> in_flight_;  // database look-ups per client
   std::vector<waiter> waiters_;
+  counters counts_;
   vk_map vks_;
   std::set<std::string> asked_;  // keys asked to load for their verifying key
 };

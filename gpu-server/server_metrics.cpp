@@ -176,6 +176,16 @@ std::string server::metrics_text() const {
     w.sample("cuzk_cluster_listening", cluster_link_->listening() ? 1.0 : 0.0);
     w.family("cuzk_cluster_claims_preparing", "gauge", "Jobs this node claimed that are being prepared into its pool.");
     w.sample("cuzk_cluster_claims_preparing", double(cluster_queue_->taking()));
+    const auto& cr = cluster_requests_->counts();
+    w.family("cuzk_cluster_submits_refused_total", "counter",
+             "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs, or bytes of "
+             "files the client's unfinished jobs keep in the database (--max-spool-per-client).");
+    w.sample("cuzk_cluster_submits_refused_total", {{"reason", "jobs"}}, double(cr.refused_jobs));
+    w.sample("cuzk_cluster_submits_refused_total", {{"reason", "critical"}}, double(cr.refused_critical));
+    w.sample("cuzk_cluster_submits_refused_total", {{"reason", "files"}}, double(cr.refused_files));
+    w.family("cuzk_cluster_proofs_refused_total", "counter",
+             "Stored proofs this node read from the database and did not answer: they did not verify under their key.");
+    w.sample("cuzk_cluster_proofs_refused_total", double(cr.proofs_refused));
   }
   if (uploads_->enabled()) {
     w.family("cuzk_spool_bytes", "gauge", "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");

@@ -16,6 +16,7 @@
 #include "client/lib/errors.hpp"
 #include "cluster_store.hpp"
 #include "harness.hpp"
+#include "http_get.hpp"
 #include "hostile.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
@@ -43,7 +44,11 @@ struct node {
     return {"--cluster-database", conninfo, "--cluster-node", name, "--cluster-heartbeat", "0.5", "--key", key_id,
             "--spool-dir", (svc->dir() / "spool").string(), "--client-group", "nogroup"};
   }
-  void start() { server = svc->start_server({}, cluster_args()); }
+  void start(std::vector<std::string> extra = {}) {
+    auto args = cluster_args();
+    args.insert(args.end(), extra.begin(), extra.end());
+    server = svc->start_server({}, args);
+  }
   std::string name, conninfo, key_id;
   std::unique_ptr<service> svc;
   std::unique_ptr<process> server;
@@ -195,7 +200,7 @@ TEST(ClusterTrust, AJobIdInTheClustersNamespaceIsRefusedAndAPoolThatJoinsACluste
 TEST(ClusterTrust, AProofRewrittenInTheDatabaseIsNeverAnswered) {
   pg_server pg;
   node a("a", pg);
-  a.start();
+  a.start({"--metrics", "127.0.0.1:0"});
   a.workers.push_back(a.svc->start_worker("a-w0"));
   auto c = a.svc->connect(20s);
   auto s = native_submit("j1", circuit, seed(), "trust");
@@ -219,6 +224,10 @@ TEST(ClusterTrust, AProofRewrittenInTheDatabaseIsNeverAnswered) {
       EXPECT_NE(std::string(e.what()).find("does not verify"), std::string::npos) << how << ": " << e.what();
     }
   }
+  const auto port = metrics_port(a.svc->dir());
+  ASSERT_NE(port, 0);
+  EXPECT_NE(http_request(port, "/metrics").body.find("\ncuzk_cluster_proofs_refused_total 2\n"), std::string::npos)
+      << http_request(port, "/metrics").body;
 }
 
 }  // namespace
