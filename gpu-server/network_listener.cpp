@@ -65,6 +65,7 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
     std::chrono::milliseconds handshake{5000};
     std::size_t max_queued_bytes = 32u << 20;  // replies a connection has not read; beyond: closed
     unsigned messages_per_turn = 4;            // requests of one connection handled before others get a turn
+    std::chrono::milliseconds idle{60000};     // handshaken and silent (no request, no heartbeat) this long: closed
   };
   using connection = zmtp_connection<tcp::socket, impl>;
 

@@ -8,7 +8,8 @@
 // descriptor limit) before any key is shown; the excess is closed at once,
 // running out of descriptors pauses accepting, and a connection that does
 // not finish its handshake in time, or does not read its replies, is closed.
-// A connection whose key is revoked is closed within a second. Plaintext
+// A connection whose key is revoked is closed within a second, one silent
+// for 60 s (clients PING every second) too. Plaintext
 // (ZMTP NULL, every peer the client "loopback") only with insecure_loopback,
 // on a loopback address.
 #pragma once
@@ -30,7 +31,7 @@ namespace cuzk::server {
 struct network_counters {
   std::uint64_t admitted = 0, refused = 0;  // CURVE handshakes: a key in the clients directory, or not
   std::uint64_t accepted = 0, refused_per_address = 0, refused_total = 0, handshake_timeouts = 0, protocol_errors = 0,
-                slow_readers = 0, revoked = 0, accept_errors = 0;
+                slow_readers = 0, revoked = 0, idle_timeouts = 0, accept_errors = 0;
 };
 
 class network_listener {

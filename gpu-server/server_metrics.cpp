@@ -196,11 +196,13 @@ std::string server::metrics_text() const {
     w.sample("cuzk_network_refused_total", {{"reason", "total"}}, double(nc.refused_total));
     w.family("cuzk_network_closed_total", "counter",
              "Network connections the server closed, by reason: no key proven in time (handshake), replies not read "
-             "(slow_reader), a protocol or CURVE error (protocol), a key no longer authorized (revoked).");
+             "(slow_reader), a protocol or CURVE error (protocol), a key no longer authorized (revoked), 60 s of "
+             "silence once handshaken (idle).");
     w.sample("cuzk_network_closed_total", {{"reason", "handshake"}}, double(nc.handshake_timeouts));
     w.sample("cuzk_network_closed_total", {{"reason", "slow_reader"}}, double(nc.slow_readers));
     w.sample("cuzk_network_closed_total", {{"reason", "protocol"}}, double(nc.protocol_errors));
     w.sample("cuzk_network_closed_total", {{"reason", "revoked"}}, double(nc.revoked));
+    w.sample("cuzk_network_closed_total", {{"reason", "idle"}}, double(nc.idle_timeouts));
     w.family("cuzk_network_accept_errors_total", "counter", "Failed accepts of network connections (out of descriptors).");
     w.sample("cuzk_network_accept_errors_total", double(nc.accept_errors));
   }

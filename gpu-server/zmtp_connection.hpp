@@ -5,7 +5,8 @@
 // not finish its handshake in time, or does not read its replies, is closed.
 //
 // Owner (the listener's state) provides: limits (handshake, max_queued_bytes,
-// messages_per_turn), counters (handshake_timeouts, slow_readers,
+// messages_per_turn, and optionally idle: once handshaken, a connection that
+// sends nothing, not even a heartbeat, for that long is closed), counters (handshake_timeouts, slow_readers,
 // protocol_errors), warn(text), remove(id), describe(conn), message(conn,
 // frames), and for CURVE authorize(conn, key) → the client's name or nullopt.
 #pragma once
@@ -74,9 +75,27 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
     sock.async_read_some(boost::asio::buffer(in), [self](const boost::system::error_code& ec, std::size_t n) {
       if (self->closed || self->closing) return;
       if (ec) return self->close();
+      self->heard = true;
       self->reader.feed({self->in.data(), n});
       self->pump();
     });
+  }
+  bool heard = false;  // something arrived since the idle timer last looked
+  // Every `idle`: closed unless something arrived meanwhile (libzmq clients PING every second).
+  void watch_idle(const Owner& o) {
+    if constexpr (requires { o.limits.idle; }) {
+      if (o.limits.idle.count() <= 0) return;
+      heard = false;
+      deadline.expires_after(o.limits.idle);
+      deadline.async_wait([self = this->shared_from_this()](const boost::system::error_code& ec) {
+        if (ec || self->closed) return;
+        auto o = self->owner.lock();
+        if (!o) return;
+        if (self->heard) return self->watch_idle(*o);
+        ++o->counters.idle_timeouts;
+        self->close();
+      });
+    }
   }
   // At most messages_per_turn requests, then the loop's other handlers run
   // before this connection's next ones: one client's pipelined burst cannot
@@ -106,6 +125,7 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
           return close();
         }
         deadline.cancel();
+        watch_idle(o);
         return;
       case net::zmtp::event::handshake: return handshake(o, e.frames.at(0));
       case net::zmtp::event::ping: {
@@ -135,6 +155,7 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
     enqueue(net::zmtp::command_frame(curve->ready("ROUTER")));
     reader.secure([c = curve.get()](std::span<const std::uint8_t> sealed) { return c->open(sealed); });
     deadline.cancel();
+    watch_idle(o);
   }
   bool enqueue(std::vector<std::uint8_t> bytes) {
     if (closed) return false;
