@@ -3,6 +3,8 @@
 // plain TCP connects from a peer with no key, and the clients directory
 // under a bad file. Each failed on the libzmq ROUTER the endpoint had before.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -179,6 +181,41 @@ TEST(NetworkTransport, PlainConnectsWithNoKeyAreBoundedPerAddressAndInTotalAndTi
     for (int fd : *v)
       if (fd >= 0) ::close(fd);
   EXPECT_TRUE(server->running());
+}
+
+TEST(NetworkTransport, AFloodFromManyAddressesStaysBelowTheDescriptorLimitAndIsNeverFatal) {
+  rlimit rl{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &rl), 0);
+  rlimit raised{std::max<rlim_t>(rl.rlim_cur, 4096), std::max<rlim_t>(rl.rlim_max, 4096)};
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &raised), 0) << "the flood needs 1200 descriptors here";
+  service svc({"2x4096"});
+  const auto k = make_keys(svc);
+  const auto key_id = load_srs(svc, key_for(circuit).path);
+  svc.server_wrapper = {"/usr/bin/prlimit", "--nofile=1024:1024", "--"};
+  auto server = svc.start_server({}, curve_args(svc));  // the default bounds
+  const auto ep = network_endpoint(svc);
+  ASSERT_FALSE(ep.empty()) << server_logs(svc);
+  client::connection alice(ep, as(k.alice, k.server, 20s));
+  (void)alice.status();
+  std::vector<std::vector<int>> flood;
+  for (int a = 2; a < 8; ++a) flood.push_back(open_tcp_connections("127.0.0." + std::to_string(a), "127.0.0.1", port_of(ep), 200));
+  const auto open = [&] {
+    unsigned n = 0;
+    for (const auto& v : flood) n += still_open(v);
+    return n;
+  };
+  // (1024 - 256 reserved - 384 for the ipc socket) / 2 = 192 fit beside the ipc bound.
+  EXPECT_TRUE(eventually([&] { return open() <= 192; }, 3000ms)) << open() << " flooding connections open";
+  auto worker = svc.start_worker("w1");
+  auto sub = native_submit("j", circuit, seed(), "net");
+  sub.zkey = key_id;
+  EXPECT_TRUE(alice.submit(sub).created) << server_logs(svc);
+  EXPECT_TRUE(std::holds_alternative<proto::proof_reply>(alice.wait("j", 60s))) << server_logs(svc);
+  EXPECT_TRUE(server->running()) << "the server died of descriptors:\n" << server_logs(svc);
+  for (auto& v : flood)
+    for (int fd : v)
+      if (fd >= 0) ::close(fd);
+  ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 TEST(NetworkTransport, ABadFileInTheClientsDirectoryNeverHoldsBackARevocation) {
