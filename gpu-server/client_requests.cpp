@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "cluster_names.hpp"
 #include "job/result.hpp"
 #include "job_lookup.hpp"
 #include "proof_timings.hpp"
@@ -97,6 +98,7 @@ std::optional<std::string> client_requests::precheck(const peer& p, const proto:
       return "a network client names a key by its id (an operator installs keys with cuzk-shm load-srs), not by a "
              "path on the server's host";
   }
+  if (auto why = reserved_job_id(s.job_id)) return why;
   if (auto why = c_.keys.refusal(s.zkey)) return why;
   if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
     for (const auto* f : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr}) {
@@ -262,7 +264,8 @@ void client_requests::start_preparing() {
     if (!next) return;
     ++prep_running_;
     boost::asio::post(c_.prep, [this, sub = std::move(*next)]() mutable {
-      prepared r = prepare(sub.s, sub.p.cred, c_.keys, c_.slots, witness_files_, c_.opt.pool, sub.uploaded);
+      prepared r =
+          prepare(sub.s, sub.p.cred, c_.keys, c_.slots, witness_files_, c_.opt.pool, sub.uploaded, c_.cluster != nullptr);
       boost::asio::post(c_.io, [this, sub = std::move(sub), r = std::move(r)]() mutable {
         --prep_running_;
         if (--preparing_by_uid_[sub.p.cred.uid] == 0) preparing_by_uid_.erase(sub.p.cred.uid);

@@ -12,11 +12,17 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <set>
+#include <variant>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster_link.hpp"
+#include "groth16/keys.hpp"
+#include "job/any_key.hpp"
+#include "key_store.hpp"
 #include "outbox.hpp"
 #include "preparation.hpp"
 #include "proto/message.hpp"
@@ -32,6 +38,7 @@ class cluster_requests {
     const shm::job_table& jobs;
     cluster_link& link;
     outbox& out;
+    key_store* keys = nullptr;  // the keys a stored proof is verified with before it is answered
   };
   /* local_status: a local job's status (its partitions' detail when this node proves it).
      describe: the node's part of a whole-service status reply. */
@@ -71,8 +78,15 @@ class cluster_requests {
     std::optional<proto::proof_reply> proofs;  // a done job's
     std::string error;                         // its stored proofs did not decode
   };
-  /* The job, with its proofs decoded when it is done. */
-  static answer answer_of(std::optional<cluster_job> j);
+  /* The verifying keys of the keys this node holds, for the database thread (taken on the loop, kept:
+     a few kilobytes each, so a key whose points leave memory stays verifiable). */
+  using any_vk = std::variant<std::shared_ptr<const groth16::basic_verifying_key<curves::bls12_381>>,
+                              std::shared_ptr<const groth16::basic_verifying_key<curves::bn254>>>;
+  using vk_map = std::map<std::string, any_vk>;
+  vk_map vks_now();
+  /* The job, with its proofs decoded and verified under its key when it is done: whoever can write the
+     database can rewrite a stored proof, so none is answered that does not verify. */
+  static answer answer_of(std::optional<cluster_job> j, const vk_map& vks);
   /* The owner a request names: the sender, or (an operator) the uid it gives. */
   std::string owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const;
   /* The database could not answer: UNAVAILABLE, with why. */
@@ -90,6 +104,8 @@ class cluster_requests {
   std::function<void(proto::status_reply&, bool)> describe_;
   std::map<uid_t, unsigned> in_flight_;  // database look-ups per client
   std::vector<waiter> waiters_;
+  vk_map vks_;
+  std::set<std::string> asked_;  // keys asked to load for their verifying key
 };
 
 }  // namespace cuzk::server

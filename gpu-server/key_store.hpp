@@ -51,6 +51,11 @@ class key_store {
   job::any_key ready(const std::string& key_id);
   void keep(const std::string& key_id, job::any_key pk) { ready_keys_[key_id] = std::move(pk); }
   /* Parsed or being parsed. */
+  /* The key if it is parsed and in memory now (loads nothing). */
+  job::any_key loaded(const std::string& key_id) const {
+    auto it = ready_keys_.find(key_id);
+    return it == ready_keys_.end() ? job::any_key() : it->second;
+  }
   bool has(const std::string& key_id) const { return ready_keys_.count(key_id) || loading_keys_.count(key_id); }
   /* The keys this node can prove with, by id: preloaded, parsed or being parsed (a cluster node advertises them). */
   std::vector<std::string> held() const;

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cluster_credentials.hpp"
 #include "config/config_file.hpp"
 #include "config/range.hpp"
 #include "log/log_setup.hpp"
@@ -151,6 +152,10 @@ int main(int argc, char** argv) {
   app.add_option("--cluster-database", o.cluster.database,
                  "libpq connection string of the PostgreSQL database a cluster of nodes shares as its job queue "
                  "(postgresql://USER@HOST/DB); default: no cluster, jobs stay on this node");
+  std::string database_file;
+  app.add_option("--cluster-database-file", database_file,
+                 "a file only the service's user reads (chmod 600) whose first line is --cluster-database's connection "
+                 "string: where a password may be");
   app.add_option("--cluster-node", o.cluster.node, "this node's name in the cluster (default: the host name)");
   double dead_after_s = 60, heartbeat_s = 5;
   app.add_option("--cluster-dead-after", dead_after_s,
@@ -197,7 +202,7 @@ int main(int argc, char** argv) {
        {{"max_per_client", {"--critical-per-client"}}, {"reserve_workers", {"--critical-reserve-workers"}},
         {"reserve_provers", {"--critical-reserve-provers"}}}},
       {"cluster",
-       {{"database", {"--cluster-database"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
+       {{"database", {"--cluster-database"}}, {"database_file", {"--cluster-database-file"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
         {"heartbeat", {"--cluster-heartbeat"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
@@ -233,6 +238,20 @@ int main(int argc, char** argv) {
   o.uploads.max_bytes_per_client = static_cast<std::uint64_t>(spool_gib * double(1ULL << 30));
   o.uploads.stall = std::chrono::seconds(static_cast<std::int64_t>(stall_s));
   o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
+  {
+    bool in_argv = false;  // a command line is every local user's to read
+    for (int i = 1; i < argc; ++i)
+      in_argv |= std::string_view(argv[i]) == "--cluster-database" || std::string_view(argv[i]).starts_with("--cluster-database=");
+    std::optional<std::string> why;
+    if (!database_file.empty() && !o.cluster.database.empty())
+      why = "give the cluster database by --cluster-database or --cluster-database-file, not both";
+    else if (!database_file.empty()) why = cuzk::server::read_credential_file(database_file, o.cluster.database);
+    else why = cuzk::server::database_refusal(o.cluster.database, in_argv, config);
+    if (why) {
+      std::fprintf(stderr, "cuzk-gpu-server: %s\n", why->c_str());
+      return 1;
+    }
+  }
   o.cluster.dead_after = std::chrono::seconds(static_cast<std::int64_t>(dead_after_s));
   o.cluster.heartbeat = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat_s * 1000));
   if (o.cluster.enabled() && o.cluster.heartbeat * 2 > o.cluster.dead_after) {

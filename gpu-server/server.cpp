@@ -211,7 +211,7 @@ server::server(server_options opt)
                      [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
   if (cluster_link_)
     cluster_requests_ = std::make_unique<cluster_requests>(
-        cluster_requests::context{opt_, *jobs_, *cluster_link_, *this},
+        cluster_requests::context{opt_, *jobs_, *cluster_link_, *this, keys_.get()},
         [this](const shm::job_record& rec) { return requests_->status_of(rec); },
         [this](proto::status_reply& st, bool all) { describe(st, all); });
   requests_ = std::make_unique<client_requests>(
