@@ -468,9 +468,9 @@ void client_requests::job_changed(shm::job_ref j) {
     if (!answer_finished(w.to, w.uid, w.request_id, j)) waiters_.push_back(w);
 }
 
-void client_requests::closed(const std::string& identity) {
-  if (c_.cluster) c_.cluster->closed(identity);
-  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
+std::size_t client_requests::closed(const std::string& identity, channel via) {
+  if (c_.cluster) c_.cluster->closed(identity, via);
+  return std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == via && w.to.identity == identity; });
 }
 
 void client_requests::expire_waits() {

@@ -59,8 +59,8 @@ class client_requests {
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
-  /* A local client's connection closed: its pending Waits go. */
-  void closed(const std::string& identity);
+  /* A client's connection closed (a local one, or a network one): its pending Waits go (how many). */
+  std::size_t closed(const std::string& identity, channel via = channel::clients);
   /* Waits past their deadline are answered with the job's status. */
   void expire_waits();
   /* A job finished or failed: its Waits are answered. */

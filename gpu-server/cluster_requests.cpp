@@ -387,8 +387,8 @@ void cluster_requests::resync() {
   recheck(all);
 }
 
-void cluster_requests::closed(const std::string& identity) {
-  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
+void cluster_requests::closed(const std::string& identity, channel via) {
+  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == via && w.to.identity == identity; });
 }
 
 void cluster_requests::expire_waits() {

@@ -58,7 +58,7 @@ class cluster_requests {
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
-  void closed(const std::string& identity);
+  void closed(const std::string& identity, channel via);
   void expire_waits();
   /* The database says this job finished (or the listener reconnected: every pending Wait looks again). */
   void job_finished(std::int64_t id);

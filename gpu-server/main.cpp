@@ -131,6 +131,16 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   app.add_flag("--insecure-loopback", o.network.insecure_loopback,
                "serve the network endpoint in plaintext, without keys; refused unless it is a loopback address");
+  app.add_option("--network-max-connections", o.network.max_connections,
+                 "network connections in total, handshaking or not (capped below the descriptor limit)")
+      ->check(range(1u, 1u << 20));
+  app.add_option("--network-max-per-address", o.network.max_per_address,
+                 "network connections from one source address, counted before any key is shown")
+      ->check(range(1u, 1u << 20));
+  double network_handshake_s = 5;
+  app.add_option("--network-handshake-timeout", network_handshake_s,
+                 "seconds a network connection has to prove an authorized key before it is closed")
+      ->check(range(0.1, 600.0));
   app.add_option("--spool-dir", o.uploads.spool_dir,
                  "directory (made 0700) where clients' streamed witnesses are kept until their job ends "
                  "(cuzk submit --upload); default: no uploads");
@@ -186,7 +196,8 @@ int main(int argc, char** argv) {
       {"metrics", {{"address", {"--metrics"}}, {"timeline_minutes", {"--timeline-minutes"}}}},
       {"network",
        {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
-        {"insecure_loopback", {"--insecure-loopback", true}}}},
+        {"insecure_loopback", {"--insecure-loopback", true}}, {"max_connections", {"--network-max-connections"}},
+        {"max_per_address", {"--network-max-per-address"}}, {"handshake_timeout", {"--network-handshake-timeout"}}}},
       {"critical",
        {{"max_per_client", {"--critical-per-client"}}, {"reserve_workers", {"--critical-reserve-workers"}},
         {"reserve_provers", {"--critical-reserve-provers"}}}},
@@ -195,6 +206,7 @@ int main(int argc, char** argv) {
         {"heartbeat", {"--cluster-heartbeat"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
+  o.network.handshake = std::chrono::milliseconds(static_cast<long>(network_handshake_s * 1000));
   o.host_copy = host_copy == "drop" ? cuzk::job::host_copy::drop : cuzk::job::host_copy::keep;
   // Each allowed directory as given (absolute) and as resolved: a client names
   // files by either path when a directory above it is a symlink (/tmp → ...).

@@ -71,6 +71,7 @@ class server final : private outbox {
   void drain();  // the workers' socket
   void on_worker_frame(const net::routed& r);
   void on_client(std::uint64_t conn, const net::peer_credentials& cred, std::vector<std::vector<std::uint8_t>> frames);
+  void on_network(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>> frames);
   /* A decoded frame to the part it is for; a client request on the workers' socket (or the reverse) is refused. */
   void route(const peer& from, const net::decoded& m);
   void watch_signals();

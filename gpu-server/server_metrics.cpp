@@ -195,8 +195,26 @@ std::string server::metrics_text() const {
     const auto& nc = network_->counters();
     w.family("cuzk_network_handshakes_total", "counter",
              "CURVE handshakes of network clients, by result: admitted (a key in the clients directory) or refused.");
-    w.sample("cuzk_network_handshakes_total", {{"result", "admitted"}}, double(nc.admitted.load()));
-    w.sample("cuzk_network_handshakes_total", {{"result", "refused"}}, double(nc.refused.load()));
+    w.sample("cuzk_network_handshakes_total", {{"result", "admitted"}}, double(nc.admitted));
+    w.sample("cuzk_network_handshakes_total", {{"result", "refused"}}, double(nc.refused));
+    w.family("cuzk_network_connections", "gauge", "Network connections open, handshaking or not.");
+    w.sample("cuzk_network_connections", double(network_->connections()));
+    w.family("cuzk_network_accepted_total", "counter", "Network connections admitted at accept (within both bounds).");
+    w.sample("cuzk_network_accepted_total", double(nc.accepted));
+    w.family("cuzk_network_refused_total", "counter", "Network connections closed at accept, by the bound they passed.");
+    w.sample("cuzk_network_refused_total", {{"reason", "per_address"}}, double(nc.refused_per_address));
+    w.sample("cuzk_network_refused_total", {{"reason", "total"}}, double(nc.refused_total));
+    w.family("cuzk_network_closed_total", "counter",
+             "Network connections the server closed, by reason: no key proven in time (handshake), replies not read "
+             "(slow_reader), a protocol or CURVE error (protocol), a key no longer authorized (revoked), 60 s of "
+             "silence once handshaken (idle).");
+    w.sample("cuzk_network_closed_total", {{"reason", "handshake"}}, double(nc.handshake_timeouts));
+    w.sample("cuzk_network_closed_total", {{"reason", "slow_reader"}}, double(nc.slow_readers));
+    w.sample("cuzk_network_closed_total", {{"reason", "protocol"}}, double(nc.protocol_errors));
+    w.sample("cuzk_network_closed_total", {{"reason", "revoked"}}, double(nc.revoked));
+    w.sample("cuzk_network_closed_total", {{"reason", "idle"}}, double(nc.idle_timeouts));
+    w.family("cuzk_network_accept_errors_total", "counter", "Failed accepts of network connections (out of descriptors).");
+    w.sample("cuzk_network_accept_errors_total", double(nc.accept_errors));
   }
   if (http_) {
     const auto h = http_->stats();

@@ -25,7 +25,9 @@ struct network_options {
   std::filesystem::path server_key;   // the server's secret key file (cuzk keygen)
   std::filesystem::path clients_dir;  // NAME.pub: the clients the operator authorized
   bool insecure_loopback = false;     // plaintext, and only on a loopback address
-  std::chrono::milliseconds handshake{5000};
+  std::chrono::milliseconds handshake{5000};  // a connection that has not proven a key by then is closed
+  std::uint32_t max_connections = 1024;      // all network connections; capped below RLIMIT_NOFILE at start
+  std::uint32_t max_per_address = 64;        // connections from one source address, before any key is shown
 };
 
 /* Files clients stream into the spool (uploads.hpp). */
