@@ -50,6 +50,11 @@ class key_store {
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
   job::any_key ready(const std::string& key_id);
   void keep(const std::string& key_id, job::any_key pk) { ready_keys_[key_id] = std::move(pk); }
+  /* Whether this client may name the key by id (as resolve() decides; unknown ids included). */
+  bool nameable(const net::peer_credentials& who, const std::string& key_id) {
+    std::lock_guard lk(key_mu_);
+    return may_name(who, key_id);
+  }
   /* Parsed or being parsed. */
   /* The key if it is parsed and in memory now (loads nothing). */
   job::any_key loaded(const std::string& key_id) const {

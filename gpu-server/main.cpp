@@ -147,6 +147,9 @@ int main(int argc, char** argv) {
   double spool_gib = 16, stall_s = 30;
   app.add_option("--max-spool-per-client", spool_gib, "GiB of streamed files one client may have in the spool")
       ->check(range(0.0, max_gib));
+  app.add_option("--max-spool-files-per-client", o.uploads.max_files_per_client,
+                 "spooled files one client may have that no job names yet (uploads in progress or complete)")
+      ->check(range(1u, 1u << 20));
   app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
       ->check(range(1.0, day));
   app.add_option("--cluster-database", o.cluster.database,
@@ -165,6 +168,15 @@ int main(int argc, char** argv) {
   app.add_option("--critical-per-client", o.critical.max_per_client,
                  "unfinished critical jobs one client may have (0: critical jobs refused)")
       ->check(range(0u, 1u << 16));
+  app.add_option("--critical-partitions-per-client", o.critical.max_partitions_per_client,
+                 "partitions of one client's unfinished critical jobs, together")
+      ->check(range(1u, 1u << 20));
+  app.add_option("--critical-partitions-per-minute", o.critical.partitions_per_minute,
+                 "critical partitions one client may submit per minute (a bucket of a minute's worth; 0: no bound)")
+      ->check(range(0.0, 1e6));
+  app.add_option("--critical-max-preemptions", o.critical.max_preemptions,
+                 "times one job may lose its synthesis or its proof to critical jobs; then it is preempted no more")
+      ->check(range(0u, 1000u));
   app.add_option("--critical-reserve-workers", o.critical.reserve_workers,
                  "synthesis workers kept idle for critical jobs (never every worker); 0: critical jobs abort a "
                  "lower synthesis when no worker or slot is free")
@@ -191,7 +203,8 @@ int main(int argc, char** argv) {
         {"max_connections_per_client", {"--max-connections-per-client"}},
         {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
         {"hold_proving", {"--hold-proving", true}}, {"spool_dir", {"--spool-dir"}},
-        {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}}}},
+        {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}},
+        {"max_spool_files_per_client", {"--max-spool-files-per-client"}}}},
       {"keys", {{"host_copy", {"--host-copy"}}, {"drop", {"--host-copy-drop"}}, {"keep", {"--host-copy-keep"}}}},
       {"metrics", {{"address", {"--metrics"}}, {"timeline_minutes", {"--timeline-minutes"}}}},
       {"network",
@@ -200,6 +213,9 @@ int main(int argc, char** argv) {
         {"max_per_address", {"--network-max-per-address"}}, {"handshake_timeout", {"--network-handshake-timeout"}}}},
       {"critical",
        {{"max_per_client", {"--critical-per-client"}}, {"reserve_workers", {"--critical-reserve-workers"}},
+        {"max_partitions_per_client", {"--critical-partitions-per-client"}},
+        {"partitions_per_minute", {"--critical-partitions-per-minute"}},
+        {"max_preemptions", {"--critical-max-preemptions"}},
         {"reserve_provers", {"--critical-reserve-provers"}}}},
       {"cluster",
        {{"database", {"--cluster-database"}}, {"database_file", {"--cluster-database-file"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},

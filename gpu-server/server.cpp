@@ -190,7 +190,7 @@ server::server(server_options opt)
     spdlog::info("network clients on {}", network_->local_endpoint());
   }
   if (!opt_.metrics_address.empty()) {
-    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p, std::string_view q) { return on_http(p, q); });
+    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p, std::string_view q, std::optional<std::uint32_t> uid) { return on_http(p, q, uid); });
     const auto ep = http_->local_endpoint();
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());

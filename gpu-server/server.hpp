@@ -96,7 +96,8 @@ class server final : private outbox {
   void node_capacity(proto::capacity& cap) const;
 
   // server_metrics.cpp: /metrics, /healthz, /readyz, /trace.json and /timeline (query: since=SECONDS)
-  http_reply on_http(std::string_view path, std::string_view query) const;
+  /* /timeline and /trace.json show every client's jobs: only to a local peer whose uid is an operator's. */
+  http_reply on_http(std::string_view path, std::string_view query, std::optional<std::uint32_t> peer_uid) const;
   std::string metrics_text() const;
   void observe_proof(const proof_done& d, std::uint64_t synth_start, std::uint64_t synth_end);
   /* A worker's Filled: its synthesis onto the timeline, once a (slot, generation). */

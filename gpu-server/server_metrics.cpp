@@ -69,8 +69,16 @@ void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::
     series_.h2d_bytes += 32 * (3 * std::uint64_t(d.what.pk->domain_size) + std::uint64_t(d.what.pk->n_vars));
 }
 
-http_reply server::on_http(std::string_view path, std::string_view query) const {
-  if (path == "/trace.json" || path == "/timeline") return timeline_reply(path, query);
+http_reply server::on_http(std::string_view path, std::string_view query, std::optional<std::uint32_t> peer_uid) const {
+  if (path == "/trace.json" || path == "/timeline") {
+    if (!peer_uid || !opt_.is_operator(static_cast<uid_t>(*peer_uid)))
+      return {403, "text/plain; charset=utf-8",
+              std::string(path) + " shows every client's jobs: it is served only to an operator (root, the server's uid "
+              "or an --operator uid) connecting from this host; " +
+                  (peer_uid ? "this connection is uid " + std::to_string(*peer_uid) : "this peer is not on this host") +
+                  "\n"};
+    return timeline_reply(path, query);
+  }
   if (path == "/metrics") return {200, std::string(metrics::content_type), metrics_text()};
   if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
   if (path == "/readyz") {
@@ -98,6 +106,13 @@ std::string server::metrics_text() const {
            "slots FILLED again) and syntheses aborted (their partitions queued again).");
   w.sample("cuzk_preemptions_total", {{"kind", "proof"}}, double(counters_.preempted));
   w.sample("cuzk_preemptions_total", {{"kind", "synthesis"}}, double(counters_.aborted));
+  w.family("cuzk_preemptions_per_job_max", "gauge",
+           "The most times one unfinished job lost its synthesis or its proof to critical jobs (at most "
+           "critical max_preemptions).");
+  w.sample("cuzk_preemptions_per_job_max", double(counters_.preemptions.most()));
+  w.family("cuzk_critical_refused_total", "counter",
+           "Critical Submits refused over a per-client critical bound (jobs, partitions, partitions per minute).");
+  w.sample("cuzk_critical_refused_total", double(counters_.critical_refused));
 
   std::map<std::string_view, std::uint64_t> jobs{{"reserved", 0}, {"active", 0}, {"done", 0}, {"failed", 0}};
   jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
@@ -190,6 +205,8 @@ std::string server::metrics_text() const {
   if (uploads_->enabled()) {
     w.family("cuzk_spool_bytes", "gauge", "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");
     w.sample("cuzk_spool_bytes", double(uploads_->bytes()));
+    w.family("cuzk_spool_files", "gauge", "Streamed files in the spool: uploads in progress, complete, or a job's.");
+    w.sample("cuzk_spool_files", double(uploads_->files()));
   }
   if (network_) {
     const auto& nc = network_->counters();
