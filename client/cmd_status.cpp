@@ -116,6 +116,23 @@ json to_json(const proto::status_reply& r) {
   return out;
 }
 
+json to_json(const proto::cluster_view& c) {
+  json nodes = json::array();
+  for (const auto& n : c.nodes)
+    nodes.push_back({{"name", n.name},
+                     {"alive", n.alive},
+                     {"heartbeat_age_ms", n.heartbeat_age_ms},
+                     {"claims", n.claims},
+                     {"keys", n.keys},
+                     {"key_ids", n.key_ids}});
+  return {{"node", c.node},
+          {"database_up", c.database_up},
+          {"database_error", c.database_error.empty() ? json(nullptr) : json(c.database_error)},
+          {"dead_after_ms", c.dead_after_ms},
+          {"queued", c.queued},
+          {"nodes", nodes}};
+}
+
 /* JSON as ASCII: other scripts, C1 controls and bidi overrides as \\u escapes that a JSON reader
    decodes and a terminal shows as text; bytes that are not UTF-8 as U+FFFD rather than an exception. */
 std::string json_text(const json& j) { return j.dump(1, ' ', true, json::error_handler_t::replace); }
@@ -174,6 +191,24 @@ void print_capacity(const proto::capacity& c) {
   for (const auto& k : c.classes)
     std::printf("  %-6u 2^%-8d %-12llu %6u %5u\n", k.class_index, std::countr_zero(k.domain),
                 static_cast<unsigned long long>(k.witness), k.slots, k.free);
+}
+
+void print_cluster(const proto::cluster_view& c) {
+  std::printf("CLUSTER as node %s sees it: database %s", shown(c.node).c_str(), c.database_up ? "up" : "unavailable");
+  if (!c.database_up) {
+    std::printf(" (%s)\n", shown(c.database_error).c_str());
+    return;
+  }
+  std::size_t alive = 0;
+  for (const auto& n : c.nodes) alive += n.alive;
+  std::printf("; %zu of %zu nodes alive (dead after %.0f s silent); %u jobs queued\n", alive, c.nodes.size(),
+              static_cast<double>(c.dead_after_ms) / 1000, c.queued);
+  std::printf("  %-24s %-5s %-14s %6s %6s\n", "NODE", "ALIVE", "HEARTBEAT", "KEYS", "CLAIMS");
+  for (const auto& n : c.nodes) {
+    std::printf("  %-24s %-5s %8.1f s ago %6u %6u\n", shown(n.name).c_str(), n.alive ? "yes" : "no",
+                static_cast<double>(n.heartbeat_age_ms) / 1000, n.keys, n.claims);
+    for (const auto& k : n.key_ids) std::printf("      key %s\n", shown(k).c_str());
+  }
 }
 
 void print_service(const proto::status_reply& r) {
@@ -243,6 +278,12 @@ int run_status(const status_args& a) {
       if (a.json) std::printf("%s\n", json_text(to_json(cap)).c_str());
       else print_capacity(cap);
       return client::exit_ok;
+    }
+    if (a.cluster) {
+      const auto view = c.cluster();
+      if (a.json) std::printf("%s\n", json_text(to_json(view)).c_str());
+      else print_cluster(view);
+      return view.database_up ? client::exit_ok : client::exit_unreachable;
     }
     if (a.watch > 0 && !a.json) {
       /* redraw in place (home, clear) until SIGINT/SIGTERM; the connection is reused */

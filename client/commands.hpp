@@ -65,6 +65,7 @@ struct status_args {
   bool json = false;
   double watch = 0;  // > 0: redraw every this many seconds until interrupted
   bool capacity = false;  // only the capacity (a scheduler's view)
+  bool cluster = false;   // only the cluster's nodes (a cluster node's view)
 };
 
 struct keygen_args {

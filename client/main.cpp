@@ -127,10 +127,15 @@ int main(int argc, char** argv) {
   status->add_option("--uid", sa2.owner, "with --job-id: the uid whose job it is (operators, when several users have that job id)")
       ->needs(job_id);
   status->add_flag("--json", sa2.json, "JSON instead of tables");
-  status->add_flag("--capacity", sa2.capacity,
+  auto* capacity = status->add_flag("--capacity", sa2.capacity,
                    "only the capacity: load per key and priority, free slots per class, throughput, estimated wait, and "
                    "whether a Submit of yours would be accepted now")
       ->excludes(job_id);
+  status->add_flag("--cluster", sa2.cluster,
+                   "only the cluster's nodes (a cluster node): alive, last heartbeat, keys, claims, and the database's "
+                   "state")
+      ->excludes(job_id)
+      ->excludes(capacity);
   status->add_option("--watch", sa2.watch, "redraw the tables every SECONDS (e.g. 2) until interrupted")
       ->check(CLI::PositiveNumber);
 

@@ -398,6 +398,12 @@ void client_requests::status(const peer& p, std::uint64_t rq, const proto::statu
     c_.out.send(p.to(), proto::message{rq, std::move(st)});
     return;
   }
+  if (s.cluster) {
+    if (!c_.cluster)
+      return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request,
+                                "this node is not in a cluster (it runs without --cluster-database)");
+    return c_.cluster->cluster(p, rq);
+  }
   if (c_.cluster) return c_.cluster->status(p, rq, s);
   const address id = p.to();
   if (s.job_id) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -45,17 +46,20 @@ void write_file(const std::filesystem::path& path, std::span<const std::uint8_t>
 }  // namespace
 
 cluster_job_queue::cluster_job_queue(context c, unsigned max_synth_crashes, std::function<void(shm::job_ref)> failed,
-                                     std::function<void()> dispatch, std::function<void()> reconciled)
+                                     std::function<void()> dispatch, std::function<void()> reconciled,
+                                     std::function<void(const std::string&)> refused)
     : c_(c),
       local_(c.jobs, max_synth_crashes, std::move(failed)),
       dispatch_(std::move(dispatch)),
       reconciled_(std::move(reconciled)),
+      refused_(std::move(refused)),
       witness_files_({}, "witness") {}  // no directory: a claimed job's files are its bytes, never a path
 
 void cluster_job_queue::note_database(bool up, const std::string& why) {
   if (up && !database_up_) spdlog::info("cluster database: reachable again");
   if (!up && database_up_) spdlog::warn("cluster database: {}; this node keeps proving what it holds", why);
   database_up_ = up;
+  database_error_ = up ? std::string() : why;
   if (!up) up_since_.reset();
   else if (!up_since_) up_since_ = std::chrono::steady_clock::now();
 }
@@ -83,14 +87,17 @@ std::uint32_t cluster_job_queue::room() const {
 
 void cluster_job_queue::claim_more() {
   last_poll_ = std::chrono::steady_clock::now();
-  if (claiming_ || c_.loop.stopping || !c_.loop.accepting) return;
+  if (claiming_ || !named_ || c_.loop.stopping || !c_.loop.accepting) return;
   const auto free = room();
   auto keys = c_.keys.held();
   if (!free || keys.empty()) return;
   const std::uint32_t most = std::min<std::uint32_t>(free, 4);
   claiming_ = true;
   c_.link.call<std::vector<cluster_job>>(
-      [node = c_.opt.cluster.node, keys = std::move(keys), most](cluster_store& db) { return db.claim(node, keys, most); },
+      // A node without a spool cannot take streamed files: it leaves those jobs to nodes that can.
+      [node = c_.opt.cluster.node, keys = std::move(keys), most, streamed = c_.spool.enabled()](cluster_store& db) {
+        return db.claim(node, keys, most, streamed);
+      },
       [this, most](util::expected<std::vector<cluster_job>, std::string> r) {
         claiming_ = false;
         if (!r) return note_database(false, r.error());
@@ -114,24 +121,40 @@ void cluster_job_queue::beat() {
   });
   const auto& o = c_.opt;
   const bool judge = up_since_ && last_beat_ - *up_since_ >= o.cluster.dead_after;
+  auto holder = std::make_shared<std::optional<node_holder>>();
   c_.link.call<std::vector<cluster_job>>(
-      [node = o.cluster.node, keys = c_.keys.held(), dead = o.cluster.dead_after, retention = o.retention,
-       held = std::move(held), judge](cluster_store& db) {
-        db.heartbeat(node, keys);
+      [node = o.cluster.node, instance = o.cluster.instance, keys = c_.keys.held(), dead = o.cluster.dead_after,
+       retention = o.retention, held = std::move(held), judge, holder](cluster_store& db) {
+        // Another live node under this name: nothing of its is touched (its claims look like this node's).
+        if ((*holder = db.heartbeat(node, keys, instance, dead))) return std::vector<cluster_job>{};
         if (judge)
           if (auto n = db.release_dead(dead)) spdlog::warn("cluster: {} job(s) of silent nodes returned to the queue", n);
         db.expire(retention);
         for (auto id : held) db.reclaim(id, node);  // still ours, or ours again if nobody took it
         return db.claimed_by(node);
       },
-      [this](util::expected<std::vector<cluster_job>, std::string> r) {
+      [this, holder](util::expected<std::vector<cluster_job>, std::string> r) {
         beating_ = false;
         if (!r) return note_database(false, r.error());
         note_database(true, {});
+        if (*holder) {
+          named_ = false;
+          const auto& h = **holder;
+          char age[32];
+          std::snprintf(age, sizeof age, "%.1f", h.silent_s);
+          const auto why = "cluster node name " + c_.opt.cluster.node + " is in use by a live node (" + h.instance +
+                           ", last heartbeat " + age + " s ago); give this node a name of its own with --cluster-node, "
+                           "or start it once that node has been silent for --cluster-dead-after (" +
+                           std::to_string(c_.opt.cluster.dead_after.count()) + " s)";
+          if (refused_) refused_(why);
+          return;
+        }
+        const bool first = !std::exchange(named_, true);
         reconcile(*r);
         if (reconciled_) std::exchange(reconciled_, nullptr)();
         // Finished jobs whose report the database missed are sent again.
         c_.jobs.for_each([&](shm::job_ref j, const shm::job_record&) { report(j); });
+        if (first) claim_more();
       });
 }
 

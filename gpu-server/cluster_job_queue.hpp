@@ -51,9 +51,11 @@ class cluster_job_queue final : public job_queue {
     boost::asio::thread_pool& prep;
   };
   /* failed: a job the local queue failed (poison input). dispatch: new work may start. reconciled: the
-     database said, for the first time since the start, which jobs of this node's pool are still its own. */
+     database said, for the first time since the start, which jobs of this node's pool are still its own.
+     refused: another live node holds this node's name (why, a sentence): the node must stop. */
   cluster_job_queue(context c, unsigned max_synth_crashes, std::function<void(shm::job_ref)> failed,
-                    std::function<void()> dispatch, std::function<void()> reconciled);
+                    std::function<void()> dispatch, std::function<void()> reconciled,
+                    std::function<void(const std::string&)> refused = {});
 
   // The jobs this node claimed, as the node-local queue holds them.
   shm::result<shm::submit_outcome> submit(const shm::job_request& req) override { return local_.submit(req); }
@@ -80,6 +82,8 @@ class cluster_job_queue final : public job_queue {
   /* Jobs claimed by this node and not yet in its table, for status. */
   std::size_t taking() const { return taking_.size(); }
   bool database_up() const { return database_up_; }
+  /* Why the last call to the database failed, while it is down (libpq's words, without the password). */
+  const std::string& database_error() const { return database_error_; }
 
  private:
   /* Partitions this node's slots can still take: slots minus unfinished local partitions and those being taken in. */
@@ -101,9 +105,12 @@ class cluster_job_queue final : public job_queue {
   context c_;
   local_job_queue local_;
   std::function<void()> dispatch_, reconciled_;
+  std::function<void(const std::string&)> refused_;
   file_policy witness_files_;
   std::set<std::int64_t> taking_, reporting_;
   bool claiming_ = false, beating_ = false, database_up_ = true;
+  bool named_ = false;  // a heartbeat wrote this node's name: no other live node holds it; claims may start
+  std::string database_error_;
   /* Since when this node has reached the database without a failure: it returns other nodes' claims only
      after being up for the dead-node timeout itself (after an outage every node looks silent). */
   std::optional<std::chrono::steady_clock::time_point> up_since_;

@@ -62,7 +62,9 @@ void cluster_link::listen() {
       while (!stop_) c.await_notification(0, 200 * 1000);
     } catch (const std::exception& e) {
       listening_ = false;
-      if (!warned) spdlog::warn("cluster database: the listener lost its connection ({}); retrying", e.what());
+      if (!warned)
+        spdlog::warn("cluster database: the listener lost its connection ({}); retrying",
+                     without_password(e.what(), conninfo_));
       warned = true;
       for (int waited = 0; waited < backoff_ms && !stop_; waited += 100)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));

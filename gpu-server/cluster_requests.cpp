@@ -11,6 +11,7 @@
 #include "job/result.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
+#include "proto/rules.hpp"
 #include "r1cs/input_file.hpp"
 #include "status_jobs.hpp"
 #include "take_if.hpp"
@@ -325,6 +326,46 @@ void cluster_requests::status(const peer& p, std::uint64_t rq, const proto::stat
         add_jobs(st, jobs->size(), [&](std::size_t i) { return std::optional(status_of((*jobs)[i])); });
         st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
         describe_(st, all);
+        c_.out.send(to, proto::message{rq, std::move(st)});
+      });
+}
+
+void cluster_requests::cluster(const peer& p, std::uint64_t rq) {
+  if (!admit(p, rq)) return;
+  const bool all = c_.opt.is_operator(p.cred.uid) && !p.network();
+  auto nodes = std::make_shared<std::vector<cluster_node>>();
+  auto queued = std::make_shared<std::uint64_t>(0);
+  look_up(
+      p.cred.uid,
+      [nodes, queued](cluster_store& db) {
+        *nodes = db.node_views();
+        for (const auto& [state, n] : db.counts())
+          if (state == "queued") *queued = n;
+        return answer{};
+      },
+      [this, to = p.to(), rq, all, nodes, queued](util::expected<answer, std::string> a) {
+        proto::cluster_view v;
+        v.node = util::printable(c_.opt.cluster.node, proto::max_node_name_bytes);
+        v.database_up = a.has_value();
+        if (!a) v.database_error = util::printable(a.error(), proto::max_error_bytes, true);
+        v.dead_after_ms = static_cast<std::uint64_t>(std::chrono::milliseconds(c_.opt.cluster.dead_after).count());
+        v.queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(*queued, UINT32_MAX));
+        for (const auto& n : *nodes) {
+          if (v.nodes.size() == proto::max_cluster_nodes) break;
+          proto::cluster_node_status ns;
+          ns.name = util::printable(n.name, proto::max_node_name_bytes);
+          ns.heartbeat_age_ms = static_cast<std::uint64_t>(std::max(0.0, n.silent_s) * 1000);
+          ns.alive = ns.heartbeat_age_ms <= v.dead_after_ms;
+          ns.claims = static_cast<std::uint32_t>(std::min<std::uint64_t>(n.claims, UINT32_MAX));
+          ns.keys = static_cast<std::uint32_t>(n.keys.size());
+          if (all)  // key ids are the operator's, as in the node's own status
+            for (const auto& k : n.keys)
+              if (ns.key_ids.size() < proto::max_cluster_node_keys && !proto::check_token("", k, proto::max_key_id_bytes))
+                ns.key_ids.push_back(k);
+          v.nodes.push_back(std::move(ns));
+        }
+        proto::status_reply st;
+        st.cluster = std::move(v);
         c_.out.send(to, proto::message{rq, std::move(st)});
       });
 }

@@ -56,6 +56,8 @@ class cluster_requests {
   void resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
                    const std::string& why);
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
+  /* The cluster's nodes (cuzk status --cluster); while the database does not answer, why. */
+  void cluster(const peer& p, std::uint64_t rq);
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
   void closed(const std::string& identity, channel via);

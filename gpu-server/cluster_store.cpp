@@ -78,6 +78,33 @@ std::string with_liveness(const std::string& conninfo) {
   return out;
 }
 
+std::string without_password(std::string message, const std::string& conninfo) {
+  std::vector<std::string> secrets;
+  // postgresql://USER:PASSWORD@HOST/...
+  if (auto scheme = conninfo.find("://"); scheme != std::string::npos) {
+    const auto start = scheme + 3;
+    const auto at = conninfo.find('@', start), end = conninfo.find_first_of("/?", start);
+    if (at != std::string::npos && at < end)
+      if (auto colon = conninfo.find(':', start); colon != std::string::npos && colon < at)
+        secrets.push_back(conninfo.substr(colon + 1, at - colon - 1));
+  }
+  // password=VALUE, password = 'VALUE' (keyword form) or ?password=VALUE (URI form)
+  for (auto at = conninfo.find("password"); at != std::string::npos; at = conninfo.find("password", at + 1)) {
+    auto i = conninfo.find_first_not_of(' ', at + 8);
+    if (i == std::string::npos || conninfo[i] != '=') continue;
+    i = conninfo.find_first_not_of(' ', i + 1);
+    if (i == std::string::npos) continue;
+    const bool quoted = conninfo[i] == '\'';
+    const auto end = quoted ? conninfo.find('\'', i + 1) : conninfo.find_first_of(" &", i);
+    secrets.push_back(conninfo.substr(i + quoted, end == std::string::npos ? std::string::npos : end - i - quoted));
+  }
+  for (const auto& secret : secrets)
+    for (auto at = secret.empty() ? std::string::npos : message.find(secret); at != std::string::npos;
+         at = message.find(secret, at + 3))
+      message.replace(at, secret.size(), "***");
+  return message;
+}
+
 struct cluster_store::session {
   explicit session(const std::string& conninfo) : c(conninfo) {}
   pqxx::connection c;
@@ -92,7 +119,7 @@ cluster_store::session& cluster_store::open() {
       session_ = std::make_unique<session>(conninfo_);
     } catch (const std::exception& e) {
       session_.reset();
-      throw store_unavailable(std::string("the cluster database is unreachable: ") + e.what());
+      throw store_unavailable("the cluster database is unreachable: " + without_password(e.what(), conninfo_));
     }
   }
   return *session_;
@@ -128,8 +155,14 @@ void cluster_store::migrate() {
       CREATE TABLE IF NOT EXISTS cuzk_nodes (
         node text PRIMARY KEY,
         heartbeat timestamptz NOT NULL DEFAULT now(),
-        keys text[] NOT NULL DEFAULT '{}')
+        keys text[] NOT NULL DEFAULT '{}',
+        instance text NOT NULL DEFAULT '')
     )sql");
+    // The host and pool of the node beating under a name (a second node under the same name is refused).
+    if (w.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
+               "table_name = 'cuzk_nodes' AND column_name = 'instance'")
+            .empty())
+      w.exec("ALTER TABLE cuzk_nodes ADD COLUMN instance text NOT NULL DEFAULT ''");
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_jobs (
         id bigserial PRIMARY KEY,
@@ -223,22 +256,31 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
   });
 }
 
-void cluster_store::heartbeat(const std::string& node, const std::vector<std::string>& key_ids) {
-  run([&](pqxx::work& w) {
-    w.exec_params(
-        "INSERT INTO cuzk_nodes (node, heartbeat, keys) VALUES ($1, now(), $2::text[]) "
-        "ON CONFLICT (node) DO UPDATE SET heartbeat = now(), keys = EXCLUDED.keys",
-        node, array_literal(key_ids));
+std::optional<node_holder> cluster_store::heartbeat(const std::string& node, const std::vector<std::string>& key_ids,
+                                                    const std::string& instance, std::chrono::seconds live) {
+  return run([&](pqxx::work& w) -> std::optional<node_holder> {
+    // Another instance's row is taken over only once it is silent for `live` ('': written before instances).
+    auto r = w.exec_params(
+        "INSERT INTO cuzk_nodes (node, heartbeat, keys, instance) VALUES ($1, now(), $2::text[], $3) "
+        "ON CONFLICT (node) DO UPDATE SET heartbeat = now(), keys = EXCLUDED.keys, instance = EXCLUDED.instance "
+        "WHERE cuzk_nodes.instance IN (EXCLUDED.instance, '') OR EXCLUDED.instance = '' OR "
+        "cuzk_nodes.heartbeat < now() - make_interval(secs => $4) RETURNING node",
+        node, array_literal(key_ids), instance, static_cast<double>(live.count()));
+    if (!r.empty()) return std::nullopt;
+    auto h = w.exec_params("SELECT instance, extract(epoch FROM now() - heartbeat)::float8 FROM cuzk_nodes WHERE node = $1",
+                           node);
+    return node_holder{h[0][0].as<std::string>(), h[0][1].as<double>()};
   });
 }
 
 std::vector<cluster_job> cluster_store::claim(const std::string& node, const std::vector<std::string>& key_ids,
-                                              std::uint32_t most) {
+                                              std::uint32_t most, bool streamed) {
   if (!most || key_ids.empty()) return {};
   auto jobs = run([&](pqxx::work& w) {
     auto r = w.exec_params(std::string(
                                "UPDATE cuzk_jobs SET state = 'claimed', node = $1, claimed = now(), attempts = attempts + 1 "
-                               "WHERE id IN (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND key_id = ANY($2::text[]) "
+                               "WHERE id IN (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND key_id = ANY($2::text[]) " +
+                               std::string(streamed ? "" : "AND NOT EXISTS (SELECT 1 FROM cuzk_inputs WHERE job = cuzk_jobs.id) ") +
                                "ORDER BY " + std::string(rank_sql) + ", id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ") +
                                columns,
                            node, array_literal(key_ids), most);
@@ -373,6 +415,19 @@ std::vector<std::pair<std::string, std::vector<std::string>>> cluster_store::nod
     std::vector<std::pair<std::string, std::vector<std::string>>> out;
     for (const auto& row : w.exec("SELECT node, keys FROM cuzk_nodes ORDER BY node"))
       out.emplace_back(row[0].as<std::string>(), array_values(row[1]));
+    return out;
+  });
+}
+
+std::vector<cluster_node> cluster_store::node_views() {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_node> out;
+    for (const auto& row : w.exec(
+             "SELECT n.node, n.instance, n.keys, extract(epoch FROM now() - n.heartbeat)::float8, "
+             "(SELECT count(*) FROM cuzk_jobs j WHERE j.state = 'claimed' AND j.node = n.node) FROM cuzk_nodes n "
+             "ORDER BY n.node"))
+      out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), array_values(row[2]), row[3].as<double>(),
+                     row[4].as<std::uint64_t>()});
     return out;
   });
 }

@@ -60,10 +60,28 @@ struct cluster_submit_outcome {
   std::uint64_t stored_bytes = 0;  // then: what the owner's unfinished jobs keep there
 };
 
+/* Who holds a node name: the instance (host, pool) that last beat under it, and how long ago. */
+struct node_holder {
+  std::string instance;
+  double silent_s = 0;
+};
+
+/* A node as the database knows it (cuzk status --cluster). */
+struct cluster_node {
+  std::string name, instance;
+  std::vector<std::string> keys;
+  double silent_s = 0;     // since its last heartbeat, by the database's clock
+  std::uint64_t claims = 0;  // jobs it holds claimed
+};
+
 /* The connection string with libpq's liveness settings added where it names
    none: connect within 5 s, and a connection whose peer is silent (a cut
    network, a dead host) fails within about 10 s instead of hanging a call. */
 std::string with_liveness(const std::string& conninfo);
+
+/* libpq's message with the connection string's password (if it holds one) replaced by "***": a
+   connection string libpq cannot parse is quoted in its error. */
+std::string without_password(std::string message, const std::string& conninfo);
 
 class cluster_store {
  public:
@@ -84,10 +102,15 @@ class cluster_store {
                                 std::uint64_t max_stored_bytes = UINT64_MAX);
   /* The files a job's Submit streamed (removed once the job is done or failed). */
   std::vector<cluster_input> inputs(std::int64_t id);
-  /* This node is alive and holds these keys. */
-  void heartbeat(const std::string& node, const std::vector<std::string>& key_ids);
-  /* Up to `most` queued jobs whose key this node holds, highest priority then oldest first, now claimed by it. */
-  std::vector<cluster_job> claim(const std::string& node, const std::vector<std::string>& key_ids, std::uint32_t most);
+  /* This node is alive and holds these keys: nullopt. When another instance (instance: the node's host and
+     pool) beat under the same name within `live`, nothing is written and the holder is returned. */
+  std::optional<node_holder> heartbeat(const std::string& node, const std::vector<std::string>& key_ids,
+                                       const std::string& instance = {},
+                                       std::chrono::seconds live = std::chrono::seconds(0));
+  /* Up to `most` queued jobs whose key this node holds, highest priority then oldest first, now claimed by it;
+     without `streamed` (no spool) only jobs without streamed files. */
+  std::vector<cluster_job> claim(const std::string& node, const std::vector<std::string>& key_ids, std::uint32_t most,
+                                 bool streamed = true);
   /* The claimed job's proofs; false when the claim was no longer this node's (released, retaken), or when
      the job is not the one the node proved: another request (digest_hex) or another owner (owner_uid, the
      local uid its owner name maps to, cluster_names.hpp); empty digest_hex or no owner_uid: not checked. */
@@ -112,6 +135,8 @@ class cluster_store {
   std::uint32_t expire(std::chrono::seconds retention);
   /* Every node the database knows, with the key ids it said it holds at its last heartbeat. */
   std::vector<std::pair<std::string, std::vector<std::string>>> nodes();
+  /* Every node with its instance, keys, heartbeat age and claims (cuzk status --cluster). */
+  std::vector<cluster_node> node_views();
   /* Jobs per state, for metrics: queued, claimed, done, failed. */
   std::vector<std::pair<std::string, std::uint64_t>> counts();
 

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -88,10 +90,10 @@ int main(int argc, char** argv) {
   app.add_option("--host-copy-keep", o.host_copy_keep, "a --key (file or id) whose points are kept (repeatable)");
   double hung_s = 60;
   app.add_option("--hung-timeout", hung_s, "seconds without a heartbeat after which a worker holding a slot is killed")
-      ->check(range(0.001, day));
+      ->check(range(0.001, day) & cuzk::config::whole(1000, "milliseconds"));
   double retention_s = 24 * 3600;
   app.add_option("--retention", retention_s, "seconds a finished job whose result was never fetched is kept")
-      ->check(range(0.0, 365 * day));
+      ->check(range(0.0, 365 * day) & cuzk::config::whole(1, "seconds"));
   app.add_option("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have")
       ->check(range(1u, 1u << 20));
   app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have")
@@ -151,7 +153,7 @@ int main(int argc, char** argv) {
                  "spooled files one client may have that no job names yet (uploads in progress or complete)")
       ->check(range(1u, 1u << 20));
   app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
-      ->check(range(1.0, day));
+      ->check(range(1.0, day) & cuzk::config::whole(1, "seconds"));
   app.add_option("--cluster-database", o.cluster.database,
                  "libpq connection string of the PostgreSQL database a cluster of nodes shares as its job queue "
                  "(postgresql://USER@HOST/DB); default: no cluster, jobs stay on this node");
@@ -159,12 +161,20 @@ int main(int argc, char** argv) {
   app.add_option("--cluster-database-file", database_file,
                  "a file only the service's user reads (chmod 600) whose first line is --cluster-database's connection "
                  "string: where a password may be");
-  app.add_option("--cluster-node", o.cluster.node, "this node's name in the cluster (default: the host name)");
+  app.add_option("--cluster-node", o.cluster.node,
+                 "this node's name in the cluster, unique among its live nodes (default: the host name)")
+      ->check(CLI::Validator(
+          [](std::string& n) -> std::string {
+            const bool visible = std::all_of(n.begin(), n.end(), [](unsigned char ch) { return ch > 0x20 && ch < 0x7f; });
+            return !n.empty() && n.size() <= 63 && visible ? "" : n + " is not 1 to 63 visible ASCII characters";
+          },
+          "NAME"));
   double dead_after_s = 60, heartbeat_s = 5;
   app.add_option("--cluster-dead-after", dead_after_s,
                  "seconds without a heartbeat after which a node's unfinished jobs go to other nodes")
-      ->check(range(2.0, day));
-  app.add_option("--cluster-heartbeat", heartbeat_s, "seconds between this node's heartbeats")->check(range(0.2, 3600.0));
+      ->check(range(2.0, day) & cuzk::config::whole(1, "seconds"));
+  app.add_option("--cluster-heartbeat", heartbeat_s, "seconds between this node's heartbeats")
+      ->check(range(0.2, 3600.0) & cuzk::config::whole(1000, "milliseconds"));
   app.add_option("--critical-per-client", o.critical.max_per_client,
                  "unfinished critical jobs one client may have (0: critical jobs refused)")
       ->check(range(0u, 1u << 16));
@@ -250,10 +260,10 @@ int main(int argc, char** argv) {
   o.backend.register_pool = !no_register;
   o.backend.device_reserve = static_cast<std::size_t>(reserve_gib * double(1ULL << 30));
   o.backend.device_budget = static_cast<std::size_t>(budget_gib * double(1ULL << 30));
-  o.retention = std::chrono::seconds(static_cast<std::int64_t>(retention_s));
+  o.retention = std::chrono::seconds(std::llround(retention_s));
   o.uploads.max_bytes_per_client = static_cast<std::uint64_t>(spool_gib * double(1ULL << 30));
-  o.uploads.stall = std::chrono::seconds(static_cast<std::int64_t>(stall_s));
-  o.hung_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(hung_s * 1000));
+  o.uploads.stall = std::chrono::seconds(std::llround(stall_s));
+  o.hung_timeout = std::chrono::milliseconds(std::llround(hung_s * 1000));
   {
     bool in_argv = false;  // a command line is every local user's to read
     for (int i = 1; i < argc; ++i)
@@ -268,10 +278,10 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  o.cluster.dead_after = std::chrono::seconds(static_cast<std::int64_t>(dead_after_s));
-  o.cluster.heartbeat = std::chrono::milliseconds(static_cast<std::int64_t>(heartbeat_s * 1000));
+  o.cluster.dead_after = std::chrono::seconds(std::llround(dead_after_s));
+  o.cluster.heartbeat = std::chrono::milliseconds(std::llround(heartbeat_s * 1000));
   if (o.cluster.enabled() && o.cluster.heartbeat * 2 > o.cluster.dead_after) {
-    std::fprintf(stderr, "cuzk-gpu-server: --cluster-heartbeat %.1f s must be at most half of --cluster-dead-after %.1f s\n",
+    std::fprintf(stderr, "cuzk-gpu-server: --cluster-heartbeat %g s must be at most half of --cluster-dead-after %g s: a node must beat at least twice before others count it dead\n",
                  heartbeat_s, dead_after_s);
     return 1;
   }

@@ -132,11 +132,12 @@ server::server(server_options opt)
   outbox& out = *this;
   uploads_ = std::make_unique<uploads>(opt_, *keys_, *jobs_, out);
   if (opt_.cluster.enabled()) {
-    if (opt_.cluster.node.empty()) {
-      char host[256] = {};
-      ::gethostname(host, sizeof host - 1);
-      opt_.cluster.node = host;
-    }
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    if (opt_.cluster.node.empty()) opt_.cluster.node = host;
+    // A restart of this node (the same pool) keeps its name; another node under it is refused.
+    opt_.cluster.instance = std::string(host) + " pool " + opt_.pool + " (made " +
+                            std::to_string(region_->header().created_unix_ns) + ")";
     cluster_link_ = std::make_unique<cluster_link>(
         opt_.cluster.database, io_,
         cluster_link::events{[this](std::int64_t id) { cluster_requests_->job_finished(id); },
@@ -152,6 +153,11 @@ server::server(server_options opt)
           if (!std::exchange(cluster_hold_, false)) return;
           spdlog::info("cluster: this node's claims are checked; proving starts");
           hold_proving(false);
+        },
+        [this](const std::string& why) {
+          spdlog::error("{}", why);
+          state_.exit_code = 1;
+          stop_accepting();
         });
     cluster_queue_ = q.get();
     queue_ = std::move(q);

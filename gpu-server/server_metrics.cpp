@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "proto/names.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::server {
 
@@ -82,6 +83,10 @@ http_reply server::on_http(std::string_view path, std::string_view query, std::o
   if (path == "/metrics") return {200, std::string(metrics::content_type), metrics_text()};
   if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
   if (path == "/readyz") {
+    // A cluster node whose database does not answer takes no job: not ready, and why.
+    if (state_.serving && !state_.stopping && cluster_queue_ && !cluster_queue_->database_up())
+      return {503, "text/plain; charset=utf-8",
+              "cluster database unavailable: " + util::printable(cluster_queue_->database_error(), 1024) + "\n"};
     if (state_.serving && !state_.stopping) return {200, "text/plain; charset=utf-8", "ready\n"};
     return {503, "text/plain; charset=utf-8", state_.stopping ? "stopping\n" : "starting\n"};
   }

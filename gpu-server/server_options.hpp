@@ -45,6 +45,7 @@ struct upload_options {
 struct cluster_options {
   std::string database;                  // libpq connection string; empty: no cluster
   std::string node;                      // this node's name in the database (default: the host name)
+  std::string instance;                  // which node holds the name: "HOST pool POOL (made NS)" (the server's)
   std::chrono::seconds dead_after{60};   // a node silent this long loses its unfinished claims
   std::chrono::milliseconds heartbeat{5000};  // how often this node says it is alive (and checks the others)
   std::chrono::milliseconds poll{1000};  // how often it looks for jobs when no notification came

@@ -126,6 +126,15 @@ proto::capacity connection::capacity() {
   return std::move(*st.capacity);
 }
 
+proto::cluster_view connection::cluster() {
+  proto::status_request r;
+  r.cluster = true;
+  auto st = expect<proto::status_reply>(request(r, opt_.timeout), "cluster status");
+  if (!st.cluster)
+    throw protocol_error("the server's reply carries no cluster view: it predates cuzk status --cluster");
+  return std::move(*st.cluster);
+}
+
 job_outcome connection::fetch(std::string_view job_id, std::optional<std::uint32_t> owner) {
   return outcome(request(proto::fetch{std::string(job_id), owner}, opt_.timeout), "fetch");
 }

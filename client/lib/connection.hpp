@@ -61,6 +61,8 @@ class connection {
   proto::status_reply status();
   /* The node's capacity for this client (a cheap Status: nothing else in the reply). */
   proto::capacity capacity();
+  /* The cluster's nodes as the node's database knows them (a Status with nothing else in the reply). */
+  proto::cluster_view cluster();
   /* The proofs when the job is done, else its status. Never waits. */
   job_outcome fetch(std::string_view job_id, std::optional<std::uint32_t> owner = std::nullopt);
   /* Returns as soon as the job is done or failed, or its status once

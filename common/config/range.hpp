@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -24,6 +26,21 @@ CLI::Validator range(T lo, T hi) {
         return o.str();
       },
       d.str());
+}
+
+/* Accepts a count of seconds that is a whole number of `unit`s (per_second of them a second: 1 for
+   seconds, 1000 for milliseconds), since the option is kept in those units: "--OPTION: 2.5 is not a whole
+   number of seconds" rather than a silent cut to 2. */
+inline CLI::Validator whole(double per_second, const std::string& unit) {
+  return CLI::Validator(
+      [per_second, unit](std::string& in) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(in, v)) return in + " is not a number";
+        const double n = v * per_second;
+        if (std::abs(n - std::round(n)) <= 1e-9 * std::max(1.0, std::abs(n))) return {};
+        return in + " is not a whole number of " + unit + " (the option counts whole " + unit + ")";
+      },
+      "whole " + unit);
 }
 
 }  // namespace cuzk::config

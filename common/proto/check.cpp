@@ -69,6 +69,7 @@ rule_result check_body(const status_request& m) {
   if (m.job_id) CUZK_RULE(check_job_id("StatusRequest.job_id", *m.job_id));
   if (m.owner_uid && !m.job_id) return fail("StatusRequest.owner_uid", "set without a job_id");
   if (m.capacity_only && m.job_id) return fail("StatusRequest.capacity_only", "set with a job_id");
+  if (m.cluster && (m.job_id || m.capacity_only)) return fail("StatusRequest.cluster", "set with a job_id or capacity_only");
   return std::nullopt;
 }
 rule_result check_body(const upload& m) {
@@ -156,6 +157,23 @@ rule_result check_capacity(const std::string& f, const capacity& c) {
   return check_text(f + ".refusal", c.refusal, max_error_bytes, true);
 }
 
+rule_result check_cluster(const std::string& f, const cluster_view& c) {
+  CUZK_RULE(check_text(f + ".node", c.node, max_node_name_bytes));
+  CUZK_RULE(check_text(f + ".database_error", c.database_error, max_error_bytes, true));
+  if (c.nodes.size() > max_cluster_nodes)
+    return fail(f + ".nodes", std::to_string(c.nodes.size()) + " nodes, at most " + std::to_string(max_cluster_nodes));
+  for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+    const auto& n = c.nodes[i];
+    CUZK_RULE(check_text(at(f + ".nodes", i) + ".name", n.name, max_node_name_bytes));
+    if (n.key_ids.size() > max_cluster_node_keys)
+      return fail(at(f + ".nodes", i) + ".key_ids",
+                  std::to_string(n.key_ids.size()) + " keys, at most " + std::to_string(max_cluster_node_keys));
+    for (std::size_t k = 0; k < n.key_ids.size(); ++k)
+      CUZK_RULE(check_token(at(at(f + ".nodes", i) + ".key_ids", k), n.key_ids[k], max_key_id_bytes));
+  }
+  return std::nullopt;
+}
+
 rule_result check_body(const job_status& m) { return check_job_status("JobStatus", m); }
 
 rule_result check_body(const proof_reply& m) {
@@ -198,6 +216,7 @@ rule_result check_body(const status_reply& m) {
       return fail(at("StatusReply.keys", i) + ".host_copy", "neither keep nor drop");
   }
   if (m.capacity) CUZK_RULE(check_capacity("StatusReply.capacity", *m.capacity));
+  if (m.cluster) CUZK_RULE(check_cluster("StatusReply.cluster", *m.cluster));
   return std::nullopt;
 }
 

@@ -133,6 +133,7 @@ struct converter {
     if (w.has_job_id()) m.job_id = w.job_id();
     if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
     m.capacity_only = w.capacity_only();
+    m.cluster = w.cluster();
     return m;
   }
   fetch from(const wire::Fetch& w) {
@@ -215,6 +216,14 @@ struct converter {
       out.jobs_held = c.jobs_held();
       out.jobs_limit = c.jobs_limit();
       m.capacity = std::move(out);
+    }
+    if (w.has_cluster()) {
+      const auto& c = w.cluster();
+      cluster_view v{c.node(), c.database_up(), c.database_error(), c.dead_after_ms(), {}, c.queued()};
+      for (const auto& n : c.nodes())
+        v.nodes.push_back({n.name(), n.alive(), n.heartbeat_age_ms(), n.claims(), n.keys(),
+                           {n.key_ids().begin(), n.key_ids().end()}});
+      m.cluster = std::move(v);
     }
     return m;
   }

@@ -88,6 +88,23 @@ void put(wire::Capacity& w, const capacity& c) {
   w.set_jobs_limit(c.jobs_limit);
 }
 
+void put(wire::ClusterView& w, const cluster_view& c) {
+  w.set_node(c.node);
+  w.set_database_up(c.database_up);
+  w.set_database_error(c.database_error);
+  w.set_dead_after_ms(c.dead_after_ms);
+  for (const auto& n : c.nodes) {
+    auto* wn = w.add_nodes();
+    wn->set_name(n.name);
+    wn->set_alive(n.alive);
+    wn->set_heartbeat_age_ms(n.heartbeat_age_ms);
+    wn->set_claims(n.claims);
+    wn->set_keys(n.keys);
+    for (const auto& k : n.key_ids) wn->add_key_ids(k);
+  }
+  w.set_queued(c.queued);
+}
+
 void put(wire::GpuStatus& w, const gpu_status& g) {
   w.set_device(g.device);
   w.set_name(g.name);
@@ -131,6 +148,7 @@ void put(wire::Envelope& e, const body& b) {
                    if (m.job_id) w->set_job_id(*m.job_id);
                    if (m.owner_uid) w->set_owner_uid(*m.owner_uid);
                    w->set_capacity_only(m.capacity_only);
+                   w->set_cluster(m.cluster);
                  },
                  [&](const upload& m) {
                    auto* w = e.mutable_upload();
@@ -200,6 +218,7 @@ void put(wire::Envelope& e, const body& b) {
                      wk->set_host_bytes(k.host_bytes);
                      wk->set_device_bytes(k.device_bytes);
                    }
+                   if (m.cluster) put(*w->mutable_cluster(), *m.cluster);
                  },
                  [&](const error_reply& m) {
                    auto* w = e.mutable_error();

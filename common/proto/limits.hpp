@@ -39,6 +39,9 @@ inline constexpr std::size_t max_shifts_text_bytes = 80;  // gpu_status::residen
 inline constexpr std::size_t max_capacity_keys = 192;    // Capacity.keys: (key, priority) entries
 inline constexpr std::size_t max_capacity_classes = 8;   // Capacity.classes: the pool's slot classes
 inline constexpr std::size_t max_resident_keys = 256;    // per GpuStatus
+inline constexpr std::size_t max_cluster_nodes = 64;      // StatusReply.cluster.nodes (a larger cluster: the first 64)
+inline constexpr std::size_t max_cluster_node_keys = 32;  // ClusterNode.key_ids
+inline constexpr std::size_t max_node_name_bytes = 63;    // ClusterNode.name, ClusterView.node
 inline constexpr std::size_t max_upload_chunk_bytes = 128 * 1024;  // Upload.data
 inline constexpr std::uint64_t max_upload_bytes = 1ULL << 40;      // Upload.size (a server's quota is smaller)
 

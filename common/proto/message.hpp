@@ -73,6 +73,7 @@ struct status_request {
   std::optional<std::string> job_id;  // nullopt: the whole service
   std::optional<std::uint32_t> owner_uid = std::nullopt;
   bool capacity_only = false;  // without job_id: only the capacity (cheap)
+  bool cluster = false;        // without job_id: only the cluster's nodes (a cluster node's view)
   friend bool operator==(const status_request&, const status_request&) = default;
 };
 enum class upload_kind : std::uint8_t { wtns = 1, r1cs = 2 };
@@ -200,6 +201,25 @@ struct capacity {
   std::uint32_t jobs_held = 0, jobs_limit = 0;
   friend bool operator==(const capacity&, const capacity&) = default;
 };
+/* A node of the cluster as the database knows it. */
+struct cluster_node_status {
+  std::string name;
+  bool alive = false;                  // its heartbeat is within the answering node's dead-node timeout
+  std::uint64_t heartbeat_age_ms = 0;  // by the database's clock
+  std::uint32_t claims = 0;            // jobs it holds claimed
+  std::uint32_t keys = 0;              // keys it said it holds
+  std::vector<std::string> key_ids;    // those keys (operators only)
+  friend bool operator==(const cluster_node_status&, const cluster_node_status&) = default;
+};
+struct cluster_view {
+  std::string node;            // the answering node's name
+  bool database_up = false;
+  std::string database_error;  // why not (libpq's words, never the password)
+  std::uint64_t dead_after_ms = 0;
+  std::vector<cluster_node_status> nodes;
+  std::uint32_t queued = 0;  // jobs waiting for a node in the whole cluster
+  friend bool operator==(const cluster_view&, const cluster_view&) = default;
+};
 struct status_reply {
   std::vector<job_status> jobs;  // newest first
   std::vector<slot_status> slots;
@@ -209,6 +229,7 @@ struct status_reply {
   std::uint32_t hung_timeout_ms = 0;
   std::optional<proto::capacity> capacity;
   std::vector<key_memory> keys;  // operators only
+  std::optional<cluster_view> cluster = std::nullopt;  // asked with status_request::cluster
   friend bool operator==(const status_reply&, const status_reply&) = default;
 };
 struct error_reply {
