@@ -1,14 +1,39 @@
 // cuzk keygen: a CURVE keypair for a network client (or the server): FILE
 // (secret, 0600) and FILE.pub, which the operator copies into the server's
 // clients directory to authorize the client.
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
 
 #include "commands.hpp"
 #include "net/curve_keys.hpp"
 
 namespace cuzk::cli {
 
+namespace {
+
+/* The directories above a key file that do not exist yet, made 0700 (only their owner lists the secret). */
+void make_parents(const std::filesystem::path& file) {
+  std::vector<std::filesystem::path> missing;
+  for (auto d = file.parent_path(); !d.empty() && !std::filesystem::exists(d); d = d.parent_path()) {
+    missing.push_back(d);
+    if (d == d.parent_path()) break;
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+    if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST)
+      throw std::runtime_error("cannot make the directory " + it->string() + " for " + file.string() + ": " +
+                               std::strerror(errno));
+}
+
+}  // namespace
+
 int run_keygen(const keygen_args& a) {
+  make_parents(a.out);
   const auto k = net::make_curve_keypair();
   net::write_curve_keys(a.out, k);
   std::printf("%s\n", k.public_key.c_str());
@@ -19,7 +44,8 @@ int run_keygen(const keygen_args& a) {
 
 client::options connection_options(const server_args& a) {
   client::options o;
-  o.timeout = std::chrono::milliseconds(static_cast<long long>(a.request_timeout * 1000));
+  o.timeout = std::chrono::milliseconds(static_cast<long long>((a.request_timeout_given() ? a.request_timeout : 10) * 1000));
+  o.attempts = 3;
   if (a.curve_key.empty() != a.server_public.empty())
     throw std::invalid_argument("--curve-key and --server-public go together (CURVE over tcp://)");
   if (!a.curve_key.empty()) {

@@ -262,8 +262,10 @@ void print_service(const proto::status_reply& r) {
 int run_status(const status_args& a) {
   return client::with_exit_codes([&] {
     client::options o = connection_options(a.server);
-    o.timeout = std::chrono::milliseconds(5000);
-    o.attempts = 2;
+    if (!a.server.request_timeout_given()) {  // a quick answer or none: 5 s, twice
+      o.timeout = std::chrono::milliseconds(5000);
+      o.attempts = 2;
+    }
     client::connection c(a.server.endpoint, o);
     if (!a.job_id.empty()) {
       const auto j = c.status(a.job_id, a.owner);

@@ -171,7 +171,7 @@ int run_submit(const submit_args& a) {
 
   int rc = client::with_exit_codes([&] {
     client::options o = connection_options(a.server);
-    if (!a.wait) {  // the whole budget for the reply, in a few attempts
+    if (!a.wait && !a.server.request_timeout_given()) {  // the whole budget for the reply, in a few attempts
       o.attempts = 2;
       o.timeout = std::chrono::milliseconds(static_cast<long long>(timeout * 1000 / o.attempts));
     }

@@ -40,7 +40,8 @@ struct server_args {
   std::string endpoint;
   std::string curve_key;      // this client's secret key file (cuzk keygen)
   std::string server_public;  // the server's public key file
-  double request_timeout = 10;  // seconds one attempt waits for a reply (three attempts)
+  double request_timeout = -1;  // seconds one attempt waits for a reply (three attempts); -1: the command's default
+  bool request_timeout_given() const { return request_timeout > 0; }
 };
 struct submit_args {
   server_args server;

@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
     sub->add_option("--server-public", a.server_public, "tcp://: the server's public key file")
         ->envname("CUZK_SERVER_PUBLIC");
     sub->add_option("--request-timeout", a.request_timeout,
-                    "seconds one attempt waits for the server's reply before reconnecting (3 attempts; default 10)")
+                    "seconds one attempt waits for the server's reply before reconnecting, in every command (3 attempts; "
+                    "default 10, status 5 s twice, submit without --wait its --timeout in two)")
         ->envname("CUZK_REQUEST_TIMEOUT")
         ->check(CLI::Range(0.1, 3600.0));
   };

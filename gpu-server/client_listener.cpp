@@ -12,8 +12,7 @@
 #include <stdexcept>
 
 #include "net/endpoint.hpp"
-#include "net/zmtp.hpp"
-#include "proto/limits.hpp"
+#include "zmtp_connection.hpp"
 
 namespace cuzk::server {
 
@@ -21,6 +20,7 @@ namespace asio = boost::asio;
 using local = asio::local::stream_protocol;
 
 struct client_listener::impl : std::enable_shared_from_this<impl> {
+  using session = zmtp_connection<local::socket, impl>;
   impl(asio::io_context& io, client_limits l, message_handler m, close_handler c)
       : io(io), acceptor(io), retry(io), limits(l), on_message(std::move(m)), on_close(std::move(c)) {}
   asio::io_context& io;
@@ -30,6 +30,7 @@ struct client_listener::impl : std::enable_shared_from_this<impl> {
   message_handler on_message;
   close_handler on_close;
   std::map<std::uint64_t, std::shared_ptr<session>> sessions;
+  std::map<std::uint64_t, net::peer_credentials> creds;
   std::map<uid_t, std::uint32_t> per_uid;
   client_counters counters;
   std::uint64_t next_id = 1;
@@ -40,112 +41,9 @@ struct client_listener::impl : std::enable_shared_from_this<impl> {
   void admit(local::socket s);
   void remove(std::uint64_t id);
   void warn(const std::string& what);
-};
-
-struct client_listener::session : std::enable_shared_from_this<session> {
-  session(std::shared_ptr<impl> owner, local::socket s, std::uint64_t id, net::peer_credentials cred)
-      : owner(std::move(owner)), sock(std::move(s)), deadline(sock.get_executor()), id(id), cred(cred),
-        reader(proto::zmq_max_message_bytes) {}
-  std::weak_ptr<impl> owner;
-  local::socket sock;
-  asio::steady_timer deadline;
-  std::uint64_t id;
-  net::peer_credentials cred;
-  net::zmtp::reader reader;
-  std::array<std::uint8_t, 16384> in{};
-  std::deque<std::vector<std::uint8_t>> out;
-  std::size_t queued = 0;
-  bool writing = false, closed = false;
-
-  void start() {
-    enqueue(net::zmtp::server_greeting());
-    enqueue(net::zmtp::ready_command("ROUTER"));
-    auto self = shared_from_this();
-    const auto limit = owner.lock()->limits.handshake;
-    deadline.expires_after(limit);
-    deadline.async_wait([self](const boost::system::error_code& ec) {
-      if (ec || self->closed || self->reader.handshaken()) return;
-      if (auto o = self->owner.lock()) ++o->counters.handshake_timeouts;
-      self->close();
-    });
-    read();
-  }
-  void read() {
-    auto self = shared_from_this();
-    sock.async_read_some(asio::buffer(in), [self](const boost::system::error_code& ec, std::size_t n) {
-      if (self->closed) return;
-      if (ec) return self->close();
-      self->reader.feed({self->in.data(), n});
-      self->pump();
-    });
-  }
-  // At most messages_per_turn requests, then the loop's other handlers run
-  // before this connection's next ones: one client's pipelined burst cannot
-  // hold the loop.
-  void pump() {
-    auto o = owner.lock();
-    if (!o || closed) return;
-    try {
-      for (unsigned k = 0; k < o->limits.messages_per_turn; ++k) {
-        auto e = reader.next();
-        if (!e) return read();
-        handle(*o, *e);
-        if (closed) return;
-      }
-    } catch (const net::zmtp::protocol_error& err) {
-      ++o->counters.protocol_errors;
-      o->warn("closed a client connection of uid " + std::to_string(cred.uid) + ": " + err.what());
-      return close();
-    }
-    asio::post(sock.get_executor(), [self = shared_from_this()] { self->pump(); });
-  }
-  void handle(impl& o, net::zmtp::event& e) {
-    switch (e.kind) {
-      case net::zmtp::event::ready:
-        if (e.socket_type != "DEALER") {
-          ++o.counters.protocol_errors;
-          return close();
-        }
-        deadline.cancel();
-        return;
-      case net::zmtp::event::ping: enqueue(net::zmtp::pong_command(e.frames.at(0))); return;
-      case net::zmtp::event::message: o.on_message(id, cred, std::move(e.frames)); return;
-    }
-  }
-  bool enqueue(std::vector<std::uint8_t> bytes) {
-    if (closed) return false;
-    auto o = owner.lock();
-    if (o && queued + bytes.size() > o->limits.max_queued_bytes) {
-      ++o->counters.slow_readers;
-      o->warn("closed a client connection of uid " + std::to_string(cred.uid) + " that does not read its replies");
-      close();
-      return false;
-    }
-    queued += bytes.size();
-    out.push_back(std::move(bytes));
-    if (!writing) write();
-    return true;
-  }
-  void write() {
-    writing = true;
-    auto self = shared_from_this();
-    asio::async_write(sock, asio::buffer(out.front()), [self](const boost::system::error_code& ec, std::size_t) {
-      if (self->closed) return;
-      if (ec) return self->close();
-      self->queued -= self->out.front().size();
-      self->out.pop_front();
-      if (self->out.empty()) self->writing = false;
-      else self->write();
-    });
-  }
-  void close() {
-    if (closed) return;
-    closed = true;
-    boost::system::error_code ignored;
-    deadline.cancel();
-    sock.close(ignored);
-    if (auto o = owner.lock()) o->remove(id);
-  }
+  std::string describe(const session& s) const { return "uid " + std::to_string(creds.at(s.id).uid); }
+  void message(session& s, std::vector<std::vector<std::uint8_t>> frames) { on_message(s.id, creds.at(s.id), std::move(frames)); }
+  std::optional<std::string> authorize(session&, const net::curve_key&) { return std::nullopt; }  // NULL: never asked
 };
 
 void client_listener::impl::warn(const std::string& what) {
@@ -158,8 +56,9 @@ void client_listener::impl::warn(const std::string& what) {
 void client_listener::impl::remove(std::uint64_t id) {
   auto it = sessions.find(id);
   if (it == sessions.end()) return;
-  const uid_t uid = it->second->cred.uid;
+  const uid_t uid = creds.at(id).uid;
   sessions.erase(it);
+  creds.erase(id);
   if (--per_uid[uid] == 0) per_uid.erase(uid);
   if (on_close) on_close(id);
 }
@@ -204,7 +103,8 @@ void client_listener::impl::admit(local::socket s) {
   ++mine;
   ++counters.accepted;
   const auto id = next_id++;
-  auto sess = std::make_shared<session>(shared_from_this(), std::move(s), id, cred);
+  auto sess = std::make_shared<session>(shared_from_this(), std::move(s), id, nullptr);
+  creds.emplace(id, cred);
   sessions.emplace(id, sess);
   sess->start();
 }
@@ -261,7 +161,7 @@ bool client_listener::send(std::uint64_t conn, std::span<const std::uint8_t> byt
   auto it = impl_->sessions.find(conn);
   if (it == impl_->sessions.end()) return false;
   auto s = it->second;  // enqueue may close it (and erase it from the map)
-  return s->enqueue(net::zmtp::message_frame(bytes));
+  return s->send(bytes);
 }
 
 void client_listener::close(std::uint64_t conn) {

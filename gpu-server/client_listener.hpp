@@ -1,5 +1,5 @@
 // The clients' endpoint: a Unix socket the server accepts on itself (Asio on
-// the loop) and speaks ZMTP over (net/zmtp.hpp), so libzmq DEALER clients work
+// the loop) and speaks ZMTP over (zmtp_connection.hpp, the NULL mechanism), so libzmq DEALER clients work
 // unchanged while every connection's identity is the connection: its
 // SO_PEERCRED and a number the server assigns. No routing id a client sends
 // is ever used, so none can collide with another or take another's replies.
@@ -71,7 +71,6 @@ class client_listener {
   const client_limits& limits() const;
 
   struct impl;
-  struct session;
 
  private:
   std::shared_ptr<impl> impl_;

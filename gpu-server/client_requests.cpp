@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
+#include "cluster_names.hpp"
 #include "job/result.hpp"
 #include "job_lookup.hpp"
 #include "proof_timings.hpp"
@@ -97,6 +99,7 @@ std::optional<std::string> client_requests::precheck(const peer& p, const proto:
       return "a network client names a key by its id (an operator installs keys with cuzk-shm load-srs), not by a "
              "path on the server's host";
   }
+  if (auto why = reserved_job_id(s.job_id)) return why;
   if (auto why = c_.keys.refusal(s.zkey)) return why;
   if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
     for (const auto* f : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr}) {
@@ -120,21 +123,53 @@ std::uint32_t client_requests::entries_of(uid_t uid) const {
   return n;
 }
 
-std::uint32_t client_requests::critical_of(uid_t uid) const {
-  std::uint32_t n = 0;
+std::pair<std::uint32_t, std::uint32_t> client_requests::critical_of(uid_t uid) const {
+  std::pair<std::uint32_t, std::uint32_t> n{0, 0};
   c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
-    n += rec.owner_uid == uid && shm::job_word_state(rec) == shm::job_state::active &&
-         rec.priority == static_cast<std::uint8_t>(shm::priority::critical);
+    if (rec.owner_uid == uid && shm::job_word_state(rec) == shm::job_state::active &&
+        rec.priority == static_cast<std::uint8_t>(shm::priority::critical))
+      ++n.first, n.second += rec.n_partitions;
   });
   return n;
 }
 
-std::optional<std::string> client_requests::critical_refusal(std::uint32_t held) const {
-  const auto limit = c_.opt.critical.max_per_client;
-  if (!limit) return "this server takes no critical jobs (critical max_per_client = 0)";
-  if (held >= limit)
-    return "you have " + std::to_string(held) + " unfinished critical jobs, the limit per client is " +
-           std::to_string(limit) + "; critical is for deadline work, submit the rest as high";
+double& client_requests::critical_budget(uid_t uid) {
+  const auto rate = c_.opt.critical.partitions_per_minute;
+  const auto now = std::chrono::steady_clock::now();
+  const auto refilled = [&](const bucket& b) {
+    return std::min(rate, b.partitions + std::chrono::duration<double>(now - b.at).count() * rate / 60);
+  };
+  std::erase_if(critical_budget_, [&](const auto& kv) { return kv.first != uid && refilled(kv.second) >= rate; });  // full
+  auto& b = critical_budget_.try_emplace(uid, bucket{rate, now}).first->second;
+  b.partitions = refilled(b);
+  b.at = now;
+  return b.partitions;
+}
+
+std::optional<std::string> client_requests::critical_refusal(uid_t uid, std::uint32_t partitions) {
+  const auto& o = c_.opt.critical;
+  const auto refused = [&](std::string why) -> std::optional<std::string> {
+    ++c_.counters.critical_refused;
+    return why + "; critical is for deadline work, submit the rest as high";
+  };
+  if (!o.max_per_client) return "this server takes no critical jobs (critical max_per_client = 0)";
+  const auto [jobs, parts] = critical_of(uid);
+  if (jobs >= o.max_per_client)
+    return refused("you have " + std::to_string(jobs) + " unfinished critical jobs, the limit per client is " +
+                   std::to_string(o.max_per_client));
+  if (std::uint64_t(parts) + partitions > o.max_partitions_per_client)
+    return refused("this job's " + std::to_string(partitions) + " critical partition(s) and your " +
+                   std::to_string(parts) + " unfinished ones exceed the limit per client of " +
+                   std::to_string(o.max_partitions_per_client) + " critical partitions");
+  if (o.partitions_per_minute > 0) {
+    if (partitions > o.partitions_per_minute)
+      return refused("this job has " + std::to_string(partitions) + " partitions, more than the " +
+                     std::to_string(o.partitions_per_minute) + " critical partitions a client may submit per minute");
+    if (const auto left = critical_budget(uid); left < partitions)
+      return refused("you submitted critical work at the limit of " + std::to_string(o.partitions_per_minute) +
+                     " partitions per minute; this job's " + std::to_string(partitions) + " partition(s) fit in " +
+                     std::to_string(int(std::ceil((partitions - left) * 60 / o.partitions_per_minute))) + " s");
+  }
   return std::nullopt;
 }
 
@@ -226,7 +261,7 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
   if (auto why = refusal_for(entries_of(p.cred.uid) + preparing, preparing))
     return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
   if (s.priority == proto::priority::critical && !c_.cluster)
-    if (auto why = critical_refusal(critical_of(p.cred.uid)))
+    if (auto why = critical_refusal(p.cred.uid, s.partitions))
       return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
   spooled uploaded;
   if (auto why = claim_uploads(p, s, uploaded)) {
@@ -262,7 +297,8 @@ void client_requests::start_preparing() {
     if (!next) return;
     ++prep_running_;
     boost::asio::post(c_.prep, [this, sub = std::move(*next)]() mutable {
-      prepared r = prepare(sub.s, sub.p.cred, c_.keys, c_.slots, witness_files_, c_.opt.pool, sub.uploaded);
+      prepared r =
+          prepare(sub.s, sub.p.cred, c_.keys, c_.slots, witness_files_, c_.opt.pool, sub.uploaded, c_.cluster != nullptr);
       boost::asio::post(c_.io, [this, sub = std::move(sub), r = std::move(r)]() mutable {
         --prep_running_;
         if (--preparing_by_uid_[sub.p.cred.uid] == 0) preparing_by_uid_.erase(sub.p.cred.uid);
@@ -304,7 +340,7 @@ std::optional<shm::job_ref> client_requests::record(const submission& sub, prepa
   if (r.code) return refuse(*r.code, r.error);
   if (!c_.loop.accepting) return refuse(proto::error_code::unavailable, "the server is shutting down");
   if (s.priority == proto::priority::critical && !c_.jobs.find(s.job_id, p.cred.uid))  // others prepared meanwhile
-    if (auto why = critical_refusal(critical_of(p.cred.uid))) return refuse(proto::error_code::busy, *why);
+    if (auto why = critical_refusal(p.cred.uid, s.partitions)) return refuse(proto::error_code::busy, *why);
   c_.keys.keep(r.key_id, r.pk);
   shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, static_cast<shm::priority>(s.priority), s.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
@@ -325,6 +361,8 @@ std::optional<shm::job_ref> client_requests::record(const submission& sub, prepa
   c_.out.send(p.to(), proto::message{rq, proto::accepted{s.job_id, out->created,
                                                      rec ? status_of(**rec).state : proto::job_state::queued}});
   if (!out->created) return std::nullopt;
+  if (s.priority == proto::priority::critical && c_.opt.critical.partitions_per_minute > 0)
+    critical_budget(p.cred.uid) -= s.partitions;
   spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", util::printable(s.job_id), p.cred.uid, s.partitions,
                proto::name(s.priority));
   return out->job;
@@ -471,9 +509,9 @@ void client_requests::job_changed(shm::job_ref j) {
     if (!answer_finished(w.to, w.uid, w.request_id, j)) waiters_.push_back(w);
 }
 
-void client_requests::closed(const std::string& identity) {
-  if (c_.cluster) c_.cluster->closed(identity);
-  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
+std::size_t client_requests::closed(const std::string& identity, channel via) {
+  if (c_.cluster) c_.cluster->closed(identity, via);
+  return std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == via && w.to.identity == identity; });
 }
 
 void client_requests::expire_waits() {

@@ -59,8 +59,8 @@ class client_requests {
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
-  /* A local client's connection closed: its pending Waits go. */
-  void closed(const std::string& identity);
+  /* A client's connection closed (a local one, or a network one): its pending Waits go (how many). */
+  std::size_t closed(const std::string& identity, channel via = channel::clients);
   /* Waits past their deadline are answered with the job's status. */
   void expire_waits();
   /* A job finished or failed: its Waits are answered. */
@@ -105,9 +105,13 @@ class client_requests {
   /* Why a new Submit of a client would be answered busy now, or nullopt. held: its job-table entries and
      Submits in preparation (entries_of + preparing_of); preparing: the latter. */
   std::optional<std::string> refusal_for(std::uint32_t held, std::uint32_t preparing) const;
-  /* A uid's unfinished critical jobs, and why one more would be refused (the per-client critical limit). */
-  std::uint32_t critical_of(uid_t uid) const;
-  std::optional<std::string> critical_refusal(std::uint32_t held) const;
+  /* A uid's unfinished critical jobs and their partitions. */
+  std::pair<std::uint32_t, std::uint32_t> critical_of(uid_t uid) const;
+  /* Why a critical job of `partitions` would be refused: the per-client bounds on critical jobs, their
+     partitions, and critical partitions per minute (a bucket of a minute's worth, refilled continuously). */
+  std::optional<std::string> critical_refusal(uid_t uid, std::uint32_t partitions);
+  /* The uid's bucket, refilled to now. */
+  double& critical_budget(uid_t uid);
   /* The job this client may see: its own (operators: anyone's, job_lookup.hpp),
      or nullopt after replying unknown_job (an operator: or that several uids have the id). */
   std::optional<shm::job_ref> find_job(const peer& p, std::uint64_t rq, const std::string& job_id,
@@ -126,6 +130,11 @@ class client_requests {
   std::map<uid_t, std::uint32_t> preparing_by_uid_;  // queued or running
   unsigned prep_running_ = 0;
   std::map<uid_t, std::uint32_t> fetching_by_uid_;  // proof replies being built
+  struct bucket {
+    double partitions = 0;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::map<uid_t, bucket> critical_budget_;  // critical partitions a uid may still submit now
   std::vector<waiter> waiters_;
 };
 

@@ -53,7 +53,7 @@ cluster_job_queue::cluster_job_queue(context c, unsigned max_synth_crashes, std:
       dispatch_(std::move(dispatch)),
       reconciled_(std::move(reconciled)),
       refused_(std::move(refused)),
-      witness_files_(c.opt.witness_dirs, "witness") {}
+      witness_files_({}, "witness") {}  // no directory: a claimed job's files are its bytes, never a path
 
 void cluster_job_queue::note_database(bool up, const std::string& why) {
   if (up && !database_up_) spdlog::info("cluster database: reachable again");
@@ -117,7 +117,7 @@ void cluster_job_queue::beat() {
   std::vector<std::int64_t> held;  // the cluster jobs this node's table holds unfinished
   c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
     if (shm::job_word_state(rec) != shm::job_state::active) return;
-    if (auto id = cluster_id_of(shm::field_text(rec.job_id))) held.push_back(*id);
+    if (auto id = cluster_id_of(rec)) held.push_back(*id);
   });
   const auto& o = c_.opt;
   const bool judge = up_since_ && last_beat_ - *up_since_ >= o.cluster.dead_after;
@@ -163,7 +163,7 @@ void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
   for (const auto& j : mine) ids.insert(j.id);
   std::set<std::int64_t> here;
   c_.jobs.for_each([&](shm::job_ref ref, const shm::job_record& rec) {
-    auto id = cluster_id_of(shm::field_text(rec.job_id));
+    auto id = cluster_id_of(rec);
     if (!id) return;
     const auto st = shm::job_word_state(rec);
     if (st == shm::job_state::active && !ids.count(*id) && !taking_.count(*id)) {
@@ -186,7 +186,13 @@ void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
 void cluster_job_queue::take_in(const cluster_job& j) {
   auto request = request_of(j);
   if (!request) return give_up(j.id, "the cluster database holds a request this node cannot decode", true);
-  // The request names its streamed files by kind ("upload:wtns", "upload:r1cs": cluster_requests::record).
+  // The request names its files by kind ("upload:wtns", "upload:r1cs": cluster_requests::record); a path
+  // (a row an older node recorded) is never opened here with the service's rights for another node's client.
+  if (const auto* w = std::get_if<proto::circom_work>(&request->work))
+    for (const auto* f : {&w->wtns, w->r1cs ? &*w->r1cs : nullptr})
+      if (f && !f->starts_with(proto::upload_prefix))
+        return give_up(j.id, "its witness was named by a path on the node that accepted it, and a node opens no client's "
+                             "path for another node; submit it again", true);
   const auto streamed = named_uploads(*request);
   if (!streamed.empty() && !c_.spool.enabled())
     return give_up(j.id, "node " + c_.opt.cluster.node + " keeps no spool (--spool-dir) for streamed witnesses", false);
@@ -239,14 +245,18 @@ void cluster_job_queue::taken_in(const cluster_job& j, const std::vector<std::pa
   if (auto d = util::from_hex(j.digest_hex); d && d->size() == req.digest.size())
     std::memcpy(req.digest.data(), d->data(), d->size());
   req.retention_ns = c_.opt.retention_ns();
+  req.origin = shm::job_origin::cluster;
   auto out = local_.submit(req);
   if (!out) {
     remove_files();
     return give_up(j.id, "this node's job table cannot take it now", false);
   }
   if (!out->created) {
-    // This claim's job is in the pool already (taken in twice): its result, if any, is reported.
     remove_files();
+    auto known = c_.jobs.get(out->job);
+    if (!known || !cluster_id_of(**known))  // a record under this name that no claim made: never adopted
+      return give_up(j.id, "this node's pool holds a job named " + job_id + " that is no cluster claim", false);
+    // This claim's job is in the pool already (taken in twice): its result, if any, is reported.
     return report(out->job, true);
   }
   for (const auto& [kind, path] : files) c_.spool.adopt(owner, path, kind, out->job);
@@ -268,7 +278,7 @@ void cluster_job_queue::report(shm::job_ref j, bool again) {
   auto rec = c_.jobs.get(j);
   if (!rec) return;
   const auto* r = *rec;
-  const auto id = cluster_id_of(shm::field_text(r->job_id));
+  const auto id = cluster_id_of(*r);
   const auto st = shm::job_word_state(*r);
   if (!id || (r->fetched && !again) || (st != shm::job_state::done && st != shm::job_state::failed) || reporting_.count(*id))
     return;
@@ -284,8 +294,9 @@ void cluster_job_queue::report(shm::job_ref j, bool again) {
   }
   reporting_.insert(*id);
   c_.link.call<bool>(
-      [id = *id, node = c_.opt.cluster.node, results = std::move(results), error](cluster_store& db) {
-        return results.empty() ? db.fail(id, node, error) : db.complete(id, node, results);
+      [id = *id, node = c_.opt.cluster.node, results = std::move(results), error,
+       digest = util::to_hex({r->digest, sizeof r->digest}), owner = r->owner_uid](cluster_store& db) {
+        return results.empty() ? db.fail(id, node, error) : db.complete(id, node, results, digest, owner);
       },
       [this, j, id = *id, done = st == shm::job_state::done](util::expected<bool, std::string> ok) {
         reporting_.erase(id);

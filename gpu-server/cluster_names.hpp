@@ -2,6 +2,9 @@
 // "cluster:ID:CLAIM" (ID: its row in the database, CLAIM: which claim of it,
 // so a job this node lost and claims again later is a new local job), owned
 // by the uid its owner name maps to ("uid:N" → N, "net:NAME" → network_uid(NAME)).
+// The name alone proves nothing: a node's claims are the records it marked
+// job_origin::cluster, which no client request sets, and clients may not
+// use the prefix (reserved_job_id).
 #pragma once
 
 #include <charconv>
@@ -11,6 +14,7 @@
 #include <string_view>
 
 #include "network_identity.hpp"
+#include "shm/layout.hpp"
 
 namespace cuzk::server {
 
@@ -32,6 +36,19 @@ inline std::optional<std::int64_t> cluster_id_of(std::string_view local_job_id) 
   auto [end2, ec2] = std::from_chars(end + 1, last, claim);
   if (ec2 != std::errc() || end2 != last) return std::nullopt;
   return id;
+}
+
+/* ID of a record this node made for a cluster claim; nullopt for every other record, whatever its name. */
+inline std::optional<std::int64_t> cluster_id_of(const shm::job_record& rec) {
+  if (rec.origin != static_cast<std::uint8_t>(shm::job_origin::cluster)) return std::nullopt;
+  return cluster_id_of(shm::field_text(rec.job_id));
+}
+
+/* Why a client may not name a job so: the cluster's claims are named "cluster:…". */
+inline std::optional<std::string> reserved_job_id(std::string_view job_id) {
+  if (!job_id.starts_with(cluster_job_prefix)) return std::nullopt;
+  return "job ids beginning with \"" + std::string(cluster_job_prefix) +
+         "\" are reserved for the jobs a cluster node claims; choose another job id";
 }
 
 inline std::optional<uid_t> local_uid_of(std::string_view owner) {

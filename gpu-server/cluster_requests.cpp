@@ -1,10 +1,13 @@
 #include "cluster_requests.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 
 #include "cluster_names.hpp"
+#include "groth16/verifier.hpp"
 #include "job/result.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
@@ -58,41 +61,67 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
   j.curve = static_cast<int>(r.pk->curve);
   j.partitions = s.partitions;
   // What another node needs to prove it: the request with the key by id and
-  // the streamed files by kind (their bytes travel in cuzk_inputs).
+  // its files by kind, their bytes in cuzk_inputs: the client's uploads, and
+  // the files it named by path as this node opened them under its identity.
+  // No node ever opens a client's path for a job it claimed.
   proto::submit request = s;
   request.zkey = r.key_id;
-  std::vector<std::pair<std::string, std::string>> paths;  // kind, spool file
-  auto streamed = [&](proto::upload_kind kind, const std::string& spool) {
-    paths.emplace_back(proto::name(kind), spool);
+  struct source {
+    std::string kind, path;              // path: the spool file, or the client's (for errors)
+    std::shared_ptr<opened_file> file;   // the client's file, opened under its identity; null: the spool file
+  };
+  std::vector<source> sources;
+  auto streamed = [&](proto::upload_kind kind, const std::string& path, std::shared_ptr<opened_file> f) {
+    sources.push_back({std::string(proto::name(kind)), path, std::move(f)});
     return std::string(proto::upload_prefix) + std::string(proto::name(kind));
   };
   if (auto* w = std::get_if<proto::circom_work>(&request.work)) {
-    if (files.wtns) w->wtns = streamed(proto::upload_kind::wtns, *files.wtns);
-    if (files.r1cs) w->r1cs = streamed(proto::upload_kind::r1cs, *files.r1cs);
+    w->wtns = streamed(proto::upload_kind::wtns, files.wtns.value_or(w->wtns), files.wtns ? nullptr : r.wtns_file);
+    if (w->r1cs)
+      w->r1cs = streamed(proto::upload_kind::r1cs, files.r1cs.value_or(*w->r1cs), files.r1cs ? nullptr : r.r1cs_file);
   }
-  for (const auto& [kind, path] : paths) {
-    std::error_code ec;
-    if (std::filesystem::file_size(path, ec) > max_stored_file && !ec) {
+  for (const auto& in : sources) {
+    std::uint64_t size = 0;
+    struct stat st{};
+    if (in.file) size = ::fstat(in.file->fd(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    else {
+      std::error_code ec;
+      size = std::filesystem::file_size(in.path, ec);
+      if (ec) size = 0;
+    }
+    if (size > max_stored_file) {
       c_.out.reply_error(p.to(), rq, proto::error_code::too_large,
-                         "a cluster keeps streamed files in its database, at most " +
-                             std::to_string(max_stored_file >> 20) +
-                             " MiB each; put larger witnesses in a witness directory every node reads");
+                         "a cluster keeps a job's witness files in its database, at most " +
+                             std::to_string(max_stored_file >> 20) + " MiB each; this " + in.kind + " file is " +
+                             std::to_string(size >> 20) + " MiB");
       return stored(false);
     }
   }
   const auto encoded = proto::encode(proto::message{0, request});
   j.spec = util::to_hex(encoded);
   c_.link.call<cluster_submit_outcome>(
-      [j, paths, most = c_.opt.max_jobs_per_client, critical = c_.opt.critical.max_per_client](cluster_store& db) {
+      [j, sources, most = c_.opt.max_jobs_per_client, critical = c_.opt.critical.max_per_client,
+       bytes = c_.opt.uploads.max_bytes_per_client](cluster_store& db) {
         std::vector<cluster_input> inputs;
-        for (const auto& [kind, path] : paths) inputs.push_back({kind, r1cs::read_whole_file(path, kind)});
-        return db.submit(j, inputs, most, critical);
+        for (const auto& in : sources)
+          inputs.push_back({in.kind, in.file ? r1cs::input_file(::dup(in.file->fd()), in.path, in.kind).read_all()
+                                             : r1cs::read_whole_file(in.path, in.kind)});
+        return db.submit(j, inputs, most, critical, bytes);
       },
       [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, stored = std::move(stored)](
           util::expected<cluster_submit_outcome, std::string> out) {
         if (!out) {
           c_.out.reply_error(to, rq, proto::error_code::unavailable,
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
+          return stored(false);
+        }
+        if (out->busy) ++(out->stored_full ? counts_.refused_files : out->critical ? counts_.refused_critical : counts_.refused_jobs);
+        if (out->busy && out->stored_full) {
+          c_.out.reply_error(to, rq, proto::error_code::busy,
+                             "your unfinished jobs keep " + std::to_string(out->stored_bytes >> 20) +
+                                 " MiB of files in the cluster database, the limit per client is " +
+                                 std::to_string(c_.opt.uploads.max_bytes_per_client >> 20) +
+                                 " MiB (--max-spool-per-client); wait for some");
           return stored(false);
         }
         if (out->busy && out->critical) {
@@ -171,7 +200,7 @@ proto::job_status cluster_requests::status_of(const cluster_job& j) const {
   // Proven here: the partitions' detail from this node's table.
   if (j.state == "claimed" && j.node == c_.opt.cluster.node)
     if (auto ref = c_.jobs.find(local_job_id(j.id, j.attempts), std::nullopt))
-      if (auto rec = c_.jobs.get(*ref)) {
+      if (auto rec = c_.jobs.get(*ref); rec && cluster_id_of(**rec)) {
         st.partitions = local_status_(**rec).partitions;
         return st;
       }
@@ -192,23 +221,67 @@ bool cluster_requests::answer_finished(const address& to, std::uint64_t rq, cons
     return true;
   }
   if (a.job->state != "done") return false;
-  if (!a.error.empty()) c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
+  if (!a.error.empty()) {
+    if (a.altered) {
+      ++counts_.proofs_refused;
+      spdlog::warn("{}", util::printable(a.error));
+    }
+    c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
+  }
   else if (a.proofs) c_.out.send(to, proto::message{rq, *a.proofs});
   else return false;
   return true;
 }
 
-cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> j) {
+cluster_requests::vk_map cluster_requests::vks_now() {
+  if (!c_.keys) return vks_;
+  for (const auto& id : c_.keys->held()) {
+    if (vks_.count(id)) continue;
+    auto pk = c_.keys->loaded(id);
+    if (!pk && asked_.insert(id).second) pk = c_.keys->ready(id);  // loads it once, if it is not in memory
+    if (pk)
+      pk.visit([&](const auto& k) {
+        using C = typename std::remove_cvref_t<decltype(k)>::curve;
+        vks_[id] = std::make_shared<const groth16::basic_verifying_key<C>>(k.vk());
+      });
+  }
+  return vks_;
+}
+
+cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> j, const vk_map& vks) {
   answer a;
   a.job = std::move(j);
   if (!a.job || a.job->state != "done") return a;
   proto::proof_reply pr;
   pr.job_id = a.job->job_id;
-  for (const auto& h : a.job->results_hex) {
-    auto bytes = util::from_hex(h);
+  const auto vk = vks.find(a.job->key_id);
+  if (vk == vks.end()) {
+    a.error = "job " + pr.job_id + ": this node does not hold its key " + a.job->key_id +
+              " (or is loading it) to verify the stored proof; retry, or ask a node that holds it";
+    return a;
+  }
+  for (std::size_t i = 0; i < a.job->results_hex.size(); ++i) {
+    auto bytes = util::from_hex(a.job->results_hex[i]);
     try {
       if (!bytes) throw std::runtime_error("a stored proof is not hex");
-      auto res = job::result_to_json({reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()});
+      const std::span<const std::uint8_t> stored{reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()};
+      const bool verifies = std::visit(
+          [](const auto& r, const auto& v) -> bool {
+            using R = std::remove_cvref_t<decltype(r)>;
+            using V = std::remove_const_t<typename std::remove_cvref_t<decltype(v)>::element_type>;
+            if constexpr (std::is_same_v<R, job::basic_result<curves::bls12_381>> !=
+                          std::is_same_v<V, groth16::basic_verifying_key<curves::bls12_381>>)
+              return false;  // another curve's proof
+            else
+              return r.public_signals.size() + 1 == v->ic.size() && groth16::verify<typename V::curve>(*v, r.public_signals, r.proof);
+          },
+          job::decode_result(stored), vk->second);
+      if (!verifies) {
+        a.altered = true;
+        throw std::runtime_error("the proof the cluster database holds for partition " + std::to_string(i) +
+                                 " does not verify under its key; it was altered there");
+      }
+      auto res = job::result_to_json(stored);
       pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
     } catch (const std::exception& e) {
       a.error = "job " + pr.job_id + ": " + e.what();
@@ -302,8 +375,8 @@ void cluster_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch
   const auto owner = owner_named(p, f.owner_uid);
   look_up(
       p.cred.uid,
-      [owner, job_id = f.job_id](cluster_store& db) {
-        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
+      [owner, job_id = f.job_id, vks = vks_now()](cluster_store& db) {
+        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id), vks);
       },
       [this, to = p.to(), rq, job_id = f.job_id](util::expected<answer, std::string> a) {
         if (!a) return unavailable(to, rq, a.error());
@@ -318,8 +391,8 @@ void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_r
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms);
   look_up(
       p.cred.uid,
-      [owner, job_id = w.job_id](cluster_store& db) {
-        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id));
+      [owner, job_id = w.job_id, vks = vks_now()](cluster_store& db) {
+        return owner.empty() ? answer{} : answer_of(db.find(owner, job_id), vks);
       },
       [this, to = p.to(), uid = p.cred.uid, rq, job_id = w.job_id, deadline](util::expected<answer, std::string> a) {
         if (!a) return unavailable(to, rq, a.error());
@@ -337,7 +410,7 @@ void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_r
 void cluster_requests::recheck(const std::vector<waiter>& ws) {
   for (const auto& w : ws)
     look_up(
-        w.uid, [id = w.id](cluster_store& db) { return answer_of(db.get(id)); },
+        w.uid, [id = w.id, vks = vks_now()](cluster_store& db) { return answer_of(db.get(id), vks); },
         [this, w](util::expected<answer, std::string> a) {
           if (a && !a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
           if (a && answer_finished(w.to, w.request_id, *a)) return;
@@ -355,8 +428,8 @@ void cluster_requests::resync() {
   recheck(all);
 }
 
-void cluster_requests::closed(const std::string& identity) {
-  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == channel::clients && w.to.identity == identity; });
+void cluster_requests::closed(const std::string& identity, channel via) {
+  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == via && w.to.identity == identity; });
 }
 
 void cluster_requests::expire_waits() {

@@ -12,11 +12,17 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <set>
+#include <variant>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster_link.hpp"
+#include "groth16/keys.hpp"
+#include "job/any_key.hpp"
+#include "key_store.hpp"
 #include "outbox.hpp"
 #include "preparation.hpp"
 #include "proto/message.hpp"
@@ -32,6 +38,7 @@ class cluster_requests {
     const shm::job_table& jobs;
     cluster_link& link;
     outbox& out;
+    key_store* keys = nullptr;  // the keys a stored proof is verified with before it is answered
   };
   /* local_status: a local job's status (its partitions' detail when this node proves it).
      describe: the node's part of a whole-service status reply. */
@@ -53,11 +60,16 @@ class cluster_requests {
   void cluster(const peer& p, std::uint64_t rq);
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
-  void closed(const std::string& identity);
+  void closed(const std::string& identity, channel via);
   void expire_waits();
   /* The database says this job finished (or the listener reconnected: every pending Wait looks again). */
   void job_finished(std::int64_t id);
   void resync();
+  /* Submits refused at a cluster-wide limit, and stored proofs refused because they did not verify. */
+  struct counters {
+    std::uint64_t refused_jobs = 0, refused_critical = 0, refused_files = 0, proofs_refused = 0;
+  };
+  const counters& counts() const { return counts_; }
 
  private:
   struct waiter {
@@ -71,10 +83,18 @@ class cluster_requests {
   struct answer {
     std::optional<cluster_job> job;
     std::optional<proto::proof_reply> proofs;  // a done job's
-    std::string error;                         // its stored proofs did not decode
+    std::string error;                         // its stored proofs did not decode or did not verify
+    bool altered = false;                      // did not verify: the database's copy was rewritten
   };
-  /* The job, with its proofs decoded when it is done. */
-  static answer answer_of(std::optional<cluster_job> j);
+  /* The verifying keys of the keys this node holds, for the database thread (taken on the loop, kept:
+     a few kilobytes each, so a key whose points leave memory stays verifiable). */
+  using any_vk = std::variant<std::shared_ptr<const groth16::basic_verifying_key<curves::bls12_381>>,
+                              std::shared_ptr<const groth16::basic_verifying_key<curves::bn254>>>;
+  using vk_map = std::map<std::string, any_vk>;
+  vk_map vks_now();
+  /* The job, with its proofs decoded and verified under its key when it is done: whoever can write the
+     database can rewrite a stored proof, so none is answered that does not verify. */
+  static answer answer_of(std::optional<cluster_job> j, const vk_map& vks);
   /* The owner a request names: the sender, or (an operator) the uid it gives. */
   std::string owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const;
   /* The database could not answer: UNAVAILABLE, with why. */
@@ -92,6 +112,9 @@ class cluster_requests {
   std::function<void(proto::status_reply&, bool)> describe_;
   std::map<uid_t, unsigned> in_flight_;  // database look-ups per client
   std::vector<waiter> waiters_;
+  counters counts_;
+  vk_map vks_;
+  std::set<std::string> asked_;  // keys asked to load for their verifying key
 };
 
 }  // namespace cuzk::server

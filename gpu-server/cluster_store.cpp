@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "cluster_names.hpp"
 #include "shm/layout.hpp"
 
 namespace cuzk::server {
@@ -199,8 +200,10 @@ void cluster_store::migrate() {
 }
 
 cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::vector<cluster_input>& inputs,
-                                             std::uint64_t max_unfinished, std::uint64_t max_critical) {
+                                             std::uint64_t max_unfinished, std::uint64_t max_critical,
+                                             std::uint64_t max_stored_bytes) {
   return run([&](pqxx::work& w) {
+    w.exec_params("SELECT pg_advisory_xact_lock(7171, hashtext($1))", j.owner);  // one owner's submits in turn
     auto known =
         w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
     if (!known.empty()) {
@@ -219,6 +222,20 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
                                    j.owner, j.priority)[0][0]
                          .as<std::uint64_t>();
       if (n >= max_critical) return cluster_submit_outcome{0, false, false, "", true, n, true};
+    }
+    if (max_stored_bytes != UINT64_MAX && !inputs.empty()) {
+      std::uint64_t adding = 0;
+      for (const auto& in : inputs) adding += in.bytes.size();
+      const auto held = w.exec_params("SELECT coalesce(sum(octet_length(i.data)), 0)::bigint FROM cuzk_inputs i "
+                                      "JOIN cuzk_jobs j ON j.id = i.job WHERE j.owner = $1",
+                                      j.owner)[0][0]
+                            .as<std::uint64_t>();
+      if (adding > max_stored_bytes || held > max_stored_bytes - adding) {
+        cluster_submit_outcome out{0, false, false, "", true};
+        out.stored_full = true;
+        out.stored_bytes = held;
+        return out;
+      }
     }
     auto r = w.exec_params(
         "INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, client, priority, curve, partitions) "
@@ -278,12 +295,19 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
   return jobs;
 }
 
-bool cluster_store::complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex) {
+bool cluster_store::complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex,
+                             const std::string& digest_hex, std::optional<std::uint32_t> owner_uid) {
   return run([&](pqxx::work& w) {
+    auto held = w.exec_params("SELECT owner, digest FROM cuzk_jobs WHERE id = $1 AND node = $2 AND state = 'claimed' "
+                              "FOR UPDATE", id, node);
+    if (held.empty()) return false;
+    if (!digest_hex.empty() && held[0][1].as<std::string>() != digest_hex) return false;
+    if (owner_uid && local_uid_of(held[0][0].as<std::string>()) != owner_uid) return false;
     auto r = w.exec_params(
         "UPDATE cuzk_jobs SET state = 'done', results = $3::text[], finished = now() "
         "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
         id, node, array_literal(results_hex));
+    if (!r.empty()) w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);  // a finished job's files go now
     if (!r.empty()) w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
     return !r.empty();
   });
@@ -295,6 +319,7 @@ bool cluster_store::fail(std::int64_t id, const std::string& node, const std::st
         "UPDATE cuzk_jobs SET state = 'failed', error = $3, finished = now() "
         "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
         id, node, error);
+    if (!r.empty()) w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);
     if (!r.empty()) w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
     return !r.empty();
   });

@@ -56,6 +56,8 @@ struct cluster_submit_outcome {
   bool busy = false;      // not recorded: the owner holds `max_unfinished` unfinished jobs
   std::uint64_t unfinished = 0;
   bool critical = false;  // busy with `max_critical` unfinished critical jobs
+  bool stored_full = false;      // busy: the owner's files in the database and these would pass `max_stored_bytes`
+  std::uint64_t stored_bytes = 0;  // then: what the owner's unfinished jobs keep there
 };
 
 /* Who holds a node name: the instance (host, pool) that last beat under it, and how long ago. */
@@ -91,10 +93,14 @@ class cluster_store {
 
   /* Creates the tables if absent (every node may call it at start). */
   void migrate();
-  /* Records a job and its streamed files, idempotent per (owner, job_id) across the cluster. */
+  /* Records a job and its streamed files, idempotent per (owner, job_id) across the cluster. The owner's
+     limits (unfinished jobs, critical ones, bytes of files kept for unfinished jobs) are checked and the job
+     inserted in one transaction that holds the owner's advisory lock: submits of one owner through many
+     nodes are serialized, so none passes a limit. */
   cluster_submit_outcome submit(const cluster_job& j, const std::vector<cluster_input>& inputs = {},
-                                std::uint64_t max_unfinished = UINT64_MAX, std::uint64_t max_critical = UINT64_MAX);
-  /* The files a job's Submit streamed. */
+                                std::uint64_t max_unfinished = UINT64_MAX, std::uint64_t max_critical = UINT64_MAX,
+                                std::uint64_t max_stored_bytes = UINT64_MAX);
+  /* The files a job's Submit streamed (removed once the job is done or failed). */
   std::vector<cluster_input> inputs(std::int64_t id);
   /* This node is alive and holds these keys: nullopt. When another instance (instance: the node's host and
      pool) beat under the same name within `live`, nothing is written and the holder is returned. */
@@ -105,8 +111,11 @@ class cluster_store {
      without `streamed` (no spool) only jobs without streamed files. */
   std::vector<cluster_job> claim(const std::string& node, const std::vector<std::string>& key_ids, std::uint32_t most,
                                  bool streamed = true);
-  /* The claimed job's proofs; false when the claim was no longer this node's (released, retaken). */
-  bool complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex);
+  /* The claimed job's proofs; false when the claim was no longer this node's (released, retaken), or when
+     the job is not the one the node proved: another request (digest_hex) or another owner (owner_uid, the
+     local uid its owner name maps to, cluster_names.hpp); empty digest_hex or no owner_uid: not checked. */
+  bool complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex,
+                const std::string& digest_hex = {}, std::optional<std::uint32_t> owner_uid = std::nullopt);
   bool fail(std::int64_t id, const std::string& node, const std::string& error);
   /* A claim this node cannot use goes back to the queue; false when it was not this node's. */
   bool unclaim(std::int64_t id, const std::string& node);

@@ -50,7 +50,17 @@ class key_store {
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
   job::any_key ready(const std::string& key_id);
   void keep(const std::string& key_id, job::any_key pk) { ready_keys_[key_id] = std::move(pk); }
+  /* Whether this client may name the key by id (as resolve() decides; unknown ids included). */
+  bool nameable(const net::peer_credentials& who, const std::string& key_id) {
+    std::lock_guard lk(key_mu_);
+    return may_name(who, key_id);
+  }
   /* Parsed or being parsed. */
+  /* The key if it is parsed and in memory now (loads nothing). */
+  job::any_key loaded(const std::string& key_id) const {
+    auto it = ready_keys_.find(key_id);
+    return it == ready_keys_.end() ? job::any_key() : it->second;
+  }
   bool has(const std::string& key_id) const { return ready_keys_.count(key_id) || loading_keys_.count(key_id); }
   /* The keys this node can prove with, by id: preloaded, parsed or being parsed (a cluster node advertises them). */
   std::vector<std::string> held() const;

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cluster_credentials.hpp"
 #include "config/config_file.hpp"
 #include "config/range.hpp"
 #include "log/log_setup.hpp"
@@ -132,17 +133,34 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   app.add_flag("--insecure-loopback", o.network.insecure_loopback,
                "serve the network endpoint in plaintext, without keys; refused unless it is a loopback address");
+  app.add_option("--network-max-connections", o.network.max_connections,
+                 "network connections in total, handshaking or not (capped below the descriptor limit)")
+      ->check(range(1u, 1u << 20));
+  app.add_option("--network-max-per-address", o.network.max_per_address,
+                 "network connections from one source address, counted before any key is shown")
+      ->check(range(1u, 1u << 20));
+  double network_handshake_s = 5;
+  app.add_option("--network-handshake-timeout", network_handshake_s,
+                 "seconds a network connection has to prove an authorized key before it is closed")
+      ->check(range(0.1, 600.0));
   app.add_option("--spool-dir", o.uploads.spool_dir,
                  "directory (made 0700) where clients' streamed witnesses are kept until their job ends "
                  "(cuzk submit --upload); default: no uploads");
   double spool_gib = 16, stall_s = 30;
   app.add_option("--max-spool-per-client", spool_gib, "GiB of streamed files one client may have in the spool")
       ->check(range(0.0, max_gib));
+  app.add_option("--max-spool-files-per-client", o.uploads.max_files_per_client,
+                 "spooled files one client may have that no job names yet (uploads in progress or complete)")
+      ->check(range(1u, 1u << 20));
   app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
       ->check(range(1.0, day) & cuzk::config::whole(1, "seconds"));
   app.add_option("--cluster-database", o.cluster.database,
                  "libpq connection string of the PostgreSQL database a cluster of nodes shares as its job queue "
                  "(postgresql://USER@HOST/DB); default: no cluster, jobs stay on this node");
+  std::string database_file;
+  app.add_option("--cluster-database-file", database_file,
+                 "a file only the service's user reads (chmod 600) whose first line is --cluster-database's connection "
+                 "string: where a password may be");
   app.add_option("--cluster-node", o.cluster.node,
                  "this node's name in the cluster, unique among its live nodes (default: the host name)")
       ->check(CLI::Validator(
@@ -160,6 +178,15 @@ int main(int argc, char** argv) {
   app.add_option("--critical-per-client", o.critical.max_per_client,
                  "unfinished critical jobs one client may have (0: critical jobs refused)")
       ->check(range(0u, 1u << 16));
+  app.add_option("--critical-partitions-per-client", o.critical.max_partitions_per_client,
+                 "partitions of one client's unfinished critical jobs, together")
+      ->check(range(1u, 1u << 20));
+  app.add_option("--critical-partitions-per-minute", o.critical.partitions_per_minute,
+                 "critical partitions one client may submit per minute (a bucket of a minute's worth; 0: no bound)")
+      ->check(range(0.0, 1e6));
+  app.add_option("--critical-max-preemptions", o.critical.max_preemptions,
+                 "times one job may lose its synthesis or its proof to critical jobs; then it is preempted no more")
+      ->check(range(0u, 1000u));
   app.add_option("--critical-reserve-workers", o.critical.reserve_workers,
                  "synthesis workers kept idle for critical jobs (never every worker); 0: critical jobs abort a "
                  "lower synthesis when no worker or slot is free")
@@ -186,20 +213,26 @@ int main(int argc, char** argv) {
         {"max_connections_per_client", {"--max-connections-per-client"}},
         {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
         {"hold_proving", {"--hold-proving", true}}, {"spool_dir", {"--spool-dir"}},
-        {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}}}},
+        {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}},
+        {"max_spool_files_per_client", {"--max-spool-files-per-client"}}}},
       {"keys", {{"host_copy", {"--host-copy"}}, {"drop", {"--host-copy-drop"}}, {"keep", {"--host-copy-keep"}}}},
       {"metrics", {{"address", {"--metrics"}}, {"timeline_minutes", {"--timeline-minutes"}}}},
       {"network",
        {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
-        {"insecure_loopback", {"--insecure-loopback", true}}}},
+        {"insecure_loopback", {"--insecure-loopback", true}}, {"max_connections", {"--network-max-connections"}},
+        {"max_per_address", {"--network-max-per-address"}}, {"handshake_timeout", {"--network-handshake-timeout"}}}},
       {"critical",
        {{"max_per_client", {"--critical-per-client"}}, {"reserve_workers", {"--critical-reserve-workers"}},
+        {"max_partitions_per_client", {"--critical-partitions-per-client"}},
+        {"partitions_per_minute", {"--critical-partitions-per-minute"}},
+        {"max_preemptions", {"--critical-max-preemptions"}},
         {"reserve_provers", {"--critical-reserve-provers"}}}},
       {"cluster",
-       {{"database", {"--cluster-database"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
+       {{"database", {"--cluster-database"}}, {"database_file", {"--cluster-database-file"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
         {"heartbeat", {"--cluster-heartbeat"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
+  o.network.handshake = std::chrono::milliseconds(static_cast<long>(network_handshake_s * 1000));
   o.host_copy = host_copy == "drop" ? cuzk::job::host_copy::drop : cuzk::job::host_copy::keep;
   // Each allowed directory as given (absolute) and as resolved: a client names
   // files by either path when a directory above it is a symlink (/tmp → ...).
@@ -231,6 +264,20 @@ int main(int argc, char** argv) {
   o.uploads.max_bytes_per_client = static_cast<std::uint64_t>(spool_gib * double(1ULL << 30));
   o.uploads.stall = std::chrono::seconds(std::llround(stall_s));
   o.hung_timeout = std::chrono::milliseconds(std::llround(hung_s * 1000));
+  {
+    bool in_argv = false;  // a command line is every local user's to read
+    for (int i = 1; i < argc; ++i)
+      in_argv |= std::string_view(argv[i]) == "--cluster-database" || std::string_view(argv[i]).starts_with("--cluster-database=");
+    std::optional<std::string> why;
+    if (!database_file.empty() && !o.cluster.database.empty())
+      why = "give the cluster database by --cluster-database or --cluster-database-file, not both";
+    else if (!database_file.empty()) why = cuzk::server::read_credential_file(database_file, o.cluster.database);
+    else why = cuzk::server::database_refusal(o.cluster.database, in_argv, config);
+    if (why) {
+      std::fprintf(stderr, "cuzk-gpu-server: %s\n", why->c_str());
+      return 1;
+    }
+  }
   o.cluster.dead_after = std::chrono::seconds(std::llround(dead_after_s));
   o.cluster.heartbeat = std::chrono::milliseconds(std::llround(heartbeat_s * 1000));
   if (o.cluster.enabled() && o.cluster.heartbeat * 2 > o.cluster.dead_after) {

@@ -43,15 +43,16 @@ struct metrics_http::impl : std::enable_shared_from_this<metrics_http::impl> {
 
   void accept();
   void admit(tcp::socket s);
-  std::string peer_of(const tcp::socket& s);
+  /* Who is at the other end: ("uid N", N) for a local peer, ("address A", nullopt) otherwise. */
+  std::pair<std::string, std::optional<std::uint32_t>> peer_of(const tcp::socket& s);
   std::optional<std::uint32_t> peer_uid(const tcp::endpoint& local, const tcp::endpoint& remote);
   void evict_oldest_of(const std::string& peer);
 };
 
 class http_session : public std::enable_shared_from_this<http_session> {
  public:
-  http_session(tcp::socket s, std::shared_ptr<metrics_http::impl> owner, std::string peer)
-      : stream_(std::move(s)), owner_(std::move(owner)), peer_(std::move(peer)) {
+  http_session(tcp::socket s, std::shared_ptr<metrics_http::impl> owner, std::string peer, std::optional<std::uint32_t> uid)
+      : stream_(std::move(s)), owner_(std::move(owner)), peer_(std::move(peer)), uid_(uid) {
     pos_ = owner_->live.insert(owner_->live.end(), this);
     ++owner_->per_peer[peer_];
   }
@@ -85,7 +86,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
       const auto q = target.find('?');
       const auto path = target.substr(0, q), query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
       try {
-        r = owner_->closed ? http_reply{503, "text/plain; charset=utf-8", "stopping\n"} : owner_->on_get(path, query);
+        r = owner_->closed ? http_reply{503, "text/plain; charset=utf-8", "stopping\n"} : owner_->on_get(path, query, uid_);
       } catch (const std::exception& e) {
         r = {500, "text/plain; charset=utf-8", std::string(e.what()) + "\n"};
       }
@@ -120,6 +121,7 @@ class http_session : public std::enable_shared_from_this<http_session> {
   http::response<http::string_body> res_;
   std::shared_ptr<metrics_http::impl> owner_;
   std::string peer_;
+  std::optional<std::uint32_t> uid_;
   std::list<http_session*>::iterator pos_;
   bool counted_ = true;
 };
@@ -140,7 +142,7 @@ void metrics_http::impl::accept() {
 }
 
 void metrics_http::impl::admit(tcp::socket s) {
-  auto peer = peer_of(s);
+  auto [peer, uid] = peer_of(s);
   if (auto it = per_peer.find(peer); it != per_peer.end() && it->second >= max_per_peer) {
     evict_oldest_of(peer);
   } else if (live.size() >= max_connections) {
@@ -148,7 +150,7 @@ void metrics_http::impl::admit(tcp::socket s) {
                                           [](const auto& a, const auto& b) { return a.second < b.second; });
     evict_oldest_of(busiest->first);
   }
-  std::make_shared<http_session>(std::move(s), shared_from_this(), std::move(peer))->read();
+  std::make_shared<http_session>(std::move(s), shared_from_this(), std::move(peer), uid)->read();
 }
 
 void metrics_http::impl::evict_oldest_of(const std::string& peer) {
@@ -162,12 +164,12 @@ void metrics_http::impl::evict_oldest_of(const std::string& peer) {
 
 /* Who is at the other end: "uid N" when the kernel knows the peer socket (a local
    connection; on loopback every peer is 127.0.0.1), else "address A". */
-std::string metrics_http::impl::peer_of(const tcp::socket& s) {
+std::pair<std::string, std::optional<std::uint32_t>> metrics_http::impl::peer_of(const tcp::socket& s) {
   beast::error_code ec1, ec2;
   const auto local = s.local_endpoint(ec1), remote = s.remote_endpoint(ec2);
-  if (ec1 || ec2) return "unknown";
-  if (const auto uid = peer_uid(local, remote)) return "uid " + std::to_string(*uid);
-  return "address " + remote.address().to_string();
+  if (ec1 || ec2) return {"unknown", std::nullopt};
+  if (const auto uid = peer_uid(local, remote)) return {"uid " + std::to_string(*uid), uid};
+  return {"address " + remote.address().to_string(), std::nullopt};
 }
 
 /* The owner of the socket whose local end is `remote` and remote end `local`: one

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,8 +29,10 @@ struct http_reply {
 
 class metrics_http {
  public:
-  /* Called on the loop for each GET with the request's path and its query (after '?', "" when none). */
-  using handler = std::function<http_reply(std::string_view path, std::string_view query)>;
+  /* Called on the loop for each GET with the request's path, its query (after '?', "" when none) and the uid
+     that owns the peer socket (the kernel's socket table; nullopt when the peer is not on this host). */
+  using handler =
+      std::function<http_reply(std::string_view path, std::string_view query, std::optional<std::uint32_t> peer_uid)>;
 
   /* Binds and listens on "host:port" ("[::1]:9464"; port 0: any free port).
      Throws std::runtime_error with a sentence when the address is malformed or cannot be bound. */

@@ -1,118 +1,197 @@
 #include "network_listener.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
-#include <zmq.h>
 
-#include <array>
-#include <boost/asio/ip/address.hpp>
-#include <set>
-#include <zmq_addon.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <map>
+#include <optional>
 #include <stdexcept>
 
+#include "authorized_clients.hpp"
 #include "net/curve_keys.hpp"
-#include "network_identity.hpp"
-#include "net/options.hpp"
-#include "util/utf8.hpp"
+#include "net/curve_server.hpp"
+#include "zmtp_connection.hpp"
 
 namespace cuzk::server {
 
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
 namespace {
 
-constexpr const char* zap_endpoint = "inproc://zeromq.zap.01";  // RFC 27: the handler's fixed address
-constexpr const char* loopback_name = "loopback";                 // every plaintext client's name
+constexpr const char* loopback_name = "loopback";  // every plaintext client's name
 
-std::string binary_key(const std::string& z85) {
-  std::array<std::uint8_t, 32> bin{};
-  if (!zmq_z85_decode(bin.data(), z85.c_str())) throw std::runtime_error("not a Z85 key");
-  return std::string(reinterpret_cast<const char*>(bin.data()), bin.size());
-}
+struct host_port {
+  std::string host, port;
+};
 
-/* The host of tcp://HOST:PORT, without brackets. */
-std::string host_of(const std::string& endpoint) {
+/* tcp://HOST:PORT: HOST an address, [v6], a name or * (any); PORT a number or * (any). */
+host_port parse_endpoint(const std::string& endpoint) {
+  if (endpoint.rfind("tcp://", 0) != 0) throw std::runtime_error("the network endpoint " + endpoint + " is not tcp://ADDR:PORT");
   const std::string rest = endpoint.substr(6);
   const auto colon = rest.rfind(':');
-  std::string host = colon == std::string::npos ? rest : rest.substr(0, colon);
+  if (colon == std::string::npos) throw std::runtime_error("the network endpoint " + endpoint + " names no port");
+  std::string host = rest.substr(0, colon), port = rest.substr(colon + 1);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  return host;
+  if (port == "*") port = "0";
+  return {host, port};
+}
+
+tcp::endpoint resolve(asio::io_context& io, const std::string& endpoint) {
+  const auto hp = parse_endpoint(endpoint);
+  if (hp.host == "*" || hp.host.empty()) return tcp::endpoint(tcp::v4(), static_cast<unsigned short>(std::stoul(hp.port)));
+  tcp::resolver r(io);
+  boost::system::error_code ec;
+  const auto results = r.resolve(hp.host, hp.port, tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || results.empty()) throw std::runtime_error("the network endpoint " + endpoint + ": " + (ec ? ec.message() : "no address"));
+  return results.begin()->endpoint();
+}
+
+/* The address connections are counted by: an IPv4-mapped IPv6 address as the IPv4 one. */
+std::string address_of(const tcp::endpoint& ep) {
+  auto a = ep.address();
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+  return a.to_string();
 }
 
 }  // namespace
 
-authorized_clients::authorized_clients(std::filesystem::path dir) : dir_(std::move(dir)) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir_, ec))
-    throw std::runtime_error("the clients directory " + dir_.string() + " does not exist (it holds NAME.pub files)");
-  std::lock_guard lk(mu_);
-  reload_if_changed();
-}
+struct network_listener::impl : std::enable_shared_from_this<impl> {
+  struct limits_t {
+    std::chrono::milliseconds handshake{5000};
+    std::size_t max_queued_bytes = 32u << 20;  // replies a connection has not read; beyond: closed
+    unsigned messages_per_turn = 4;            // requests of one connection handled before others get a turn
+    std::chrono::milliseconds idle{60000};     // handshaken and silent (no request, no heartbeat) this long: closed
+  };
+  using connection = zmtp_connection<tcp::socket, impl>;
 
-// Called with mu_ held. A directory that cannot be read, or a file that is
-// not a public key, keeps the last good set: a typo never opens the door.
-void authorized_clients::reload_if_changed() {
-  // Read again when an entry was added or removed, and at most once a second
-  // anyway (a key file rewritten in place does not touch the directory).
-  std::error_code ec;
-  const auto t = std::filesystem::last_write_time(dir_, ec);
-  const auto now = std::chrono::steady_clock::now();
-  if (ec || (t == seen_ && seen_ != std::filesystem::file_time_type{} && now - loaded_ < std::chrono::seconds(1))) return;
-  loaded_ = now;
-  std::map<std::string, std::string> next;
-  std::map<uid_t, std::string> uids;
-  try {
-    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
-      const auto& p = e.path();
-      if (p.extension() != ".pub" || !e.is_regular_file()) continue;
-      const auto name = p.stem().string();
-      if (!is_client_name(name))
-        throw std::runtime_error(p.string() + ": a client name is 1-64 of A-Z a-z 0-9 . _ - (not starting with a dot)");
-      const auto key = binary_key(net::read_curve_public(p));
-      if (auto it = next.find(key); it != next.end())
-        throw std::runtime_error(p.string() + " holds the key of client " + it->second + " too");
-      if (auto [it, fresh] = uids.emplace(network_uid(name), name); !fresh)
-        throw std::runtime_error("clients " + it->second + " and " + name + " map to one uid; rename one");
-      next[key] = name;
-    }
-  } catch (const std::exception& ex) {
-    if (seen_ == std::filesystem::file_time_type{}) throw;
-    if (t != seen_)  // once a change, not once a second
-      spdlog::error("clients directory {}: {}; keeping the {} clients authorized before", dir_.string(),
-                    util::printable(ex.what()), by_key_.size());
-    seen_ = t;
-    return;
+  impl(asio::io_context& io, const network_options& opt, message_handler m, close_handler c)
+      : io(io), acceptor(io), retry(io), revoke(io), opt(opt), on_message(std::move(m)), on_close(std::move(c)) {
+    limits.handshake = opt.handshake;
   }
-  if (next != by_key_ && (seen_ != std::filesystem::file_time_type{} || !next.empty()))
-    spdlog::info("clients directory {}: {} client key(s) authorized", dir_.string(), next.size());
-  by_key_ = std::move(next);
-  seen_ = t;
-}
+  asio::io_context& io;
+  tcp::acceptor acceptor;
+  asio::steady_timer retry, revoke;
+  network_options opt;
+  limits_t limits;
+  message_handler on_message;
+  close_handler on_close;
+  std::optional<net::curve_server_keys> keys;
+  std::optional<authorized_clients> clients;
+  std::map<std::uint64_t, std::shared_ptr<connection>> sessions;
+  std::map<std::string, std::uint32_t> per_address;
+  network_counters counters;
+  std::uint64_t next_id = 1;
+  bool accepting = true;
+  std::chrono::steady_clock::time_point last_warning{};
 
-std::optional<std::string> authorized_clients::name_of(std::string_view public_key) {
-  std::lock_guard lk(mu_);
-  reload_if_changed();
-  auto it = by_key_.find(std::string(public_key));
-  if (it == by_key_.end()) return std::nullopt;
-  return it->second;
-}
+  void warn(const std::string& what) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_warning < std::chrono::seconds(10)) return;  // a flood must not flood the journal
+    last_warning = now;
+    spdlog::warn("network: {}", what);
+  }
+  std::string describe(const connection& c) const {
+    return "from " + c.address + (c.name.empty() ? "" : ", client " + c.name);
+  }
+  void message(connection& c, std::vector<std::vector<std::uint8_t>> frames) { on_message(c.id, c.name, std::move(frames)); }
+  std::optional<std::string> authorize(connection& c, const net::curve_key& key) {
+    auto name = clients->name_of(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
+    if (name) ++counters.admitted;
+    else {
+      ++counters.refused;
+      warn("refused a CURVE key no file in the clients directory holds (" + describe(c) + ")");
+    }
+    return name;
+  }
+  void remove(std::uint64_t id) {
+    auto it = sessions.find(id);
+    if (it == sessions.end()) return;
+    const auto addr = it->second->address;
+    sessions.erase(it);
+    if (--per_address[addr] == 0) per_address.erase(addr);
+    if (on_close) on_close(id);
+  }
 
-std::size_t authorized_clients::size() {
-  std::lock_guard lk(mu_);
-  return by_key_.size();
-}
+  void accept() {
+    if (!accepting) return;
+    acceptor.async_accept([self = shared_from_this()](const boost::system::error_code& ec, tcp::socket s) {
+      if (!self->accepting || ec == asio::error::operation_aborted) return;
+      if (ec) {
+        // Out of descriptors (EMFILE, ENFILE) or memory: pause, never fail.
+        ++self->counters.accept_errors;
+        self->warn("cannot accept a connection: " + ec.message() + "; retrying in 100 ms");
+        self->retry.expires_after(std::chrono::milliseconds(100));
+        self->retry.async_wait([self](const boost::system::error_code& e) {
+          if (!e) self->accept();
+        });
+        return;
+      }
+      self->admit(std::move(s));
+      self->accept();
+    });
+  }
 
-network_listener::network_listener(boost::asio::io_context& io, const network_options& opt, message_handler on_message)
-    : io_(io),
-      on_message_(std::move(on_message)),
-      insecure_(opt.insecure_loopback),
-      zap_(ctx_, zmq::socket_type::rep),
-      router_(ctx_, zmq::socket_type::router),
-      reader_(io, router_, [this](const net::routed& r) { on_frame(r); }) {
-  if (opt.endpoint.rfind("tcp://", 0) != 0)
-    throw std::runtime_error("the network endpoint " + opt.endpoint + " is not tcp://ADDR:PORT");
-  if (insecure_) {
+  void admit(tcp::socket s) {
     boost::system::error_code ec;
-    const auto a = boost::asio::ip::make_address(host_of(opt.endpoint), ec);
-    if (ec || !a.is_loopback())
+    const auto remote = s.remote_endpoint(ec);
+    if (ec) return;  // already gone
+    const auto addr = address_of(remote);
+    if (sessions.size() >= opt.max_connections) {
+      ++counters.refused_total;
+      warn("refused a connection from " + addr + ": " + std::to_string(sessions.size()) +
+           " network connections are open, the limit is " + std::to_string(opt.max_connections));
+      return;
+    }
+    auto& mine = per_address[addr];
+    if (mine >= opt.max_per_address) {
+      ++counters.refused_per_address;
+      warn("refused a connection from " + addr + ": it holds " + std::to_string(mine) +
+           " connections, the limit per address is " + std::to_string(opt.max_per_address));
+      return;
+    }
+    ++mine;
+    ++counters.accepted;
+    s.set_option(tcp::no_delay(true), ec);
+    const auto id = next_id++;
+    auto c = std::make_shared<connection>(shared_from_this(), std::move(s), id, keys ? &*keys : nullptr);
+    c->address = addr;
+    if (!keys) c->name = loopback_name;
+    sessions.emplace(id, c);
+    c->start();
+  }
+
+  // Once a second: a connection whose key is no longer authorized (its file removed or changed) is closed.
+  void check_revoked() {
+    revoke.expires_after(std::chrono::seconds(1));
+    revoke.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      if (ec) return;
+      std::vector<std::shared_ptr<connection>> gone;
+      for (auto& [id, c] : self->sessions) {
+        if (c->name.empty()) continue;  // still handshaking
+        const auto now = self->clients->name_of(std::string_view(reinterpret_cast<const char*>(c->key.data()), c->key.size()));
+        if (now != c->name) gone.push_back(c);
+      }
+      for (auto& c : gone) {
+        ++self->counters.revoked;
+        spdlog::info("network: closed a connection of client {}: its key is no longer authorized", c->name);
+        c->close();
+      }
+      self->check_revoked();
+    });
+  }
+};
+
+network_listener::network_listener(asio::io_context& io, const network_options& opt, message_handler on_message,
+                                   close_handler on_close)
+    : impl_(std::make_shared<impl>(io, opt, std::move(on_message), std::move(on_close))) {
+  const auto ep = resolve(io, opt.endpoint);
+  if (opt.insecure_loopback) {
+    if (!ep.address().is_loopback())
       throw std::runtime_error("--insecure-loopback serves plaintext TCP on a loopback address only (127.0.0.1, ::1), "
                                "not " + opt.endpoint + "; give the server a key (--server-key) to serve other addresses");
     if (!opt.server_key.empty())
@@ -121,89 +200,63 @@ network_listener::network_listener(boost::asio::io_context& io, const network_op
     if (opt.server_key.empty() || opt.clients_dir.empty())
       throw std::runtime_error("a network endpoint needs --server-key (cuzk keygen) and --clients-dir (NAME.pub files), "
                                "or --insecure-loopback for plaintext on a loopback address");
-    clients_.emplace(opt.clients_dir);
-    const auto keys = net::read_curve_secret(opt.server_key);
-    const auto secret = binary_key(keys.secret_key);
-    zap_.set(zmq::sockopt::linger, 0);
-    zap_.bind(zap_endpoint);  // before the ROUTER binds: no handshake may go unchecked
-    zap_thread_ = std::thread([this] { zap_loop(); });
-    router_.set(zmq::sockopt::curve_server, true);
-    if (zmq_setsockopt(router_.handle(), ZMQ_CURVE_SECRETKEY, secret.data(), secret.size()) != 0)
-      throw std::runtime_error(std::string("the server key: ") + zmq_strerror(zmq_errno()));
-    router_.set(zmq::sockopt::zap_domain, "cuzk");
-    spdlog::info("network clients: CURVE, server public key {} ({}), {} client key(s) in {}", keys.public_key,
-                 opt.server_key.string(), clients_->size(), opt.clients_dir.string());
+    impl_->clients.emplace(opt.clients_dir);
+    const auto k = net::read_curve_secret(opt.server_key);
+    try {
+      impl_->keys = net::curve_server_keys_from_z85(k.public_key, k.secret_key);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("the server key " + opt.server_key.string() + ": " + e.what());
+    }
+    spdlog::info("network clients: CURVE, server public key {} ({}), {} client key(s) in {}", k.public_key,
+                 opt.server_key.string(), impl_->clients->size(), opt.clients_dir.string());
   }
-  net::set_router_mandatory(router_);
-  net::set_heartbeat(router_, {});
-  net::set_max_message_size(router_, static_cast<std::int64_t>(proto::zmq_max_message_bytes));
-  net::set_linger(router_, std::chrono::milliseconds(0));
-  router_.set(zmq::sockopt::handshake_ivl, static_cast<int>(opt.handshake.count()));
-  try {
-    router_.bind(opt.endpoint);
-  } catch (const zmq::error_t& e) {
-    throw std::runtime_error("cannot bind the network endpoint " + opt.endpoint + ": " + e.what());
-  }
-  if (insecure_) spdlog::warn("network clients: plaintext TCP on {} (--insecure-loopback): every local process is client {}",
-                              local_endpoint(), loopback_name);
+  auto& a = impl_->acceptor;
+  boost::system::error_code ec;
+  a.open(ep.protocol(), ec);
+  if (!ec) a.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) a.bind(ep, ec);
+  if (!ec) a.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) throw std::runtime_error("cannot bind the network endpoint " + opt.endpoint + ": " + ec.message());
+  spdlog::info("network connections: at most {} in total and {} per address; {} ms to prove a key", opt.max_connections,
+               opt.max_per_address, opt.handshake.count());
+  if (opt.insecure_loopback)
+    spdlog::warn("network clients: plaintext TCP on {} (--insecure-loopback): every local process is client {}",
+                 local_endpoint(), loopback_name);
 }
 
 network_listener::~network_listener() {
-  stop_ = true;
-  if (zap_thread_.joinable()) zap_thread_.join();
-}
-
-std::string network_listener::local_endpoint() const { return router_.get(zmq::sockopt::last_endpoint); }
-
-// RFC 27: [version, request id, domain, address, routing id, mechanism,
-// credentials…] → [version, request id, status, text, user id, metadata].
-void network_listener::zap_loop() {
-  while (!stop_) {
-    zmq::pollitem_t item{zap_.handle(), 0, ZMQ_POLLIN, 0};
-    try {
-      if (zmq::poll(&item, 1, std::chrono::milliseconds(100)) <= 0) continue;
-      std::vector<zmq::message_t> req;
-      if (!zmq::recv_multipart(zap_, std::back_inserter(req), zmq::recv_flags::dontwait)) continue;
-      std::optional<std::string> name;
-      if (req.size() == 7 && req[0].to_string() == "1.0" && req[5].to_string() == "CURVE" && req[6].size() == 32)
-        name = clients_->name_of(req[6].to_string_view());
-      if (name) ++counters_.admitted;
-      else ++counters_.refused;
-      std::array<zmq::const_buffer, 6> reply{zmq::str_buffer("1.0"),
-                                             req.size() > 1 ? zmq::buffer(req[1].data(), req[1].size()) : zmq::const_buffer{},
-                                             name ? zmq::str_buffer("200") : zmq::str_buffer("400"),
-                                             name ? zmq::str_buffer("OK") : zmq::str_buffer("unknown client key"),
-                                             name ? zmq::const_buffer(name->data(), name->size()) : zmq::const_buffer{}, zmq::const_buffer{}};
-      (void)zmq::send_multipart(zap_, reply);
-    } catch (const zmq::error_t& e) {
-      if (e.num() == ETERM) return;
-      spdlog::warn("ZAP handler: {}", e.what());
-    }
-  }
+  impl_->accepting = false;
+  boost::system::error_code ec;
+  impl_->acceptor.close(ec);
+  impl_->retry.cancel();
+  impl_->revoke.cancel();
+  auto sessions = std::move(impl_->sessions);
+  impl_->on_close = nullptr;
+  for (auto& [id, s] : sessions) s->close();
 }
 
 void network_listener::start() {
-  reader_.start();
-  boost::asio::post(io_, [this] { drain(); });
+  impl_->accept();
+  if (impl_->clients) impl_->check_revoked();
 }
 
-void network_listener::drain() { reader_.drain(); }
-
-void network_listener::on_frame(const net::routed& r) {
-  const std::string name = insecure_ ? loopback_name : r.user_id;
-  if (name.empty()) return;  // cannot happen: ZAP names every CURVE connection it admits
-  on_message_(r.peer, name, r.msg);
+bool network_listener::send(std::uint64_t conn, std::span<const std::uint8_t> bytes) {
+  auto it = impl_->sessions.find(conn);
+  if (it == impl_->sessions.end() || it->second->name.empty()) return false;
+  auto s = it->second;  // send may close it (and erase it from the map)
+  return s->send(bytes);
 }
 
-bool network_listener::send(const std::string& routing_id, const proto::message& m) {
-  bool sent = false;
-  try {
-    sent = net::send_to(router_, routing_id, m) == net::send_result::sent;
-  } catch (const zmq::error_t& e) {
-    spdlog::warn("network send failed: {}", e.what());
-  }
-  boost::asio::post(io_, [this] { drain(); });  // the send may have taken the edge of a request queued meanwhile
-  return sent;
+const network_counters& network_listener::counters() const { return impl_->counters; }
+std::size_t network_listener::connections() const { return impl_->sessions.size(); }
+bool network_listener::secure() const { return impl_->keys.has_value(); }
+
+std::string network_listener::local_endpoint() const {
+  boost::system::error_code ec;
+  const auto ep = impl_->acceptor.local_endpoint(ec);
+  if (ec) return {};
+  const auto host = ep.address().to_string();
+  return "tcp://" + (ep.address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(ep.port());
 }
 
 }  // namespace cuzk::server

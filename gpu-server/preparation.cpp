@@ -139,7 +139,7 @@ void check_constraint_system(int fd, const std::string& path, const job::key_sha
 }  // namespace
 
 prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys, const shm::slot_table& slots,
-                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded) {
+                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded, bool keep_named) {
   prepared r;
   try {
     r.pk = keys.resolve(s.zkey, who, r.key_id);
@@ -181,6 +181,7 @@ prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_s
                              std::to_string(pk.n_vars) + " (witness of another circuit?)");
       sp.wtns = wtns;
       sp.wtns_identity = w->identity();
+      if (keep_named && !uploaded.wtns) r.wtns_file = std::make_shared<opened_file>(std::move(*w));
       if (c.r1cs) {
         const std::string r1cs = uploaded.r1cs.value_or(*c.r1cs);
         auto f = open(uploaded.r1cs, *c.r1cs);
@@ -188,6 +189,7 @@ prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_s
         check_constraint_system(f->fd(), r1cs, pk);
         sp.r1cs = r1cs;
         sp.r1cs_identity = f->identity();
+        if (keep_named && !uploaded.r1cs) r.r1cs_file = std::make_shared<opened_file>(std::move(*f));
       } else if (auto why = job::coefficients_refusal(pk)) {
         throw job::job_error(*why);
       }

@@ -2,6 +2,7 @@
 // preparation pool, never on the loop.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,9 @@ struct prepared {
   std::string spec_json;
   std::optional<proto::error_code> code;
   std::string error;
+  /* keep_named: the circom files the client named by path, as opened under the client's identity (a
+     cluster node sends their bytes with the job: no other node opens the path). */
+  std::shared_ptr<opened_file> wtns_file, r1cs_file;
 };
 
 /* A circom Submit's files that are the client's own uploads (uploads.hpp): spool paths the loop resolved. */
@@ -29,6 +33,7 @@ struct spooled {
 };
 
 prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys, const shm::slot_table& slots,
-                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded = {});
+                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded = {},
+                 bool keep_named = false);
 
 }  // namespace cuzk::server

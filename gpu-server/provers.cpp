@@ -97,7 +97,7 @@ void provers::start() {
     if (!pj) return;
     if (!c_.slots.start_proving(pj->slot, pj->gen, c_.lease.index())) return;
     ++proving_;
-    if (auto rec = c_.jobs.get(pj->job)) in_flight_[pj->slot] = {shm::rank((*rec)->priority), (*rec)->seq, pj->stop};
+    if (auto rec = c_.jobs.get(pj->job)) in_flight_[pj->slot] = {shm::rank((*rec)->priority), (*rec)->seq, pj->stop, pj->job};
     {
       std::lock_guard lk(mu_);
       to_prove_.push_back(std::move(*pj));
@@ -125,13 +125,17 @@ void provers::preempt() {
     auto victim = in_flight_.end();
     for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it)
       if (it->second.rank >= 0 && !it->second.stop->load() &&
+          c_.counters.preemptions.preemptible(it->second.job, c_.opt.critical.max_preemptions) &&
           (victim == in_flight_.end() ||
            std::pair(it->second.rank, it->second.seq) > std::pair(victim->second.rank, victim->second.seq)))
         victim = it;
     if (victim == in_flight_.end()) return;
     victim->second.stop->store(true, std::memory_order_release);
     ++stopping;
-    spdlog::info("a critical slot waits: the proof of slot {} stops at its next phase boundary", victim->first);
+    spdlog::info("a critical slot waits: the proof of slot {} stops at its next phase boundary (job {}: preemption {} of "
+                 "at most {})",
+                 victim->first, victim->second.job.index, c_.counters.preemptions.note(victim->second.job),
+                 c_.opt.critical.max_preemptions);
   }
 }
 
@@ -260,7 +264,9 @@ void provers::stored(const proof_done& d) {
     }
     shm::failpoint("server.proof.stored");
     ++c_.counters.proofs;
-    spdlog::info("proven job={} partition={} backend={} gpu={} prover={} streamed={} {} wait_ms={:.1f}", w.job.index,
+    const auto rec = c_.jobs.get(w.job);
+    spdlog::info("proven job={} partition={} backend={} gpu={} prover={} streamed={} {} wait_ms={:.1f}",
+                 rec ? util::printable(shm::field_text((*rec)->job_id)) : std::to_string(w.job.index),
                  w.partition, c_.backend.name(), d.gpu, d.worker, d.streamed,
                  timings_log_fields(d.timings, d.verify, d.stage), d.timings.wait * 1e3);
     (void)c_.slots.release(w.slot, w.gen, c_.lease.index());

@@ -6,7 +6,8 @@
 // job. reserve_provers per GPU prove only critical slots; a critical slot
 // that finds every prover busy stops the lowest-priority, newest proof at
 // its next phase boundary (its slot FILLED again, proven later from the
-// same synthesis).
+// same synthesis), unless that job was preempted critical max_preemptions
+// times already.
 #pragma once
 
 #include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
@@ -80,6 +81,7 @@ class provers {
     int rank;
     std::uint64_t seq;
     std::shared_ptr<std::atomic<bool>> stop;
+    shm::job_ref job;
   };
   std::map<std::uint64_t, in_flight_proof> in_flight_;  // by slot (io thread only)
 

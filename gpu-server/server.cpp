@@ -183,14 +183,20 @@ server::server(server_options opt)
       },
       [this](std::uint64_t conn) { requests_->closed(std::to_string(conn)); });
   if (!opt_.network.endpoint.empty()) {
+    opt_.network.max_connections = fit_descriptor_limit(opt_.network.max_connections, 256 + opt_.clients.total);
     network_ = std::make_unique<network_listener>(
-        io_, opt_.network, [this](const std::string& rid, const std::string& name, const net::decoded& m) {
-          route(peer{rid, net::peer_credentials{network_uid(name), static_cast<gid_t>(-1), 0}, channel::network, name}, m);
+        io_, opt_.network,
+        [this](std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>> frames) {
+          on_network(conn, name, std::move(frames));
+        },
+        [this](std::uint64_t conn) {
+          if (const auto n = requests_->closed(std::to_string(conn), channel::network))
+            spdlog::info("network connection {} closed: its {} pending Wait(s) dropped", conn, n);
         });
     spdlog::info("network clients on {}", network_->local_endpoint());
   }
   if (!opt_.metrics_address.empty()) {
-    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p, std::string_view q) { return on_http(p, q); });
+    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p, std::string_view q, std::optional<std::uint32_t> uid) { return on_http(p, q, uid); });
     const auto ep = http_->local_endpoint();
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
@@ -211,7 +217,7 @@ server::server(server_options opt)
                      [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
   if (cluster_link_)
     cluster_requests_ = std::make_unique<cluster_requests>(
-        cluster_requests::context{opt_, *jobs_, *cluster_link_, *this},
+        cluster_requests::context{opt_, *jobs_, *cluster_link_, *this, keys_.get()},
         [this](const shm::job_record& rec) { return requests_->status_of(rec); },
         [this](proto::status_reply& st, bool all) { describe(st, all); });
   requests_ = std::make_unique<client_requests>(
@@ -304,6 +310,17 @@ void server::on_client(std::uint64_t conn, const net::peer_credentials& cred,
   route(p, proto::decode(frames[0]));
 }
 
+// A network client: its connection's number and the name its proven key has.
+void server::on_network(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>> frames) {
+  const peer p{std::to_string(conn), net::peer_credentials{network_uid(name), static_cast<gid_t>(-1), 0}, channel::network, name};
+  if (frames.size() != 1) {
+    ++counters_.malformed;
+    return reply_error(p.to(), 0, proto::error_code::malformed,
+                       "expected one frame per message, got " + std::to_string(frames.size()));
+  }
+  route(p, proto::decode(frames[0]));
+}
+
 // SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 are blocked in every thread (main
 // blocks them before any thread starts) and taken here with sigtimedwait.
 // TERM and INT stop: the loop is told at once, and if it does not act within
@@ -360,7 +377,7 @@ void server::hold_proving(bool hold) {
 bool server::send(const address& to, const proto::message& m) {
   switch (to.via) {
     case channel::clients: return clients_ && clients_->send(std::stoull(to.identity), proto::encode(m));  // on_client's number
-    case channel::network: return network_ && network_->send(to.identity, m);
+    case channel::network: return network_ && network_->send(std::stoull(to.identity), proto::encode(m));
     case channel::workers: break;
   }
   try {
@@ -452,7 +469,6 @@ void server::on_tick() {
   if (cluster_queue_) cluster_queue_->tick();
   dispatch();
   drain();
-  if (network_) network_->drain();
 }
 
 void server::dispatch() {

@@ -71,6 +71,7 @@ class server final : private outbox {
   void drain();  // the workers' socket
   void on_worker_frame(const net::routed& r);
   void on_client(std::uint64_t conn, const net::peer_credentials& cred, std::vector<std::vector<std::uint8_t>> frames);
+  void on_network(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>> frames);
   /* A decoded frame to the part it is for; a client request on the workers' socket (or the reverse) is refused. */
   void route(const peer& from, const net::decoded& m);
   void watch_signals();
@@ -95,7 +96,8 @@ class server final : private outbox {
   void node_capacity(proto::capacity& cap) const;
 
   // server_metrics.cpp: /metrics, /healthz, /readyz, /trace.json and /timeline (query: since=SECONDS)
-  http_reply on_http(std::string_view path, std::string_view query) const;
+  /* /timeline and /trace.json show every client's jobs: only to a local peer whose uid is an operator's. */
+  http_reply on_http(std::string_view path, std::string_view query, std::optional<std::uint32_t> peer_uid) const;
   std::string metrics_text() const;
   void observe_proof(const proof_done& d, std::uint64_t synth_start, std::uint64_t synth_end);
   /* A worker's Filled: its synthesis onto the timeline, once a (slot, generation). */

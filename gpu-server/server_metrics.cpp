@@ -70,8 +70,16 @@ void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::
     series_.h2d_bytes += 32 * (3 * std::uint64_t(d.what.pk->domain_size) + std::uint64_t(d.what.pk->n_vars));
 }
 
-http_reply server::on_http(std::string_view path, std::string_view query) const {
-  if (path == "/trace.json" || path == "/timeline") return timeline_reply(path, query);
+http_reply server::on_http(std::string_view path, std::string_view query, std::optional<std::uint32_t> peer_uid) const {
+  if (path == "/trace.json" || path == "/timeline") {
+    if (!peer_uid || !opt_.is_operator(static_cast<uid_t>(*peer_uid)))
+      return {403, "text/plain; charset=utf-8",
+              std::string(path) + " shows every client's jobs: it is served only to an operator (root, the server's uid "
+              "or an --operator uid) connecting from this host; " +
+                  (peer_uid ? "this connection is uid " + std::to_string(*peer_uid) : "this peer is not on this host") +
+                  "\n"};
+    return timeline_reply(path, query);
+  }
   if (path == "/metrics") return {200, std::string(metrics::content_type), metrics_text()};
   if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
   if (path == "/readyz") {
@@ -103,6 +111,13 @@ std::string server::metrics_text() const {
            "slots FILLED again) and syntheses aborted (their partitions queued again).");
   w.sample("cuzk_preemptions_total", {{"kind", "proof"}}, double(counters_.preempted));
   w.sample("cuzk_preemptions_total", {{"kind", "synthesis"}}, double(counters_.aborted));
+  w.family("cuzk_preemptions_per_job_max", "gauge",
+           "The most times one unfinished job lost its synthesis or its proof to critical jobs (at most "
+           "critical max_preemptions).");
+  w.sample("cuzk_preemptions_per_job_max", double(counters_.preemptions.most()));
+  w.family("cuzk_critical_refused_total", "counter",
+           "Critical Submits refused over a per-client critical bound (jobs, partitions, partitions per minute).");
+  w.sample("cuzk_critical_refused_total", double(counters_.critical_refused));
 
   std::map<std::string_view, std::uint64_t> jobs{{"reserved", 0}, {"active", 0}, {"done", 0}, {"failed", 0}};
   jobs_->for_each([&](shm::job_ref, const shm::job_record& rec) {
@@ -181,17 +196,47 @@ std::string server::metrics_text() const {
     w.sample("cuzk_cluster_listening", cluster_link_->listening() ? 1.0 : 0.0);
     w.family("cuzk_cluster_claims_preparing", "gauge", "Jobs this node claimed that are being prepared into its pool.");
     w.sample("cuzk_cluster_claims_preparing", double(cluster_queue_->taking()));
+    const auto& cr = cluster_requests_->counts();
+    w.family("cuzk_cluster_submits_refused_total", "counter",
+             "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs, or bytes of "
+             "files the client's unfinished jobs keep in the database (--max-spool-per-client).");
+    w.sample("cuzk_cluster_submits_refused_total", {{"reason", "jobs"}}, double(cr.refused_jobs));
+    w.sample("cuzk_cluster_submits_refused_total", {{"reason", "critical"}}, double(cr.refused_critical));
+    w.sample("cuzk_cluster_submits_refused_total", {{"reason", "files"}}, double(cr.refused_files));
+    w.family("cuzk_cluster_proofs_refused_total", "counter",
+             "Stored proofs this node read from the database and did not answer: they did not verify under their key.");
+    w.sample("cuzk_cluster_proofs_refused_total", double(cr.proofs_refused));
   }
   if (uploads_->enabled()) {
     w.family("cuzk_spool_bytes", "gauge", "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");
     w.sample("cuzk_spool_bytes", double(uploads_->bytes()));
+    w.family("cuzk_spool_files", "gauge", "Streamed files in the spool: uploads in progress, complete, or a job's.");
+    w.sample("cuzk_spool_files", double(uploads_->files()));
   }
   if (network_) {
     const auto& nc = network_->counters();
     w.family("cuzk_network_handshakes_total", "counter",
              "CURVE handshakes of network clients, by result: admitted (a key in the clients directory) or refused.");
-    w.sample("cuzk_network_handshakes_total", {{"result", "admitted"}}, double(nc.admitted.load()));
-    w.sample("cuzk_network_handshakes_total", {{"result", "refused"}}, double(nc.refused.load()));
+    w.sample("cuzk_network_handshakes_total", {{"result", "admitted"}}, double(nc.admitted));
+    w.sample("cuzk_network_handshakes_total", {{"result", "refused"}}, double(nc.refused));
+    w.family("cuzk_network_connections", "gauge", "Network connections open, handshaking or not.");
+    w.sample("cuzk_network_connections", double(network_->connections()));
+    w.family("cuzk_network_accepted_total", "counter", "Network connections admitted at accept (within both bounds).");
+    w.sample("cuzk_network_accepted_total", double(nc.accepted));
+    w.family("cuzk_network_refused_total", "counter", "Network connections closed at accept, by the bound they passed.");
+    w.sample("cuzk_network_refused_total", {{"reason", "per_address"}}, double(nc.refused_per_address));
+    w.sample("cuzk_network_refused_total", {{"reason", "total"}}, double(nc.refused_total));
+    w.family("cuzk_network_closed_total", "counter",
+             "Network connections the server closed, by reason: no key proven in time (handshake), replies not read "
+             "(slow_reader), a protocol or CURVE error (protocol), a key no longer authorized (revoked), 60 s of "
+             "silence once handshaken (idle).");
+    w.sample("cuzk_network_closed_total", {{"reason", "handshake"}}, double(nc.handshake_timeouts));
+    w.sample("cuzk_network_closed_total", {{"reason", "slow_reader"}}, double(nc.slow_readers));
+    w.sample("cuzk_network_closed_total", {{"reason", "protocol"}}, double(nc.protocol_errors));
+    w.sample("cuzk_network_closed_total", {{"reason", "revoked"}}, double(nc.revoked));
+    w.sample("cuzk_network_closed_total", {{"reason", "idle"}}, double(nc.idle_timeouts));
+    w.family("cuzk_network_accept_errors_total", "counter", "Failed accepts of network connections (out of descriptors).");
+    w.sample("cuzk_network_accept_errors_total", double(nc.accept_errors));
   }
   if (http_) {
     const auto h = http_->stats();

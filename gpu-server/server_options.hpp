@@ -15,6 +15,7 @@
 #include "backend/backend.hpp"
 #include "client_listener.hpp"
 #include "job/key_cache.hpp"
+#include "preemption_ledger.hpp"
 #include "proto/limits.hpp"
 
 namespace cuzk::server {
@@ -25,7 +26,9 @@ struct network_options {
   std::filesystem::path server_key;   // the server's secret key file (cuzk keygen)
   std::filesystem::path clients_dir;  // NAME.pub: the clients the operator authorized
   bool insecure_loopback = false;     // plaintext, and only on a loopback address
-  std::chrono::milliseconds handshake{5000};
+  std::chrono::milliseconds handshake{5000};  // a connection that has not proven a key by then is closed
+  std::uint32_t max_connections = 1024;      // all network connections; capped below RLIMIT_NOFILE at start
+  std::uint32_t max_per_address = 64;        // connections from one source address, before any key is shown
 };
 
 /* Files clients stream into the spool (uploads.hpp). */
@@ -33,6 +36,7 @@ struct upload_options {
   std::filesystem::path spool_dir;                  // empty: uploads refused
   std::uint64_t max_bytes_per_client = 16ULL << 30;  // spooled, in progress or owned by an unfinished job
   std::uint32_t max_open_per_client = 4;            // uploads in progress
+  std::uint32_t max_files_per_client = 64;          // spooled files no job names yet (in progress or complete)
   std::chrono::seconds stall{30};                   // no chunk for this long: dropped, its file removed
   std::chrono::seconds keep{600};                   // complete and named by no Submit for this long: removed
 };
@@ -51,6 +55,9 @@ struct cluster_options {
 /* The critical class (scheduler: workers.hpp, provers.hpp): ahead of everything, preempting. */
 struct critical_options {
   std::uint32_t max_per_client = 4;  // unfinished critical jobs one client may have; 0: critical refused
+  std::uint32_t max_partitions_per_client = 16;  // partitions of those jobs, together
+  double partitions_per_minute = 16;  // critical partitions one client may submit: a bucket of a minute's worth
+  unsigned max_preemptions = 2;       // syntheses aborted plus proofs stopped per job; then it is preempted no more
   unsigned reserve_workers = 0;      // synthesis workers kept idle for critical jobs (never every worker)
   unsigned reserve_provers = 0;      // proving workers per GPU kept for critical proofs (never every one)
 };
@@ -114,6 +121,8 @@ struct server_options {
 struct server_counters {
   std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0, refused = 0;
   std::uint64_t preempted = 0, aborted = 0;  // proofs stopped and syntheses aborted for critical jobs
+  std::uint64_t critical_refused = 0;         // critical Submits over a per-client critical bound
+  preemption_ledger preemptions;              // per job, for the bound on preemptions
 };
 
 /* The loop's state (io thread only), read by the parts. */

@@ -90,27 +90,35 @@ std::uint64_t uploads::bytes() const {
 
 std::optional<std::string> uploads::admit(uid_t uid, const proto::upload& u) const {
   std::uint64_t held = 0;
-  std::uint32_t open = 0;
+  std::uint32_t open = 0, waiting = 0;
   for (const auto& [k, e] : files_)
     if (k.first == uid && k.second != u.upload_id) {
       held += e.size;
       open += !e.job && e.received < e.size;
+      waiting += !e.job;
     }
   const auto& o = opt_.uploads;
   if (open >= o.max_open_per_client)
     return "you have " + std::to_string(open) + " uploads in progress, the limit per client is " +
            std::to_string(o.max_open_per_client);
+  if (waiting >= o.max_files_per_client)
+    return "you have " + std::to_string(waiting) + " spooled files no job names yet, the limit per client is " +
+           std::to_string(o.max_files_per_client) + "; submit them (upload:ID) or wait until they expire";
   if (u.size > o.max_bytes_per_client || held > o.max_bytes_per_client - u.size)
     return "an upload of " + std::to_string(u.size) + " bytes beside the " + std::to_string(held) +
            " you have spooled passes the " + std::to_string(o.max_bytes_per_client) + " bytes allowed a client";
   return std::nullopt;
 }
 
-std::optional<std::string> uploads::check_witness_header(const proto::upload& u) {
+std::optional<std::string> uploads::unknown_key(const peer& p, const proto::upload& u) {
   if (!shm::is_key_id(u.zkey)) return "a witness upload names its key by id (32 hex digits), not by path";
   // Only a key the pool holds is loaded: an unknown id costs a lookup, never a parse on the pool or a log line.
-  if (!keys_.has(u.zkey) && !shm::srs_region::open(opt_.pool, u.zkey))
+  if (!keys_.nameable(p.cred, u.zkey) || (!keys_.has(u.zkey) && !shm::srs_region::open(opt_.pool, u.zkey)))
     return "the pool holds no key " + u.zkey + " (an operator installs keys with cuzk-shm load-srs)";
+  return std::nullopt;
+}
+
+std::optional<std::string> uploads::check_witness_header(const proto::upload& u) {
   auto pk = keys_.ready(u.zkey);
   if (!pk) return std::nullopt;  // loading: the caller answers busy and the client sends the chunk again
   try {
@@ -135,6 +143,8 @@ void uploads::chunk(const peer& p, std::uint64_t rq, const proto::upload& u) {
   if (u.offset == 0) {
     if (it != files_.end() && (it->second.job || it->second.claimed))
       return refuse(proto::error_code::conflict, "upload " + u.upload_id + " belongs to a job now; choose another id");
+    if (u.kind == proto::upload_kind::wtns)
+      if (auto why = unknown_key(p, u)) return refuse(proto::error_code::bad_request, *why);
     if (auto why = admit(p.cred.uid, u)) return refuse(proto::error_code::busy, *why);
     if (u.kind == proto::upload_kind::wtns) {
       if (auto why = check_witness_header(u)) return refuse(proto::error_code::bad_request, *why);

@@ -54,6 +54,7 @@ class uploads {
   void expire();
   bool enabled() const { return !dir_.empty(); }
   std::uint64_t bytes() const;
+  std::size_t files() const { return files_.size(); }
 
  private:
   struct entry {
@@ -69,6 +70,9 @@ class uploads {
   std::optional<std::string> admit(uid_t uid, const proto::upload& u) const;
   /* Why the witness's first chunk does not fit its key, or nullopt. */
   std::optional<std::string> check_witness_header(const proto::upload& u);
+  /* "the pool holds no key" for a key id this client may not name and for one the pool does not hold alike:
+     the same reply, before any size is checked, so that an upload tells nothing of other keys. */
+  std::optional<std::string> unknown_key(const peer& p, const proto::upload& u);
   void drop(std::map<key, entry>::iterator it);
 
   const server_options& opt_;

@@ -140,6 +140,10 @@ void workers::kill_hung() {
 void workers::reap_dead() {
   kill_hung();
   std::erase_if(workers_, [&](const auto& kv) { return !shm::is_alive(c_.region, kv.first); });
+  c_.counters.preemptions.keep_if([&](shm::job_ref j) {
+    auto rec = c_.jobs.get(j);
+    return rec && shm::job_word_state(**rec) == shm::job_state::active;
+  });
   bool reclaimed = false;
   std::vector<shm::job_ref> refused;
   for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
@@ -232,6 +236,7 @@ bool workers::abort_one(std::uint32_t cls) {
     if (!word || !e || word->state != shm::slot_state::assigned || word->generation != gen) continue;
     auto rec = c_.jobs.get(shm::job_of(**e));
     if (!rec || shm::rank((*rec)->priority) < 0) continue;
+    if (!c_.counters.preemptions.preemptible(shm::job_of(**e), c_.opt.critical.max_preemptions)) continue;
     const std::tuple<int, std::uint64_t, std::uint32_t> k{shm::rank((*rec)->priority), (*rec)->seq, lease};
     if (!victim || k > *victim) victim = k;
   }
@@ -240,7 +245,10 @@ bool workers::abort_one(std::uint32_t cls) {
   const auto [slot, gen] = *w.busy;
   if (!c_.out.send({w.identity, channel::workers}, proto::message{0, proto::abort_synthesis{slot, gen}})) return false;
   aborting_[slot] = gen;
-  spdlog::info("a critical partition waits: asking worker {} to abort its synthesis of slot {}", util::printable(w.name), slot);
+  const shm::job_ref j = shm::job_of(**c_.slots.entry(slot));
+  spdlog::info("a critical partition waits: asking worker {} to abort its synthesis of slot {} (job {}: preemption {} of "
+               "at most {})",
+               util::printable(w.name), slot, j.index, c_.counters.preemptions.note(j), c_.opt.critical.max_preemptions);
   return true;
 }
 

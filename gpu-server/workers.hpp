@@ -4,7 +4,8 @@
 // back. Critical partitions come first: reserve_workers idle workers are
 // kept for them, and one that finds no worker or slot aborts the synthesis
 // of the lowest-priority, newest job (its partition waits again, its
-// synthesis not counted as a crash).
+// synthesis not counted as a crash), unless that job was preempted
+// critical max_preemptions times already (preemption_ledger.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -81,8 +82,8 @@ class workers {
                                const shm::job_record& rec) const;
   /* The slot classes of the critical partitions still waiting (whose keys are parsed). */
   std::vector<std::uint32_t> waiting_critical();
-  /* Asks the worker synthesizing the lowest-priority, newest non-critical job in a slot of class >= cls
-     (one a critical partition of that class fits) to abort; false when there is none. */
+  /* Asks the worker synthesizing the lowest-priority, newest non-critical job still preemptible in a slot of
+     class >= cls (one a critical partition of that class fits) to abort; false when there is none. */
   bool abort_one(std::uint32_t cls);
   void preempt();
 

@@ -101,6 +101,7 @@ class progress_circuit final : public circuits::basic_circuit<C> {
     progress_cs<C> w(cs, p_);
     c_.synthesize(w, in);
   }
+  std::uint64_t min_constraints() const override { return c_.min_constraints(); }
 
  private:
   const circuits::basic_circuit<C>& c_;

@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Build: compilers, CMake + Ninja, ccache (test.sh's CPU-only build reuses
 # the objects it shares with the CUDA one; reruns reuse everything). Tests/bench: GoogleTest/Mock, Google
 # Benchmark, GMP (field oracle). Library: oneTBB, Boost (Interprocess, Asio),
-# ZeroMQ + cppzmq, spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify),
+# ZeroMQ + cppzmq, libsodium (the network endpoint's CURVE), spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify),
 # xxHash (slot checksums, SRS content hashes), protobuf (the control protocol);
 # clang builds the libFuzzer targets (tests/fuzz). PostgreSQL and libpqxx: the
 # cluster's job store (gpu-server/cluster_store) and the real server its tests start;
@@ -20,7 +20,7 @@ export DEBIAN_FRONTEND=noninteractive
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
-  libtbb-dev libboost-dev libzmq3-dev cppzmq-dev
+  libtbb-dev libboost-dev libzmq3-dev cppzmq-dev libsodium-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
   libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
   systemd systemd-container python3

@@ -139,6 +139,7 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
   put(rec->client, client_bytes, req.client);
   put(rec->key_id, sizeof rec->key_id, req.key_id);
   rec->curve = req.curve;
+  rec->origin = static_cast<std::uint8_t>(req.origin);
   std::memset(rec->spec, 0, spec_bytes);
   std::memcpy(rec->spec, req.spec.data(), req.spec.size());
   std::memset(rec->error, 0, error_bytes);

@@ -32,6 +32,7 @@ struct job_request {
      it finished longer ago than this. */
   std::uint64_t retention_ns = 24ULL * 3600 * 1000000000ULL;
   std::uint8_t curve = 1;  // the key's (curves::curve_id; shm stores it, the service reads it)
+  job_origin origin = job_origin::client;
 };
 
 /* No phase measured, proven on the CPU. */

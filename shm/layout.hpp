@@ -177,12 +177,16 @@ struct partition_record {
   std::uint8_t result[result_bytes];
 };
 
+/* Who recorded a job: a client's Submit, or a cluster node's claim (no client request sets it). */
+enum class job_origin : std::uint8_t { client = 0, cluster = 1 };
+
 struct job_record {
   std::atomic<std::uint64_t> word;
   std::uint64_t seq;  // submission order (FIFO within a priority)
   std::uint8_t priority;
   std::uint8_t n_partitions;
   std::uint8_t curve;  // the key's curve (curves::curve_id: 1 = BLS12-381, 2 = BN254)
+  std::uint8_t origin;  // job_origin: who recorded it (formerly padding: the layout is unchanged)
   std::uint16_t spec_len;
   std::uint32_t error_len;
   std::uint64_t submitted_ns, finished_ns;
@@ -197,6 +201,7 @@ struct job_record {
   partition_record parts[max_partitions];
 };
 static_assert(std::is_trivially_copyable_v<slot_word>);
+static_assert(offsetof(job_record, origin) == 19 && offsetof(job_record, spec_len) == 20, "origin is former padding");
 
 /* A NUL-padded text field of a record (job id, client, key id, lease name). */
 template <std::size_t N>

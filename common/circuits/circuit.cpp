@@ -54,6 +54,7 @@ class bounded_counting_cs final : public r1cs::basic_constraint_system<C> {
 template <class C>
 std::optional<r1cs::counts> basic_circuit<C>::count_within(std::uint64_t max_constraints,
                                                            std::uint64_t max_wires) const {
+  if (min_constraints() > max_constraints) return std::nullopt;
   bounded_counting_cs<C> cs(max_constraints, max_wires);
   try {
     synthesize(cs, nullptr);

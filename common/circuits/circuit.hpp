@@ -58,6 +58,9 @@ class basic_circuit {
   /* Allocates and constrains everything. in == nullptr where the mode needs
      no values (counting, setup): placeholder values are used. */
   virtual void synthesize(constraint_system& cs, const inputs* in) const = 0;
+  /* At most the constraints synthesize() makes, from the parameters alone: the size checked before any
+     allocation proportional to it (a hostile sha256:bytes=16777216 is refused without expanding it). */
+  virtual std::uint64_t min_constraints() const = 0;
 
   /* Sizes from a counting run, to size a slot. */
   r1cs::counts count() const;

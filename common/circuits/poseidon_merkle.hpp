@@ -36,6 +36,7 @@ class basic_poseidon_merkle final : public basic_circuit<C> {
   nlohmann::json random_inputs(std::uint64_t seed) const override;
   std::vector<fr> public_values(const inputs& in) const override;
   void synthesize(constraint_system& cs, const inputs* in) const override;
+  std::uint64_t min_constraints() const override { return 245ull * depth_; }  // 245 a level, plus two
 
   /* The root, natively. */
   static fr root(const fr& leaf, std::uint64_t index, std::span<const fr> path);

@@ -33,6 +33,9 @@ class basic_sha256_preimage final : public basic_circuit<C> {
   nlohmann::json random_inputs(std::uint64_t seed) const override;
   std::vector<fr> public_values(const inputs& in) const override;
   void synthesize(constraint_system& cs, const inputs* in) const override;
+  /* blocks = ceil((L + 9) / 64), each compression at least 20,000 constraints (about 27,000) once the
+     message holds a witness byte (L = 0: constants only, folded) */
+  std::uint64_t min_constraints() const override { return bytes_ ? (bytes_ + 9 + 63) / 64 * 20000 : 0; }
 
   /* (hi, lo) of a digest */
   static std::array<fr, 2> pack_digest(const std::array<std::uint8_t, 32>& digest);

@@ -38,12 +38,14 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
         "witness_dirs", "hung_timeout", "retention", "max_jobs_per_client", "max_waits_per_client",
         "prepare_threads", "max_synth_crashes", "operators", "msm_copies", "hold_proving", "max_preparing",
         "max_preparing_per_client", "max_fetches_per_client", "max_connections_per_client", "max_connections",
-        "spool_dir", "max_spool_per_client_gib", "upload_stall"}},
+        "spool_dir", "max_spool_per_client_gib", "upload_stall", "max_spool_files_per_client"}},
       {"worker", {"name", "checksum", "synth_deadline", "stop_timeout", "progress_grace", "count"}},
       {"keys", {"host_copy", "drop", "keep"}},
       {"metrics", {"address", "timeline_minutes"}},
       {"network", {"endpoint", "server_key", "clients_dir", "insecure_loopback"}},
-      {"critical", {"max_per_client", "reserve_workers", "reserve_provers"}},
+      {"critical",
+       {"max_per_client", "reserve_workers", "reserve_provers", "max_partitions_per_client", "partitions_per_minute",
+        "max_preemptions"}},
       {"cluster", {"database", "node", "dead_after", "heartbeat"}},
   };
   return k;

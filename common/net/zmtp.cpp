@@ -8,7 +8,9 @@ namespace cuzk::net::zmtp {
 namespace {
 
 constexpr std::uint8_t flag_more = 0x01, flag_long = 0x02, flag_command = 0x04;
-constexpr std::size_t max_command_bytes = 4096;  // READY with its properties, PING with its context
+constexpr std::size_t max_command_bytes = 4096;  // READY with its properties, PING with its context, INITIATE
+constexpr std::size_t sealed_overhead = 8 + 8 + 16 + 1;  // "\x07MESSAGE", nonce, MAC, flags
+constexpr std::uint8_t sealed_more = 0x01, sealed_command = 0x02;
 
 // Appends with resize + memcpy: GCC 12's -Warray-bounds misreads vector::insert of a few bytes.
 void append(std::vector<std::uint8_t>& out, const void* p, std::size_t n) {
@@ -40,6 +42,19 @@ std::vector<std::uint8_t> frame(std::uint8_t flags, std::span<const std::uint8_t
   return out;
 }
 
+}  // namespace
+
+std::vector<std::uint8_t> server_greeting(std::string_view mechanism) {
+  std::vector<std::uint8_t> g(greeting_bytes, 0);
+  g[0] = 0xff;
+  g[9] = 0x7f;
+  g[10] = 3;  // major
+  g[11] = 1;  // minor: 3.1 (PING/PONG)
+  std::memcpy(&g[12], mechanism.data(), std::min<std::size_t>(mechanism.size(), 20));
+  g[32] = 1;  // as-server
+  return g;
+}
+
 std::vector<std::uint8_t> command_body(std::string_view name, std::span<const std::uint8_t> data) {
   std::vector<std::uint8_t> b;
   put_be(b, name.size(), 1);
@@ -48,27 +63,35 @@ std::vector<std::uint8_t> command_body(std::string_view name, std::span<const st
   return b;
 }
 
-}  // namespace
+std::vector<std::uint8_t> command_frame(std::span<const std::uint8_t> body) { return frame(flag_command, body); }
 
-std::vector<std::uint8_t> server_greeting() {
-  std::vector<std::uint8_t> g(greeting_bytes, 0);
-  g[0] = 0xff;
-  g[9] = 0x7f;
-  g[10] = 3;  // major
-  g[11] = 1;  // minor: 3.1 (PING/PONG)
-  std::memcpy(&g[12], "NULL", 4);
-  g[32] = 1;  // as-server
-  return g;
-}
-
-std::vector<std::uint8_t> ready_command(std::string_view type) {
+std::vector<std::uint8_t> socket_type_property(std::string_view type) {
   std::vector<std::uint8_t> props;
   constexpr std::string_view name = "Socket-Type";
   put_be(props, name.size(), 1);
   append(props, name.data(), name.size());
   put_be(props, type.size(), 4);
   append(props, type.data(), type.size());
-  return frame(flag_command, command_body("READY", props));
+  return props;
+}
+
+std::string socket_type_of(std::span<const std::uint8_t> data) {
+  std::string type;
+  while (!data.empty()) {  // properties: name-size, name, value-size (4, big-endian), value
+    const std::size_t n = data[0];
+    if (data.size() < 1 + n + 4) throw protocol_error("a truncated metadata property");
+    const std::string key(data.begin() + 1, data.begin() + 1 + static_cast<std::ptrdiff_t>(n));
+    const std::uint64_t v = get_be(data.data() + 1 + n, 4);
+    if (data.size() < 1 + n + 4 + v) throw protocol_error("a truncated metadata property value");
+    if (key == "Socket-Type")
+      type.assign(data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4), data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4 + v));
+    data = data.subspan(1 + n + 4 + v);
+  }
+  return type;
+}
+
+std::vector<std::uint8_t> ready_command(std::string_view type) {
+  return frame(flag_command, command_body("READY", socket_type_property(type)));
 }
 
 std::vector<std::uint8_t> pong_command(std::span<const std::uint8_t> context) {
@@ -87,6 +110,14 @@ void reader::feed(std::span<const std::uint8_t> bytes) {
   buf_.insert(buf_.end(), bytes.begin(), bytes.end());
 }
 
+reader::reader(std::size_t max_message, std::size_t max_frames, std::string_view mechanism)
+    : max_message_(max_message), max_frames_(max_frames), mechanism_(mechanism) {}
+
+void reader::secure(unsealer open) {
+  open_ = std::move(open);
+  ready_ = true;
+}
+
 std::optional<event> reader::next() {
   for (;;) {
     const std::uint8_t* p = buf_.data() + pos_;
@@ -96,8 +127,10 @@ std::optional<event> reader::next() {
       if (have >= 10 && !(p[9] & 0x01)) throw protocol_error("not a ZMTP 2.0+ greeting");
       if (have >= 11 && p[10] < 3) throw protocol_error("ZMTP version " + std::to_string(p[10]) + " is not served (3.x is)");
       if (have < greeting_bytes) return std::nullopt;
-      if (std::memcmp(p + 12, "NULL\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20) != 0)
-        throw protocol_error("only the NULL security mechanism is served on this endpoint");
+      char wanted[20] = {};
+      std::memcpy(wanted, mechanism_.data(), std::min<std::size_t>(mechanism_.size(), 20));
+      if (std::memcmp(p + 12, wanted, 20) != 0)
+        throw protocol_error("only the " + mechanism_ + " security mechanism is served on this endpoint");
       greeted_ = true;
       pos_ += greeting_bytes;
       continue;
@@ -110,27 +143,46 @@ std::optional<event> reader::next() {
     if (have < head) return std::nullopt;
     const std::uint64_t size = is_long ? get_be(p + 1, 8) : p[1];
     const bool is_command = flags & flag_command;
-    if (is_command && size > max_command_bytes) throw protocol_error("a command of " + std::to_string(size) + " bytes");
-    if (!is_command && size > max_message_ - std::min(max_message_, partial_bytes_))
+    const bool sealed = open_ != nullptr;
+    const std::size_t room = max_message_ - std::min(max_message_, partial_bytes_) + (sealed ? sealed_overhead : 0);
+    if (is_command && !sealed && size > max_command_bytes) throw protocol_error("a command of " + std::to_string(size) + " bytes");
+    if ((!is_command || sealed) && size > room)
       throw protocol_error("a message over the limit of " + std::to_string(max_message_) + " bytes");
-    if (!is_command && !ready_) throw protocol_error("a message before the READY command");
+    if (!is_command && !ready_) throw protocol_error(mechanism_ == "NULL" ? "a message before the READY command" : "a message before the handshake");
     if (have < head + size) return std::nullopt;
     std::span<const std::uint8_t> body(p + head, static_cast<std::size_t>(size));
     pos_ += head + static_cast<std::size_t>(size);
-    if (is_command) {
-      if (flags & flag_more) throw protocol_error("a command with the MORE flag");
-      if (auto e = command(body)) return e;
+    if (!sealed) {
+      if (is_command && (flags & flag_more)) throw protocol_error("a command with the MORE flag");
+      if (is_command && !ready_ && mechanism_ != "NULL")
+        return event{event::handshake, {std::vector<std::uint8_t>(body.begin(), body.end())}, {}};
+      if (auto e = plain(flags, body)) return e;
       continue;
     }
-    if (partial_.size() == max_frames_) throw protocol_error("more than " + std::to_string(max_frames_) + " frames in a message");
-    partial_.emplace_back(body.begin(), body.end());
-    partial_bytes_ += body.size();
-    if (flags & flag_more) continue;
-    event e{event::message, std::move(partial_), {}};
-    partial_.clear();
-    partial_bytes_ = 0;
-    return e;
+    if (flags & flag_more) throw protocol_error("a MESSAGE box with the MORE flag");
+    auto o = open_(body);
+    const std::uint8_t inner = (o.flags & sealed_more ? flag_more : 0) | (o.flags & sealed_command ? flag_command : 0);
+    if ((o.flags & sealed_command) && o.body.size() > max_command_bytes)
+      throw protocol_error("a command of " + std::to_string(o.body.size()) + " bytes");
+    if (auto e = plain(inner, o.body)) return e;
   }
+}
+
+std::optional<event> reader::plain(std::uint8_t flags, std::span<const std::uint8_t> body) {
+  if (flags & flag_command) {
+    if (flags & flag_more) throw protocol_error("a command with the MORE flag");
+    return command(body);
+  }
+  if (body.size() > max_message_ - std::min(max_message_, partial_bytes_))
+    throw protocol_error("a message over the limit of " + std::to_string(max_message_) + " bytes");
+  if (partial_.size() == max_frames_) throw protocol_error("more than " + std::to_string(max_frames_) + " frames in a message");
+  partial_.emplace_back(body.begin(), body.end());
+  partial_bytes_ += body.size();
+  if (flags & flag_more) return std::nullopt;
+  event e{event::message, std::move(partial_), {}};
+  partial_.clear();
+  partial_bytes_ = 0;
+  return e;
 }
 
 std::optional<event> reader::command(std::span<const std::uint8_t> body) {
@@ -139,18 +191,7 @@ std::optional<event> reader::command(std::span<const std::uint8_t> body) {
   auto data = body.subspan(1 + body[0]);
   if (!ready_) {
     if (name != "READY") throw protocol_error("expected READY, got the command '" + name + "'");
-    event e{event::ready, {}, {}};
-    while (!data.empty()) {  // properties: name-size, name, value-size (4, big-endian), value
-      const std::size_t n = data[0];
-      if (data.size() < 1 + n + 4) throw protocol_error("a truncated READY property");
-      const std::string key(data.begin() + 1, data.begin() + 1 + static_cast<std::ptrdiff_t>(n));
-      const std::uint64_t v = get_be(data.data() + 1 + n, 4);
-      if (data.size() < 1 + n + 4 + v) throw protocol_error("a truncated READY property value");
-      if (key == "Socket-Type")
-        e.socket_type.assign(data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4),
-                             data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4 + v));
-      data = data.subspan(1 + n + 4 + v);
-    }
+    event e{event::ready, {}, socket_type_of(data)};
     ready_ = true;
     return e;
   }

@@ -99,5 +99,47 @@ TEST(Exhaustion, OneClientsFloodOfSlowSubmissionsLeavesOthersAPreparationTurn) {
   EXPECT_EQ(wait_child(flood, 20s), 0);
 }
 
+TEST(Exhaustion, AHugeSha256MessageIsRefusedInMillisecondsAndOtherClientsAreAnswered) {
+  REQUIRE_SECOND_UID();
+  service svc({"2x4096"});
+  auto server = svc.start_server({}, {"--client-group", "nogroup"});
+  auto worker = svc.start_worker("w1");
+  // sha256 of 2^24 bytes against a small key: 134 M message bits, gigabytes and seconds had they been expanded
+  auto hostile_submit = native_submit("", circuit, 1, "hostile");
+  hostile_submit.work = proto::native_work{"sha256:bytes=16777216", R"({"preimage_seed": 1})"};
+  const pid_t hostile = fork_as_nobody([&] {
+    raw_peer p(svc.endpoint());
+    auto s = hostile_submit;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int round = 0; round < 2; ++round) {  // 4 at once: as many as one client may have in preparation
+      for (int i = 0; i < 4; ++i) {
+        s.job_id = "sha-" + std::to_string(4 * round + i);
+        p.send(s, static_cast<std::uint64_t>(4 * round + i + 1));
+      }
+      for (int i = 0; i < 4; ++i) {
+        auto m = p.receive(30s);
+        const auto* e = m ? std::get_if<proto::error_reply>(&m->body) : nullptr;
+        if (!e || e->code != proto::error_code::bad_request || e->message.find("sha256") == std::string::npos) {
+          std::printf("not the refusal expected: %s\n", e ? e->message.c_str() : m ? "another reply" : "no reply");
+          std::fflush(stdout);
+          return 2;
+        }
+        if (round + i == 0) std::printf("refused: %s\n", e->message.c_str());
+      }
+    }
+    const auto took = std::chrono::steady_clock::now() - t0;
+    std::printf("8 sha256:bytes=16777216 Submits refused in %.3f s\n", std::chrono::duration<double>(took).count());
+    std::fflush(stdout);
+    return took < 2s ? 0 : 3;
+  });
+  std::this_thread::sleep_for(100ms);  // the hostile Submits are in
+  auto c = svc.connect(30000ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(c.submit(native_submit("fair", circuit, seed(), "victim")).created);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s) << "another client's Submit waited for the hostile ones";
+  EXPECT_EQ(wait_child(hostile, 60s), 0) << "the huge sha256 Submits were not all refused, with a sentence, within 2 s";
+  EXPECT_TRUE(std::holds_alternative<proto::proof_reply>(c.wait("fair", 120s)));
+}
+
 }  // namespace
 }  // namespace cuzk::test

@@ -1,6 +1,8 @@
 #include "hostile.hpp"
 
+#include <arpa/inet.h>
 #include <grp.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
@@ -124,6 +126,52 @@ unsigned still_open(const std::vector<int>& fds) {
     n += r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);  // nothing more to read, no end: open
   }
   return n;
+}
+
+std::vector<int> open_tcp_connections(const std::string& from, const std::string& to, unsigned short port, unsigned n) {
+  sockaddr_in src{}, dst{};
+  src.sin_family = dst.sin_family = AF_INET;
+  ::inet_pton(AF_INET, from.c_str(), &src.sin_addr);
+  ::inet_pton(AF_INET, to.c_str(), &dst.sin_addr);
+  dst.sin_port = htons(port);
+  std::vector<int> fds;
+  const timeval second{1, 0};
+  for (unsigned i = 0; i < n; ++i) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0) ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &second, sizeof second);
+    if (fd >= 0 && (::bind(fd, reinterpret_cast<const sockaddr*>(&src), sizeof src) != 0 ||
+                    ::connect(fd, reinterpret_cast<const sockaddr*>(&dst), sizeof dst) != 0)) {
+      ::close(fd);
+      fd = -1;
+    }
+    fds.push_back(fd);
+  }
+  return fds;
+}
+
+curve_peer::curve_peer(const std::string& endpoint, const std::string& pub, const std::string& sec,
+                       const std::string& server_pub, const std::string& routing_id) {
+  s.set(zmq::sockopt::linger, 0);
+  s.set(zmq::sockopt::curve_serverkey, server_pub);
+  s.set(zmq::sockopt::curve_publickey, pub);
+  s.set(zmq::sockopt::curve_secretkey, sec);
+  if (!routing_id.empty()) s.set(zmq::sockopt::routing_id, zmq::buffer(routing_id));
+  s.connect(endpoint);
+}
+
+void curve_peer::send(const proto::body& b, std::uint64_t rq) {
+  const auto bytes = proto::encode(proto::message{rq, b});
+  s.send(zmq::buffer(bytes), zmq::send_flags::none);
+}
+
+std::optional<proto::message> curve_peer::receive(std::chrono::milliseconds limit) {
+  zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
+  if (zmq::poll(&item, 1, limit) <= 0) return std::nullopt;
+  zmq::message_t m;
+  if (!s.recv(m)) return std::nullopt;
+  auto d = proto::decode({static_cast<const std::uint8_t*>(m.data()), m.size()});
+  if (!d) return std::nullopt;
+  return *d;
 }
 
 void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b) {

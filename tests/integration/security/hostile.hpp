@@ -59,6 +59,20 @@ std::vector<int> open_unix_connections(const std::string& path, unsigned n);
 /* How many of these descriptors the server has not closed (no EOF or error when polled). */
 unsigned still_open(const std::vector<int>& fds);
 
+/* Plain TCP connect()s from source address `from` (any 127.x.y.z works on loopback) to `to`:`port`, held open
+   (-1 where connect failed). */
+std::vector<int> open_tcp_connections(const std::string& from, const std::string& to, unsigned short port, unsigned n);
+
+/* A libzmq DEALER with CURVE keys (Z85) on a tcp:// endpoint, claiming `routing_id` (empty: none). */
+struct curve_peer {
+  zmq::context_t ctx;
+  zmq::socket_t s{ctx, zmq::socket_type::dealer};
+  curve_peer(const std::string& endpoint, const std::string& pub, const std::string& sec, const std::string& server_pub,
+             const std::string& routing_id = "");
+  void send(const proto::body& b, std::uint64_t rq = 0);
+  std::optional<proto::message> receive(std::chrono::milliseconds limit);
+};
+
 /* A file of these bytes. */
 void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b);
 /* A .r1cs of the key's wires and public signals declaring n_constraints,

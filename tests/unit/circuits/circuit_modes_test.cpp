@@ -120,6 +120,10 @@ TEST_P(EveryCircuit, ABoundedCountStopsAtItsBoundsAndEqualsTheCountWithinThem) {
   });
 }
 
+TEST_P(EveryCircuit, ItsSizeFromTheSpecNeverExceedsItsCount) {
+  on_circuit([](const auto& c) { EXPECT_LE(c.min_constraints(), c.count().constraints) << c.spec(); });
+}
+
 TEST_P(EveryCircuit, ProvingIntoTooSmallBuffersIsRefused) {
   on_circuit([](const auto& c) { proving_into_too_small_buffers_is_refused(c); });
 }
@@ -129,6 +133,13 @@ TEST(BoundedCount, AHostileSizeCostsOnlyTheBound) {
   const auto t0 = std::chrono::steady_clock::now();
   EXPECT_EQ(c->count_within(1 << 12, 1 << 12), std::nullopt);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+}
+
+TEST(BoundedCount, AHostileSha256LengthIsRefusedBeforeItsMessageIsExpanded) {
+  const auto c = make_circuit("sha256:bytes=16777216");  // 2^24 bytes: 134 M bits, gigabytes once expanded
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(c->count_within(1 << 12, 1 << 12), std::nullopt);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(50));
 }
 
 std::string test_name(const ::testing::TestParamInfo<EveryCircuit::ParamType>& p) {

@@ -3,6 +3,8 @@
 // proof on BN254.
 #include <sys/wait.h>
 
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -132,6 +134,28 @@ TEST_F(ClientCli, NoServerExitsThree) {
   auto r = cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --timeout 0.4");
   EXPECT_EQ(r.rc, 3);
   EXPECT_NE(r.err.find("no reply"), std::string::npos) << r.err;
+}
+
+TEST_F(ClientCli, EveryCommandHonoursRequestTimeoutAgainstADeadServer) {
+  for (const std::string cmd : {"status", "submit --zkey /k.zkey --wtns /w.wtns"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = cuzk(cmd + " --endpoint " + endpoint + " --request-timeout 0.5");
+    const auto took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.rc, 3) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find("no reply"), std::string::npos) << cmd << ": " << r.err;
+    EXPECT_GE(took, 1.4) << cmd << ": fewer than 3 attempts of 0.5 s";
+    EXPECT_LT(took, 4.0) << cmd << ": --request-timeout 0.5 was not honoured (3 attempts: 1.5 s)";
+  }
+}
+
+TEST_F(ClientCli, KeygenMakesTheDirectoriesOfItsFileOwnerOnly) {
+  auto r = cuzk("keygen --out keys/alice/alice.key");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "keys/alice/alice.key.pub"));
+  for (const auto* d : {"keys", "keys/alice"})
+    EXPECT_EQ(std::filesystem::status(dir.path() / d).permissions() & std::filesystem::perms::all,
+              std::filesystem::perms::owner_all)
+        << d;
 }
 
 TEST_F(ClientCli, BadInputExitsTwoWithoutContactingTheServer) {

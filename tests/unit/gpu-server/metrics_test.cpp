@@ -77,7 +77,7 @@ TEST(Metrics, TextFormatHasHelpTypeLabelsAndCumulativeBuckets) {
 
 TEST(MetricsHttp, ServesGetOnTheLoopAnswers404And405AndRefusesAPortInUse) {
   boost::asio::io_context io;
-  metrics_http http(io, "127.0.0.1:0", [](std::string_view path, std::string_view query) {
+  metrics_http http(io, "127.0.0.1:0", [](std::string_view path, std::string_view query, std::optional<std::uint32_t>) {
     if (path == "/metrics") return http_reply{200, std::string(metrics::content_type), "cuzk_up 1\n"};
     if (path == "/query") return http_reply{200, "text/plain", std::string(query)};
     return http_reply{404, "text/plain", "no\n"};
@@ -97,13 +97,13 @@ TEST(MetricsHttp, ServesGetOnTheLoopAnswers404And405AndRefusesAPortInUse) {
   EXPECT_EQ(test::http_request(port, "/metrics", boost::beast::http::verb::post).status, 405u);
   try {
     metrics_http second(io, "127.0.0.1:" + std::to_string(port),
-                        [](std::string_view, std::string_view) { return http_reply{}; });
+                        [](std::string_view, std::string_view, std::optional<std::uint32_t>) { return http_reply{}; });
     ADD_FAILURE() << "a second endpoint bound the same port";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("cannot serve metrics on 127.0.0.1:" + std::to_string(port)), std::string::npos)
         << e.what();
   }
-  auto none = [](std::string_view, std::string_view) { return http_reply{}; };
+  auto none = [](std::string_view, std::string_view, std::optional<std::uint32_t>) { return http_reply{}; };
   EXPECT_THROW(metrics_http(io, "9464", none), std::runtime_error);
   EXPECT_THROW(metrics_http(io, "127.0.0.1:99999", none), std::runtime_error);
   guard.reset();

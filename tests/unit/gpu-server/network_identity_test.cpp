@@ -7,9 +7,10 @@
 #include <fstream>
 #include <set>
 #include <thread>
+#include <zmq.h>
 
 #include "net/curve_keys.hpp"
-#include "network_listener.hpp"
+#include "authorized_clients.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -90,6 +91,28 @@ TEST_F(AuthorizedClients, ABadDirectoryIsRefusedAtStartAndKeepsTheLastGoodSetAft
   EXPECT_EQ(c.name_of(alice_key), "alice") << "a typo never opens or closes the door";
   EXPECT_THROW(authorized_clients{dir}, std::runtime_error);
   EXPECT_THROW(authorized_clients{dir / "missing"}, std::runtime_error);
+}
+
+TEST_F(AuthorizedClients, ABadFileNeverHoldsBackARevocationAndOnlyItselfWaits) {
+  const auto alice = add("alice");
+  const auto bob = add("bob");
+  authorized_clients c(dir);
+  std::ofstream(dir / "junk.pub") << "not a key\n";
+  bump();
+  EXPECT_EQ(c.name_of(alice), "alice");
+  fs::remove(dir / "alice.pub");
+  bump();
+  EXPECT_EQ(c.name_of(alice), std::nullopt) << "a bad file froze the directory";
+  EXPECT_EQ(c.name_of(bob), "bob");
+  const auto carol = add("carol");
+  EXPECT_EQ(c.name_of(carol), "carol") << "a valid addition waits for nothing";
+  // A file added later with a key already authorized takes nothing from its holder.
+  std::ifstream in(dir / "bob.pub");
+  std::string line;
+  std::getline(in, line);
+  std::ofstream(dir / "bob2.pub") << line << "\n";
+  bump();
+  EXPECT_EQ(c.name_of(bob), "bob");
 }
 
 }  // namespace

@@ -1,0 +1,39 @@
+// The clients directory of the network endpoint (DESIGN §11): NAME.pub files
+// from `cuzk keygen`, each authorizing one CURVE public key as client NAME.
+// It is read again when it changes, and at least once a second (a key file
+// rewritten in place does not touch the directory). A file that is refused
+// (a bad name, not a public key, a key another file holds, a name whose uid
+// another name has) authorizes nothing and is logged with the reason; it
+// never holds back the rest: a removed or changed file is revoked at the
+// next read whatever else the directory holds. At start, any refused file
+// is an error for the operator.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cuzk::server {
+
+class authorized_clients {
+ public:
+  explicit authorized_clients(std::filesystem::path dir);
+  /* The name of the client whose 32-byte public key this is, or nullopt. */
+  std::optional<std::string> name_of(std::string_view public_key);
+  std::size_t size();
+
+ private:
+  void reload_if_changed(bool first);
+  std::filesystem::path dir_;
+  std::mutex mu_;
+  std::filesystem::file_time_type seen_{};
+  std::chrono::steady_clock::time_point loaded_{};
+  std::map<std::string, std::string> by_key_;   // binary public key → name
+  std::map<std::string, std::string> refused_;  // file → why, as last logged
+};
+
+}  // namespace cuzk::server

@@ -1,0 +1,100 @@
+// A client's limits and records in the cluster database (issue 37, label
+// cluster), against a real PostgreSQL server: one owner's submits through
+// many nodes at once never pass its limits (the check and the insert are one
+// serialized step); a finished job's files leave the database at once and
+// an owner's files there count against its byte quota; a node's proofs
+// complete only the job it proved (its request and its owner).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <barrier>
+#include <thread>
+
+#include "cluster_store.hpp"
+#include "pg_server.hpp"
+
+namespace cuzk::server {
+namespace {
+
+cluster_job job(const std::string& owner, const std::string& id, int priority = 1, const std::string& digest = "00ff") {
+  cluster_job j;
+  j.owner = owner;
+  j.job_id = id;
+  j.digest_hex = digest;
+  j.key_id = std::string(32, 'a');
+  j.spec = "{}";
+  j.priority = priority;
+  return j;
+}
+
+class ClusterLimits : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pg.emplace();
+    cluster_store(pg->conninfo()).migrate();
+  }
+  std::optional<test::pg_server> pg;
+};
+
+/* Each node submits one job of `owner` at the same moment; how many were created. */
+unsigned race(std::vector<std::unique_ptr<cluster_store>>& nodes, const std::string& owner, int priority,
+              std::uint64_t most, std::uint64_t critical) {
+  std::barrier start(static_cast<std::ptrdiff_t>(nodes.size()));
+  std::atomic<unsigned> created{0};
+  std::vector<std::thread> ts;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    ts.emplace_back([&, i] {
+      start.arrive_and_wait();
+      created += nodes[i]->submit(job(owner, "j" + std::to_string(i), priority), {}, most, critical).created;
+    });
+  for (auto& t : ts) t.join();
+  return created;
+}
+
+TEST_F(ClusterLimits, OneOwnersSubmitsThroughManyNodesAtOnceNeverPassItsLimits) {
+  std::vector<std::unique_ptr<cluster_store>> nodes;
+  for (int i = 0; i < 8; ++i) {
+    nodes.push_back(std::make_unique<cluster_store>(pg->conninfo()));
+    (void)nodes.back()->list("", 1);  // connected before the races
+  }
+  for (int round = 0; round < 12; ++round) {
+    const auto owner = "uid:" + std::to_string(2000 + round);
+    EXPECT_EQ(race(nodes, owner, 1, 2, UINT64_MAX), 2u) << "round " << round << ": unfinished jobs";
+    EXPECT_EQ(race(nodes, owner + "c", 3, UINT64_MAX, 1), 1u) << "round " << round << ": critical jobs";
+  }
+}
+
+TEST_F(ClusterLimits, AFinishedJobsFilesLeaveTheDatabaseAndAnOwnersFilesCountAgainstItsQuota) {
+  cluster_store node(pg->conninfo());
+  const std::vector<cluster_input> mib{{"wtns", std::vector<std::uint8_t>(1 << 20, 7)}};
+  const std::uint64_t quota = (5ULL << 20) / 2;  // two files of 1 MiB fit, a third does not
+  const auto a = node.submit(job("uid:1000", "a"), mib, UINT64_MAX, UINT64_MAX, quota);
+  const auto b = node.submit(job("uid:1000", "b"), mib, UINT64_MAX, UINT64_MAX, quota);
+  ASSERT_TRUE(a.created && b.created);
+  const auto c = node.submit(job("uid:1000", "c"), mib, UINT64_MAX, UINT64_MAX, quota);
+  EXPECT_FALSE(c.created);
+  EXPECT_TRUE(c.busy && c.stored_full);
+  EXPECT_EQ(c.stored_bytes, 2u << 20);
+  EXPECT_TRUE(node.submit(job("uid:1001", "c"), mib, UINT64_MAX, UINT64_MAX, quota).created) << "another owner's quota";
+  // a is proven, b fails: their files go with their end, not a day later.
+  ASSERT_EQ(node.claim("n1", {std::string(32, 'a')}, 2).size(), 2u);
+  EXPECT_TRUE(node.complete(a.id, "n1", {"00"}));
+  EXPECT_TRUE(node.fail(b.id, "n1", "bad witness"));
+  EXPECT_TRUE(node.inputs(a.id).empty());
+  EXPECT_TRUE(node.inputs(b.id).empty());
+  EXPECT_TRUE(node.submit(job("uid:1000", "c"), mib, UINT64_MAX, UINT64_MAX, quota).created) << "the quota was freed";
+}
+
+TEST_F(ClusterLimits, ANodesProofsCompleteOnlyTheJobItProvedItsRequestAndItsOwner) {
+  cluster_store node(pg->conninfo());
+  const auto j = node.submit(job("uid:1000", "victim", 1, "aa11"));
+  ASSERT_EQ(node.claim("n1", {std::string(32, 'a')}, 1).size(), 1u);
+  EXPECT_FALSE(node.complete(j.id, "n1", {"00"}, "bb22", 1000u)) << "another request's proofs";
+  EXPECT_FALSE(node.complete(j.id, "n1", {"00"}, "aa11", 65534u)) << "another owner's proofs";
+  EXPECT_EQ(node.get(j.id)->state, "claimed");
+  EXPECT_TRUE(node.complete(j.id, "n1", {"00"}, "aa11", 1000u));
+  EXPECT_EQ(node.get(j.id)->state, "done");
+}
+
+}  // namespace
+}  // namespace cuzk::server
