@@ -35,8 +35,10 @@ struct node {
     key_id = load_srs(*svc, key_for(circuit).path);
   }
   void start(bool spool = true, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"--cluster-database", conninfo, "--cluster-node", name, "--cluster-heartbeat", "0.5",
-                                  "--cluster-dead-after", "3", "--key", key_id};
+    std::vector<std::string> args{"--cluster-node", name, "--cluster-heartbeat", "0.5", "--cluster-dead-after", "3",
+                                  "--key", key_id};
+    if (conninfo_file.empty()) args.insert(args.end(), {"--cluster-database", conninfo});
+    else args.insert(args.end(), {"--cluster-database-file", conninfo_file.string()});
     if (spool) args.insert(args.end(), {"--spool-dir", (svc->dir() / "spool").string()});
     args.insert(args.end(), extra.begin(), extra.end());
     server = svc->start_server({}, args);
@@ -46,6 +48,7 @@ struct node {
   std::string logs() const { return "---- node " + name + "\n" + server_logs(*svc); }
 
   std::string name, conninfo, key_id;
+  fs::path conninfo_file;  // instead of conninfo: a file holding it (a password may be there)
   std::unique_ptr<service> svc;
   std::unique_ptr<process> server;
   std::vector<std::unique_ptr<process>> workers;
@@ -190,7 +193,9 @@ TEST(ClusterOperations, ALoginTheDatabaseRefusesIsNamedInTheLogReadyzAndStatusWi
                      " -U postgres -d postgres -c \"CREATE ROLE locked NOLOGIN PASSWORD 'Sw0rdfish-77'\"");
   ASSERT_EQ(r.rc, 0) << r.out;
   node a("a", pg);
-  a.conninfo = "postgresql://locked:Sw0rdfish-77@127.0.0.1:" + std::to_string(pg.port()) + "/postgres";
+  a.conninfo_file = a.svc->dir() / "database";
+  std::ofstream(a.conninfo_file) << "postgresql://locked:Sw0rdfish-77@127.0.0.1:" << pg.port() << "/postgres\n";
+  fs::permissions(a.conninfo_file, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
   a.start(true, {"--metrics", "127.0.0.1:0"});
   const auto port = metrics_port(a.svc->dir());
   ASSERT_NE(port, 0) << a.logs();
