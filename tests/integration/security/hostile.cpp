@@ -55,6 +55,16 @@ void random_file(const std::filesystem::path& p, unsigned mib, std::uint64_t see
   for (unsigned i = 0; i < mib; ++i) f.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
 }
 
+raw_peer::raw_peer(const std::string& endpoint, const net::curve_keypair& me, const std::string& server_public,
+                   const std::string& routing_id) {
+  s.set(zmq::sockopt::curve_serverkey, server_public);
+  s.set(zmq::sockopt::curve_publickey, me.public_key);
+  s.set(zmq::sockopt::curve_secretkey, me.secret_key);
+  s.set(zmq::sockopt::linger, 0);
+  if (!routing_id.empty()) s.set(zmq::sockopt::routing_id, zmq::buffer(routing_id));
+  s.connect(endpoint);
+}
+
 raw_peer::raw_peer(const std::string& endpoint, const std::string& routing_id) {
   s.set(zmq::sockopt::linger, 0);
   if (!routing_id.empty()) s.set(zmq::sockopt::routing_id, zmq::buffer(routing_id));
@@ -147,31 +157,6 @@ std::vector<int> open_tcp_connections(const std::string& from, const std::string
     fds.push_back(fd);
   }
   return fds;
-}
-
-curve_peer::curve_peer(const std::string& endpoint, const std::string& pub, const std::string& sec,
-                       const std::string& server_pub, const std::string& routing_id) {
-  s.set(zmq::sockopt::linger, 0);
-  s.set(zmq::sockopt::curve_serverkey, server_pub);
-  s.set(zmq::sockopt::curve_publickey, pub);
-  s.set(zmq::sockopt::curve_secretkey, sec);
-  if (!routing_id.empty()) s.set(zmq::sockopt::routing_id, zmq::buffer(routing_id));
-  s.connect(endpoint);
-}
-
-void curve_peer::send(const proto::body& b, std::uint64_t rq) {
-  const auto bytes = proto::encode(proto::message{rq, b});
-  s.send(zmq::buffer(bytes), zmq::send_flags::none);
-}
-
-std::optional<proto::message> curve_peer::receive(std::chrono::milliseconds limit) {
-  zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
-  if (zmq::poll(&item, 1, limit) <= 0) return std::nullopt;
-  zmq::message_t m;
-  if (!s.recv(m)) return std::nullopt;
-  auto d = proto::decode({static_cast<const std::uint8_t*>(m.data()), m.size()});
-  if (!d) return std::nullopt;
-  return *d;
 }
 
 void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b) {

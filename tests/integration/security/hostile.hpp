@@ -12,6 +12,7 @@
 #include <zmq.hpp>
 
 #include "groth16/keys.hpp"
+#include "net/curve_keys.hpp"
 #include "proto/codec.hpp"
 #include "run.hpp"
 
@@ -44,6 +45,9 @@ struct raw_peer {
   zmq::socket_t s{ctx, zmq::socket_type::dealer};
   /* routing_id: the id this DEALER claims (empty: none, the server's choice). */
   explicit raw_peer(const std::string& endpoint, const std::string& routing_id = "");
+  /* The same on a tcp:// endpoint with CURVE: these keys, the server's public key (Z85). */
+  raw_peer(const std::string& endpoint, const net::curve_keypair& me, const std::string& server_public,
+           const std::string& routing_id = "");
   void send(const proto::body& b, std::uint64_t rq = 0);
   /* The next decodable message within `limit`, or nullopt. */
   std::optional<proto::message> receive(std::chrono::milliseconds limit);
@@ -62,16 +66,6 @@ unsigned still_open(const std::vector<int>& fds);
 /* Plain TCP connect()s from source address `from` (any 127.x.y.z works on loopback) to `to`:`port`, held open
    (-1 where connect failed). */
 std::vector<int> open_tcp_connections(const std::string& from, const std::string& to, unsigned short port, unsigned n);
-
-/* A libzmq DEALER with CURVE keys (Z85) on a tcp:// endpoint, claiming `routing_id` (empty: none). */
-struct curve_peer {
-  zmq::context_t ctx;
-  zmq::socket_t s{ctx, zmq::socket_type::dealer};
-  curve_peer(const std::string& endpoint, const std::string& pub, const std::string& sec, const std::string& server_pub,
-             const std::string& routing_id = "");
-  void send(const proto::body& b, std::uint64_t rq = 0);
-  std::optional<proto::message> receive(std::chrono::milliseconds limit);
-};
 
 /* A file of these bytes. */
 void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>& b);

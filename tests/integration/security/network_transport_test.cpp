@@ -58,9 +58,9 @@ client::options as(const net::curve_keypair& me, const net::curve_keypair& serve
   return o;
 }
 
-std::unique_ptr<curve_peer> peer_of(const std::string& ep, const net::curve_keypair& me, const net::curve_keypair& server,
+std::unique_ptr<raw_peer> peer_of(const std::string& ep, const net::curve_keypair& me, const net::curve_keypair& server,
                                     const std::string& id = "") {
-  return std::make_unique<curve_peer>(ep, me.public_key, me.secret_key, server.public_key, id);
+  return std::make_unique<raw_peer>(ep, me, server.public_key, id);
 }
 
 /* A libzmq ROUTER's automatic routing id: a zero byte and a 32-bit counter. */
@@ -85,7 +85,7 @@ TEST(NetworkTransport, RoutingIdsAnAuthorizedClientDeclaresNeitherAbortTheServer
   std::vector<std::uint32_t> ids;
   for (std::uint32_t base : {0u, 0x6b8b4567u, 0xe43c9869u, 0xf4b0dc51u, 0x74b0dc51u})
     for (std::uint32_t n = 0; n < 8; ++n) ids.push_back(base + n);
-  std::vector<std::unique_ptr<curve_peer>> claims;
+  std::vector<std::unique_ptr<raw_peer>> claims;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     claims.push_back(peer_of(ep, k.alice, k.server, auto_id(ids[i])));
     claims.back()->send(proto::status_request{}, 100 + i);

@@ -193,33 +193,6 @@ enum : int { stole_a_proof = 1, read_the_timeline = 2 };
   return (stole ? stole_a_proof : 0) | (timeline ? read_the_timeline : 0);
 }
 
-/* A DEALER on the network endpoint under these CURVE keys, claiming a routing id (empty: none). */
-zmq::socket_t curve_dealer(zmq::context_t& ctx, const soak_setup& k, const net::curve_keypair& me,
-                           const std::string& routing_id = "") {
-  zmq::socket_t s(ctx, zmq::socket_type::dealer);
-  s.set(zmq::sockopt::linger, 0);
-  s.set(zmq::sockopt::curve_serverkey, k.server_public);
-  s.set(zmq::sockopt::curve_publickey, me.public_key);
-  s.set(zmq::sockopt::curve_secretkey, me.secret_key);
-  if (!routing_id.empty()) s.set(zmq::sockopt::routing_id, zmq::buffer(routing_id));
-  s.connect(k.network_endpoint);
-  return s;
-}
-
-void send_on(zmq::socket_t& s, const proto::body& b, std::uint64_t rq) {
-  const auto bytes = proto::encode(proto::message{rq, b});
-  (void)s.send(zmq::buffer(bytes), zmq::send_flags::dontwait);
-}
-
-std::optional<proto::message> receive_on(zmq::socket_t& s, std::chrono::milliseconds limit) {
-  zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};
-  if (zmq::poll(&item, 1, limit) <= 0) return std::nullopt;
-  zmq::message_t m;
-  if (!s.recv(m)) return std::nullopt;
-  auto d = proto::decode({static_cast<const std::uint8_t*>(m.data()), m.size()});
-  return d ? std::optional<proto::message>(*d) : std::nullopt;
-}
-
 int tcp_connect(unsigned short port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
@@ -240,35 +213,33 @@ int tcp_connect(unsigned short port) {
   std::atomic<int> stole{0};
   // The ids libzmq hands out next, declared by an authorized key, each asking for the legitimate client's jobs.
   ts.emplace_back([&] {
-    zmq::context_t ctx;
-    std::vector<zmq::socket_t> ps;
-    for (std::uint32_t n = 0; n < 48; ++n) ps.push_back(curve_dealer(ctx, k, k.mallory, claimed_id(n)));
+    std::vector<std::unique_ptr<raw_peer>> ps;
+    for (std::uint32_t n = 0; n < 48; ++n)
+      ps.push_back(std::make_unique<raw_peer>(k.network_endpoint, k.mallory, k.server_public, claimed_id(n)));
     for (int i = 0; clock_t_::now() < until; ++i)
       for (auto& p : ps) {
-        send_on(p, proto::wait_request{"legit-" + std::to_string(i % 16), 100}, 1);
-        if (auto m = receive_on(p, 10ms); m && std::holds_alternative<proto::proof_reply>(m->body)) ++stole;
+        p->send(proto::wait_request{"legit-" + std::to_string(i % 16), 100}, 1);
+        if (auto m = p->receive(10ms); m && std::holds_alternative<proto::proof_reply>(m->body)) ++stole;
       }
   });
   // Waits left behind: submit, wait, hang up, under a routing id reused by the next connection.
   ts.emplace_back([&] {
-    zmq::context_t ctx;
     for (int i = 0; clock_t_::now() < until; ++i) {
-      auto p = curve_dealer(ctx, k, k.mallory, "walker");
+      raw_peer p(k.network_endpoint, k.mallory, k.server_public, "walker");
       auto s = native_submit("walk-" + std::to_string(i), circuit, 11, "mallory");
       s.zkey = k.key_id;
-      send_on(p, s, 1);
-      send_on(p, proto::wait_request{"walk-" + std::to_string(i), 30000}, 2);
-      (void)receive_on(p, 50ms);
+      p.send(s, 1);
+      p.send(proto::wait_request{"walk-" + std::to_string(i), 30000}, 2);
+      (void)p.receive(50ms);
       std::this_thread::sleep_for(100ms);
     }
   });
   // A key the operator never authorized.
   ts.emplace_back([&] {
-    zmq::context_t ctx;
     for (int i = 0; clock_t_::now() < until; ++i) {
-      auto p = curve_dealer(ctx, k, k.stranger);
-      send_on(p, proto::status_request{}, 1);
-      if (auto m = receive_on(p, 200ms)) ++stole;  // nothing may answer an unknown key
+      raw_peer p(k.network_endpoint, k.stranger, k.server_public);
+      p.send(proto::status_request{}, 1);
+      if (auto m = p.receive(200ms)) ++stole;  // nothing may answer an unknown key
     }
   });
   // No key at all: TCP connections held open, reopened when the server closes them.
