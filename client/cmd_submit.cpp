@@ -196,7 +196,7 @@ int run_submit(const submit_args& a) {
     return client::exit_ok;
   });
   if (rc != client::exit_ok || !a.wait) return rc;
-  rc = run_wait({a.server, s.job_id, a.proof, a.public_path, timeout});
+  rc = run_wait({a.server, s.job_id, a.proof, a.public_path, timeout, std::nullopt, {}});
   if (rc != client::exit_ok || std::holds_alternative<std::monostate>(st)) return rc;
   const verdict v = std::visit(
       [&](const auto& x) {

@@ -10,6 +10,9 @@
 #include "client/lib/connection.hpp"
 #include "client/lib/exit_codes.hpp"
 #include "commands.hpp"
+#include "curves/dispatch.hpp"
+#include "groth16/verifier.hpp"
+#include "io/snarkjs_json.hpp"
 #include "proto/names.hpp"
 #include "util/utf8.hpp"
 
@@ -33,6 +36,24 @@ void write_text(const std::string& path, const std::string& text) {
   if (!f) throw std::runtime_error("cannot write " + path);
 }
 
+/* Whether every partition of a proof reply verifies under the verification key (its "curve" names the curve). */
+bool verifies_under(const std::string& vk_path, const proto::proof_reply& r) {
+  const auto j = io::read_json_file(vk_path);
+  return curves::visit(io::curve_of(j).value_or(curves::curve_id::bls12_381), [&](auto c) {
+    using C = decltype(c);
+    const auto vk = io::vk_from_json<C>(j);
+    for (const auto& part : r.partitions) try {
+        const auto signals = io::public_from_json<C>(nlohmann::json::parse(part.public_json));
+        if (signals.size() + 1 != vk.ic.size() ||
+            !groth16::verify<C>(vk, signals, io::proof_from_json<C>(nlohmann::json::parse(part.proof_json))))
+          return false;
+      } catch (const std::exception&) {
+        return false;
+      }
+    return true;
+  });
+}
+
 }  // namespace
 
 int run_wait(const wait_args& a) {
@@ -51,6 +72,11 @@ int run_wait(const wait_args& a) {
       return client::exit_unreachable;
     }
     const auto& p = std::get<proto::proof_reply>(r);
+    if (!a.vk.empty() && !verifies_under(a.vk, p)) {
+      std::fprintf(stderr, "cuzk: the proof of job %s does not verify under %s; nothing written\n",
+                   util::escape_for_terminal(p.job_id).c_str(), a.vk.c_str());
+      return client::exit_job_failed;
+    }
     for (std::size_t i = 0; i < p.partitions.size(); ++i) {
       write_text(partition_path(a.proof, i), p.partitions[i].proof_json);
       write_text(partition_path(a.public_path, i), p.partitions[i].public_json);

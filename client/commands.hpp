@@ -57,6 +57,7 @@ struct wait_args {
   std::string job_id, proof, public_path;
   double timeout = 3600;
   std::optional<std::uint32_t> owner = std::nullopt;  // --uid: whose job (operators)
+  std::string vk;  // --vk: every partition written must verify under it (else the files are removed, exit 1)
 };
 struct status_args {
   server_args server;

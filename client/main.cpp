@@ -119,6 +119,8 @@ int main(int argc, char** argv) {
   wait->add_option("--public", wa.public_path)->required();
   wait->add_option("--timeout", wa.timeout, "seconds")->default_val(3600);
   wait->add_option("--uid", wa.owner, "the uid whose job it is (operators, when several users have that job id)");
+  wait->add_option("--vk", wa.vk, "verification key JSON every proof written must verify under (else: removed, exit 1)")
+      ->check(CLI::ExistingFile);
 
   status_args sa2;
   auto* status = app.add_subcommand("status", "jobs, slots and workers of a server, or one job");

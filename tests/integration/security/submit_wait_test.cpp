@@ -130,5 +130,32 @@ TEST(SubmitWait, AValidProofOfAnotherStatementIsRefusedForNativeInputsAndForAWit
   }
 }
 
+// `cuzk wait --vk` (issue 37: a stored proof is checked by whoever reads it): a proof whose signals were
+// rewritten is refused and nothing is written; the true one is written.
+TEST(SubmitWait, WaitWithAVerificationKeyWritesOnlyAProofThatVerifies) {
+  temp_dir dir;
+  const auto own = prove(inputs_for(circuit, test::seed())), other = prove(inputs_for(circuit, test::seed() + 1));
+  const auto vk = dir.path / "vk.json";
+  ASSERT_EQ(run(cli_bin() + " export-vk --zkey " + key_for(circuit).path + " --vk " + vk.string()).rc, 0);
+  const std::string endpoint = "ipc://" + (dir.path / "fake.sock").string();
+  const std::string wait = "timeout 60 " + cli_bin() + " wait --endpoint " + endpoint + " --job-id mine --proof " +
+                           (dir.path / "p.json").string() + " --public " + (dir.path / "pub.json").string() +
+                           " --timeout 20 --vk " + vk.string();
+  {
+    fake_server rewritten(endpoint, proto::partition_proof{own.proof.proof_json, other.proof.public_json});
+    const auto r = run(wait);
+    EXPECT_EQ(r.rc, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("does not verify under"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir.path / "p.json"));
+    EXPECT_FALSE(fs::exists(dir.path / "pub.json"));
+  }
+  {
+    fake_server honest(endpoint, own.proof);
+    const auto r = run(wait);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_TRUE(fs::exists(dir.path / "p.json"));
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::test
