@@ -153,7 +153,7 @@ std::optional<std::string> client_requests::critical_refusal(uid_t uid, std::uin
     return why + "; critical is for deadline work, submit the rest as high";
   };
   if (!o.max_per_client) return "this server takes no critical jobs (critical max_per_client = 0)";
-  const auto [jobs, parts] = critical_of(uid);
+  const auto [jobs, parts] = c_.cluster ? std::pair<std::uint32_t, std::uint32_t>{} : critical_of(uid);  // cluster: its store
   if (jobs >= o.max_per_client)
     return refused("you have " + std::to_string(jobs) + " unfinished critical jobs, the limit per client is " +
                    std::to_string(o.max_per_client));
@@ -164,9 +164,9 @@ std::optional<std::string> client_requests::critical_refusal(uid_t uid, std::uin
   if (o.partitions_per_minute > 0) {
     if (partitions > o.partitions_per_minute)
       return refused("this job has " + std::to_string(partitions) + " partitions, more than the " +
-                     std::to_string(o.partitions_per_minute) + " critical partitions a client may submit per minute");
+                     fmt::format("{:g}", o.partitions_per_minute) + " critical partitions a client may submit per minute");
     if (const auto left = critical_budget(uid); left < partitions)
-      return refused("you submitted critical work at the limit of " + std::to_string(o.partitions_per_minute) +
+      return refused("you submitted critical work at the limit of " + fmt::format("{:g}", o.partitions_per_minute) +
                      " partitions per minute; this job's " + std::to_string(partitions) + " partition(s) fit in " +
                      std::to_string(int(std::ceil((partitions - left) * 60 / o.partitions_per_minute))) + " s");
   }
@@ -260,9 +260,11 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
   const auto preparing = preparing_of(p.cred.uid);
   if (auto why = refusal_for(entries_of(p.cred.uid) + preparing, preparing))
     return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
-  if (s.priority == proto::priority::critical && !c_.cluster)
-    if (auto why = critical_refusal(p.cred.uid, s.partitions))
+  if (s.priority == proto::priority::critical)
+    if (auto why = critical_refusal(p.cred.uid, s.partitions)) {
+      if (c_.cluster) return c_.cluster->resubmitted(p, rq, s, digest, *why, proto::error_code::busy);  // a known job
       return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
+    }
   spooled uploaded;
   if (auto why = claim_uploads(p, s, uploaded)) {
     if (c_.cluster) return c_.cluster->resubmitted(p, rq, s, digest, *why);
@@ -315,9 +317,20 @@ void client_requests::on_prepared(const submission& sub, prepared r) {
       c_.out.reply_error(sub.p.to(), sub.rq, *r.code, r.error);
       return release_uploads(sub.p, sub.s);
     }
+    // The bucket's partitions are taken now (others prepared meanwhile) and given back if the database creates no job.
+    const bool critical = sub.s.priority == proto::priority::critical && c_.opt.critical.partitions_per_minute > 0;
+    if (critical) {
+      if (auto why = critical_refusal(sub.p.cred.uid, sub.s.partitions)) {
+        c_.out.reply_error(sub.p.to(), sub.rq, proto::error_code::busy, *why);
+        return release_uploads(sub.p, sub.s);
+      }
+      critical_budget(sub.p.cred.uid) -= sub.s.partitions;
+    }
     c_.keys.keep(r.key_id, r.pk);
     // The database holds the job and its streamed files now (or refused them): the spool's copies go (or stay the client's).
-    return c_.cluster->record(sub.p, sub.rq, sub.s, sub.digest, r, sub.uploaded, [this, p = sub.p, s = sub.s](bool stored) {
+    return c_.cluster->record(sub.p, sub.rq, sub.s, sub.digest, r, sub.uploaded,
+                              [this, critical, p = sub.p, s = sub.s](bool stored, bool created) {
+      if (critical && !created) critical_budget(p.cred.uid) += s.partitions;
       if (!stored) return release_uploads(p, s);
       for (const auto& [id, kind] : named_uploads(s)) c_.uploaded.discard(p.cred.uid, id);
     });

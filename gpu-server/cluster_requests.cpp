@@ -50,7 +50,7 @@ std::string cluster_requests::owner_named(const peer& p, std::optional<std::uint
 
 void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::submit& s,
                               const std::array<std::uint8_t, 16>& digest, const prepared& r, const spooled& files,
-                              std::function<void(bool)> stored) {
+                              std::function<void(bool, bool)> stored) {
   cluster_job j;
   j.owner = owner_of(p);
   j.job_id = s.job_id;
@@ -94,26 +94,27 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
                          "a cluster keeps a job's witness files in its database, at most " +
                              std::to_string(max_stored_file >> 20) + " MiB each; this " + in.kind + " file is " +
                              std::to_string(size >> 20) + " MiB");
-      return stored(false);
+      return stored(false, false);
     }
   }
   const auto encoded = proto::encode(proto::message{0, request});
   j.spec = util::to_hex(encoded);
   c_.link.call<cluster_submit_outcome>(
       [j, sources, most = c_.opt.max_jobs_per_client, critical = c_.opt.critical.max_per_client,
-       bytes = c_.opt.uploads.max_bytes_per_client](cluster_store& db) {
+       bytes = c_.opt.uploads.max_bytes_per_client,
+       critical_parts = c_.opt.critical.max_partitions_per_client](cluster_store& db) {
         std::vector<cluster_input> inputs;
         for (const auto& in : sources)
           inputs.push_back({in.kind, in.file ? r1cs::input_file(::dup(in.file->fd()), in.path, in.kind).read_all()
                                              : r1cs::read_whole_file(in.path, in.kind)});
-        return db.submit(j, inputs, most, critical, bytes);
+        return db.submit(j, inputs, most, critical, bytes, critical_parts);
       },
-      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, stored = std::move(stored)](
+      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, partitions = s.partitions, stored = std::move(stored)](
           util::expected<cluster_submit_outcome, std::string> out) {
         if (!out) {
           c_.out.reply_error(to, rq, proto::error_code::unavailable,
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
-          return stored(false);
+          return stored(false, false);
         }
         if (out->busy) ++(out->stored_full ? counts_.refused_files : out->critical ? counts_.refused_critical : counts_.refused_jobs);
         if (out->busy && out->stored_full) {
@@ -122,42 +123,52 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
                                  " MiB of files in the cluster database, the limit per client is " +
                                  std::to_string(c_.opt.uploads.max_bytes_per_client >> 20) +
                                  " MiB (--max-spool-per-client); wait for some");
-          return stored(false);
+          return stored(false, false);
+        }
+        if (out->busy && out->critical_partitions) {
+          c_.out.reply_error(to, rq, proto::error_code::busy,
+                             "this job's " + std::to_string(partitions) + " critical partition(s) and your " +
+                                 std::to_string(*out->critical_partitions) +
+                                 " unfinished ones exceed the limit per client of " +
+                                 std::to_string(c_.opt.critical.max_partitions_per_client) +
+                                 " critical partitions; critical is for deadline work, submit the rest as high");
+          return stored(false, false);
         }
         if (out->busy && out->critical) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
                              "you have " + std::to_string(out->unfinished) + " unfinished critical jobs in the cluster, the "
                                  "limit per client is " + std::to_string(c_.opt.critical.max_per_client) +
                                  "; critical is for deadline work, submit the rest as high");
-          return stored(false);
+          return stored(false, false);
         }
         if (out->busy) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
                              "you hold " + std::to_string(out->unfinished) + " unfinished jobs in the cluster, the limit per " +
                                  "client is " + std::to_string(c_.opt.max_jobs_per_client) + "; wait for some");
-          return stored(false);
+          return stored(false, false);
         }
         if (out->conflict) {
           c_.out.reply_error(to, rq, proto::error_code::conflict,
                              "job " + job_id + " was submitted before with a different request; choose another job id");
-          return stored(false);
+          return stored(false, false);
         }
         if (out->created)
           spdlog::info("job {} of uid {} accepted into the cluster as job {}", util::printable(job_id), uid, out->id);
         c_.out.send(to, proto::message{rq, proto::accepted{job_id, out->created, state_of(out->state)}});
-        stored(true);
+        stored(true, out->created);
       });
 }
 
 void cluster_requests::resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s,
-                                   const std::array<std::uint8_t, 16>& digest, const std::string& why) {
+                                   const std::array<std::uint8_t, 16>& digest, const std::string& why,
+                                   proto::error_code code) {
   if (!admit(p, rq)) return;
   const auto digest_hex = util::to_hex(digest);
   look_up(
       p.cred.uid, [owner = owner_of(p), job_id = s.job_id](cluster_store& db) { return answer{db.find(owner, job_id), {}, {}}; },
-      [this, to = p.to(), rq, job_id = s.job_id, digest_hex, why](util::expected<answer, std::string> a) {
+      [this, to = p.to(), rq, job_id = s.job_id, digest_hex, why, code](util::expected<answer, std::string> a) {
         if (!a) return unavailable(to, rq, a.error());
-        if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::bad_request, why);
+        if (!a->job) return c_.out.reply_error(to, rq, code, why);
         if (a->job->digest_hex != digest_hex)
           return c_.out.reply_error(to, rq, proto::error_code::conflict,
                                     "job " + job_id + " was submitted before with a different request; choose another job id");

@@ -47,14 +47,15 @@ class cluster_requests {
 
   /* A client's name in the database. */
   static std::string owner_of(const peer& p);
-  /* A prepared Submit, recorded in the database and answered; stored(true) once the cluster holds it
-     (its spooled files were copied there and may go). */
+  /* A prepared Submit, recorded in the database and answered; stored(true, created) once the cluster holds it
+     (its spooled files were copied there and may go; created: by this Submit, not known before). */
   void record(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
-              const prepared& r, const spooled& files, std::function<void(bool stored)> stored);
-  /* A Submit whose uploads are gone (the cluster holds them since its first Submit): accepted again when the
-     database knows the same request under its id, else refused with `why`. */
+              const prepared& r, const spooled& files, std::function<void(bool stored, bool created)> stored);
+  /* A Submit whose uploads are gone (the cluster holds them since its first Submit), or over this node's
+     critical bucket: accepted again when the database knows the same request under its id, else refused
+     with `why` (as `code`). */
   void resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
-                   const std::string& why);
+                   const std::string& why, proto::error_code code = proto::error_code::bad_request);
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
   /* The cluster's nodes (cuzk status --cluster); while the database does not answer, why. */
   void cluster(const peer& p, std::uint64_t rq);

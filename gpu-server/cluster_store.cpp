@@ -201,7 +201,7 @@ void cluster_store::migrate() {
 
 cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::vector<cluster_input>& inputs,
                                              std::uint64_t max_unfinished, std::uint64_t max_critical,
-                                             std::uint64_t max_stored_bytes) {
+                                             std::uint64_t max_stored_bytes, std::uint64_t max_critical_partitions) {
   return run([&](pqxx::work& w) {
     w.exec_params("SELECT pg_advisory_xact_lock(7171, hashtext($1))", j.owner);  // one owner's submits in turn
     auto known =
@@ -217,11 +217,16 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
       if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, "", true, n};
     }
     if (j.priority == static_cast<int>(shm::priority::critical)) {
-      const auto n = w.exec_params("SELECT count(*) FROM cuzk_jobs WHERE owner = $1 AND priority = $2 AND "
-                                   "state IN ('queued', 'claimed')",
-                                   j.owner, j.priority)[0][0]
-                         .as<std::uint64_t>();
+      const auto held = w.exec_params("SELECT count(*), coalesce(sum(partitions), 0)::bigint FROM cuzk_jobs "
+                                      "WHERE owner = $1 AND priority = $2 AND state IN ('queued', 'claimed')",
+                                      j.owner, j.priority)[0];
+      const auto n = held[0].as<std::uint64_t>(), parts = held[1].as<std::uint64_t>();
       if (n >= max_critical) return cluster_submit_outcome{0, false, false, "", true, n, true};
+      if (j.partitions > max_critical_partitions || parts > max_critical_partitions - j.partitions) {
+        cluster_submit_outcome out{0, false, false, "", true, n, true};
+        out.critical_partitions = parts;
+        return out;
+      }
     }
     if (max_stored_bytes != UINT64_MAX && !inputs.empty()) {
       std::uint64_t adding = 0;

@@ -55,7 +55,8 @@ struct cluster_submit_outcome {
   std::string state;      // the job's state now
   bool busy = false;      // not recorded: the owner holds `max_unfinished` unfinished jobs
   std::uint64_t unfinished = 0;
-  bool critical = false;  // busy with `max_critical` unfinished critical jobs
+  bool critical = false;  // busy with `max_critical` unfinished critical jobs, or over `max_critical_partitions`:
+  std::optional<std::uint64_t> critical_partitions = std::nullopt;  // the latter: the partitions of those jobs
   bool stored_full = false;      // busy: the owner's files in the database and these would pass `max_stored_bytes`
   std::uint64_t stored_bytes = 0;  // then: what the owner's unfinished jobs keep there
 };
@@ -94,12 +95,13 @@ class cluster_store {
   /* Creates the tables if absent (every node may call it at start). */
   void migrate();
   /* Records a job and its streamed files, idempotent per (owner, job_id) across the cluster. The owner's
-     limits (unfinished jobs, critical ones, bytes of files kept for unfinished jobs) are checked and the job
-     inserted in one transaction that holds the owner's advisory lock: submits of one owner through many
-     nodes are serialized, so none passes a limit. */
+     limits (unfinished jobs, critical ones and their partitions, bytes of files kept for unfinished jobs) are
+     checked and the job inserted in one transaction that holds the owner's advisory lock: submits of one owner
+     through many nodes are serialized, so none passes a limit. */
   cluster_submit_outcome submit(const cluster_job& j, const std::vector<cluster_input>& inputs = {},
                                 std::uint64_t max_unfinished = UINT64_MAX, std::uint64_t max_critical = UINT64_MAX,
-                                std::uint64_t max_stored_bytes = UINT64_MAX);
+                                std::uint64_t max_stored_bytes = UINT64_MAX,
+                                std::uint64_t max_critical_partitions = UINT64_MAX);
   /* The files a job's Submit streamed (removed once the job is done or failed). */
   std::vector<cluster_input> inputs(std::int64_t id);
   /* This node is alive and holds these keys: nullopt. When another instance (instance: the node's host and

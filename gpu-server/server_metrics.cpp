@@ -198,7 +198,7 @@ std::string server::metrics_text() const {
     w.sample("cuzk_cluster_claims_preparing", double(cluster_queue_->taking()));
     const auto& cr = cluster_requests_->counts();
     w.family("cuzk_cluster_submits_refused_total", "counter",
-             "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs, or bytes of "
+             "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs or their partitions, or bytes of "
              "files the client's unfinished jobs keep in the database (--max-spool-per-client).");
     w.sample("cuzk_cluster_submits_refused_total", {{"reason", "jobs"}}, double(cr.refused_jobs));
     w.sample("cuzk_cluster_submits_refused_total", {{"reason", "critical"}}, double(cr.refused_critical));

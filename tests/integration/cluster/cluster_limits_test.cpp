@@ -2,7 +2,8 @@
 // cluster), against a real PostgreSQL server: one owner's submits through
 // many nodes at once never pass its limits (the check and the insert are one
 // serialized step); a finished job's files leave the database at once and
-// an owner's files there count against its byte quota; a node's proofs
+// an owner's files there count against its byte quota; one owner's
+// critical partitions through two nodes never pass their bound; a node's proofs
 // complete only the job it proved (its request and its owner).
 #include <gtest/gtest.h>
 
@@ -62,6 +63,54 @@ TEST_F(ClusterLimits, OneOwnersSubmitsThroughManyNodesAtOnceNeverPassItsLimits) 
     EXPECT_EQ(race(nodes, owner, 1, 2, UINT64_MAX), 2u) << "round " << round << ": unfinished jobs";
     EXPECT_EQ(race(nodes, owner + "c", 3, UINT64_MAX, 1), 1u) << "round " << round << ": critical jobs";
   }
+}
+
+TEST_F(ClusterLimits, OneOwnersCriticalSubmitsThroughTwoNodesNeverPassItsPartitionBound) {
+  cluster_store a(pg->conninfo()), b(pg->conninfo());
+  (void)a.list("", 1), (void)b.list("", 1);
+  const std::uint64_t bound = 16;  // critical max_partitions_per_client
+  for (int round = 0; round < 6; ++round) {
+    const auto owner = "uid:" + std::to_string(3000 + round);
+    // Jobs of 3 partitions from both nodes at once: 5 fit (15), a sixth would make 18.
+    std::barrier start(2);
+    std::atomic<unsigned> created{0}, refused{0};
+    std::vector<std::thread> ts;
+    for (auto* node : {&a, &b})
+      ts.emplace_back([&, node] {
+        start.arrive_and_wait();
+        for (int i = 0; i < 6; ++i) {
+          auto j = job(owner, (node == &a ? "a" : "b") + std::to_string(i), 3);
+          j.partitions = 3;
+          const auto out = node->submit(j, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound);
+          created += out.created;
+          refused += out.busy && out.critical && out.critical_partitions && *out.critical_partitions + 3 > bound;
+        }
+      });
+    for (auto& t : ts) t.join();
+    EXPECT_EQ(created, 5u) << "round " << round;
+    EXPECT_EQ(refused, 7u) << "round " << round;
+    const auto held = a.list(owner, 100);
+    std::uint64_t parts = 0;
+    for (const auto& j : held) parts += j.partitions;
+    EXPECT_LE(parts, bound) << "round " << round;
+  }
+  // One job over the bound alone, and room made by a finished job.
+  auto big = job("uid:3100", "big", 3);
+  big.partitions = 17;
+  EXPECT_TRUE(a.submit(big, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound).critical_partitions);
+  auto one = job("uid:3100", "one", 3);
+  one.partitions = 16;
+  one.key_id = std::string(32, 'b');  // claimed alone, not the rounds' jobs
+  const auto first = a.submit(one, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound);
+  ASSERT_TRUE(first.created);
+  one.job_id = "two", one.partitions = 1;
+  EXPECT_FALSE(b.submit(one, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound).created);
+  ASSERT_EQ(a.claim("n1", {std::string(32, 'b')}, 1).size(), 1u);
+  ASSERT_TRUE(a.complete(first.id, "n1", {"00"}));
+  EXPECT_TRUE(b.submit(one, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound).created) << "the finished job's room";
+  auto high = job("uid:3100", "high", 2);
+  high.partitions = 40;
+  EXPECT_TRUE(b.submit(high, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound).created) << "only critical is bounded";
 }
 
 TEST_F(ClusterLimits, AFinishedJobsFilesLeaveTheDatabaseAndAnOwnersFilesCountAgainstItsQuota) {
