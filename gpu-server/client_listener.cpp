@@ -11,6 +11,7 @@
 #include <deque>
 #include <stdexcept>
 
+#include "accept_loop.hpp"
 #include "net/endpoint.hpp"
 #include "zmtp_connection.hpp"
 
@@ -63,24 +64,7 @@ void client_listener::impl::remove(std::uint64_t id) {
   if (on_close) on_close(id);
 }
 
-void client_listener::impl::accept() {
-  if (!accepting) return;
-  acceptor.async_accept([self = shared_from_this()](const boost::system::error_code& ec, local::socket s) {
-    if (!self->accepting || ec == asio::error::operation_aborted) return;
-    if (ec) {
-      // Out of descriptors (EMFILE, ENFILE) or memory: pause, never fail.
-      ++self->counters.accept_errors;
-      self->warn("cannot accept a client connection: " + ec.message() + "; retrying in 100 ms");
-      self->retry.expires_after(std::chrono::milliseconds(100));
-      self->retry.async_wait([self](const boost::system::error_code& e) {
-        if (!e) self->accept();
-      });
-      return;
-    }
-    self->admit(std::move(s));
-    self->accept();
-  });
-}
+void client_listener::impl::accept() { accept_next(shared_from_this(), "client connection"); }
 
 void client_listener::impl::admit(local::socket s) {
   ucred uc{};

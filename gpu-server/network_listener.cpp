@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "accept_loop.hpp"
 #include "authorized_clients.hpp"
 #include "net/curve_keys.hpp"
 #include "net/curve_server.hpp"
@@ -117,24 +118,7 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
     if (on_close) on_close(id);
   }
 
-  void accept() {
-    if (!accepting) return;
-    acceptor.async_accept([self = shared_from_this()](const boost::system::error_code& ec, tcp::socket s) {
-      if (!self->accepting || ec == asio::error::operation_aborted) return;
-      if (ec) {
-        // Out of descriptors (EMFILE, ENFILE) or memory: pause, never fail.
-        ++self->counters.accept_errors;
-        self->warn("cannot accept a connection: " + ec.message() + "; retrying in 100 ms");
-        self->retry.expires_after(std::chrono::milliseconds(100));
-        self->retry.async_wait([self](const boost::system::error_code& e) {
-          if (!e) self->accept();
-        });
-        return;
-      }
-      self->admit(std::move(s));
-      self->accept();
-    });
-  }
+  void accept() { accept_next(shared_from_this(), "connection"); }
 
   void admit(tcp::socket s) {
     boost::system::error_code ec;
