@@ -1,4 +1,5 @@
 #include "client_requests.hpp"
+#include "critical_refusals.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -150,17 +151,13 @@ std::optional<std::string> client_requests::critical_refusal(uid_t uid, std::uin
   const auto& o = c_.opt.critical;
   const auto refused = [&](std::string why) -> std::optional<std::string> {
     ++c_.counters.critical_refused;
-    return why + "; critical is for deadline work, submit the rest as high";
+    return critical_refusal_text(why);
   };
   if (!o.max_per_client) return "this server takes no critical jobs (critical max_per_client = 0)";
   const auto [jobs, parts] = c_.cluster ? std::pair<std::uint32_t, std::uint32_t>{} : critical_of(uid);  // cluster: its store
-  if (jobs >= o.max_per_client)
-    return refused("you have " + std::to_string(jobs) + " unfinished critical jobs, the limit per client is " +
-                   std::to_string(o.max_per_client));
+  if (jobs >= o.max_per_client) return refused(too_many_critical_jobs(jobs, o.max_per_client));
   if (std::uint64_t(parts) + partitions > o.max_partitions_per_client)
-    return refused("this job's " + std::to_string(partitions) + " critical partition(s) and your " +
-                   std::to_string(parts) + " unfinished ones exceed the limit per client of " +
-                   std::to_string(o.max_partitions_per_client) + " critical partitions");
+    return refused(too_many_critical_partitions(partitions, parts, o.max_partitions_per_client));
   if (o.partitions_per_minute > 0) {
     if (partitions > o.partitions_per_minute)
       return refused("this job has " + std::to_string(partitions) + " partitions, more than the " +

@@ -1,4 +1,5 @@
 #include "cluster_requests.hpp"
+#include "critical_refusals.hpp"
 
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -127,18 +128,14 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
         }
         if (out->busy && out->critical_partitions) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
-                             "this job's " + std::to_string(partitions) + " critical partition(s) and your " +
-                                 std::to_string(*out->critical_partitions) +
-                                 " unfinished ones exceed the limit per client of " +
-                                 std::to_string(c_.opt.critical.max_partitions_per_client) +
-                                 " critical partitions; critical is for deadline work, submit the rest as high");
+                             critical_refusal_text(too_many_critical_partitions(
+                                 partitions, *out->critical_partitions, c_.opt.critical.max_partitions_per_client)));
           return stored(false, false);
         }
         if (out->busy && out->critical) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
-                             "you have " + std::to_string(out->unfinished) + " unfinished critical jobs in the cluster, the "
-                                 "limit per client is " + std::to_string(c_.opt.critical.max_per_client) +
-                                 "; critical is for deadline work, submit the rest as high");
+                             critical_refusal_text(too_many_critical_jobs(
+                                 out->unfinished, c_.opt.critical.max_per_client, " in the cluster")));
           return stored(false, false);
         }
         if (out->busy) {

@@ -100,8 +100,11 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
     return "from " + c.address + (c.name.empty() ? "" : ", client " + c.name);
   }
   void message(connection& c, std::vector<std::vector<std::uint8_t>> frames) { on_message(c.id, c.name, std::move(frames)); }
+  std::optional<std::string> name_of(const net::curve_key& key) {
+    return clients->name_of(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
+  }
   std::optional<std::string> authorize(connection& c, const net::curve_key& key) {
-    auto name = clients->name_of(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
+    auto name = name_of(key);
     if (name) ++counters.admitted;
     else {
       ++counters.refused;
@@ -157,8 +160,7 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
       std::vector<std::shared_ptr<connection>> gone;
       for (auto& [id, c] : self->sessions) {
         if (c->name.empty()) continue;  // still handshaking
-        const auto now = self->clients->name_of(std::string_view(reinterpret_cast<const char*>(c->key.data()), c->key.size()));
-        if (now != c->name) gone.push_back(c);
+        if (self->name_of(c->key) != c->name) gone.push_back(c);
       }
       for (auto& c : gone) {
         ++self->counters.revoked;
