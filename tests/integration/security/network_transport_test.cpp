@@ -32,15 +32,8 @@ struct keys {
 
 /* Keypairs from `cuzk keygen`; alice and bob authorized in dir/clients.d. */
 keys make_keys(const service& svc) {
-  const auto d = svc.dir();
-  fs::create_directories(d / "clients.d");
-  for (const char* who : {"server", "alice", "bob"}) {
-    const auto path = d / (std::string(who) + ".key");
-    EXPECT_EQ(std::system((cli_bin() + " keygen --out " + path.string() + " > /dev/null 2>&1").c_str()), 0) << who;
-  }
-  for (const char* who : {"alice", "bob"})
-    fs::copy_file(d / (std::string(who) + ".key.pub"), d / "clients.d" / (std::string(who) + ".pub"));
-  return {net::read_curve_secret(d / "server.key"), net::read_curve_secret(d / "alice.key"), net::read_curve_secret(d / "bob.key")};
+  auto k = keygen(svc, {"server", "alice", "bob"}, {"alice", "bob"});
+  return {k.at("server"), k.at("alice"), k.at("bob")};
 }
 
 std::vector<std::string> curve_args(const service& svc, std::vector<std::string> more = {}) {
@@ -48,14 +41,6 @@ std::vector<std::string> curve_args(const service& svc, std::vector<std::string>
                              "--clients-dir", (svc.dir() / "clients.d").string(), "--metrics", "127.0.0.1:0"};
   a.insert(a.end(), more.begin(), more.end());
   return a;
-}
-
-client::options as(const net::curve_keypair& me, const net::curve_keypair& server, std::chrono::milliseconds timeout) {
-  client::options o;
-  o.timeout = timeout;
-  o.attempts = 1;
-  o.curve = client::curve_keys{me.public_key, me.secret_key, server.public_key};
-  return o;
 }
 
 std::unique_ptr<raw_peer> peer_of(const std::string& ep, const net::curve_keypair& me, const net::curve_keypair& server,
@@ -97,7 +82,7 @@ TEST(NetworkTransport, RoutingIdsAnAuthorizedClientDeclaresNeitherAbortTheServer
   }
   // More connections arrive, each naming no id: all served, the server alive.
   for (int i = 0; i < 6; ++i) {
-    client::connection bob(ep, as(k.bob, k.server, 5s));
+    client::connection bob(ep, curve_options(k.bob, k.server, 5s));
     ASSERT_NO_THROW((void)bob.status()) << i << ":\n" << server_logs(svc);
   }
   for (auto& c : claims) {
@@ -114,7 +99,7 @@ TEST(NetworkTransport, AWaitGoesWithItsConnectionAndNoLaterConnectionReceivesIts
   auto server = svc.start_server({}, curve_args(svc));
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
-  client::connection alice(ep, as(k.alice, k.server, 20s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 20s));
   auto sub = native_submit("long", circuit, seed(), "net");
   sub.zkey = key_id;
   ASSERT_TRUE(alice.submit(sub).created);
@@ -166,7 +151,7 @@ TEST(NetworkTransport, PlainConnectsWithNoKeyAreBoundedPerAddressAndInTotalAndTi
   }
   // Meanwhile a worker and a legitimate client are served (the client once the idle ones time out).
   auto worker = svc.start_worker("w1");
-  client::connection alice(ep, as(k.alice, k.server, 30s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 30s));
   auto sub = native_submit("j", circuit, seed(), "net");
   sub.zkey = key_id;
   EXPECT_TRUE(alice.submit(sub).created) << server_logs(svc);
@@ -195,7 +180,7 @@ TEST(NetworkTransport, AFloodFromManyAddressesStaysBelowTheDescriptorLimitAndIsN
   auto server = svc.start_server({}, curve_args(svc));  // the default bounds
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
-  client::connection alice(ep, as(k.alice, k.server, 20s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 20s));
   (void)alice.status();
   std::vector<std::vector<int>> flood;
   for (int a = 2; a < 8; ++a) flood.push_back(open_tcp_connections("127.0.0." + std::to_string(a), "127.0.0.1", port_of(ep), 200));
@@ -225,7 +210,7 @@ TEST(NetworkTransport, ABadFileInTheClientsDirectoryNeverHoldsBackARevocation) {
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
   const auto mport = metrics_port(svc.dir());
-  client::connection alice(ep, as(k.alice, k.server, 5s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 5s));
   (void)alice.status();
   std::ofstream(svc.dir() / "clients.d" / "junk.pub") << "not a key\n";
   std::this_thread::sleep_for(100ms);
@@ -233,7 +218,7 @@ TEST(NetworkTransport, ABadFileInTheClientsDirectoryNeverHoldsBackARevocation) {
   const auto removed = std::chrono::steady_clock::now();
   const bool refused = eventually(
       [&] {
-        client::connection again(ep, as(k.alice, k.server, 500ms));
+        client::connection again(ep, curve_options(k.alice, k.server, 500ms));
         try {
           (void)again.status();
           return false;
@@ -247,7 +232,7 @@ TEST(NetworkTransport, ABadFileInTheClientsDirectoryNeverHoldsBackARevocation) {
   EXPECT_TRUE(eventually([&] { return metric(mport, "cuzk_network_closed_total{reason=\"revoked\"}") >= 1; }, 3s))
       << "alice's open connection outlived her key";
   EXPECT_NE(server_logs(svc).find("junk.pub is refused"), std::string::npos) << server_logs(svc);
-  client::connection bob(ep, as(k.bob, k.server, 5s));
+  client::connection bob(ep, curve_options(k.bob, k.server, 5s));
   EXPECT_NO_THROW((void)bob.status()) << "the bad file locked out the others";
 }
 

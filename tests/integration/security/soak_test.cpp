@@ -292,11 +292,7 @@ TEST(Soak, HostileLocalAndNetworkClientsRunningEveryAttackForAMinuteCostALegitim
   if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why;
   service svc({"4x4096"}, {"--jobs", "64"});
   const auto d = svc.dir();
-  fs::create_directories(d / "clients.d");
-  for (const char* who : {"server", "legit", "mallory", "stranger"})
-    ASSERT_EQ(std::system((cli_bin() + " keygen --out " + (d / who).string() + ".key > /dev/null 2>&1").c_str()), 0);
-  for (const char* who : {"legit", "mallory"})
-    fs::copy_file(d / (std::string(who) + ".key.pub"), d / "clients.d" / (std::string(who) + ".pub"));
+  const auto keys = keygen(svc, {"server", "legit", "mallory", "stranger"}, {"legit", "mallory"});
   soak_setup k;
   k.key_path = key_for(circuit).path;
   k.key_id = load_srs(svc, k.key_path);
@@ -310,10 +306,10 @@ TEST(Soak, HostileLocalAndNetworkClientsRunningEveryAttackForAMinuteCostALegitim
   ASSERT_NE(k.metrics_port, 0) << server_logs(svc);
   k.network_endpoint = network_endpoint(svc);
   ASSERT_FALSE(k.network_endpoint.empty()) << server_logs(svc);
-  const auto server_keys = net::read_curve_secret(d / "server.key");
+  const auto& server_keys = keys.at("server");
   k.server_public = server_keys.public_key;
-  k.mallory = net::read_curve_secret(d / "mallory.key");
-  k.stranger = net::read_curve_secret(d / "stranger.key");
+  k.mallory = keys.at("mallory");
+  k.stranger = keys.at("stranger");
   k.junk_key = (d / "junk.zkey").string();
   random_file(k.junk_key, 16, seed());
   const auto& pk = *key_for(circuit).pk;
@@ -322,7 +318,7 @@ TEST(Soak, HostileLocalAndNetworkClientsRunningEveryAttackForAMinuteCostALegitim
   sparse_r1cs(k.poison, pk, 4, std::uint64_t{1} << 30);
   const auto length = soak_time();
 
-  const auto legit_keys = net::read_curve_secret(d / "legit.key");
+  const auto& legit_keys = keys.at("legit");
   client::options o;
   o.timeout = 30000ms;
   o.curve = client::curve_keys{legit_keys.public_key, legit_keys.secret_key, server_keys.public_key};

@@ -308,4 +308,28 @@ std::string network_endpoint(const service& svc) {
   return ep;
 }
 
+std::map<std::string, net::curve_keypair> keygen(const service& svc, const std::vector<std::string>& names,
+                                                 const std::vector<std::string>& authorized) {
+  const auto d = svc.dir();
+  fs::create_directories(d / "clients.d");
+  std::map<std::string, net::curve_keypair> out;
+  for (const auto& who : names) {
+    const auto path = d / (who + ".key");
+    if (std::system((cli_bin() + " keygen --out " + path.string() + " > /dev/null 2>&1").c_str()) != 0)
+      throw std::runtime_error("cuzk keygen --out " + path.string() + " failed");
+    out.emplace(who, net::read_curve_secret(path));
+  }
+  for (const auto& who : authorized) fs::copy_file(d / (who + ".key.pub"), d / "clients.d" / (who + ".pub"));
+  return out;
+}
+
+client::options curve_options(const net::curve_keypair& me, const net::curve_keypair& server,
+                              std::chrono::milliseconds timeout) {
+  client::options o;
+  o.timeout = timeout;
+  o.attempts = 1;
+  o.curve = client::curve_keys{me.public_key, me.secret_key, server.public_key};
+  return o;
+}
+
 }  // namespace cuzk::test

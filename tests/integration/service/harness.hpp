@@ -17,6 +17,7 @@
 
 #include "client/lib/connection.hpp"
 #include "groth16/keys.hpp"
+#include "net/curve_keys.hpp"
 
 namespace cuzk::test {
 
@@ -127,6 +128,14 @@ unsigned short metrics_port(const fs::path& dir, std::chrono::milliseconds limit
 /* The endpoint a server started with --network-endpoint tcp://ADDR:* logged ("network clients on tcp://…"),
    or "" when none did within 30 s. */
 std::string network_endpoint(const service& svc);
+
+/* `cuzk keygen` keypairs DIR/NAME.key (and .key.pub) in the service's directory for each name; those in
+   `authorized` are copied into DIR/clients.d as NAME.pub. Throws when keygen fails. */
+std::map<std::string, net::curve_keypair> keygen(const service& svc, const std::vector<std::string>& names,
+                                                 const std::vector<std::string>& authorized);
+/* A client's options for CURVE under `me` against `server`: one attempt of `timeout`. */
+client::options curve_options(const net::curve_keypair& me, const net::curve_keypair& server,
+                              std::chrono::milliseconds timeout);
 
 /* The worst latency of c.status(), asked every 20 ms while more(samples so far) holds; the count in *samples. */
 std::chrono::nanoseconds worst_status(client::connection& c, const std::function<bool(int)>& more, int* samples = nullptr);

@@ -28,27 +28,13 @@ struct keys {
   net::curve_keypair server, alice, bob, mallory;
 };
 
-/* Keypairs made with `cuzk keygen`; alice and bob authorized in dir/clients.d, mallory not. */
+/* Keypairs made with `cuzk keygen` (0600); alice and bob authorized in dir/clients.d, mallory not. */
 keys make_keys(const service& svc) {
-  const auto d = svc.dir();
-  fs::create_directories(d / "clients.d");
-  for (const char* who : {"server", "alice", "bob", "mallory"}) {
-    const auto path = d / (std::string(who) + ".key");
-    EXPECT_EQ(std::system((cli_bin() + " keygen --out " + path.string() + " > /dev/null 2>&1").c_str()), 0) << who;
-    EXPECT_EQ(fs::status(path).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write) << who;
-  }
-  for (const char* who : {"alice", "bob"})
-    fs::copy_file(d / (std::string(who) + ".key.pub"), d / "clients.d" / (std::string(who) + ".pub"));
-  return {net::read_curve_secret(d / "server.key"), net::read_curve_secret(d / "alice.key"),
-          net::read_curve_secret(d / "bob.key"), net::read_curve_secret(d / "mallory.key")};
-}
-
-client::options as(const net::curve_keypair& me, const net::curve_keypair& server, std::chrono::milliseconds timeout) {
-  client::options o;
-  o.timeout = timeout;
-  o.attempts = 1;
-  o.curve = client::curve_keys{me.public_key, me.secret_key, server.public_key};
-  return o;
+  auto k = keygen(svc, {"server", "alice", "bob", "mallory"}, {"alice", "bob"});
+  for (const char* who : {"server", "alice", "bob", "mallory"})
+    EXPECT_EQ(fs::status(svc.dir() / (std::string(who) + ".key")).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write) << who;
+  return {k.at("server"), k.at("alice"), k.at("bob"), k.at("mallory")};
 }
 
 proto::submit by_id(const std::string& job_id, const std::string& key_id, std::uint64_t s) {
@@ -72,14 +58,14 @@ TEST(Network, AnAuthorizedKeyProvesOverCurveAndEachClientSeesOnlyItsOwnJobs) {
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
 
-  client::connection alice(ep, as(k.alice, k.server, 20s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 20s));
   EXPECT_TRUE(alice.submit(by_id("j1", key_id, seed())).created);
   const auto r = alice.wait("j1", 120s);
   ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(r));
   const auto& part = std::get<proto::proof_reply>(r).partitions.at(0);
   EXPECT_TRUE(verifies(*key_for(circuit).pk, part.proof_json, part.public_json));
 
-  client::connection bob(ep, as(k.bob, k.server, 20s));
+  client::connection bob(ep, curve_options(k.bob, k.server, 20s));
   EXPECT_TRUE(bob.status().jobs.empty()) << "bob sees alice's job";
   try {
     (void)bob.fetch("j1");
@@ -128,7 +114,7 @@ TEST(Network, AKeyTheOperatorNeverAuthorizedIsRefusedAtTheHandshakeAndCounted) {
   ASSERT_FALSE(ep.empty());
   ASSERT_NE(port, 0);
 
-  client::connection mallory(ep, as(k.mallory, k.server, 1500ms));
+  client::connection mallory(ep, curve_options(k.mallory, k.server, 1500ms));
   EXPECT_THROW((void)mallory.submit(by_id("m1", key_id, seed())), client::unreachable);
   const std::regex refused("cuzk_network_handshakes_total\\{result=\"refused\"\\} ([0-9]+)");
   std::string text;  // counted by the server's ZAP handler, which may reach the handshake after the client gave up
@@ -142,18 +128,18 @@ TEST(Network, AKeyTheOperatorNeverAuthorizedIsRefusedAtTheHandshakeAndCounted) {
       << text;
 
   // A client that claims to be the server, or names the wrong server key, is refused too.
-  client::connection wrong(ep, as(k.alice, k.mallory, 1500ms));
+  client::connection wrong(ep, curve_options(k.alice, k.mallory, 1500ms));
   EXPECT_THROW((void)wrong.status(), client::unreachable);
 
   // The server keeps serving authorized clients; revoking one is removing its file.
-  client::connection bob(ep, as(k.bob, k.server, 20s));
+  client::connection bob(ep, curve_options(k.bob, k.server, 20s));
   EXPECT_TRUE(bob.status().jobs.empty());
   fs::remove(svc.dir() / "clients.d" / "bob.pub");
   std::this_thread::sleep_for(1100ms);  // the directory's mtime must move on coarse clocks
   fs::last_write_time(svc.dir() / "clients.d", fs::file_time_type::clock::now());
-  client::connection bob_again(ep, as(k.bob, k.server, 1500ms));
+  client::connection bob_again(ep, curve_options(k.bob, k.server, 1500ms));
   EXPECT_THROW((void)bob_again.status(), client::unreachable);
-  client::connection alice(ep, as(k.alice, k.server, 20s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 20s));
   EXPECT_TRUE(alice.status().jobs.empty());
   EXPECT_EQ(server->terminate(), 0);
 }
@@ -164,7 +150,7 @@ TEST(Network, ANetworkClientNamesKeysByIdAndNoServerPath) {
   auto server = svc.start_server({}, curve_args(svc));
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
-  client::connection alice(ep, as(k.alice, k.server, 20s));
+  client::connection alice(ep, curve_options(k.alice, k.server, 20s));
   auto by_path = native_submit("p1", circuit, seed(), "net");  // a key file path on the server's host
   try {
     (void)alice.submit(by_path);
