@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "cluster_credentials.hpp"
+#include "cluster/cluster_credentials.hpp"
 #include "config/config_file.hpp"
 #include "config/range.hpp"
 #include "log/log_setup.hpp"

@@ -17,9 +17,9 @@
 #include "shm/srs_region.hpp"
 #include "net/endpoint.hpp"
 #include "net/options.hpp"
-#include "gpu_report.hpp"
-#include "local_job_queue.hpp"
-#include "network_identity.hpp"
+#include "admin/gpu_report.hpp"
+#include "queue/local_job_queue.hpp"
+#include "listeners/network_identity.hpp"
 #include "net/envelope_io.hpp"
 #include "proto/codec.hpp"
 #include <fstream>

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "client_listener.hpp"
+#include "listeners/client_listener.hpp"
 #include "job/key_cache.hpp"
-#include "preemption_ledger.hpp"
+#include "queue/preemption_ledger.hpp"
 #include "proto/limits.hpp"
 
 namespace cuzk::server {

@@ -25,8 +25,8 @@
 #include <thread>
 #include <vector>
 
-#include "cluster_link.hpp"
-#include "cluster_store.hpp"
+#include "cluster/cluster_link.hpp"
+#include "cluster/cluster_store.hpp"
 #include "pg_server.hpp"
 
 namespace {

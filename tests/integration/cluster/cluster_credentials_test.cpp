@@ -9,7 +9,7 @@
 
 #include <fstream>
 
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 #include "harness.hpp"
 #include "pg_server.hpp"
 #include "seed.hpp"

@@ -11,7 +11,7 @@
 #include <barrier>
 #include <thread>
 
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 #include "pg_server.hpp"
 
 namespace cuzk::server {

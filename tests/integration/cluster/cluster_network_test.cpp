@@ -11,7 +11,7 @@
 #include <fstream>
 #include <regex>
 
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 #include "harness.hpp"
 #include "netns.hpp"
 #include "pg_server.hpp"

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client/lib/errors.hpp"
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 #include "harness.hpp"
 #include "http_get.hpp"
 #include "pg_server.hpp"

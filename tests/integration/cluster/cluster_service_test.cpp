@@ -16,7 +16,7 @@
 #include <regex>
 
 #include "client/lib/errors.hpp"
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 #include "harness.hpp"
 #include "pg_server.hpp"
 #include "seed.hpp"

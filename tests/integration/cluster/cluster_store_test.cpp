@@ -3,7 +3,7 @@
 // two nodes never share, a dead node's claims retaken and its late result
 // refused, results readable from any node, a database that goes away and
 // comes back.
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 
 #include <gtest/gtest.h>
 

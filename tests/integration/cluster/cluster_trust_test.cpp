@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "client/lib/errors.hpp"
-#include "cluster_store.hpp"
+#include "cluster/cluster_store.hpp"
 #include "harness.hpp"
 #include "http_get.hpp"
 #include "hostile.hpp"

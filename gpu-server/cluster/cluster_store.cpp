@@ -1,0 +1,458 @@
+#include "cluster/cluster_store.hpp"
+
+#include <pqxx/pqxx>
+
+#include <algorithm>
+
+#include "cluster/cluster_names.hpp"
+#include "shm/layout.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+/* A text[] literal of values that need no quoting (key ids are hex, results hex). */
+std::string array_literal(const std::vector<std::string>& v) {
+  std::string s = "{";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + v[i];
+  return s + "}";
+}
+
+std::vector<std::string> array_values(const pqxx::field& f) {
+  std::vector<std::string> out;
+  if (f.is_null()) return out;
+  auto parser = f.as_array();
+  for (auto [kind, value] = parser.get_next(); kind != pqxx::array_parser::done; std::tie(kind, value) = parser.get_next())
+    if (kind == pqxx::array_parser::string_value) out.push_back(value);
+  return out;
+}
+
+cluster_job job_of(const pqxx::row& r) {
+  cluster_job j;
+  j.id = r["id"].as<std::int64_t>();
+  j.owner = r["owner"].as<std::string>();
+  j.job_id = r["job_id"].as<std::string>();
+  j.digest_hex = r["digest"].as<std::string>();
+  j.key_id = r["key_id"].as<std::string>();
+  j.spec = r["spec"].as<std::string>();
+  j.client = r["client"].as<std::string>();
+  j.priority = r["priority"].as<int>();
+  j.curve = r["curve"].as<int>();
+  j.partitions = r["partitions"].as<std::uint32_t>();
+  j.state = r["state"].as<std::string>();
+  j.node = r["node"].is_null() ? "" : r["node"].as<std::string>();
+  j.attempts = r["attempts"].as<std::uint32_t>();
+  j.error = r["error"].is_null() ? "" : r["error"].as<std::string>();
+  j.results_hex = array_values(r["results"]);
+  j.submitted_ns = r["submitted_ns"].as<std::uint64_t>();
+  j.finished_ns = r["finished_ns"].is_null() ? 0 : r["finished_ns"].as<std::uint64_t>();
+  return j;
+}
+
+#define CUZK_JOB_TIMES                                                     \
+  "(extract(epoch FROM submitted) * 1e9)::bigint AS submitted_ns, " \
+  "(extract(epoch FROM finished) * 1e9)::bigint AS finished_ns"
+/* shm::rank in SQL: critical (3) first, then high, normal, low */
+constexpr const char* rank_sql = "CASE WHEN priority = 3 THEN -1 ELSE priority END";
+constexpr const char* columns =
+    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
+    "results, " CUZK_JOB_TIMES;
+constexpr const char* columns_without_results =
+    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
+    "NULL::text[] AS results, " CUZK_JOB_TIMES;
+#undef CUZK_JOB_TIMES
+
+}  // namespace
+
+std::string with_liveness(const std::string& conninfo) {
+  static const std::pair<const char*, const char*> settings[] = {
+      {"connect_timeout", "5"}, {"keepalives_idle", "5"}, {"keepalives_interval", "2"}, {"keepalives_count", "3"},
+      {"tcp_user_timeout", "10000"}};
+  const bool uri = conninfo.starts_with("postgresql://") || conninfo.starts_with("postgres://");
+  std::string out = conninfo;
+  for (const auto& [name, value] : settings) {
+    if (conninfo.find(name) != std::string::npos) continue;
+    if (uri) out += std::string(out.find('?') == std::string::npos ? "?" : "&") + name + "=" + value;
+    else out += std::string(out.empty() ? "" : " ") + name + "=" + value;
+  }
+  return out;
+}
+
+std::string without_password(std::string message, const std::string& conninfo) {
+  std::vector<std::string> secrets;
+  // postgresql://USER:PASSWORD@HOST/...
+  if (auto scheme = conninfo.find("://"); scheme != std::string::npos) {
+    const auto start = scheme + 3;
+    const auto at = conninfo.find('@', start), end = conninfo.find_first_of("/?", start);
+    if (at != std::string::npos && at < end)
+      if (auto colon = conninfo.find(':', start); colon != std::string::npos && colon < at)
+        secrets.push_back(conninfo.substr(colon + 1, at - colon - 1));
+  }
+  // password=VALUE, password = 'VALUE' (keyword form) or ?password=VALUE (URI form)
+  for (auto at = conninfo.find("password"); at != std::string::npos; at = conninfo.find("password", at + 1)) {
+    auto i = conninfo.find_first_not_of(' ', at + 8);
+    if (i == std::string::npos || conninfo[i] != '=') continue;
+    i = conninfo.find_first_not_of(' ', i + 1);
+    if (i == std::string::npos) continue;
+    const bool quoted = conninfo[i] == '\'';
+    const auto end = quoted ? conninfo.find('\'', i + 1) : conninfo.find_first_of(" &", i);
+    secrets.push_back(conninfo.substr(i + quoted, end == std::string::npos ? std::string::npos : end - i - quoted));
+  }
+  for (const auto& secret : secrets)
+    for (auto at = secret.empty() ? std::string::npos : message.find(secret); at != std::string::npos;
+         at = message.find(secret, at + 3))
+      message.replace(at, secret.size(), "***");
+  return message;
+}
+
+struct cluster_store::session {
+  explicit session(const std::string& conninfo) : c(conninfo) {}
+  pqxx::connection c;
+};
+
+cluster_store::cluster_store(std::string conninfo) : conninfo_(with_liveness(conninfo)) {}
+cluster_store::~cluster_store() = default;
+
+cluster_store::session& cluster_store::open() {
+  if (!session_ || !session_->c.is_open()) {
+    try {
+      session_ = std::make_unique<session>(conninfo_);
+    } catch (const std::exception& e) {
+      session_.reset();
+      throw store_unavailable("the cluster database is unreachable: " + without_password(e.what(), conninfo_));
+    }
+  }
+  return *session_;
+}
+
+// One transaction a call. A broken connection is dropped, so the next call
+// connects again; the caller hears store_unavailable and keeps what it has.
+template <class F>
+auto cluster_store::run(F&& f) {
+  try {
+    pqxx::work w(open().c);
+    if constexpr (std::is_void_v<decltype(f(w))>) {
+      f(w);
+      w.commit();
+    } else {
+      auto r = f(w);
+      w.commit();
+      return r;
+    }
+  } catch (const pqxx::broken_connection& e) {
+    session_.reset();
+    throw store_unavailable(std::string("the cluster database went away: ") + e.what());
+  } catch (const pqxx::in_doubt_error& e) {
+    session_.reset();
+    throw store_unavailable(std::string("the cluster database went away mid-commit: ") + e.what());
+  }
+}
+
+void cluster_store::migrate() {
+  run([](pqxx::work& w) {
+    w.exec("SELECT pg_advisory_xact_lock(7170)");  // nodes starting together create the tables once
+    w.exec(R"sql(
+      CREATE TABLE IF NOT EXISTS cuzk_nodes (
+        node text PRIMARY KEY,
+        heartbeat timestamptz NOT NULL DEFAULT now(),
+        keys text[] NOT NULL DEFAULT '{}',
+        instance text NOT NULL DEFAULT '')
+    )sql");
+    // The host and pool of the node beating under a name (a second node under the same name is refused).
+    if (w.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
+               "table_name = 'cuzk_nodes' AND column_name = 'instance'")
+            .empty())
+      w.exec("ALTER TABLE cuzk_nodes ADD COLUMN instance text NOT NULL DEFAULT ''");
+    w.exec(R"sql(
+      CREATE TABLE IF NOT EXISTS cuzk_jobs (
+        id bigserial PRIMARY KEY,
+        owner text NOT NULL,
+        job_id text NOT NULL,
+        digest text NOT NULL,
+        key_id text NOT NULL,
+        spec text NOT NULL,
+        client text NOT NULL DEFAULT '',
+        priority smallint NOT NULL,
+        curve smallint NOT NULL DEFAULT 1,
+        partitions integer NOT NULL,
+        submitted timestamptz NOT NULL DEFAULT now(),
+        state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'claimed', 'done', 'failed')),
+        node text,
+        claimed timestamptz,
+        attempts integer NOT NULL DEFAULT 0,
+        error text,
+        results text[],
+        finished timestamptz,
+        UNIQUE (owner, job_id))
+    )sql");
+    w.exec("DROP INDEX IF EXISTS cuzk_jobs_queued");  // by priority's stored value, before critical ranked first
+    w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_queued_rank ON cuzk_jobs ((" + std::string(rank_sql) +
+           "), id) WHERE state = 'queued'");
+    w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_claimed ON cuzk_jobs (node) WHERE state = 'claimed'");
+    w.exec(R"sql(
+      CREATE TABLE IF NOT EXISTS cuzk_inputs (
+        job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE CASCADE,
+        kind text NOT NULL,
+        data bytea NOT NULL,
+        PRIMARY KEY (job, kind))
+    )sql");
+  });
+}
+
+cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::vector<cluster_input>& inputs,
+                                             std::uint64_t max_unfinished, std::uint64_t max_critical,
+                                             std::uint64_t max_stored_bytes, std::uint64_t max_critical_partitions) {
+  return run([&](pqxx::work& w) {
+    w.exec_params("SELECT pg_advisory_xact_lock(7171, hashtext($1))", j.owner);  // one owner's submits in turn
+    auto known =
+        w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
+    if (!known.empty()) {
+      const bool same = known[0][1].as<std::string>() == j.digest_hex;
+      return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, known[0][2].as<std::string>()};
+    }
+    if (max_unfinished != UINT64_MAX) {
+      const auto n = w.exec_params("SELECT count(*) FROM cuzk_jobs WHERE owner = $1 AND state IN ('queued', 'claimed')",
+                                   j.owner)[0][0]
+                         .as<std::uint64_t>();
+      if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, "", true, n};
+    }
+    if (j.priority == static_cast<int>(shm::priority::critical)) {
+      const auto held = w.exec_params("SELECT count(*), coalesce(sum(partitions), 0)::bigint FROM cuzk_jobs "
+                                      "WHERE owner = $1 AND priority = $2 AND state IN ('queued', 'claimed')",
+                                      j.owner, j.priority)[0];
+      const auto n = held[0].as<std::uint64_t>(), parts = held[1].as<std::uint64_t>();
+      if (n >= max_critical) return cluster_submit_outcome{0, false, false, "", true, n, true};
+      if (j.partitions > max_critical_partitions || parts > max_critical_partitions - j.partitions) {
+        cluster_submit_outcome out{0, false, false, "", true, n, true};
+        out.critical_partitions = parts;
+        return out;
+      }
+    }
+    if (max_stored_bytes != UINT64_MAX && !inputs.empty()) {
+      std::uint64_t adding = 0;
+      for (const auto& in : inputs) adding += in.bytes.size();
+      const auto held = w.exec_params("SELECT coalesce(sum(octet_length(i.data)), 0)::bigint FROM cuzk_inputs i "
+                                      "JOIN cuzk_jobs j ON j.id = i.job WHERE j.owner = $1",
+                                      j.owner)[0][0]
+                            .as<std::uint64_t>();
+      if (adding > max_stored_bytes || held > max_stored_bytes - adding) {
+        cluster_submit_outcome out{0, false, false, "", true};
+        out.stored_full = true;
+        out.stored_bytes = held;
+        return out;
+      }
+    }
+    auto r = w.exec_params(
+        "INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, client, priority, curve, partitions) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (owner, job_id) DO NOTHING RETURNING id",
+        j.owner, j.job_id, j.digest_hex, j.key_id, j.spec, j.client, j.priority, j.curve, j.partitions);
+    if (!r.empty()) {
+      const auto id = r[0][0].as<std::int64_t>();
+      for (const auto& in : inputs)
+        w.exec_params("INSERT INTO cuzk_inputs (job, kind, data) VALUES ($1, $2, $3)", id, in.kind,
+                      pqxx::binarystring(in.bytes.data(), in.bytes.size()));
+      w.exec_params("SELECT pg_notify('cuzk_queued', $1)", j.key_id);
+      return cluster_submit_outcome{id, true, false, "queued"};
+    }
+    // Another node recorded the same id meanwhile.
+    known = w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
+    const bool same = known[0][1].as<std::string>() == j.digest_hex;
+    return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, known[0][2].as<std::string>()};
+  });
+}
+
+std::optional<node_holder> cluster_store::heartbeat(const std::string& node, const std::vector<std::string>& key_ids,
+                                                    const std::string& instance, std::chrono::seconds live) {
+  return run([&](pqxx::work& w) -> std::optional<node_holder> {
+    // Another instance's row is taken over only once it is silent for `live` ('': written before instances).
+    auto r = w.exec_params(
+        "INSERT INTO cuzk_nodes (node, heartbeat, keys, instance) VALUES ($1, now(), $2::text[], $3) "
+        "ON CONFLICT (node) DO UPDATE SET heartbeat = now(), keys = EXCLUDED.keys, instance = EXCLUDED.instance "
+        "WHERE cuzk_nodes.instance IN (EXCLUDED.instance, '') OR EXCLUDED.instance = '' OR "
+        "cuzk_nodes.heartbeat < now() - make_interval(secs => $4) RETURNING node",
+        node, array_literal(key_ids), instance, static_cast<double>(live.count()));
+    if (!r.empty()) return std::nullopt;
+    auto h = w.exec_params("SELECT instance, extract(epoch FROM now() - heartbeat)::float8 FROM cuzk_nodes WHERE node = $1",
+                           node);
+    return node_holder{h[0][0].as<std::string>(), h[0][1].as<double>()};
+  });
+}
+
+std::vector<cluster_job> cluster_store::claim(const std::string& node, const std::vector<std::string>& key_ids,
+                                              std::uint32_t most, bool streamed) {
+  if (!most || key_ids.empty()) return {};
+  auto jobs = run([&](pqxx::work& w) {
+    auto r = w.exec_params(std::string(
+                               "UPDATE cuzk_jobs SET state = 'claimed', node = $1, claimed = now(), attempts = attempts + 1 "
+                               "WHERE id IN (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND key_id = ANY($2::text[]) " +
+                               std::string(streamed ? "" : "AND NOT EXISTS (SELECT 1 FROM cuzk_inputs WHERE job = cuzk_jobs.id) ") +
+                               "ORDER BY " + std::string(rank_sql) + ", id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ") +
+                               columns,
+                           node, array_literal(key_ids), most);
+    std::vector<cluster_job> out;
+    for (const auto& row : r) out.push_back(job_of(row));
+    return out;
+  });
+  std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) {
+    return std::pair(shm::rank(static_cast<std::uint8_t>(a.priority)), a.id) <
+           std::pair(shm::rank(static_cast<std::uint8_t>(b.priority)), b.id);
+  });
+  return jobs;
+}
+
+bool cluster_store::complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex,
+                             const std::string& digest_hex, std::optional<std::uint32_t> owner_uid) {
+  return run([&](pqxx::work& w) {
+    auto held = w.exec_params("SELECT owner, digest FROM cuzk_jobs WHERE id = $1 AND node = $2 AND state = 'claimed' "
+                              "FOR UPDATE", id, node);
+    if (held.empty()) return false;
+    if (!digest_hex.empty() && held[0][1].as<std::string>() != digest_hex) return false;
+    if (owner_uid && local_uid_of(held[0][0].as<std::string>()) != owner_uid) return false;
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'done', results = $3::text[], finished = now() "
+        "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
+        id, node, array_literal(results_hex));
+    if (!r.empty()) w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);  // a finished job's files go now
+    if (!r.empty()) w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
+    return !r.empty();
+  });
+}
+
+bool cluster_store::fail(std::int64_t id, const std::string& node, const std::string& error) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'failed', error = $3, finished = now() "
+        "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
+        id, node, error);
+    if (!r.empty()) w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);
+    if (!r.empty()) w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
+    return !r.empty();
+  });
+}
+
+bool cluster_store::unclaim(std::int64_t id, const std::string& node) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'queued', node = NULL, claimed = NULL "
+        "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
+        id, node);
+    if (!r.empty()) w.exec("SELECT pg_notify('cuzk_queued', '')");
+    return !r.empty();
+  });
+}
+
+bool cluster_store::reclaim(std::int64_t id, const std::string& node) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'claimed', node = $2, claimed = now() "
+        "WHERE id = $1 AND (state = 'queued' OR (state = 'claimed' AND node = $2)) RETURNING id",
+        id, node);
+    return !r.empty();
+  });
+}
+
+std::uint32_t cluster_store::release_dead(std::chrono::seconds timeout) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'queued', node = NULL, claimed = NULL "
+        "WHERE state = 'claimed' AND node IN "
+        "(SELECT node FROM cuzk_nodes WHERE heartbeat < now() - make_interval(secs => $1)) RETURNING id",
+        static_cast<double>(timeout.count()));
+    if (!r.empty()) w.exec("SELECT pg_notify('cuzk_queued', '')");
+    return static_cast<std::uint32_t>(r.size());
+  });
+}
+
+std::vector<cluster_input> cluster_store::inputs(std::int64_t id) {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_input> out;
+    for (const auto& row : w.exec_params("SELECT kind, data FROM cuzk_inputs WHERE job = $1 ORDER BY kind", id)) {
+      const pqxx::binarystring data(row[1]);
+      out.push_back({row[0].as<std::string>(), {data.data(), data.data() + data.size()}});
+    }
+    return out;
+  });
+}
+
+std::optional<cluster_job> cluster_store::get(std::int64_t id) {
+  return run([&](pqxx::work& w) -> std::optional<cluster_job> {
+    auto r = w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE id = $1", id);
+    if (r.empty()) return std::nullopt;
+    return job_of(r[0]);
+  });
+}
+
+std::vector<cluster_job> cluster_store::claimed_by(const std::string& node) {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_job> out;
+    for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
+                                             " FROM cuzk_jobs WHERE state = 'claimed' AND node = $1 ORDER BY " +
+                                             std::string(rank_sql) + ", id",
+                                         node))
+      out.push_back(job_of(row));
+    return out;
+  });
+}
+
+std::vector<cluster_job> cluster_store::list(const std::string& owner, std::uint32_t most) {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_job> out;
+    for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
+                                             " FROM cuzk_jobs WHERE $1 = '' OR owner = $1 ORDER BY id DESC LIMIT $2",
+                                         owner, most))
+      out.push_back(job_of(row));
+    return out;
+  });
+}
+
+std::uint32_t cluster_store::expire(std::chrono::seconds retention) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "DELETE FROM cuzk_jobs WHERE state IN ('done', 'failed') AND finished < now() - make_interval(secs => $1) "
+        "RETURNING id",
+        static_cast<double>(retention.count()));
+    return static_cast<std::uint32_t>(r.size());
+  });
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> cluster_store::nodes() {
+  return run([&](pqxx::work& w) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    for (const auto& row : w.exec("SELECT node, keys FROM cuzk_nodes ORDER BY node"))
+      out.emplace_back(row[0].as<std::string>(), array_values(row[1]));
+    return out;
+  });
+}
+
+std::vector<cluster_node> cluster_store::node_views() {
+  return run([&](pqxx::work& w) {
+    std::vector<cluster_node> out;
+    for (const auto& row : w.exec(
+             "SELECT n.node, n.instance, n.keys, extract(epoch FROM now() - n.heartbeat)::float8, "
+             "(SELECT count(*) FROM cuzk_jobs j WHERE j.state = 'claimed' AND j.node = n.node) FROM cuzk_nodes n "
+             "ORDER BY n.node"))
+      out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), array_values(row[2]), row[3].as<double>(),
+                     row[4].as<std::uint64_t>()});
+    return out;
+  });
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> cluster_store::counts() {
+  return run([&](pqxx::work& w) {
+    std::vector<std::pair<std::string, std::uint64_t>> out;
+    for (const auto& row : w.exec("SELECT state, count(*) FROM cuzk_jobs GROUP BY state ORDER BY state"))
+      out.emplace_back(row[0].as<std::string>(), row[1].as<std::uint64_t>());
+    return out;
+  });
+}
+
+std::optional<cluster_job> cluster_store::find(const std::string& owner, const std::string& job_id) {
+  return run([&](pqxx::work& w) -> std::optional<cluster_job> {
+    auto r = w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", owner,
+                           job_id);
+    if (r.empty()) return std::nullopt;
+    return job_of(r[0]);
+  });
+}
+
+}  // namespace cuzk::server
