@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "cluster/cluster_requests.hpp"
+#include "cluster/cluster_job_directory.hpp"
 #include "queue/fair_queue.hpp"
 #include "requests/file_policy.hpp"
 #include "queue/job_queue.hpp"

@@ -1,4 +1,4 @@
-#include "cluster/cluster_requests.hpp"
+#include "cluster/cluster_job_directory.hpp"
 #include "requests/critical_refusals.hpp"
 
 #include <spdlog/spdlog.h>

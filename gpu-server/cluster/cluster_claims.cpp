@@ -1,4 +1,4 @@
-#include "cluster/cluster_job_queue.hpp"
+#include "cluster/cluster_claims.hpp"
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
