@@ -140,9 +140,9 @@ TEST_F(ClusterLimits, ANodesProofsCompleteOnlyTheJobItProvedItsRequestAndItsOwne
   ASSERT_EQ(node.claim("n1", {std::string(32, 'a')}, 1).size(), 1u);
   EXPECT_FALSE(node.complete(j.id, "n1", {"00"}, "bb22", 1000u)) << "another request's proofs";
   EXPECT_FALSE(node.complete(j.id, "n1", {"00"}, "aa11", 65534u)) << "another owner's proofs";
-  EXPECT_EQ(node.get(j.id)->state, "claimed");
+  EXPECT_EQ(node.get(j.id)->state, server::cluster_state::claimed);
   EXPECT_TRUE(node.complete(j.id, "n1", {"00"}, "aa11", 1000u));
-  EXPECT_EQ(node.get(j.id)->state, "done");
+  EXPECT_EQ(node.get(j.id)->state, server::cluster_state::done);
 }
 
 }  // namespace
