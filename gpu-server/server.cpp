@@ -163,7 +163,7 @@ void server::wire_queue() {
                           std::to_string(region_->header().created_unix_ns) + ")";
   cluster_link_ = std::make_unique<cluster_link>(opt_.cluster.database, io_);
   claims_ = std::make_unique<cluster_claims>(
-      cluster_claims::context{opt_, state_, *jobs_, *queue_, *slots_, *keys_, *uploads_, *cluster_link_, io_, prep_},
+      cluster_claims::context{shared(), *queue_, *uploads_, *cluster_link_, prep_},
       [this] { dispatch(); },
       [this] {
         if (!std::exchange(cluster_hold_, false)) return;
@@ -231,10 +231,9 @@ void server::wire_workers() {
 void server::wire_requests() {
   node_ = std::make_unique<node_status>(
       node_status::context{opt_, *region_, *slots_, *backend_, *keys_, *workers_, throughput_});
-  outbox& out = *this;
   if (cluster_link_) {
-    auto d = std::make_unique<cluster_job_directory>(cluster_job_directory::context{
-        opt_, *jobs_, *slots_, *cluster_link_, out, *keys_, *node_, cluster_counts_});
+    auto d = std::make_unique<cluster_job_directory>(
+        cluster_job_directory::context{shared(), *cluster_link_, *node_, cluster_counts_});
     cluster_link_->listen(cluster_link::events{[d = d.get()](std::int64_t id) { d->job_finished(id); },
                                                [this] { claims_->queued(); },
                                                [this, d = d.get()] {
@@ -244,12 +243,11 @@ void server::wire_requests() {
     directory_ = std::move(d);
   } else {
     directory_ = std::make_unique<node_job_directory>(
-        node_job_directory::context{opt_, state_, *jobs_, *slots_, *queue_, *keys_, out, *node_, io_, replies_},
+        node_job_directory::context{shared(), *queue_, *node_, replies_},
         [this](const peer& p) { return requests_->capacity_for(p); });
   }
   requests_ = std::make_unique<client_requests>(
-      client_requests::context{opt_, state_, *jobs_, *slots_, *keys_, *uploads_, out, counters_, io_, prep_, *node_,
-                               *directory_},
+      client_requests::context{shared(), *uploads_, counters_, prep_, *node_, *directory_},
       [this] { dispatch(); });
 }
 

@@ -90,6 +90,8 @@ class server final : private outbox {
   void wire_workers();
   void wire_requests();   // the node's status, the job directory (the node's table or the cluster's), client requests
   void wire_provers();
+  /* What the parts that serve a client's jobs share (once the pool and the keys are open). */
+  node_context shared() { return {opt_, state_, *jobs_, *slots_, *keys_, *this, io_}; }
   /* New work may start: FREE slots to idle workers, FILLED slots to idle provers. */
   void dispatch();
   /* A job finished, failed or was dropped: its Waits are answered, a cluster job reported. */

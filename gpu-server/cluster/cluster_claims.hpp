@@ -27,6 +27,7 @@
 #include "cluster/cluster_link.hpp"
 #include "requests/file_policy.hpp"
 #include "keys/key_store.hpp"
+#include "node_context.hpp"
 #include "queue/job_queue.hpp"
 #include "requests/preparation.hpp"
 #include "server_options.hpp"
@@ -38,16 +39,10 @@ namespace cuzk::server {
 
 class cluster_claims {
  public:
-  struct context {
-    const server_options& opt;
-    const loop_state& loop;
-    shm::job_table& jobs;
+  struct context : node_context {
     job_queue& queue;  // the node's: a claimed job is recorded through it
-    const shm::slot_table& slots;
-    key_store& keys;
     uploads& spool;
     cluster_link& link;
-    boost::asio::io_context& io;
     boost::asio::thread_pool& prep;
   };
   /* dispatch: new work may start. reconciled: the database said, for the first time since the start, which

@@ -24,6 +24,7 @@
 #include "job/any_key.hpp"
 #include "keys/key_store.hpp"
 #include "admin/node_status.hpp"
+#include "node_context.hpp"
 #include "outbox.hpp"
 #include "requests/job_directory.hpp"
 #include "proto/message.hpp"
@@ -40,13 +41,9 @@ struct cluster_counters {
 
 class cluster_job_directory final : public job_directory {
  public:
-  struct context {
-    const server_options& opt;
-    const shm::job_table& jobs;
-    const shm::slot_table& slots;
+  /* keys: a Submit's key is kept; a stored proof is verified with its key before it is answered. */
+  struct context : node_context {
     cluster_link& link;
-    outbox& out;
-    key_store& keys;  // a Submit's key is kept; a stored proof is verified with its key before it is answered
     const node_status& node;
     cluster_counters& counts;
   };

@@ -182,6 +182,19 @@ auto cluster_store::run(F&& f) {
 void cluster_store::migrate() {
   run([](pqxx::work& w) {
     w.exec("SELECT pg_advisory_xact_lock(7170)");  // nodes starting together create the tables once
+    const auto has_column = [&](const std::string& table, const std::string& column) {
+      return !w.exec_params("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
+                            "table_name = $1 AND column_name = $2",
+                            table, column)
+                  .empty();
+    };
+    /* A job's byte strings by a key of theirs, gone with the job. */
+    const auto job_bytes = [&](const std::string& table, const std::string& key, const std::string& key_type,
+                               const std::string& data) {
+      w.exec("CREATE TABLE IF NOT EXISTS " + table + " (job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE "
+             "CASCADE, " + key + " " + key_type + " NOT NULL, " + data + " bytea NOT NULL, PRIMARY KEY (job, " + key +
+             "))");
+    };
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_nodes (
         node text PRIMARY KEY,
@@ -190,9 +203,7 @@ void cluster_store::migrate() {
         instance text NOT NULL DEFAULT '')
     )sql");
     // The host and pool of the node beating under a name (a second node under the same name is refused).
-    if (w.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
-               "table_name = 'cuzk_nodes' AND column_name = 'instance'")
-            .empty())
+    if (!has_column("cuzk_nodes", "instance"))
       w.exec("ALTER TABLE cuzk_nodes ADD COLUMN instance text NOT NULL DEFAULT ''");
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_jobs (
@@ -215,17 +226,9 @@ void cluster_store::migrate() {
         finished timestamptz,
         UNIQUE (owner, job_id))
     )sql");
-    w.exec(R"sql(
-      CREATE TABLE IF NOT EXISTS cuzk_proofs (
-        job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE CASCADE,
-        part integer NOT NULL,
-        proof bytea NOT NULL,
-        PRIMARY KEY (job, part))
-    )sql");
+    job_bytes("cuzk_proofs", "part", "integer", "proof");  // a done job's proofs, by partition
     // A database of an older schema kept a done job's proofs as hex text in cuzk_jobs.results: they move here.
-    if (!w.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
-                "table_name = 'cuzk_jobs' AND column_name = 'results'")
-             .empty()) {
+    if (has_column("cuzk_jobs", "results")) {
       w.exec("INSERT INTO cuzk_proofs (job, part, proof) SELECT j.id, r.n - 1, decode(r.hex, 'hex') FROM cuzk_jobs j, "
              "unnest(j.results) WITH ORDINALITY AS r(hex, n) WHERE j.results IS NOT NULL ON CONFLICT DO NOTHING");
       w.exec("ALTER TABLE cuzk_jobs DROP COLUMN results");
@@ -234,13 +237,7 @@ void cluster_store::migrate() {
     w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_queued_rank ON cuzk_jobs ((" + std::string(rank_sql) +
            "), id) WHERE state = 'queued'");
     w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_claimed ON cuzk_jobs (node) WHERE state = 'claimed'");
-    w.exec(R"sql(
-      CREATE TABLE IF NOT EXISTS cuzk_inputs (
-        job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE CASCADE,
-        kind text NOT NULL,
-        data bytea NOT NULL,
-        PRIMARY KEY (job, kind))
-    )sql");
+    job_bytes("cuzk_inputs", "kind", "text", "data");  // a job's streamed files, by kind, until it finishes
   });
 }
 

@@ -20,6 +20,7 @@
 #include "queue/fair_queue.hpp"
 #include "requests/file_policy.hpp"
 #include "keys/key_store.hpp"
+#include "node_context.hpp"
 #include "outbox.hpp"
 #include "admin/node_status.hpp"
 #include "requests/job_directory.hpp"
@@ -35,17 +36,10 @@ namespace cuzk::server {
 class client_requests {
  public:
   /* What a client request reads and changes. */
-  struct context {
-    const server_options& opt;
-    const loop_state& loop;
-    shm::job_table& jobs;
-    const shm::slot_table& slots;
-    key_store& keys;
+  struct context : node_context {
     uploads& uploaded;
-    outbox& out;
     server_counters& counters;
-    boost::asio::io_context& io;
-    boost::asio::thread_pool& prep;     // preparations
+    boost::asio::thread_pool& prep;  // preparations
     const node_status& node;
     job_directory& directory;  // where Submits are recorded and Status answered (chosen at start)
   };

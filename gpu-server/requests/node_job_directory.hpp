@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "admin/node_status.hpp"
-#include "keys/key_store.hpp"
+#include "node_context.hpp"
 #include "queue/job_queue.hpp"
 #include "requests/job_directory.hpp"
 #include "server_options.hpp"
@@ -28,16 +28,9 @@ proto::job_status job_status_of(const shm::job_record& rec, const shm::slot_tabl
 
 class node_job_directory final : public job_directory {
  public:
-  struct context {
-    const server_options& opt;
-    const loop_state& loop;
-    shm::job_table& jobs;
-    const shm::slot_table& slots;
+  struct context : node_context {
     job_queue& queue;
-    key_store& keys;
-    outbox& out;
     const node_status& node;
-    boost::asio::io_context& io;
     boost::asio::thread_pool& replies;  // proof replies, decoded and formatted off the loop
   };
   /* capacity: the capacity a whole-service status reply carries for this client (client_requests). */
