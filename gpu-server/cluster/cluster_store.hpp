@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,8 +30,9 @@ class store_unavailable : public std::runtime_error {
 /* Where a cluster job is: waiting for a node, claimed by one, or finished. */
 enum class cluster_state { queued, claimed, done, failed };
 
-/* The state's name in the database (its state column) and in logs. */
+/* The state's name in the database (its state column), in logs and in a test's failure. */
 std::string_view name(cluster_state s);
+inline std::ostream& operator<<(std::ostream& o, cluster_state s) { return o << name(s); }
 
 /* A job as the cluster knows it. owner: the client's identity ("uid:1000", "net:alice"). */
 struct cluster_job {
