@@ -163,7 +163,7 @@ server::server(server_options opt)
     queue_ = std::move(q);
     spdlog::info("cluster node {}: jobs are queued in the cluster database", opt_.cluster.node);
   } else {
-    queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
+    queue_ = std::make_unique<local_job_queue>(*jobs_, *slots_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
   }
 
   // Workers (the service's own processes, 0600 or the service group) keep a

@@ -49,7 +49,7 @@ cluster_job_queue::cluster_job_queue(context c, unsigned max_synth_crashes, std:
                                      std::function<void()> dispatch, std::function<void()> reconciled,
                                      std::function<void(const std::string&)> refused)
     : c_(c),
-      local_(c.jobs, max_synth_crashes, std::move(failed)),
+      local_(c.jobs, c.slots, max_synth_crashes, std::move(failed)),
       dispatch_(std::move(dispatch)),
       reconciled_(std::move(reconciled)),
       refused_(std::move(refused)),

@@ -60,6 +60,7 @@ class cluster_job_queue final : public job_queue {
   // The jobs this node claimed, as the node-local queue holds them.
   shm::result<shm::submit_outcome> submit(const shm::job_request& req) override { return local_.submit(req); }
   void refresh(bool log) override { local_.refresh(log); }
+  void sync() override { local_.sync(); }
   std::optional<queued_partition> take(
       const std::function<bool(const queued_partition&, const shm::job_record&)>& fits) override {
     return local_.take(fits);
