@@ -27,6 +27,7 @@
 #include "r1cs/wtns_file.hpp"
 #include "shm/srs_region.hpp"
 #include "util/utf8.hpp"
+#include "verified_proof.hpp"
 
 namespace cuzk::cli {
 
@@ -75,7 +76,7 @@ struct statement {
   /* --vk, else the key file's; native circuits compute their signals from the
      inputs, a circom witness holds them as wires 1..n_public */
   static statement of(const submit_args& a) {
-    statement st{a.vk.empty() ? io::read_zkey_file<C>(a.zkey).vk() : io::vk_from_json<C>(io::read_json_file(a.vk)),
+    statement st{a.vk.empty() ? io::read_zkey_vk_file<C>(a.zkey) : io::vk_from_json<C>(io::read_json_file(a.vk)),
                  std::nullopt};
     if (!a.circuit.empty()) {
       const auto c = circuits::make_circuit<C>(a.circuit);
@@ -96,22 +97,16 @@ struct statement {
     return st;
   }
 
-  /* Whether every partition written by wait verifies under vk and (when
-     known) proves the client's own statement. */
-  verdict check(const std::string& proof, const std::string& pub) const {
-    for (std::size_t i = 0;; ++i) {
-      const auto pp = partition_path(proof, i), pb = partition_path(pub, i);
-      if (i > 0 && !std::filesystem::exists(pp)) return verdict::ok;
-      std::vector<fr> signals;
-      try {
-        const auto p = io::proof_from_json<C>(io::read_json_file(pp));
-        signals = io::public_from_json<C>(io::read_json_file(pb));
-        if (signals.size() + 1 != vk.ic.size() || !groth16::verify<C>(vk, signals, p)) return verdict::does_not_verify;
-      } catch (const std::exception&) {
-        return verdict::does_not_verify;
-      }
-      if (own && !own->empty() && signals != (*own)[std::min(i, own->size() - 1)]) return verdict::other_statement;
+  /* Whether every partition wait received (and wrote) verifies under vk and (when known) proves the client's
+     own statement. */
+  verdict check(const proto::proof_reply& r) const {
+    if (r.partitions.empty()) return verdict::does_not_verify;
+    for (std::size_t i = 0; i < r.partitions.size(); ++i) {
+      const auto signals = verified_signals<C>(vk, r.partitions[i]);
+      if (!signals) return verdict::does_not_verify;
+      if (own && !own->empty() && *signals != (*own)[std::min(i, own->size() - 1)]) return verdict::other_statement;
     }
+    return verdict::ok;
   }
 };
 using any_statement = std::variant<std::monostate, statement<curves::bls12_381>, statement<curves::bn254>>;
@@ -196,12 +191,13 @@ int run_submit(const submit_args& a) {
     return client::exit_ok;
   });
   if (rc != client::exit_ok || !a.wait) return rc;
-  rc = run_wait({a.server, s.job_id, a.proof, a.public_path, timeout, std::nullopt, {}});
+  proto::proof_reply proofs;
+  rc = run_wait({a.server, s.job_id, a.proof, a.public_path, timeout, std::nullopt, {}}, &proofs);
   if (rc != client::exit_ok || std::holds_alternative<std::monostate>(st)) return rc;
   const verdict v = std::visit(
       [&](const auto& x) {
         if constexpr (std::is_same_v<std::remove_cvref_t<decltype(x)>, std::monostate>) return verdict::ok;
-        else return x.check(a.proof, a.public_path);
+        else return x.check(proofs);
       },
       st);
   if (v != verdict::ok) {

@@ -2,6 +2,7 @@
 // server sent them (snarkjs JSON). Partition 0 goes to the paths given;
 // partition i > 0 to the same names with ".i" before the extension
 // (proof.json, proof.1.json, proof.2.json, ...).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,10 +12,10 @@
 #include "client/lib/exit_codes.hpp"
 #include "commands.hpp"
 #include "curves/dispatch.hpp"
-#include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
 #include "proto/names.hpp"
 #include "util/utf8.hpp"
+#include "verified_proof.hpp"
 
 namespace cuzk::cli {
 
@@ -42,21 +43,14 @@ bool verifies_under(const std::string& vk_path, const proto::proof_reply& r) {
   return curves::visit(io::curve_of(j).value_or(curves::curve_id::bls12_381), [&](auto c) {
     using C = decltype(c);
     const auto vk = io::vk_from_json<C>(j);
-    for (const auto& part : r.partitions) try {
-        const auto signals = io::public_from_json<C>(nlohmann::json::parse(part.public_json));
-        if (signals.size() + 1 != vk.ic.size() ||
-            !groth16::verify<C>(vk, signals, io::proof_from_json<C>(nlohmann::json::parse(part.proof_json))))
-          return false;
-      } catch (const std::exception&) {
-        return false;
-      }
-    return true;
+    return std::all_of(r.partitions.begin(), r.partitions.end(),
+                       [&](const auto& part) { return verified_signals<C>(vk, part).has_value(); });
   });
 }
 
 }  // namespace
 
-int run_wait(const wait_args& a) {
+int run_wait(const wait_args& a, proto::proof_reply* proofs) {
   return client::with_exit_codes([&] {
     client::connection c(a.server.endpoint, connection_options(a.server));
     const auto timeout = std::chrono::milliseconds(static_cast<long long>(a.timeout * 1000));
@@ -81,6 +75,7 @@ int run_wait(const wait_args& a) {
       write_text(partition_path(a.proof, i), p.partitions[i].proof_json);
       write_text(partition_path(a.public_path, i), p.partitions[i].public_json);
     }
+    if (proofs) *proofs = p;
     std::fprintf(stderr, "[cuzk] %s done: %zu proof%s written\n", util::escape_for_terminal(p.job_id).c_str(),
                  p.partitions.size(),
                  p.partitions.size() == 1 ? "" : "s");

@@ -120,7 +120,8 @@ int run_verify(const verify_args& a);
 int run_inputs(const inputs_args& a);
 int run_list_circuits();
 int run_submit(const submit_args& a);
-int run_wait(const wait_args& a);
+/* proofs: the proofs written, also kept for the caller (submit --wait checks them without reading its files). */
+int run_wait(const wait_args& a, proto::proof_reply* proofs = nullptr);
 int run_status(const status_args& a);
 int run_keygen(const keygen_args& a);
 int run_trace(const trace_args& a);

@@ -27,6 +27,7 @@
 #include "backend/fault.hpp"
 #include "io/zkey.hpp"
 #include "io/zkey_dims.hpp"
+#include "sizing/host_memory.hpp"
 #include "util/host_memory.hpp"
 #include "util/utf8.hpp"
 #include <spdlog/spdlog.h>
@@ -74,7 +75,7 @@ void check_host_memory(const shm::region& region, const server_options& opt) {
     } catch (const std::exception&) {  // the load says what is wrong with it
     }
   }
-  if (region.size() + keys <= host) return;
+  if (sizing::host_memory_use{region.size(), keys}.fits(host)) return;
   throw std::runtime_error("the pool '" + pool + "' (" + gib(region.size()) + ") and the SRS regions of its " +
                            std::to_string(n) + " key(s) (" + gib(keys) + ") need " + gib(region.size() + keys) +
                            " of memory, and the host has " + gib(host) +
@@ -153,7 +154,7 @@ void server::wire_keys() {
 }
 
 void server::wire_queue() {
-  queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
+  queue_ = std::make_unique<local_job_queue>(*jobs_, *slots_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
   if (!opt_.cluster.enabled()) return;
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);

@@ -1,6 +1,10 @@
 #include "job/spec.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
+
+#include "util/hex.hpp"
 
 namespace cuzk::job {
 
@@ -17,7 +21,7 @@ std::string spec::to_json() const {
     if (!r1cs.empty()) j["r1cs"] = r1cs;
     if (!r1cs_identity.empty()) j["r1cs_identity"] = r1cs_identity;
   }
-  if (blinding) j["blinding"] = *blinding;
+  if (blinding) j["blinding"] = util::to_hex(*blinding);
   return j.dump();
 }
 
@@ -37,7 +41,13 @@ spec spec::from_json(std::string_view text) {
   s.r1cs = str("r1cs");
   s.wtns_identity = str("wtns_identity");
   s.r1cs_identity = str("r1cs_identity");
-  if (j.contains("blinding")) s.blinding = str("blinding");
+  if (j.contains("blinding")) {
+    const auto bytes = util::from_hex(str("blinding"));
+    if (!bytes || bytes->size() != blinding_bytes{}.size())
+      throw job_error("job spec field 'blinding' is not " + std::to_string(blinding_bytes{}.size()) + " bytes in hex");
+    s.blinding.emplace();
+    std::copy(bytes->begin(), bytes->end(), s.blinding->begin());
+  }
   if (s.is_native() == !s.wtns.empty())
     throw job_error("job spec needs exactly one of 'circuit' (native) and 'wtns' (circom)");
   return s;

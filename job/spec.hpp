@@ -2,6 +2,7 @@
 // shm::spec_bytes) and as Assign carries it to a worker.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -16,13 +17,17 @@ class job_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/* A deterministic proof's r ‖ s: the canonical bytes of two elements of the key's scalar field
+   (groth16::basic_blinding::to_bytes), checked below r when the Submit arrived. */
+using blinding_bytes = std::array<std::uint8_t, 64>;
+
 struct spec {
   std::string zkey;     // absolute path the key was loaded from (for people)
   std::string circuit;  // native: "chain:size=N"; empty for circom jobs
   std::string inputs;   // native: inputs JSON, an object or one object per partition
   std::string wtns;     // circom: absolute path of the witness
   std::string r1cs;     // circom, optional: absolute path; names an unsatisfied constraint
-  std::optional<std::string> blinding;  // "R,S" in decimal: deterministic proofs
+  std::optional<blinding_bytes> blinding;  // deterministic proofs (hex in the JSON)
   std::string wtns_identity = {}, r1cs_identity = {};  // job::file_identity of the files the server checked
 
   bool is_native() const { return !circuit.empty(); }

@@ -13,12 +13,14 @@
 #include "shm/layout_plan.hpp"
 #include "shm/region.hpp"
 #include "shm/srs_region.hpp"
+#include "sizing/host_memory.hpp"
 
 namespace cuzk::plan {
 
 /* A native circuit's key's A/B coefficients leave its region (job::key_cache, shm::srs_region::release). */
-std::uint64_t key_input::resident_content() const {
-  return native ? zkey_bytes - n_coefs * io::zkey_coef_bytes : zkey_bytes;
+std::uint64_t key_input::resident_content(bool points_dropped) const {
+  return sizing::srs_content_bytes(zkey_bytes, native ? n_coefs * io::zkey_coef_bytes : 0, sizing::bases_bytes(dims),
+                                   points_dropped);
 }
 
 namespace {
@@ -211,7 +213,7 @@ node_plan plan_node(const node_inputs& in) {
     else if (k.source == "key id") kp.host.drop_refused = "installed in the pool: the server knows no file to read it back from";
     else if (std::any_of(p.gpus.begin(), p.gpus.end(), [&](const gpu_plan& gp) { return !gp.keys[i].resident; }))
       kp.host.drop_refused = "streamed: not resident on every GPU";
-    else kp.host.srs_region_drop = shm::srs_region_bytes(k.resident_content() - sizing::bases_bytes(k.dims));
+    else kp.host.srs_region_drop = shm::srs_region_bytes(k.resident_content(true));
     /* the CPU backend decodes the key and proves with host vectors of a proof's size */
     kp.host.server = cpu ? decoded_bytes(k) + sizing::working_bytes(k.dims) : 0;
     p.keys.push_back(kp);
@@ -223,20 +225,22 @@ node_plan plan_node(const node_inputs& in) {
   for (const key_plan& kp : p.keys)
     p.srs_bytes += kp.host.srs_region, p.server_bytes += kp.host.server, srs_drop += kp.host.srs_region_drop;
   p.synth_worker_bytes = synth_worker_bytes();
-  const std::uint64_t rest = p.pool_bytes +
-                             std::uint64_t(p.synth_workers) * p.synth_worker_bytes + p.server_bytes;
-  p.host_bytes = rest + p.srs_bytes;
-  p.host_bytes_drop = rest + srs_drop;
+  sizing::host_memory_use keep{p.pool_bytes, p.srs_bytes, std::uint64_t(p.synth_workers) * p.synth_worker_bytes,
+                              p.server_bytes};
+  sizing::host_memory_use drop = keep;
+  drop.srs_regions = srs_drop;
+  p.host_bytes = keep.total();
+  p.host_bytes_drop = drop.total();
   if (in.host_copy_drop) p.srs_bytes = srs_drop;  // the regions the server will hold
   p.shm_bytes = (in.hugepages.empty() ? p.pool_bytes : 0) + p.srs_bytes;
   const std::uint64_t need = in.host_copy_drop ? p.host_bytes_drop : p.host_bytes;
-  if (in.host_ram && need > in.host_ram)
+  if (!(in.host_copy_drop ? drop : keep).fits(in.host_ram))
     p.does_not_fit.push_back("host RAM: the pool (" + gib(p.pool_bytes) + "), the SRS regions (" + gib(p.srs_bytes) +
                              (in.host_copy_drop ? ", host_copy = drop" : ", host_copy = keep") + "), " +
                              std::to_string(p.synth_workers) + " synth workers (" + gib(p.synth_worker_bytes) +
                              " each) and the server (" + gib(p.server_bytes) + ") need " + gib(need) +
                              ", the host has " + gib(in.host_ram) +
-                             (!in.host_copy_drop && p.host_bytes_drop < p.host_bytes && p.host_bytes_drop <= in.host_ram
+                             (!in.host_copy_drop && p.host_bytes_drop < p.host_bytes && drop.fits(in.host_ram)
                                   ? " (with host_copy = drop: " + gib(p.host_bytes_drop) + ", which fits)"
                                   : ""));
   if (in.shm_size && p.shm_bytes > in.shm_size)

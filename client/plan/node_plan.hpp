@@ -27,8 +27,8 @@ struct key_input {
   std::uint64_t zkey_bytes = 0;   // the .zkey (its SRS region's content); circuits: the key cuzk setup would write
   std::uint64_t n_coefs = 0;      // the .zkey's coefficient records
   bool native = false;            // a native circuit's key: the server releases its coefficients from its region
-  /* what its SRS region keeps in memory once the server has parsed it */
-  std::uint64_t resident_content() const;
+  /* what its SRS region keeps in memory once the server has parsed it (and dropped its points) */
+  std::uint64_t resident_content(bool points_dropped = false) const;
   bool installed = false;         // already in the pool (a key id): its SRS region exists
 };
 

@@ -7,6 +7,9 @@
 // the five sums, prove does the rest (DESIGN §5).
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -25,6 +28,21 @@ struct basic_blinding {
   static basic_blinding random();
   /* "R,S": two decimal numbers below r; nullopt otherwise. */
   static std::optional<basic_blinding> parse(std::string_view text);
+  /* r ‖ s, each canonical little-endian (n_bytes), and back (nullopt: not both below r). */
+  std::array<std::uint8_t, 2 * ff::fr<C>::n_bytes> to_bytes() const {
+    std::array<std::uint8_t, 2 * ff::fr<C>::n_bytes> out;
+    const auto br = r.to_bytes_le(), bs = s.to_bytes_le();
+    std::copy(br.begin(), br.end(), out.begin());
+    std::copy(bs.begin(), bs.end(), out.begin() + br.size());
+    return out;
+  }
+  static std::optional<basic_blinding> from_bytes(std::span<const std::uint8_t> b) {
+    if (b.size() != 2 * ff::fr<C>::n_bytes) return std::nullopt;
+    auto r = ff::fr<C>::from_bytes_le(b.first(ff::fr<C>::n_bytes));
+    auto s = ff::fr<C>::from_bytes_le(b.last(ff::fr<C>::n_bytes));
+    if (!r || !s) return std::nullopt;
+    return basic_blinding{*r, *s};
+  }
 };
 using blinding = basic_blinding<curves::bls12_381>;
 

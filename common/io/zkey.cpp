@@ -124,13 +124,12 @@ curves::curve_id read_curve(byte_reader& r) {
   return *c;
 }
 
+/* Sections 1, 2, 100, 101 and 3: the key's sizes, forms and verifying key; nothing after the IC is read. */
 template <class C>
-groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decode_points, bool mapped = false) {
+void read_zkey_head(const r1cs::byte_source& src, const r1cs::binfile& f, groth16::basic_proving_key<C>& pk) {
   using fp = ff::fp<C>;
   using fp2 = ff::fp2<C>;
-  auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   std::vector<std::uint8_t> scratch;
-  groth16::basic_proving_key<C> pk;
   constexpr std::uint64_t G1 = ec::snarkjs::point_size<fp>;
   constexpr std::uint64_t G2 = ec::snarkjs::point_size<fp2>;
   {
@@ -196,6 +195,18 @@ groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decod
       for (std::uint64_t i = first; r.remaining(); ++i) pk.ic.push_back(point<fp>(r, "IC[" + std::to_string(i) + "]"));
     });
   }
+}
+
+template <class C>
+groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decode_points, bool mapped = false) {
+  using fp = ff::fp<C>;
+  using fp2 = ff::fp2<C>;
+  auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  std::vector<std::uint8_t> scratch;
+  groth16::basic_proving_key<C> pk;
+  constexpr std::uint64_t G1 = ec::snarkjs::point_size<fp>;
+  constexpr std::uint64_t G2 = ec::snarkjs::point_size<fp2>;
+  read_zkey_head(src, f, pk);
   {
     constexpr std::uint64_t record = 12 + n8r;
     const auto s = section(f, 4);
@@ -357,6 +368,18 @@ groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> byt
 }
 
 template <class C>
+groth16::basic_verifying_key<C> read_zkey_vk(const r1cs::byte_source& src) {
+  groth16::basic_proving_key<C> pk;
+  read_zkey_head(src, r1cs::parse_binfile(src, "zkey", 1, section_name), pk);
+  return pk.vk();
+}
+
+template <class C>
+groth16::basic_verifying_key<C> read_zkey_vk_file(const std::filesystem::path& path) {
+  return read_zkey_vk<C>(r1cs::input_file(path, "zkey"));
+}
+
+template <class C>
 groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path) {
   /* read a chunk at a time, not mapped: keys run to gigabytes, and a mapping
      would SIGBUS if the file were truncated under it (r1cs/input_file.hpp) */
@@ -400,6 +423,8 @@ void write_zkey_file(const std::filesystem::path& path, const groth16::basic_pro
   template groth16::basic_proving_key<C> read_zkey_mapped<C>(std::span<const std::uint8_t>,                   \
                                                              std::shared_ptr<const void>, bool);             \
   template groth16::basic_proving_key<C> read_zkey_file<C>(const std::filesystem::path&);                     \
+  template groth16::basic_verifying_key<C> read_zkey_vk<C>(const r1cs::byte_source&);                         \
+  template groth16::basic_verifying_key<C> read_zkey_vk_file<C>(const std::filesystem::path&);                \
   template std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>&);                        \
   template void write_zkey_file(const std::filesystem::path&, const groth16::basic_proving_key<C>&);
 CUZK_IO_ZKEY(curves::bls12_381)

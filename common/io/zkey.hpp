@@ -73,6 +73,13 @@ groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> byt
 template <class C = curves::bls12_381>
 groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path);
 
+/* The verifying key alone, checked as read_zkey checks it: the header sections and the IC (a few kB at any
+   key size); the coefficients and the point sections are not read. */
+template <class C = curves::bls12_381>
+groth16::basic_verifying_key<C> read_zkey_vk(const r1cs::byte_source& src);
+template <class C = curves::bls12_381>
+groth16::basic_verifying_key<C> read_zkey_vk_file(const std::filesystem::path& path);
+
 template <class C>
 std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>& pk);
 template <class C>

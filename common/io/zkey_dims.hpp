@@ -6,6 +6,7 @@
 #include "io/zkey.hpp"
 #include "io/zkey_layout.hpp"
 #include "sizing/device_memory.hpp"
+#include "sizing/host_memory.hpp"
 
 namespace cuzk::io {
 
@@ -13,14 +14,11 @@ inline sizing::key_dims dims_of(const zkey_shape& s) {
   return sizing::key_dims::of(s.curve, s.n_vars, s.n_public, s.domain_size, s.h == groth16::h_form::coefficient);
 }
 
-/* The content bytes of its SRS region: the file, less a native key's coefficients (no job reads them), less
-   the five point sections when its host copy is dropped. */
+/* The content bytes of its SRS region (sizing::srs_content_bytes). */
 inline std::uint64_t region_content(const zkey_shape& s, bool points_dropped) {
-  std::uint64_t n = s.bytes;
-  if (s.native) n -= s.n_coefs * zkey_coef_bytes;
-  if (points_dropped)
-    for (const auto& [off, len] : s.points) n -= len;
-  return n;
+  std::uint64_t points = 0;
+  for (const auto& [off, len] : s.points) points += len;
+  return sizing::srs_content_bytes(s.bytes, s.native ? s.n_coefs * zkey_coef_bytes : 0, points, points_dropped);
 }
 
 }  // namespace cuzk::io

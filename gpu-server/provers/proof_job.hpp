@@ -11,6 +11,7 @@
 
 #include "groth16/prover.hpp"
 #include "job/any_key.hpp"
+#include "job/spec.hpp"
 #include "shm/job_table.hpp"
 
 namespace cuzk::server {
@@ -21,7 +22,7 @@ struct proof_job {
   std::uint32_t partition;
   job::any_key pk;  // resolved on the io thread (key_cache is not shared)
   std::string key_id;
-  std::optional<std::string> blinding;  // "R,S", checked below the key's r at Submit
+  std::optional<job::blinding_bytes> blinding;  // r ‖ s, checked below the key's r at Submit
   std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);  // set: preempted
 };
 

@@ -163,7 +163,8 @@ proof_done provers::prove(proof_job pj) {
       using C = typename std::remove_cvref_t<decltype(pk)>::curve;
       const auto buf = job::slot_buffers<C>(*payload, pk);
       std::optional<groth16::basic_blinding<C>> rs;
-      if (pj.blinding) rs = groth16::basic_blinding<C>::parse(*pj.blinding);
+      if (pj.blinding && !(rs = groth16::basic_blinding<C>::from_bytes(*pj.blinding)))
+        throw std::runtime_error("the job's blinding values are not below the key's r");
       const basic_prove_input<C> in{pk, pj.key_id, buf.a, buf.b, buf.c, buf.z, rs, pj.stop.get()};
       auto out = c_.backend.prove(in);
       std::vector<ff::fr<C>> pub(in.z.begin() + 1, in.z.begin() + 1 + pk.n_public);

@@ -22,8 +22,10 @@ class job_queue {
   virtual ~job_queue() = default;
   /* Records a job (idempotent by id and owner); a new job's partitions wait from now on. */
   virtual shm::result<shm::submit_outcome> submit(const shm::job_request& req) = 0;
-  /* Resynchronizes with the truth (other processes change it too). */
+  /* Rebuilds from a full scan of the truth (at start). */
   virtual void refresh(bool log) = 0;
+  /* Follows what other processes changed in the truth since the last call (on the tick: cheap, no full scan). */
+  virtual void sync() = 0;
   /* The first waiting partition, by priority then age, for which fits(q, its job) holds; it is
      claimed for `slot` when claim(q, slot) succeeds, and otherwise stays the caller's to give back. */
   virtual std::optional<queued_partition> take(

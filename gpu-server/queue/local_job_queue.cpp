@@ -40,9 +40,6 @@ shm::result<shm::submit_outcome> local_job_queue::submit(const shm::job_request&
   return out;
 }
 
-// Other processes change the table too (a new worker that takes a dead
-// worker's lease entry reclaims its slot and requeues its partition), so
-// every tick resynchronizes.
 void local_job_queue::refresh(bool log) {
   queue_.clear();
   std::size_t n = 0;
@@ -62,6 +59,46 @@ void local_job_queue::refresh(bool log) {
   for (auto j : refused) queue_.drop(j);
   for (auto j : refused) failed_(j);
   if (n && log) spdlog::info("{} partition(s) queued from the job table", n);
+}
+
+void local_job_queue::sync() {
+  if (seen_.size() != slots_.size()) seen_.assign(slots_.size(), {});
+  std::vector<shm::job_ref> changed;
+  for (std::uint64_t s = 0; s < seen_.size(); ++s) {
+    auto w = slots_.word(s);
+    auto e = slots_.entry(s);
+    if (!w || !e) continue;
+    const seen_slot now{w->pack(), shm::job_of(**e)};
+    if (now.word == seen_[s].word && now.job == seen_[s].job) continue;
+    changed.push_back(seen_[s].job);
+    changed.push_back(now.job);
+    seen_[s] = now;
+  }
+  std::vector<shm::job_ref> refused;
+  for (auto j : changed)
+    if (look_again(j)) refused.push_back(j);
+  for (auto j : refused) failed_(j);
+}
+
+bool local_job_queue::look_again(shm::job_ref j) {
+  auto rec = jobs_.get(j);
+  if (!rec || shm::job_word_state(**rec) != shm::job_state::active) {
+    queue_.drop(j);
+    return false;
+  }
+  for (std::uint32_t p = 0; p < (*rec)->n_partitions; ++p) {
+    const queued_partition q{static_cast<shm::priority>((*rec)->priority), (*rec)->seq, j, p};
+    if (!queued(**rec, p)) {
+      queue_.erase(q);
+    } else if (!queue_.contains(q)) {
+      if (fail_if_poison(jobs_, j, **rec, p, max_synth_crashes_, died_unseen)) {
+        queue_.drop(j);
+        return true;
+      }
+      queue_.push(q);
+    }
+  }
+  return false;
 }
 
 std::optional<queued_partition> local_job_queue::take(

@@ -42,6 +42,8 @@ class scheduler {
   void drop(shm::job_ref j) {
     std::erase_if(queue_, [&](const queued_partition& q) { return q.job == j; });
   }
+  bool contains(const queued_partition& q) const { return queue_.count(q) != 0; }
+  void erase(const queued_partition& q) { queue_.erase(q); }
   bool contains(shm::job_ref j, std::uint32_t partition) const {
     for (const auto& q : queue_)
       if (q.job == j && q.partition == partition) return true;

@@ -194,12 +194,14 @@ prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_s
         throw job::job_error(*why);
       }
     }
-    if (s.blinding) {
-      sp.blinding = s.blinding->r + "," + s.blinding->s;
-      const bool below_r = curves::visit(pk.curve, [&](auto curve) {
-        return groth16::basic_blinding<decltype(curve)>::parse(*sp.blinding).has_value();
+    if (s.blinding) {  // parsed here, once: the job carries the field elements' bytes from now on
+      sp.blinding = curves::visit(pk.curve, [&](auto curve) -> std::optional<job::blinding_bytes> {
+        using fr = ff::fr<decltype(curve)>;
+        const auto r = fr::from_decimal(s.blinding->r), s_ = fr::from_decimal(s.blinding->s);
+        if (!r || !s_) return std::nullopt;
+        return groth16::basic_blinding<decltype(curve)>{*r, *s_}.to_bytes();
       });
-      if (!below_r) {  // else the prover would silently draw random ones
+      if (!sp.blinding) {  // else the prover would silently draw random ones
         r.code = proto::error_code::bad_request;
         r.error = "the blinding values r and s must be below r";
         return r;

@@ -165,7 +165,7 @@ void workers::reap_dead() {
   }
   for (auto j : refused) h_.failed(j);
   if (reclaimed) spdlog::info("requeued the dead worker's partitions");
-  c_.queue.refresh(false);
+  c_.queue.sync();
 }
 
 void workers::assign() {
@@ -279,7 +279,7 @@ void workers::aborted(const peer& p, const proto::synth_aborted& a) {
   ++c_.counters.aborted;
   spdlog::info("slot {}: job {} partition {}: synthesis aborted for a critical job; the partition waits again", a.slot,
                j.index, partition);
-  c_.queue.refresh(false);
+  c_.queue.sync();
   h_.dispatch();
 }
 

@@ -241,6 +241,18 @@ TEST(Service, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   }
   c.submit(native_job("good", "chain:size=300", test::seed()));
   expect_proven(c, "good", "chain:size=300");
+  // A fixed blinding travels with the job to its prover: the same inputs, r and s give the same proof.
+  std::vector<std::string> proofs;
+  for (const std::string id : {"fixed-1", "fixed-2"}) {
+    auto s = native_job(id, "chain:size=300", 7);
+    s.blinding = proto::blinding{"12345", "67890"};
+    c.submit(s);
+    expect_proven(c, id, "chain:size=300");
+    const auto out = c.wait(id, 10s);
+    ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(out));
+    proofs.push_back(std::get<proto::proof_reply>(out).partitions.at(0).proof_json);
+  }
+  EXPECT_EQ(proofs[0], proofs[1]);
 }
 
 TEST(Service, GarbageOversizedAndWrongVersionFramesGetErrorRepliesWhileJobsComplete) {

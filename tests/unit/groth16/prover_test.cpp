@@ -106,6 +106,21 @@ TYPED_TEST(ProverTest, DeterministicModeGivesTheSameProofTwiceAndRandomModeDoesN
   });
 }
 
+TYPED_TEST(ProverTest, ABlindingsBytesGiveItBackAndBytesAboveROrOfAnotherSizeAreRefused) {
+  using C = TypeParam;
+  auto rng = test::rng(6);
+  const basic_blinding<C> rs{test::random_fr<C>(rng), test::random_fr<C>(rng)};
+  auto bytes = rs.to_bytes();
+  const auto back = basic_blinding<C>::from_bytes(bytes);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->r, rs.r);
+  EXPECT_EQ(back->s, rs.s);
+  EXPECT_EQ(basic_blinding<C>::parse("12345,67890")->to_bytes()[0], 12345 % 256);
+  EXPECT_FALSE(basic_blinding<C>::from_bytes(std::span(bytes).first(bytes.size() - 1)));
+  std::fill(bytes.begin() + bytes.size() / 2, bytes.end(), 0xff);  // s = 2^256 − 1 > r
+  EXPECT_FALSE(basic_blinding<C>::from_bytes(bytes));
+}
+
 TYPED_TEST(ProverTest, UnsatisfiedWitnessDoesNotYieldAValidProof) {
   using C = TypeParam;
   this->for_each_h_form([&](h_form h) {

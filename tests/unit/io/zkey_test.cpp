@@ -344,6 +344,58 @@ TEST(ZkeyTest, PointOffTheCurveIsRefusedWithItsIndex) {
   EXPECT_NE(msg.find("point " + std::to_string(pk.h_query.size() - 1)), std::string::npos) << msg;
 }
 
+/* Remembers the byte ranges a reader asked for. */
+class recording_source final : public r1cs::byte_source {
+ public:
+  explicit recording_source(std::span<const std::uint8_t> b) : inner_(b, "zkey") {}
+  std::uint64_t size() const override { return inner_.size(); }
+  std::span<const std::uint8_t> view(std::uint64_t offset, std::size_t n,
+                                     std::vector<std::uint8_t>& scratch) const override {
+    reads.emplace_back(offset, offset + n);
+    return inner_.view(offset, n, scratch);
+  }
+  mutable std::vector<std::pair<std::uint64_t, std::uint64_t>> reads;
+
+ private:
+  r1cs::memory_source inner_;
+};
+
+TEST(ZkeyTest, TheVerifyingKeyAloneIsTheFullDecodesAndNoCoefficientOrPointIsRead) {
+  for (auto h : {h_form::odd_coset, h_form::coefficient}) {
+    const auto pk = small_key(h);
+    auto bytes = write_zkey(pk);
+    const auto l = zkey_layout::of(pk, pk.coefs.size());
+    // every coefficient record and point garbled: the full decode fails, the verifying key is still read
+    const std::pair<std::uint64_t, std::uint64_t> garbled[] = {
+        {l.coefs, pk.coefs.size() * zkey_coef_bytes}, {l.a, pk.n_vars * l.g1()}, {l.b1, pk.n_vars * l.g1()},
+        {l.b2, pk.n_vars * l.g2()}, {l.c, l.n_private() * l.g1()}, {l.h_query, l.n_h() * l.g1()}};
+    for (const auto& [at, n] : garbled)
+      std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(at + n), 0xff);
+    EXPECT_THROW(read_zkey(bytes), r1cs::format_error);
+    const recording_source src(bytes);
+    const auto vk = read_zkey_vk(src);
+    const auto full = read_zkey(write_zkey(pk)).vk();
+    EXPECT_EQ(vk.alpha1, full.alpha1);
+    EXPECT_EQ(vk.beta2, full.beta2);
+    EXPECT_EQ(vk.gamma2, full.gamma2);
+    EXPECT_EQ(vk.delta2, full.delta2);
+    EXPECT_EQ(vk.ic, full.ic);
+    for (const auto& [from, to] : src.reads)
+      for (const auto& [at, n] : garbled) EXPECT_TRUE(to <= at || from >= at + n) << "read [" << from << ", " << to << ")";
+  }
+}
+
+TEST(ZkeyTest, TheVerifyingKeyOfAFileIsReadFromItsHeaderAndIc) {
+  const auto pk = small_key();
+  const auto path = std::filesystem::temp_directory_path() / ("cuzk-vk-" + std::to_string(::getpid()) + ".zkey");
+  write_zkey_file(path, pk);
+  const auto vk = read_zkey_vk_file(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(vk.ic, pk.ic);
+  EXPECT_EQ(vk.delta2, pk.delta2);
+  EXPECT_THROW(read_zkey_vk_file(path), r1cs::format_error);
+}
+
 TEST(ZkeyTest, ProtocolOtherThanGroth16IsRefused) {
   auto bytes = write_zkey(small_key());
   bytes[12 + 12] = 2;  // plonk

@@ -6,7 +6,9 @@ namespace cuzk::job {
 namespace {
 
 TEST(JobSpec, NativeAndCircomSpecsRoundTripThroughJson) {
-  spec n{"/k.zkey", "chain:size=10", R"({"x":"3"})", "", "", std::string("1,2")};
+  blinding_bytes rs{};
+  for (std::size_t i = 0; i < rs.size(); ++i) rs[i] = static_cast<std::uint8_t>(i * 7);
+  spec n{"/k.zkey", "chain:size=10", R"({"x":"3"})", "", "", rs};
   auto n2 = spec::from_json(n.to_json());
   EXPECT_EQ(n2.circuit, n.circuit);
   EXPECT_EQ(n2.inputs, n.inputs);
@@ -27,6 +29,8 @@ TEST(JobSpec, MalformedOrAmbiguousSpecsAreRefused) {
   EXPECT_THROW(spec::from_json(R"({"zkey":"/k"})"), job_error);
   EXPECT_THROW(spec::from_json(R"({"circuit":"chain","wtns":"/w"})"), job_error);
   EXPECT_THROW(spec::from_json(R"({"circuit":5})"), job_error);
+  EXPECT_THROW(spec::from_json(R"({"circuit":"chain","blinding":"1,2"})"), job_error);
+  EXPECT_THROW(spec::from_json(R"({"circuit":"chain","blinding":"00ff"})"), job_error);
 }
 
 }  // namespace
