@@ -59,7 +59,7 @@ class any_key {
   }
 
  private:
-  std::variant<key_ptr<curves::bls12_381>, key_ptr<curves::bn254>> k_;
+  curves::all::variant<key_ptr> k_;
   key_shape shape_;
 };
 

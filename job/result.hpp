@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "curves/dispatch.hpp"
 #include "groth16/keys.hpp"
 
 namespace cuzk::job {
@@ -20,8 +21,7 @@ struct basic_result {
   groth16::basic_proof<C> proof;
   std::vector<ff::fr<C>> public_signals;
 };
-using result = basic_result<curves::bls12_381>;
-using any_result = std::variant<basic_result<curves::bls12_381>, basic_result<curves::bn254>>;
+using any_result = curves::all::variant<basic_result>;
 
 /* The encoded size of a result of curve c with n_public public signals; the
    job table holds at most shm::result_bytes per partition. */

@@ -17,7 +17,7 @@ enum class kind { forward, inverse, coset_forward, coset_inverse };
 
 template <kind K>
 void BM_ntt(benchmark::State& state) {
-  const domain d(unsigned(state.range(0)), root_family::snarkjs);
+  const basic_domain<cuzk::curves::bls12_381> d(unsigned(state.range(0)), root_family::snarkjs);
   const int threads = int(state.range(1));
   std::mt19937_64 rng(42);
   std::vector<fr_t> a(d.size());

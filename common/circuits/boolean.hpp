@@ -41,7 +41,6 @@ class basic_bit {
   r1cs::variable var_;
   bool value_;
 };
-using bit = basic_bit<curves::bls12_381>;
 
 template <class C>
 basic_bit<C> bit_xor(r1cs::basic_constraint_system<C>& cs, const basic_bit<C>& a, const basic_bit<C>& b);

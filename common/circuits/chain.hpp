@@ -36,6 +36,5 @@ class basic_chain final : public basic_circuit<C> {
  private:
   std::uint64_t size_;
 };
-using chain = basic_chain<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

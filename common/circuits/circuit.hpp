@@ -2,7 +2,7 @@
 // construction ("chain:size=65536"), inputs read from JSON, and one
 // synthesize() that every constraint-system mode runs (counting, setup,
 // proving into a slot, checking). Every circuit is written once and
-// instantiated for BLS12-381 and BN254; the unprefixed names are BLS12-381's.
+// instantiated for every curve (basic_circuit<C>, ...).
 #pragma once
 
 #include <cstdint>
@@ -68,7 +68,6 @@ class basic_circuit {
      checking a hostile size against a key costs at most the key's size. */
   std::optional<r1cs::counts> count_within(std::uint64_t max_constraints, std::uint64_t max_wires) const;
 };
-using circuit = basic_circuit<curves::bls12_381>;
 
 /* The inputs as the circuit's own type; circuit_error if they belong to another. */
 template <class T>

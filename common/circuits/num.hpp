@@ -16,6 +16,5 @@ struct basic_num {
   static basic_num of(r1cs::variable var, const ff::fr<C>& value) { return {r1cs::basic_lc<C>(var), value}; }
   static basic_num constant(const ff::fr<C>& c) { return {r1cs::basic_lc<C>::constant(c), c}; }
 };
-using num = basic_num<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

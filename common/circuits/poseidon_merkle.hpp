@@ -44,6 +44,5 @@ class basic_poseidon_merkle final : public basic_circuit<C> {
  private:
   unsigned depth_;
 };
-using poseidon_merkle = basic_poseidon_merkle<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

@@ -41,7 +41,6 @@ struct basic_poseidon_params {
   const fr& m(unsigned i, unsigned j) const { return mds[i * t + j]; }
   unsigned rounds() const { return r_f + r_p; }
 };
-using poseidon_params = basic_poseidon_params<curves::bls12_381>;
 
 /* The paper's generator for C's Fr, x^5 S-box. */
 template <class C = curves::bls12_381>

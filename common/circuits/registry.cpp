@@ -32,8 +32,8 @@ std::unique_ptr<basic_circuit<C>> make_circuit(std::string_view text) {
   }
   if (s.name == "sha256") {
     if (p.has("bytes") && p.has("blocks")) throw circuit_error("sha256: give bytes or blocks, not both");
-    std::uint64_t bytes = p.u64("bytes", 55, 0, sha256_preimage::max_bytes);
-    if (p.has("blocks")) bytes = 64 * p.u64("blocks", 1, 1, (sha256_preimage::max_bytes + 9) / 64) - 9;
+    std::uint64_t bytes = p.u64("bytes", 55, 0, basic_sha256_preimage<C>::max_bytes);
+    if (p.has("blocks")) bytes = 64 * p.u64("blocks", 1, 1, (basic_sha256_preimage<C>::max_bytes + 9) / 64) - 9;
     p.finish("bytes, blocks");
     return std::make_unique<basic_sha256_preimage<C>>(bytes);
   }

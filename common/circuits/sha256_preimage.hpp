@@ -43,6 +43,5 @@ class basic_sha256_preimage final : public basic_circuit<C> {
  private:
   std::uint64_t bytes_;
 };
-using sha256_preimage = basic_sha256_preimage<curves::bls12_381>;
 
 }  // namespace cuzk::circuits

@@ -23,7 +23,6 @@ struct basic_word32 {
   basic_word32 rotr(unsigned n) const;
   basic_word32 shr(unsigned n) const;
 };
-using word32 = basic_word32<curves::bls12_381>;
 
 /* bitwise a xor b xor c: up to two constraints a bit, none where constants fold */
 template <class C>

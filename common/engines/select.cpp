@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "curves/dispatch.hpp"
+
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
 #endif
@@ -41,24 +43,30 @@ std::vector<device> cuda_device_list() {
   return out;
 }
 
+bool use_cuda(std::string_view kind, std::string* note) {
+  if (kind == "cpu") return false;
+  if (kind != "cuda" && kind != "auto")
+    throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
+#ifdef CUZK_CUDA_ENGINE
+  if (cuda_devices() > 0) return true;
+  if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
+  if (note) *note = "backend auto: no CUDA device present, proving on the CPU";
+#else
+  if (kind == "cuda") throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");
+  if (note) *note = "backend auto: built without CUDA, proving on the CPU";
+#endif
+  return false;
+}
+
 template <class C>
 std::unique_ptr<groth16::basic_engine<C>> make(std::string_view kind, int threads, std::string* note) {
-  if (kind == "cpu") return groth16::make_cpu_engine<C>(threads);
-  if (kind == "cuda" || kind == "auto") {
+  if (use_cuda(kind, note)) {
 #ifdef CUZK_CUDA_ENGINE
-    if (cuda_devices() > 0) {
-      if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
-      return cuda::make_engine<C>(cuda::engine_options{});
-    }
-    if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
-    if (note) *note = "backend auto: no CUDA device present, proving on the CPU";
-#else
-    if (kind == "cuda") throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");
-    if (note) *note = "backend auto: built without CUDA, proving on the CPU";
+    if (note) *note = kind == "auto" ? "backend auto: CUDA device 0" : "";
+    return cuda::make_engine<C>(cuda::engine_options{});
 #endif
-    return groth16::make_cpu_engine<C>(threads);
   }
-  throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
+  return groth16::make_cpu_engine<C>(threads);
 }
 
 template <class C>
@@ -77,10 +85,9 @@ std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string
   return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
 }
 
-template std::unique_ptr<groth16::basic_engine<curves::bls12_381>> make(std::string_view, int, std::string*);
-template std::unique_ptr<groth16::basic_engine<curves::bn254>> make(std::string_view, int, std::string*);
-template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bls12_381>> make_fixed_base(std::string_view,
-                                                                                               std::string*);
-template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bn254>> make_fixed_base(std::string_view, std::string*);
+#define CUZK_ENGINES_SELECT(C)                                                                     \
+  template std::unique_ptr<groth16::basic_engine<C>> make(std::string_view, int, std::string*); \
+  template std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string_view, std::string*);
+CUZK_CURVES(CUZK_ENGINES_SELECT)
 
 }  // namespace cuzk::engines

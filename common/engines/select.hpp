@@ -28,6 +28,12 @@ struct device {
 /* This machine's CUDA devices; empty when built without CUDA or none present. */
 std::vector<device> cuda_device_list();
 
+/* Whether --backend `kind` proves on the CUDA engine: "cuda" (a device must
+   be present), "auto" where one is present; false for "cpu" and for "auto"
+   without one (`note` says why). std::invalid_argument for an unknown kind or
+   cuda without a device. */
+bool use_cuda(std::string_view kind, std::string* note = nullptr);
+
 /* "cpu" (oneTBB, `threads` threads, 0 = all), "cuda" (device 0) or "auto"
    (cuda when a device is present, else cpu). std::invalid_argument for an
    unknown kind or cuda without a device; `note` says what auto chose and why.

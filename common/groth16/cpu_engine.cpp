@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include "curves/dispatch.hpp"
 #include "groth16/engine.hpp"
 #include "msm/msm.hpp"
 #include "poly/domain.hpp"
@@ -32,14 +33,14 @@ class cpu_engine final : public basic_engine<C> {
   explicit cpu_engine(int threads) : threads_(threads) {}
   std::string_view name() const override { return "cpu"; }
 
-  basic_msm_sums<C> compute(const basic_prove_input<C>& in, prove_timings& tm) override {
+  basic_msm_sums<C> compute(const basic_engine_input<C>& in, prove_timings& tm) override {
     if (!in.pk.points_decoded())
       throw std::invalid_argument("the CPU engine needs the key's points decoded; this key was read for a GPU");
     return poly::with_threads(threads_, [&] { return run(in, tm); });
   }
 
  private:
-  void copy_in(const basic_prove_input<C>& in) {
+  void copy_in(const basic_engine_input<C>& in) {
     for (auto* v : {&a_, &b_, &c_}) v->resize(in.a.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, in.a.size(), 1 << 14), [&](const auto& r) {
       std::copy(in.a.begin() + r.begin(), in.a.begin() + r.end(), a_.begin() + r.begin());
@@ -48,7 +49,7 @@ class cpu_engine final : public basic_engine<C> {
     });
   }
 
-  basic_msm_sums<C> run(const basic_prove_input<C>& in, prove_timings& tm) {
+  basic_msm_sums<C> run(const basic_engine_input<C>& in, prove_timings& tm) {
     const basic_proving_key<C>& pk = in.pk;
     const basic_h_plan<C>& plan = in.plan;
     basic_msm_sums<C> out;
@@ -114,7 +115,7 @@ std::unique_ptr<basic_engine<C>> make_cpu_engine(int threads) {
   return std::make_unique<cpu_engine<C>>(threads);
 }
 
-template std::unique_ptr<basic_engine<curves::bls12_381>> make_cpu_engine(int);
-template std::unique_ptr<basic_engine<curves::bn254>> make_cpu_engine(int);
+#define CUZK_CPU_ENGINE(C) template std::unique_ptr<basic_engine<C>> make_cpu_engine(int);
+CUZK_CURVES(CUZK_CPU_ENGINE)
 
 }  // namespace cuzk::groth16

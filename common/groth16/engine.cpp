@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "curves/dispatch.hpp"
 #include "poly/domain.hpp"
 
 namespace cuzk::groth16 {
@@ -31,8 +32,8 @@ basic_h_plan<C> basic_h_plan<C>::for_key(const basic_proving_key<C>& pk) {
   return p;
 }
 
-template struct basic_h_plan<curves::bls12_381>;
-template struct basic_h_plan<curves::bn254>;
+#define CUZK_H_PLAN(C) template struct basic_h_plan<C>;
+CUZK_CURVES(CUZK_H_PLAN)
 
 split_view split_view::of(const msm::scalar_split& s, std::uint32_t first) {
   const auto ones = std::lower_bound(s.ones.begin(), s.ones.end(), first) - s.ones.begin();

@@ -17,6 +17,7 @@
 
 #include "ec/jacobian.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/prove_input.hpp"
 #include "msm/split.hpp"
 #include "poly/quotient.hpp"
 #include "poly/roots.hpp"
@@ -38,7 +39,6 @@ struct basic_h_plan {
 
   static basic_h_plan for_key(const basic_proving_key<C>& pk);
 };
-using h_plan = basic_h_plan<curves::bls12_381>;
 
 /* A view of a scalar_split of z restricted to indices >= first (the C query
    starts at z[n_public + 1]); index i of the split is base i − first. */
@@ -51,16 +51,12 @@ struct split_view {
   static split_view of(const msm::scalar_split& s, std::uint32_t first = 0);
 };
 
-/* One proof's inputs. a, b, c (domain_size each) are const: no engine writes
-   them (a server's slot must stay intact until the proof is stored). */
+/* What the orchestrator hands an engine: the proof's inputs and what it derived from them. */
 template <class C>
-struct basic_prove_input {
-  const basic_proving_key<C>& pk;
-  std::span<const ff::fr<C>> z, a, b, c;
+struct basic_engine_input : basic_prove_input<C> {
   const basic_h_plan<C>& plan;
   split_view z_split;  // of all of z: A, B_G1, B_G2
   split_view c_split;  // of z[n_public + 1 ..]: the C (L) query
-  const std::atomic<bool>* stop = nullptr;  // set: stop at the next phase boundary (preempted)
 };
 
 /* A proof stopped at a phase boundary because its stop flag was set: the
@@ -73,7 +69,6 @@ class preempted : public std::runtime_error {
 inline void phase_boundary(const std::atomic<bool>* stop) {
   if (stop && stop->load(std::memory_order_acquire)) throw preempted();
 }
-using prove_input = basic_prove_input<curves::bls12_381>;
 
 /* Σ z_i A_i, Σ z_i B_i (G1 and G2), Σ_{private} z_i C_i, Σ h_j H_j */
 template <class C>
@@ -83,7 +78,6 @@ struct basic_msm_sums {
   /* coefficients: h's coefficient n − 1 (zero iff Z | AB − C); odd_coset: zero */
   ff::fr<C> h_top;
 };
-using msm_sums = basic_msm_sums<curves::bls12_381>;
 
 /* The phases a proof's spans name; batch_add's span lies on the row (track) of the MSM whose ones it summed. */
 enum class phase : std::uint8_t { split, h2d, ntt, msm_a, msm_b_g1, msm_l, msm_b_g2, msm_h, batch_add, assemble };
@@ -142,9 +136,8 @@ class basic_engine {
   /* true: the engine classifies z itself (on the device), so the
      orchestrator hands it empty split views and spends nothing on them */
   virtual bool splits_on_device() const { return false; }
-  virtual basic_msm_sums<C> compute(const basic_prove_input<C>& in, prove_timings& tm) = 0;
+  virtual basic_msm_sums<C> compute(const basic_engine_input<C>& in, prove_timings& tm) = 0;
 };
-using engine = basic_engine<curves::bls12_381>;
 
 /* oneTBB in the caller's arena (threads = 0) or in an arena of that many */
 template <class C = curves::bls12_381>

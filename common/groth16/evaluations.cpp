@@ -6,6 +6,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "curves/dispatch.hpp"
 #include "groth16/coef_record.hpp"
 
 namespace cuzk::groth16 {
@@ -61,7 +62,6 @@ void evaluate_from_coefs(const basic_proving_key<C>& pk, std::span<const ff::fr<
                                     std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                 \
   template void evaluate_from_coefs(const basic_proving_key<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>, \
                                     std::span<ff::fr<C>>, std::span<ff::fr<C>>);
-CUZK_GROTH16_EVALUATIONS(curves::bls12_381)
-CUZK_GROTH16_EVALUATIONS(curves::bn254)
+CUZK_CURVES(CUZK_GROTH16_EVALUATIONS)
 
 }  // namespace cuzk::groth16

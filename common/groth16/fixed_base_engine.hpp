@@ -59,7 +59,6 @@ class basic_fixed_base_engine {
   }
   double seconds_ = 0;
 };
-using fixed_base_engine = basic_fixed_base_engine<curves::bls12_381>;
 
 /* fixed_base_table in the caller's oneTBB arena; the table of the last base
    of each group is kept for the next call. */
@@ -97,6 +96,5 @@ class basic_cpu_fixed_base_engine final : public basic_fixed_base_engine<C> {
   cached<ec::g1_group<C>> t1_;
   cached<ec::g2_group<C>> t2_;
 };
-using cpu_fixed_base_engine = basic_cpu_fixed_base_engine<curves::bls12_381>;
 
 }  // namespace cuzk::groth16

@@ -1,6 +1,6 @@
 // Groth16 keys and proofs (Groth, eprint 2016/260), laid out as snarkjs's
 // .zkey holds them so a key read from one round-trips exactly. Each is over a
-// curve C; the unprefixed names are BLS12-381's.
+// curve C (basic_proving_key<C>, ...).
 #pragma once
 
 #include <cstddef>
@@ -70,7 +70,6 @@ struct basic_matrix_coef {
   std::uint32_t signal;      // column, < n_vars
   ff::fr<C> value;
 };
-using matrix_coef = basic_matrix_coef<curves::bls12_381>;
 
 template <class C>
 struct basic_verifying_key {
@@ -79,7 +78,6 @@ struct basic_verifying_key {
   ec::g2_affine<C> beta2, gamma2, delta2;
   std::vector<ec::g1_affine<C>> ic;  // n_public + 1
 };
-using verifying_key = basic_verifying_key<curves::bls12_381>;
 
 template <class C>
 struct basic_proving_key {
@@ -121,7 +119,6 @@ struct basic_proving_key {
   basic_verifying_key<C> vk() const { return {alpha1, beta2, gamma2, delta2, ic}; }
   std::uint32_t log_domain() const { return (std::uint32_t)__builtin_ctz(domain_size); }
 };
-using proving_key = basic_proving_key<curves::bls12_381>;
 
 template <class C>
 struct basic_proof {
@@ -130,6 +127,5 @@ struct basic_proof {
   ec::g2_affine<C> b;
   ec::g1_affine<C> c;
 };
-using proof = basic_proof<curves::bls12_381>;
 
 }  // namespace cuzk::groth16

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "curves/dispatch.hpp"
 #include "groth16/evaluations.hpp"
 #include "r1cs/checking_cs.hpp"
 #include "r1cs/proving_cs.hpp"
@@ -55,7 +56,6 @@ void synthesize_into(const basic_proving_key<C>& pk, const circuits::basic_circu
                                                  basic_fixed_base_engine<C>*);                                 \
   template void synthesize_into<C>(const basic_proving_key<C>&, const circuits::basic_circuit<C>&,             \
                                    const circuits::inputs&, basic_buffer_view<C>);
-CUZK_GROTH16_NATIVE(curves::bls12_381)
-CUZK_GROTH16_NATIVE(curves::bn254)
+CUZK_CURVES(CUZK_GROTH16_NATIVE)
 
 }  // namespace cuzk::groth16

@@ -21,7 +21,6 @@ template <class C>
 struct basic_buffer_view {
   std::span<ff::fr<C>> a, b, c, z;
 };
-using buffer_view = basic_buffer_view<curves::bls12_381>;
 
 template <class C>
 struct basic_prover_buffers {
@@ -30,7 +29,6 @@ struct basic_prover_buffers {
       : a(pk.domain_size), b(pk.domain_size), c(pk.domain_size), z(pk.n_vars) {}
   basic_buffer_view<C> view() { return {a, b, c, z}; }
 };
-using prover_buffers = basic_prover_buffers<curves::bls12_381>;
 
 template <class C>
 basic_proving_key<C> setup_circuit(const circuits::basic_circuit<C>& c,

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "curves/dispatch.hpp"
 #include "ec/scalar_mul.hpp"
 #include "msm/split.hpp"
 
@@ -51,12 +52,10 @@ std::optional<basic_blinding<C>> basic_blinding<C>::parse(std::string_view text)
 }
 
 template <class C>
-basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::span<const ff::fr<C>> z,
-                     std::span<const ff::fr<C>> a, std::span<const ff::fr<C>> b, std::span<const ff::fr<C>> c,
-                     const std::type_identity_t<std::optional<basic_blinding<C>>>& rs, prove_timings* t,
-                     const std::atomic<bool>* stop) {
-  check_sizes(pk, z.size(), a.size(), b.size(), c.size());
-  phase_boundary(stop);
+basic_proof<C> prove(basic_engine<C>& e, const basic_prove_input<C>& in, prove_timings* t) {
+  const auto& pk = in.pk;
+  check_sizes(pk, in.z.size(), in.a.size(), in.b.size(), in.c.size());
+  phase_boundary(in.stop);
   const auto t0 = clock::now();
   prove_timings tm;
   tm.origin = t0;
@@ -67,18 +66,17 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_proving_key<C>& pk, std::sp
 
   /* z's zeros, ones and the rest, once for A, B_G1, B_G2 and C */
   const auto ts = clock::now();
-  const msm::scalar_split split = e.splits_on_device() ? msm::scalar_split{} : msm::split_scalars<C>(z);
+  const msm::scalar_split split = e.splits_on_device() ? msm::scalar_split{} : msm::split_scalars<C>(in.z);
   tm.split = since(ts);
   if (!e.splits_on_device()) tm.add_span(phase::split, ts, clock::now());
 
-  const basic_prove_input<C> in{pk,   z, a, b, c, plan, split_view::of(split), split_view::of(split, pk.n_public + 1),
-                                stop};
-  const basic_msm_sums<C> s = e.compute(in, tm);
+  const basic_engine_input<C> ein{in, plan, split_view::of(split), split_view::of(split, pk.n_public + 1)};
+  const basic_msm_sums<C> s = e.compute(ein, tm);
   if (!s.h_top.is_zero())
     throw std::invalid_argument("prove: the witness does not satisfy the constraints (Z does not divide AB − C)");
 
   const auto tb = clock::now();
-  const basic_blinding<C> bl = rs ? *rs : basic_blinding<C>::random();
+  const basic_blinding<C> bl = in.rs ? *in.rs : basic_blinding<C>::random();
   const auto delta1 = ec::g1_jacobian<C>::from_affine(pk.delta1);
   ec::g1_jacobian<C> pa = s.a + pk.alpha1 + ec::mul(delta1, bl.r);                                     /* π_A */
   ec::g2_jacobian<C> pb = s.b2 + pk.beta2 + ec::mul(pk.delta2, bl.s);                                 /* π_B */
@@ -103,15 +101,11 @@ basic_proof<C> prove(const basic_proving_key<C>& pk, std::span<const ff::fr<C>> 
 
 #define CUZK_GROTH16_PROVER(C)                                                                                \
   template struct basic_blinding<C>;                                                                          \
-  template basic_proof<C> prove(basic_engine<C>&, const basic_proving_key<C>&, std::span<const ff::fr<C>>,    \
-                                std::span<const ff::fr<C>>, std::span<const ff::fr<C>>,                       \
-                                std::span<const ff::fr<C>>, const std::type_identity_t<std::optional<basic_blinding<C>>>&,          \
-                                prove_timings*, const std::atomic<bool>*);                                    \
+  template basic_proof<C> prove(basic_engine<C>&, const basic_prove_input<C>&, prove_timings*);              \
   template basic_proof<C> prove(const basic_proving_key<C>&, std::span<const ff::fr<C>>,                      \
                                 std::span<const ff::fr<C>>, std::span<const ff::fr<C>>,                       \
                                 std::span<const ff::fr<C>>, const std::type_identity_t<std::optional<basic_blinding<C>>>&,          \
                                 prove_timings*);
-CUZK_GROTH16_PROVER(curves::bls12_381)
-CUZK_GROTH16_PROVER(curves::bn254)
+CUZK_CURVES(CUZK_GROTH16_PROVER)
 
 }  // namespace cuzk::groth16

@@ -5,6 +5,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "curves/dispatch.hpp"
 #include "ec/batch_affine.hpp"
 #include "ec/scalar_mul.hpp"
 #include "poly/domain.hpp"
@@ -108,6 +109,21 @@ std::uint32_t domain_size_for(std::uint64_t n_constraints, std::uint32_t n_publi
 }
 
 template <class C>
+void set_fixed_points(const basic_toxic_waste<C>& t, basic_fixed_base_engine<C>& e, basic_proving_key<C>& pk) {
+  const ff::fr<C> s1[] = {t.alpha, t.beta, t.delta}, s2[] = {t.beta, t.gamma, t.delta};
+  std::vector<ec::g1_affine<C>> p1(3);
+  std::vector<ec::g2_affine<C>> p2(3);
+  e.mul_many_g1(ec::g1_group<C>::generator(), s1, p1);
+  e.mul_many_g2(ec::g2_group<C>::generator(), s2, p2);
+  pk.alpha1 = p1[0];
+  pk.beta1 = p1[1];
+  pk.delta1 = p1[2];
+  pk.beta2 = p2[0];
+  pk.gamma2 = p2[1];
+  pk.delta2 = p2[2];
+}
+
+template <class C>
 basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_identity_t<basic_toxic_waste<C>>& t,
                            h_form h, const progress_fn& progress,
                            std::type_identity_t<basic_fixed_base_engine<C>>* fb) {
@@ -167,15 +183,7 @@ basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_ide
     return out;
   };
   step("alpha, beta, gamma, delta", 0, 1);
-  const fr_t s1[] = {t.alpha, t.beta, t.delta}, s2[] = {t.beta, t.gamma, t.delta};
-  auto p1 = many1(s1);
-  auto p2 = many2(s2);
-  pk.alpha1 = p1[0];
-  pk.beta1 = p1[1];
-  pk.delta1 = p1[2];
-  pk.beta2 = p2[0];
-  pk.gamma2 = p2[1];
-  pk.delta2 = p2[2];
+  set_fixed_points(t, e, pk);
 
   step("A query (G1)", 0, 5);
   pk.a = many1(u);
@@ -197,9 +205,9 @@ basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_ide
   template std::vector<ff::fr<C>> lagrange_at(const ff::fr<C>&, const ff::fr<C>&, const ff::fr<C>&, std::uint64_t, \
                                               std::uint64_t, std::size_t);                                      \
   template std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>&, h_form, std::uint32_t);          \
+  template void set_fixed_points(const basic_toxic_waste<C>&, basic_fixed_base_engine<C>&, basic_proving_key<C>&); \
   template basic_proving_key<C> setup(const r1cs::basic_matrices<C>&, const basic_toxic_waste<C>&, h_form,     \
                                       const progress_fn&, basic_fixed_base_engine<C>*);
-CUZK_GROTH16_SETUP(curves::bls12_381)
-CUZK_GROTH16_SETUP(curves::bn254)
+CUZK_CURVES(CUZK_GROTH16_SETUP)
 
 }  // namespace cuzk::groth16

@@ -24,7 +24,6 @@ struct basic_toxic_waste {
   static basic_toxic_waste from_seed(std::string_view seed);
   static basic_toxic_waste random();
 };
-using toxic_waste = basic_toxic_waste<curves::bls12_381>;
 
 /* Progress for long steps: (what, done, total). */
 using progress_fn = std::function<void(std::string_view, std::uint64_t, std::uint64_t)>;
@@ -44,6 +43,10 @@ std::vector<F> lagrange_at(const F& tau, const F& g, const F& w, std::uint64_t m
 /* The H query's scalars for a domain of 2^log_n (see h_form). */
 template <class C>
 std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>& t, h_form h, std::uint32_t log_n);
+
+/* α, β, δ in G1 and β, γ, δ in G2, the key's fixed points, into pk (the rest of pk untouched) */
+template <class C>
+void set_fixed_points(const basic_toxic_waste<C>& t, basic_fixed_base_engine<C>& e, basic_proving_key<C>& pk);
 
 /* The proving key of the QAP of m at τ (Groth16, eprint 2016/260 §3.2):
      A_i = u_i(τ) G1, B_i = v_i(τ) G1 and G2,

@@ -8,6 +8,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "curves/dispatch.hpp"
 #include "poly/domain.hpp"
 #include "r1cs/matrices.hpp"
 
@@ -130,19 +131,7 @@ void basic_zkey_setup<C>::write(std::span<std::uint8_t> out) {
   const auto& g2 = ec::g2_group<C>::generator();
 
   groth16::basic_proving_key<C> vk;
-  {
-    const fr s1[] = {t_.alpha, t_.beta, t_.delta}, s2[] = {t_.beta, t_.gamma, t_.delta};
-    std::vector<ec::g1_affine<C>> p1(3);
-    std::vector<ec::g2_affine<C>> p2(3);
-    e.mul_many_g1(g1, s1, p1);
-    e.mul_many_g2(g2, s2, p2);
-    vk.alpha1 = p1[0];
-    vk.beta1 = p1[1];
-    vk.delta1 = p1[2];
-    vk.beta2 = p2[0];
-    vk.gamma2 = p2[1];
-    vk.delta2 = p2[2];
-  }
+  groth16::set_fixed_points(t_, e, vk);
   write_frame(out, l, vk);
 
   /* u_i += A[row][i] L_row(τ), v_i += B[row][i] L, w_i += C[row][i] L (w in k_); the A and B entries are the coefficients */
@@ -226,7 +215,7 @@ void basic_zkey_setup<C>::write(std::span<std::uint8_t> out) {
   step("done", 1, 1);
 }
 
-template class basic_zkey_setup<curves::bls12_381>;
-template class basic_zkey_setup<curves::bn254>;
+#define CUZK_ZKEY_SETUP(C) template class basic_zkey_setup<C>;
+CUZK_CURVES(CUZK_ZKEY_SETUP)
 
 }  // namespace cuzk::io

@@ -51,6 +51,5 @@ class basic_zkey_setup {
   std::vector<fr> u_, v_, k_;  // per wire: u, v, and w, which becomes the IC and C scalars
   bool written_ = false;
 };
-using zkey_setup = basic_zkey_setup<curves::bls12_381>;
 
 }  // namespace cuzk::io

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "ec/jacobian.hpp"
+#include "msm/xyzz_formulas.hpp"
 
 namespace cuzk::msm {
 
@@ -32,35 +33,15 @@ struct xyzz {
   /* mdbl-2008-s-1: 2 (x, y) for an affine point */
   static xyzz dbl_affine(const affine_t& p) {
     if (p.infinity || p.y.is_zero()) return {};
-    field_t U = p.y.dbl();               /* U = 2 Y1 */
-    field_t V = U.sqr();                 /* V = U^2 */
-    field_t W = U * V;                   /* W = U V */
-    field_t S = p.x * V;                 /* S = X1 V */
-    field_t xx = p.x.sqr();
-    field_t M = xx.dbl() + xx;           /* M = 3 X1^2 */
-    xyzz r;
-    r.X = M.sqr() - S.dbl();             /* X3 = M^2 - 2 S */
-    r.Y = M * (S - r.X) - W * p.y;       /* Y3 = M (S - X3) - W Y1 */
-    r.ZZ = V;                            /* ZZ3 = V */
-    r.ZZZ = W;                           /* ZZZ3 = W */
-    return r;
+    const auto d = xyzz_double(p.x, p.y);
+    return {d.X, d.Y, d.V, d.W};  /* ZZ3 = V, ZZZ3 = W */
   }
 
   /* dbl-2008-s-1: 6M + 3S */
   xyzz dbl() const {
     if (is_identity() || Y.is_zero()) return {};
-    field_t U = Y.dbl();                 /* U = 2 Y1 */
-    field_t V = U.sqr();                 /* V = U^2 */
-    field_t W = U * V;                   /* W = U V */
-    field_t S = X * V;                   /* S = X1 V */
-    field_t xx = X.sqr();
-    field_t M = xx.dbl() + xx;           /* M = 3 X1^2 (+ a ZZ1^2, a = 0) */
-    xyzz r;
-    r.X = M.sqr() - S.dbl();             /* X3 = M^2 - 2 S */
-    r.Y = M * (S - r.X) - W * Y;         /* Y3 = M (S - X3) - W Y1 */
-    r.ZZ = V * ZZ;                       /* ZZ3 = V ZZ1 */
-    r.ZZZ = W * ZZZ;                     /* ZZZ3 = W ZZZ1 */
-    return r;
+    const auto d = xyzz_double(X, Y);
+    return {d.X, d.Y, d.V * ZZ, d.W * ZZZ};  /* ZZ3 = V ZZ1, ZZZ3 = W ZZZ1 */
   }
 
   /* madd-2008-s: 8M + 2S */

@@ -2,8 +2,7 @@
 // C, the evaluation domain of the NTT, with its constants and (built on first
 // use) its twiddles. k is at most the two-adicity s of Fr: 32 on BLS12-381,
 // 28 on BN254; larger sizes are refused (std::invalid_argument).
-// basic_domain<C> is instantiated in domain.cpp for curves::bls12_381 and
-// curves::bn254; `domain` is BLS12-381's.
+// basic_domain<C> is instantiated in domain.cpp for every curve.
 #pragma once
 
 #include <cstddef>
@@ -72,7 +71,6 @@ class basic_domain {
   std::shared_ptr<tables> tables_;
 };
 
-using domain = basic_domain<curves::bls12_381>;
 
 extern template class basic_domain<curves::bls12_381>;
 extern template class basic_domain<curves::bn254>;

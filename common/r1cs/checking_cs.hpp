@@ -45,6 +45,5 @@ class basic_checking_cs final : public basic_constraint_system<C> {
   std::vector<std::string> path_;
   std::optional<failure> failure_;
 };
-using checking_cs = basic_checking_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

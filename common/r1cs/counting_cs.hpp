@@ -22,6 +22,5 @@ class basic_counting_cs final : public basic_constraint_system<C> {
  private:
   counts n_;
 };
-using counting_cs = basic_counting_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

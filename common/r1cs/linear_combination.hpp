@@ -21,7 +21,6 @@ struct basic_lc_term {
   variable var;
   ff::fr<C> coeff;
 };
-using lc_term = basic_lc_term<curves::bls12_381>;
 
 template <class C>
 class basic_linear_combination {
@@ -106,9 +105,7 @@ class basic_linear_combination {
   boost::container::small_vector<term, 3> terms_;
 };
 
-using linear_combination = basic_linear_combination<curves::bls12_381>;
 template <class C>
 using basic_lc = basic_linear_combination<C>;
-using lc = linear_combination;
 
 }  // namespace cuzk::r1cs

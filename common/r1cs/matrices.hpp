@@ -25,7 +25,6 @@ struct basic_term {
 
   friend bool operator==(const basic_term&, const basic_term&) = default;
 };
-using term = basic_term<curves::bls12_381>;
 
 /* A row as the matrices hold it: sorted by wire, repeated wires summed, zeros dropped. */
 template <class C>
@@ -56,7 +55,6 @@ class basic_sparse_rows {
   std::vector<std::uint64_t> start_{0};
   std::vector<term> terms_;
 };
-using sparse_rows = basic_sparse_rows<curves::bls12_381>;
 
 template <class C>
 struct basic_matrices {
@@ -69,7 +67,6 @@ struct basic_matrices {
 
   friend bool operator==(const basic_matrices&, const basic_matrices&) = default;
 };
-using matrices = basic_matrices<curves::bls12_381>;
 
 /* <row, z> */
 template <class C>

@@ -16,7 +16,6 @@ struct basic_proving_buffers {
   std::span<ff::fr<C>> inputs;   // [1, public ...]
   std::span<ff::fr<C>> aux;      // private values
 };
-using proving_buffers = basic_proving_buffers<curves::bls12_381>;
 
 template <class C>
 class basic_proving_cs final : public basic_constraint_system<C> {
@@ -44,6 +43,5 @@ class basic_proving_cs final : public basic_constraint_system<C> {
   counts n_;
   std::optional<std::uint64_t> bad_;
 };
-using proving_cs = basic_proving_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

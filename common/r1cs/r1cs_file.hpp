@@ -33,7 +33,6 @@ struct basic_r1cs_file {
   r1cs_header header;
   basic_matrices<C> m;  // n_public = n_pub_out + n_pub_in
 };
-using r1cs_file = basic_r1cs_file<curves::bls12_381>;
 
 /* What a .r1cs declares, from its section table and header alone. */
 struct r1cs_shape {

@@ -33,6 +33,5 @@ class basic_recording_cs final : public basic_constraint_system<C> {
   basic_matrices<C> m_;
   std::vector<basic_term<C>> scratch_;
 };
-using recording_cs = basic_recording_cs<curves::bls12_381>;
 
 }  // namespace cuzk::r1cs

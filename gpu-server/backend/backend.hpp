@@ -4,15 +4,14 @@
 // the next server proves the same bytes again.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "curves/dispatch.hpp"
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "job/any_key.hpp"
@@ -22,17 +21,8 @@ namespace cuzk::server {
 
 using groth16::fr_t;
 
-/* One proof on curve C's key (a slot's memory) */
-template <class C>
-struct basic_prove_input {
-  const groth16::basic_proving_key<C>& pk;
-  std::string_view key_id;                  // the SRS region's content hash: names the key on a device
-  std::span<const ff::fr<C>> a, b, c;       // domain_size each
-  std::span<const ff::fr<C>> z;             // n_vars
-  std::optional<groth16::basic_blinding<C>> rs;
-  const std::atomic<bool>* stop = nullptr;  // set: stop at the next phase boundary (groth16::preempted)
-};
-using prove_input = basic_prove_input<curves::bls12_381>;
+/* One proof's inputs on curve C: a slot's memory, and its key named by the SRS region's content hash */
+using groth16::basic_prove_input;
 
 template <class C>
 struct basic_prove_output {
@@ -43,7 +33,6 @@ struct basic_prove_output {
   int worker = 0;    // which of that GPU's proving workers (0 on the CPU)
   bool streamed = false;  // its key's bases were streamed, not resident
 };
-using prove_output = basic_prove_output<curves::bls12_381>;
 
 /* One GPU as status reports it. */
 struct gpu_status {
@@ -86,15 +75,24 @@ class prover_backend {
     (void)k;
     return false;
   }
-  /* one overload per curve */
-  virtual basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) = 0;
-  virtual basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) = 0;
+  template <class C>
+  basic_prove_output<C> prove(const basic_prove_input<C>& in) {
+    return std::get<basic_prove_output<C>>(prove_any(&in));
+  }
   /* true: it uploads a key's bases from its mapped SRS region, so the server
      parses keys without decoding their points (job::key_cache::decode_points) */
   virtual bool reads_mapped_bases() const { return false; }
   /* How many prove() calls may run at once (from different threads). */
   virtual unsigned concurrency() const { return 1; }
   virtual std::vector<gpu_status> gpus() const { return {}; }
+
+ protected:
+  template <class C>
+  using input_of = const basic_prove_input<C>*;
+  using any_input = curves::all::variant<input_of>;
+  using any_output = curves::all::variant<basic_prove_output>;
+  /* prove() on the input's curve: a backend visits `in` with one template over the curve */
+  virtual any_output prove_any(any_input in) = 0;
 };
 
 struct backend_options {

@@ -9,7 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <type_traits>
+#include <tuple>
+#include <variant>
 #include <vector>
 
 #include "cuda/device.hpp"
@@ -67,9 +68,7 @@ class cuda_backend final : public prover_backend {
                      co.msm_copies < 0 ? std::string("as fit") : std::to_string(co.msm_copies));
         for (unsigned w = 0; w < co.workers; ++w) {
           auto engines = cuda::make_worker(ctx, lanes);
-          for (unsigned l = 0; l < lanes; ++l)
-            lanes_.push_back({std::move(engines.bls12_381[l]), std::move(engines.bn254[l]), int(gpus_.size()),
-                              workers_, false, {}, {}});
+          for (unsigned l = 0; l < lanes; ++l) lanes_.emplace_back(engines, l, int(gpus_.size()), workers_);
           ++workers_;
         }
         gpus_.push_back({ctx});
@@ -82,7 +81,7 @@ class cuda_backend final : public prover_backend {
 
   ~cuda_backend() override {
     if (lost_) {  // the context is unusable: every call would fail; the process's end frees it all
-      for (auto& w : lanes_) (void)w.engine.release(), (void)w.bn_engine.release();
+      for (auto& w : lanes_) std::apply([](auto&... c) { ((void)c.engine.release(), ...); }, w.per_curve);
       for (auto& g : gpus_) (void)new std::shared_ptr<cuda::device_context>(std::move(g.ctx));
       (void)new std::shared_ptr<cuda::host_registry>(std::move(registry_));
       return;
@@ -192,12 +191,11 @@ class cuda_backend final : public prover_backend {
     return everywhere;
   }
 
-  basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) override {
-    return run(in);
-  }
-  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) override { return run(in); }
-
  private:
+  any_output prove_any(any_input in) override {
+    return std::visit([&](auto* p) -> any_output { return run(*p); }, in);
+  }
+
   template <class C>
   basic_prove_output<C> run(const basic_prove_input<C>& in) {
     using fr = ff::fr<C>;
@@ -205,7 +203,7 @@ class cuda_backend final : public prover_backend {
     auto& wk = lanes_[w.index];
     auto& gpu = gpus_[wk.gpu];
     const int device = gpu.ctx->device();
-    auto& engine = wk.template engine_of<C>();
+    auto& engine = *wk.template of<C>().engine;
     basic_prove_output<C> out;
     out.gpu = wk.gpu;
     out.worker = int(std::count_if(lanes_.begin(), lanes_.begin() + std::ptrdiff_t(w.index),
@@ -227,7 +225,7 @@ class cuda_backend final : public prover_backend {
       if (!register_) {  // the old way: the bytes are in pageable heap memory when the engine copies them
         const auto t = clock::now();
         const std::size_t n = in.a.size();
-        auto& heap = wk.template heap_of<C>();
+        auto& heap = wk.template of<C>().heap;
         heap.resize(3 * n + in.z.size());
         std::memcpy(heap.data(), in.a.data(), in.a.size_bytes());
         std::memcpy(heap.data() + n, in.b.data(), in.b.size_bytes());
@@ -297,25 +295,26 @@ class cuda_backend final : public prover_backend {
     gpu(std::shared_ptr<cuda::device_context> c) : ctx(std::move(c)) {}
     gpu(gpu&& o) noexcept : ctx(std::move(o.ctx)), proofs(o.proofs.load()), faults(o.faults.load()) {}
   };
+  /* A lane's engine for curve C, and its --no-register staging */
+  template <class C>
+  struct on_curve {
+    std::unique_ptr<cuda::basic_engine<C>> engine;
+    std::vector<ff::fr<C>> heap;
+    void take(cuda::worker_lanes& from, unsigned l) { engine = std::move(std::get<cuda::lanes_of<C>>(from)[l]); }
+  };
   /* One lane of a worker: an engine per curve on the same GPU context (they share its resident keys); the
      lanes of a worker share its buffers (cuda::make_worker). */
   struct lane {
-    std::unique_ptr<cuda::engine> engine;
-    std::unique_ptr<cuda::basic_engine<curves::bn254>> bn_engine;
+    lane(cuda::worker_lanes& engines, unsigned l, int g, unsigned w) : gpu(g), worker(w) {
+      std::apply([&](auto&... c) { (c.take(engines, l), ...); }, per_curve);
+    }
+    curves::all::tuple<on_curve> per_curve;
     int gpu;
     unsigned worker;  // lanes of one worker have the same
     bool busy = false;
-    std::vector<fr_t> heap;  // --no-register staging
-    std::vector<ff::fr<curves::bn254>> bn_heap;
     template <class C>
-    cuda::basic_engine<C>& engine_of() {
-      if constexpr (std::is_same_v<C, curves::bn254>) return *bn_engine;
-      else return *engine;
-    }
-    template <class C>
-    std::vector<ff::fr<C>>& heap_of() {
-      if constexpr (std::is_same_v<C, curves::bn254>) return bn_heap;
-      else return heap;
+    on_curve<C>& of() {
+      return std::get<on_curve<C>>(per_curve);
     }
   };
   /* Lanes a worker gets: two where a GPU has one worker (the next proof's copy during the current one's

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <variant>
 
 #include "backend/backend.hpp"
 
@@ -21,20 +22,15 @@ class faulty_backend final : public prover_backend {
   faulty_backend(std::unique_ptr<prover_backend> inner, fault_plan plan) : inner_(std::move(inner)), plan_(plan) {}
   std::string_view name() const override { return inner_->name(); }
   void attach_pool(std::span<const std::span<std::uint8_t>> chunks) override { inner_->attach_pool(chunks); }
-  basic_prove_output<curves::bls12_381> prove(const basic_prove_input<curves::bls12_381>& in) override {
-    return faulty(in);
-  }
-  basic_prove_output<curves::bn254> prove(const basic_prove_input<curves::bn254>& in) override { return faulty(in); }
 
  private:
-  template <class C>
-  basic_prove_output<C> faulty(const basic_prove_input<C>& in) {
+  any_output prove_any(any_input in) override {
     switch (plan_.next()) {
       case fault_plan::kind::transient: throw device_fault("injected transient device error (CUZK_CUDA_FAULT)", false);
       case fault_plan::kind::sticky: throw device_fault("injected sticky device error (CUZK_CUDA_FAULT)", true);
       case fault_plan::kind::none: break;
     }
-    return inner_->prove(in);
+    return std::visit([&](auto* p) -> any_output { return inner_->prove(*p); }, in);
   }
 
   std::unique_ptr<prover_backend> inner_;

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < 3; ++i) {
       const auto inst = test::make_random_instance(rng, 3 + i, 1 + i % 2, 2);
-      put(out / ("random-" + std::to_string(i) + ".r1cs"), r1cs::write_r1cs(r1cs::r1cs_file{r1cs::header_for(inst.m), inst.m}));
+      put(out / ("random-" + std::to_string(i) + ".r1cs"), r1cs::write_r1cs(r1cs::basic_r1cs_file<curves::bls12_381>{r1cs::header_for(inst.m), inst.m}));
     }
   } else if (kind == "wtns") {
     for (const char* stem : {"chain4", "mix3"})
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       put(out / ("random-" + std::to_string(i) + ".wtns"), r1cs::write_wtns(inst.z));
     }
   } else if (kind == "zkey") {
-    const auto waste = groth16::toxic_waste::from_seed("cuzk fuzz corpus");
+    const auto waste = groth16::basic_toxic_waste<curves::bls12_381>::from_seed("cuzk fuzz corpus");
     put(out / "chain4.zkey", io::write_zkey(groth16::setup(circom("chain4").m, waste)));
     put(out / "mix3-coefficient.zkey",
         io::write_zkey(groth16::setup(circom("mix3").m, waste, groth16::h_form::coefficient)));

@@ -5,6 +5,7 @@
 #include <string>
 #include <type_traits>
 
+#include "curves/dispatch.hpp"
 #include "msm/xyzz.hpp"
 
 namespace cuzk::cuda {
@@ -85,8 +86,7 @@ ec::g2_jacobian<C> from_device_xyzz_g2(const std::byte* p) {
   template ec::g2_affine<C> from_device_affine_g2<C>(const std::byte*);                    \
   template ec::g1_jacobian<C> from_device_xyzz_g1<C>(const std::byte*);                    \
   template ec::g2_jacobian<C> from_device_xyzz_g2<C>(const std::byte*);
-CUZK_CONVERT_INSTANCES(curves::bls12_381)
-CUZK_CONVERT_INSTANCES(curves::bn254)
+CUZK_CURVES(CUZK_CONVERT_INSTANCES)
 #undef CUZK_CONVERT_INSTANCES
 
 }  // namespace cuzk::cuda

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cuda/ec/affine.cuh"
+#include "msm/xyzz_formulas.hpp"
 
 namespace cuzk::cuda {
 
@@ -78,35 +79,15 @@ struct xyzz {
   /* mdbl-2008-s-1: 2 (x, y) for an affine point, 2M + 3S (y = 0 has order 2: infinity) */
   CUZK_HDI static xyzz dbl_affine_in(const affine<F>& p) {
     if (p.y.is_zero()) return identity();
-    const F U = p.y.dbl();        /* U = 2 Y1 */
-    const F V = U.sqr();          /* V = U^2 */
-    const F W = U * V;            /* W = U V */
-    const F S = p.x * V;          /* S = X1 V */
-    const F xx = p.x.sqr();
-    const F M = xx.dbl() + xx;    /* M = 3 X1^2 */
-    xyzz r;
-    r.X = M.sqr() - S.dbl();      /* X3 = M^2 - 2 S */
-    r.Y = M * (S - r.X) - W * p.y; /* Y3 = M (S - X3) - W Y1 */
-    r.ZZ = V;                     /* ZZ3 = V */
-    r.ZZZ = W;                    /* ZZZ3 = W */
-    return r;
+    const auto d = cuzk::msm::xyzz_double(p.x, p.y);
+    return {d.X, d.Y, d.V, d.W};  /* ZZ3 = V, ZZZ3 = W */
   }
 
   /* dbl-2008-s-1: 6M + 3S */
   CUZK_HDI xyzz dbl_in() const {
     if (is_identity() || Y.is_zero()) return identity();
-    const F U = Y.dbl();          /* U = 2 Y1 */
-    const F V = U.sqr();          /* V = U^2 */
-    const F W = U * V;            /* W = U V */
-    const F S = X * V;            /* S = X1 V */
-    const F xx = X.sqr();
-    const F M = xx.dbl() + xx;    /* M = 3 X1^2 (+ a ZZ1^2, a = 0) */
-    xyzz r;
-    r.X = M.sqr() - S.dbl();      /* X3 = M^2 - 2 S */
-    r.Y = M * (S - r.X) - W * Y;  /* Y3 = M (S - X3) - W Y1 */
-    r.ZZ = V * ZZ;                /* ZZ3 = V ZZ1 */
-    r.ZZZ = W * ZZZ;              /* ZZZ3 = W ZZZ1 */
-    return r;
+    const auto d = cuzk::msm::xyzz_double(X, Y);
+    return {d.X, d.Y, d.V * ZZ, d.W * ZZZ};  /* ZZ3 = V ZZ1, ZZZ3 = W ZZZ1 */
   }
 
   /* madd-2008-s: this += q (affine), 8M + 2S; q = this doubles, q = -this gives infinity.

@@ -95,7 +95,7 @@ class cuda_engine final : public basic_engine<C> {
   /* A proof stopped at a phase boundary (or failing) leaves nothing running on the streams: the next one
      reuses their buffers. A staged proof that never ran leaves its copies queued: the copy stream orders
      them before the next proof's, and no kernel reads them. */
-  msm_sums compute(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm) override {
+  msm_sums compute(const groth16::basic_engine_input<C>& in, groth16::prove_timings& tm) override {
     CUZK_CUDA_OK(cudaSetDevice(device_));
     groth16::phase_boundary(in.stop);
     const auto t_enter = clock::now();
@@ -111,7 +111,7 @@ class cuda_engine final : public basic_engine<C> {
 
  private:
   /* z, a, b and c to the device in that order on the copy stream (6), behind `after` when given */
-  void copy_inputs(const groth16::basic_prove_input<C>& in, input_copies& cp, const event* after) {
+  void copy_inputs(const groth16::basic_engine_input<C>& in, input_copies& cp, const event* after) {
     const std::size_t n = in.pk.domain_size;
     cp.anchor.record(s_[7]);
     cp.at = clock::now();
@@ -126,7 +126,7 @@ class cuda_engine final : public basic_engine<C> {
     }
   }
 
-  msm_sums run(const groth16::basic_prove_input<C>& in, groth16::prove_timings& tm, proof_gate::ticket& tk,
+  msm_sums run(const groth16::basic_engine_input<C>& in, groth16::prove_timings& tm, proof_gate::ticket& tk,
                clock::time_point t_enter) {
     auto& w = *w_;
     const proving_key& pk = in.pk;
@@ -375,23 +375,28 @@ std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context> ctx
   return std::make_unique<cuda_engine<C>>(std::move(ctx), overlap_msms, std::move(w), std::make_shared<proof_gate>());
 }
 
+namespace {
+
+template <class C>
+void add_lanes(lanes_of<C>& v, const std::shared_ptr<device_context>& ctx, unsigned lanes, bool overlap_msms,
+               const std::shared_ptr<proof_gate>& gate) {
+  auto w = std::make_shared<worker_state<C>>(ctx->device());
+  for (unsigned i = 0; i < std::max(1u, lanes); ++i)
+    v.push_back(std::make_unique<cuda_engine<C>>(ctx, overlap_msms, w, gate));
+}
+
+}  // namespace
+
 worker_lanes make_worker(std::shared_ptr<device_context> ctx, unsigned lanes, bool overlap_msms) {
-  using bls = curves::bls12_381;
-  using bn = curves::bn254;
   auto gate = std::make_shared<proof_gate>();
-  auto w1 = std::make_shared<worker_state<bls>>(ctx->device());
-  auto w2 = std::make_shared<worker_state<bn>>(ctx->device());
   worker_lanes out;
-  for (unsigned i = 0; i < std::max(1u, lanes); ++i) {
-    out.bls12_381.push_back(std::make_unique<cuda_engine<bls>>(ctx, overlap_msms, w1, gate));
-    out.bn254.push_back(std::make_unique<cuda_engine<bn>>(ctx, overlap_msms, w2, gate));
-  }
+  std::apply([&](auto&... per_curve) { (add_lanes(per_curve, ctx, lanes, overlap_msms, gate), ...); }, out);
   return out;
 }
 
-template std::unique_ptr<basic_engine<curves::bls12_381>> make_engine(const engine_options&);
-template std::unique_ptr<basic_engine<curves::bn254>> make_engine(const engine_options&);
-template std::unique_ptr<basic_engine<curves::bls12_381>> make_engine(std::shared_ptr<device_context>, bool);
-template std::unique_ptr<basic_engine<curves::bn254>> make_engine(std::shared_ptr<device_context>, bool);
+#define CUZK_CUDA_ENGINE_INSTANCES(C)                                                                  \
+  template std::unique_ptr<basic_engine<C>> make_engine(const engine_options&);                     \
+  template std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context>, bool);
+CUZK_CURVES(CUZK_CUDA_ENGINE_INSTANCES)
 
 }  // namespace cuzk::cuda

@@ -6,6 +6,7 @@
 
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
+#include "curves/dispatch.hpp"
 #include "sizing/key_dims_of.hpp"
 
 namespace cuzk::cuda {
@@ -136,8 +137,7 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   template std::shared_ptr<const basic_device_key<C>> device_context::resident(                                \
       std::string_view, const groth16::basic_proving_key<C>&, cudaStream_t);                                    \
   template bool device_context::register_mapped(const groth16::basic_proving_key<C>&);
-CUZK_CONTEXT_INSTANCES(curves::bls12_381)
-CUZK_CONTEXT_INSTANCES(curves::bn254)
+CUZK_CURVES(CUZK_CONTEXT_INSTANCES)
 #undef CUZK_CONTEXT_INSTANCES
 
 bool device_context::could_hold(const sizing::key_dims& k) const {

@@ -6,6 +6,7 @@
 
 #include "cuda/error.hpp"
 #include "cuda/msm/group.cuh"
+#include "curves/dispatch.hpp"
 #include "sizing/key_dims_of.hpp"
 
 namespace cuzk::cuda {
@@ -157,8 +158,7 @@ std::size_t working_bytes(const groth16::basic_proving_key<C>& pk) {
   template msm::basic_g2_bases<C> upload_bases(std::span<const std::uint8_t>, const std::vector<ec::g2_affine<C>>&, \
                                                cudaStream_t, unsigned, const groth16::points_source*);       \
   template std::size_t working_bytes(const groth16::basic_proving_key<C>&);
-CUZK_DEVICE_KEY_INSTANCES(curves::bls12_381)
-CUZK_DEVICE_KEY_INSTANCES(curves::bn254)
+CUZK_CURVES(CUZK_DEVICE_KEY_INSTANCES)
 #undef CUZK_DEVICE_KEY_INSTANCES
 
 }  // namespace cuzk::cuda

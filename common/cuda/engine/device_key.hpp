@@ -2,7 +2,7 @@
 // the MSM kernels want, so a second proof with the same key copies only its
 // a, b, c and witness split. From the key's SRS region when it has one
 // (groth16::mapped_bases, registered: pinned speed), else packed on the host.
-// Over a curve C (device_key is BLS12-381's); instantiated for BN254 too.
+// Over a curve C; instantiated for every curve.
 #pragma once
 
 #include <cstddef>
@@ -64,7 +64,6 @@ class basic_device_key {
   std::size_t bytes_, footprint_;
   key_shifts shifts_;
 };
-using device_key = basic_device_key<curves::bls12_381>;
 
 /* One query's bases, from the key's mapped bytes (one queued copy), from its
    file when its region released them (src: through pinned buffers, checked

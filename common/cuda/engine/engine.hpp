@@ -1,7 +1,6 @@
 // The CUDA engine (DESIGN §5): H by device NTTs and all five MSMs on the GPU,
 // behind the groth16::basic_engine<C> interface the CPU engine also
-// implements, for BLS12-381 (engine, make_engine()) and BN254
-// (basic_engine<curves::bn254>, make_engine<curves::bn254>()). The
+// implements, for each curve (basic_engine<C>, make_engine<C>()). The
 // orchestrator (groth16::prove) keeps blinding and assembly. One engine is
 // one proving worker: its own streams and buffers, one proof at a time; the
 // workers of a device_context share its resident keys, whatever their curves.
@@ -14,8 +13,7 @@
 #include <vector>
 
 #include "cuda/engine/device_context.hpp"
-#include "curves/bls12_381.hpp"
-#include "curves/bn254.hpp"
+#include "curves/dispatch.hpp"
 #include "groth16/engine.hpp"
 
 namespace cuzk::cuda {
@@ -39,10 +37,9 @@ class basic_engine : public groth16::basic_engine<C> {
   /* How the last proof got its bases: resident (false) or streamed (true). */
   virtual bool streamed() const = 0;
 };
-using engine = basic_engine<curves::bls12_381>;
 
 /* A worker on a context of its own (one worker's budget). Throws cuda::error
-   when the device cannot be used. Instantiated for both curves. */
+   when the device cannot be used. Instantiated for every curve. */
 template <class C = curves::bls12_381>
 std::unique_ptr<basic_engine<C>> make_engine(const engine_options& opt = {});
 /* A worker on a shared context. */
@@ -58,10 +55,9 @@ std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context> ctx
    run, and starts its kernels when it ends; prove_timings::wait says how
    long it waited. The copy of the next FILLED slot is then off the critical
    path where only one worker's buffers fit beside the key. */
-struct worker_lanes {
-  std::vector<std::unique_ptr<basic_engine<curves::bls12_381>>> bls12_381;
-  std::vector<std::unique_ptr<basic_engine<curves::bn254>>> bn254;
-};
+template <class C>
+using lanes_of = std::vector<std::unique_ptr<basic_engine<C>>>;
+using worker_lanes = curves::all::tuple<lanes_of>;
 worker_lanes make_worker(std::shared_ptr<device_context> ctx, unsigned lanes, bool overlap_msms = false);
 
 }  // namespace cuzk::cuda

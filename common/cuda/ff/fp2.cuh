@@ -54,22 +54,7 @@ CUZK_UNROLL
 
   template <std::size_t K>
   CUZK_HDI fp2 pow(const limbs32<K>& e) const {
-    std::uint32_t w[K];
-CUZK_UNROLL
-    for (std::size_t i = 0; i < K; ++i) w[i] = e.w[i];
-    fp2 r = one();
-CUZK_NO_UNROLL
-    for (std::size_t i = 0; i < K; ++i) {
-      const std::uint32_t top = w[K - 1];
-CUZK_UNROLL
-      for (std::size_t k = K - 1; k > 0; --k) w[k] = w[k - 1];
-CUZK_NO_UNROLL
-      for (int b = 31; b >= 0; --b) {
-        r = r.sqr();
-        if ((top >> b) & 1) r *= *this;
-      }
-    }
-    return r;
+    return pow_words(*this, e);
   }
   CUZK_HDI fp2 pow(std::uint64_t e) const { return pow(limbs32<2>{{std::uint32_t(e), std::uint32_t(e >> 32)}}); }
 };

@@ -15,6 +15,28 @@
 
 namespace cuzk::cuda {
 
+/* x^e for a field element type T (one(), sqr(), *=; mont and fp2), e little-endian words, left to right.
+   The words rotate through registers (no indexed array: nothing goes to local memory). */
+template <class T, std::size_t K>
+CUZK_HDI T pow_words(const T& x, const limbs32<K>& e) {
+  std::uint32_t w[K];
+CUZK_UNROLL
+  for (std::size_t i = 0; i < K; ++i) w[i] = e.w[i];
+  T r = T::one();
+CUZK_NO_UNROLL
+  for (std::size_t i = 0; i < K; ++i) {
+    const std::uint32_t top = w[K - 1];
+CUZK_UNROLL
+    for (std::size_t k = K - 1; k > 0; --k) w[k] = w[k - 1];
+CUZK_NO_UNROLL
+    for (int b = 31; b >= 0; --b) {
+      r = r.sqr();
+      if ((top >> b) & 1) r *= x;
+    }
+  }
+  return r;
+}
+
 template <class P>
 struct alignas(16) mont {  // 16: the device moves it with 128-bit loads
   static constexpr std::size_t n = P::n;
@@ -426,26 +448,9 @@ CUZK_UNROLL
   CUZK_HDI mont& operator-=(const mont& b) { return *this = *this - b; }
   CUZK_HDI mont& operator*=(const mont& b) { return *this = *this * b; }
 
-  /* a^e, e little-endian words, left to right. The words rotate through
-     registers (no indexed array: nothing goes to local memory). */
   template <std::size_t K>
   CUZK_HDI mont pow(const limbs32<K>& e) const {
-    std::uint32_t w[K];
-CUZK_UNROLL
-    for (std::size_t i = 0; i < K; ++i) w[i] = e.w[i];
-    mont r = one();
-CUZK_NO_UNROLL
-    for (std::size_t i = 0; i < K; ++i) {
-      const std::uint32_t top = w[K - 1];
-CUZK_UNROLL
-      for (std::size_t k = K - 1; k > 0; --k) w[k] = w[k - 1];
-CUZK_NO_UNROLL
-      for (int b = 31; b >= 0; --b) {
-        r = r.sqr();
-        if ((top >> b) & 1) r *= *this;
-      }
-    }
-    return r;
+    return pow_words(*this, e);
   }
   CUZK_HDI mont pow(std::uint64_t e) const { return pow(limbs32<2>{{std::uint32_t(e), std::uint32_t(e >> 32)}}); }
 

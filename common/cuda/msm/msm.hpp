@@ -104,8 +104,6 @@ template <class C>
 using basic_g1_bases = device_bases<ec::g1_affine<C>>;
 template <class C>
 using basic_g2_bases = device_bases<ec::g2_affine<C>>;
-using g1_bases = basic_g1_bases<curves::bls12_381>;
-using g2_bases = basic_g2_bases<curves::bls12_381>;
 
 /* The scalars of one MSM, on the device: scalar i (canonical, below the r of
    the bases' curve) goes with base idx[i] - first, or base i when idx is null. */

@@ -9,6 +9,7 @@
 #include "cuda/ntt/launch.hpp"
 #include "cuda/ntt/pipeline.hpp"
 #include "cuda/ntt/powers.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda::ntt {
 namespace {
@@ -95,8 +96,7 @@ order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::
                                  cudaStream_t);                                                                    \
   template order compute_h<C>(const ff::fr<C>*, const ff::fr<C>*, const ff::fr<C>*, ec::scalar_limbs_t*,          \
                               ff::fr<C>*, const basic_h_params<C>&, cudaStream_t, const inputs_ready&);
-CUZK_NTT_INSTANCES(curves::bls12_381)
-CUZK_NTT_INSTANCES(curves::bn254)
+CUZK_CURVES(CUZK_NTT_INSTANCES)
 #undef CUZK_NTT_INSTANCES
 
 }  // namespace cuzk::cuda::ntt

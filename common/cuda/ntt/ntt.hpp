@@ -49,7 +49,6 @@ class basic_tables {
   fr omega_, size_inv_;
   device_buffer<fr> tw_;
 };
-using tables = basic_tables<curves::bls12_381>;
 
 /* A_i = Σ_j a_j ω^(ij). in != out runs one pass per block of stages and no
    permutation; in == out adds a bit-reversal pass (tests only). */
@@ -87,7 +86,6 @@ struct basic_h_params {
   ff::fr<C> shift;  // ζ = ω_2n (odd_coset) or g, the generator of Fr (coefficients)
   ff::fr<C> z_inv;  // (g^n − 1)^-1; read for coefficients only
 };
-using h_params = basic_h_params<curves::bls12_381>;
 /* Inputs still arriving (copied on another stream): the first kernel that reads
    a, b or c waits for its event (null: there already), so a's chain runs while
    b and c are copied. */

@@ -40,12 +40,12 @@ using test::max_log;
 
 /* One proving instance: its key, a witness, a/b/c, the public signals. */
 struct instance {
-  proving_key pk;
-  prover_buffers buf;
+  basic_proving_key<curves::bls12_381> pk;
+  basic_prover_buffers<curves::bls12_381> buf;
   std::vector<fr_t> pub;
 };
 
-fixed_base_engine* setup_engine() { return test::setup_engine<curves::bls12_381>(); }
+basic_fixed_base_engine<curves::bls12_381>* setup_engine() { return test::setup_engine<curves::bls12_381>(); }
 
 /* Keys and witnesses are shared by the typed suites: setup dominates. */
 const instance& native_instance(const std::string& spec, h_form h) {
@@ -53,10 +53,10 @@ const instance& native_instance(const std::string& spec, h_form h) {
   auto& slot = cache[{spec, int(h)}];
   if (!slot) {
     auto c = circuits::make_circuit(spec);
-    auto pk = setup_circuit(*c, toxic_waste::from_seed("conformance " + spec), h, {}, setup_engine());
+    auto pk = setup_circuit(*c, basic_toxic_waste<curves::bls12_381>::from_seed("conformance " + spec), h, {}, setup_engine());
     auto in = c->parse_inputs(c->random_inputs(test::seed()));
-    slot.reset(new instance{std::move(pk), prover_buffers(proving_key{}), {}});
-    slot->buf = prover_buffers(slot->pk);
+    slot.reset(new instance{std::move(pk), basic_prover_buffers<curves::bls12_381>(basic_proving_key<curves::bls12_381>{}), {}});
+    slot->buf = basic_prover_buffers<curves::bls12_381>(slot->pk);
     synthesize_into(slot->pk, *c, *in, slot->buf);
     slot->pub.assign(slot->buf.z.begin() + 1, slot->buf.z.begin() + 1 + slot->pk.n_public);
   }
@@ -70,9 +70,9 @@ const instance* circom_instance(h_form h) {
   auto& slot = cache[int(h)];
   if (!slot) {
     auto f = r1cs::read_r1cs_file(std::string(stem) + ".r1cs");
-    auto pk = setup(f.m, toxic_waste::from_seed("conformance circom"), h, {}, setup_engine());
-    slot.reset(new instance{std::move(pk), prover_buffers(proving_key{}), {}});
-    slot->buf = prover_buffers(slot->pk);
+    auto pk = setup(f.m, basic_toxic_waste<curves::bls12_381>::from_seed("conformance circom"), h, {}, setup_engine());
+    slot.reset(new instance{std::move(pk), basic_prover_buffers<curves::bls12_381>(basic_proving_key<curves::bls12_381>{}), {}});
+    slot->buf = basic_prover_buffers<curves::bls12_381>(slot->pk);
     slot->buf.z = r1cs::read_wtns_file(std::string(stem) + ".wtns");
     evaluate_from_coefs(slot->pk, slot->buf.z, slot->buf.a, slot->buf.b, slot->buf.c);
     slot->pub.assign(slot->buf.z.begin() + 1, slot->buf.z.begin() + 1 + slot->pk.n_public);
@@ -92,7 +92,7 @@ std::vector<std::string> native_specs() {
   return v;
 }
 
-const blinding fixed{fr_t::from_u64(12345), fr_t::from_u64(67890)};
+const basic_blinding<curves::bls12_381> fixed{fr_t::from_u64(12345), fr_t::from_u64(67890)};
 
 template <class Kind>
 class EngineConformance : public ::testing::Test {
@@ -108,14 +108,14 @@ class EngineConformance : public ::testing::Test {
     SCOPED_TRACE(what + " (domain 2^" + std::to_string(in.pk.log_domain()) + ", " +
                  (in.pk.h == h_form::odd_coset ? "odd coset" : "coefficients") + ")");
     const std::vector<fr_t> a = in.buf.a, b = in.buf.b, c = in.buf.c;
-    const proof want = prove(*reference_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
-    const proof got = prove(*engine_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
+    const basic_proof<curves::bls12_381> want = prove(*reference_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
+    const basic_proof<curves::bls12_381> got = prove(*engine_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
     EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c) << engine_->name() << " proof differs";
     EXPECT_TRUE(verify(in.pk.vk(), in.pub, got));
     EXPECT_TRUE(a == in.buf.a && b == in.buf.b && c == in.buf.c) << "the engine wrote its inputs";
   }
 
-  std::unique_ptr<engine> engine_, reference_;
+  std::unique_ptr<basic_engine<curves::bls12_381>> engine_, reference_;
 };
 
 using engine_kinds = ::testing::Types<cpu_kind, cuda_kind>;

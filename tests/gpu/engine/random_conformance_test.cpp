@@ -247,8 +247,10 @@ TEST(CudaWorkerLanes, ProofsOnTwoLanesOfOneWorkerAreTheCpuProofs) {
   co.workers = 1;
   auto ctx = std::make_shared<cuda::device_context>(co, std::make_shared<cuda::host_registry>());
   auto w = cuda::make_worker(ctx, 2);
-  ASSERT_EQ(w.bls12_381.size(), 2u);
-  ASSERT_EQ(w.bn254.size(), 2u);
+  auto& bls_lanes = std::get<cuda::lanes_of<bls>>(w);
+  auto& bn_lanes = std::get<cuda::lanes_of<bn>>(w);
+  ASSERT_EQ(bls_lanes.size(), 2u);
+  ASSERT_EQ(bn_lanes.size(), 2u);
   /* same domains (staged into the buffers as they are), a smaller one, and a larger one (its copy waits) */
   const std::vector<const instance<bls>*> ins{&random_instance<bls>(16, h_form::odd_coset),
                                               &random_instance<bls>(16, h_form::coefficient),
@@ -270,7 +272,7 @@ TEST(CudaWorkerLanes, ProofsOnTwoLanesOfOneWorkerAreTheCpuProofs) {
         const auto& in = *ins[(i + r) % ins.size()];
         const auto& expect = want[(i + r) % ins.size()];
         prove_timings tm;
-        const auto p = prove<bls>(*w.bls12_381[l], in.pk, in.z, in.a, in.b, in.c, rs, &tm);
+        const auto p = prove<bls>(*bls_lanes[l], in.pk, in.z, in.a, in.b, in.c, rs, &tm);
         wrong += !(p.a == expect.a && p.b == expect.b && p.c == expect.c);
         waited += tm.wait > 1e-3;
         ++done;
@@ -280,7 +282,7 @@ TEST(CudaWorkerLanes, ProofsOnTwoLanesOfOneWorkerAreTheCpuProofs) {
   /* BN254 on lane 1's other engine: it owns the worker between the BLS12-381 proofs (other buffers) */
   std::thread t2([&] {
     for (int r = 0; r < 3; ++r) {
-      const auto p = prove<bn>(*w.bn254[1], small_bn.pk, small_bn.z, small_bn.a, small_bn.b, small_bn.c, rs_bn);
+      const auto p = prove<bn>(*bn_lanes[1], small_bn.pk, small_bn.z, small_bn.a, small_bn.b, small_bn.c, rs_bn);
       wrong += !(p.a == want_bn.a && p.b == want_bn.b && p.c == want_bn.c);
     }
   });
@@ -295,12 +297,12 @@ TEST(CudaWorkerLanes, ProofsOnTwoLanesOfOneWorkerAreTheCpuProofs) {
     const auto& a = *ins[0];
     const auto& b = *ins[1 + k % 2];
     std::thread ta([&] {
-      const auto p = prove<bls>(*w.bls12_381[0], a.pk, a.z, a.a, a.b, a.c, rs);
+      const auto p = prove<bls>(*bls_lanes[0], a.pk, a.z, a.a, a.b, a.c, rs);
       wrong += !(p.a == want[0].a && p.b == want[0].b && p.c == want[0].c);
     });
     std::thread tb([&] {
       try {
-        const auto p = prove<bls>(*w.bls12_381[1], b.pk, b.z, b.a, b.b, b.c, rs, nullptr, &stop);
+        const auto p = prove<bls>(*bls_lanes[1], b.pk, b.z, b.a, b.b, b.c, rs, nullptr, &stop);
         wrong += !(p.a == want[1 + k % 2].a && p.b == want[1 + k % 2].b && p.c == want[1 + k % 2].c);
       } catch (const preempted&) {
         ++stopped;

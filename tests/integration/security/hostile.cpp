@@ -164,7 +164,7 @@ void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>
       .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
-std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16::proving_key& pk,
+std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16::basic_proving_key<curves::bls12_381>& pk,
                                   std::uint32_t n_constraints, std::uint64_t section) {
   r1cs::binfile_writer w("r1cs", 1, 3);
   w.begin_section(1);

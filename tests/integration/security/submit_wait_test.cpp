@@ -36,7 +36,7 @@ struct proven {
 proven prove(const std::string& inputs_json) {
   const auto& pk = *key_for(circuit).pk;
   auto c = circuits::make_circuit(circuit);
-  groth16::prover_buffers buf(pk);
+  groth16::basic_prover_buffers<curves::bls12_381> buf(pk);
   groth16::synthesize_into(pk, *c, *c->parse_inputs(nlohmann::json::parse(inputs_json)), buf);
   const auto p = groth16::prove(pk, buf.z, buf.a, buf.b, buf.c);
   const std::vector<ff::fr_t> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);

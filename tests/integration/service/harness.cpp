@@ -226,7 +226,7 @@ proto::submit native_submit(const std::string& job_id, const std::string& spec, 
 fs::path witness_file(const fs::path& dir, const std::string& name, const std::string& spec, std::uint64_t seed) {
   const auto& pk = *key_for(spec).pk;
   auto c = circuits::make_circuit(spec);
-  groth16::prover_buffers buf(pk);
+  groth16::basic_prover_buffers<curves::bls12_381> buf(pk);
   groth16::synthesize_into(pk, *c, *c->parse_inputs(nlohmann::json::parse(inputs_for(spec, seed))), buf);
   const auto bytes = r1cs::write_wtns(std::span<const ff::fr_t>(buf.z));
   const auto path = dir / name;

@@ -36,7 +36,7 @@ struct key_file {
   io::zkey_shape shape;
   key_file() {
     auto c = circuits::make_circuit("chain:size=3000");
-    bytes = io::write_zkey(groth16::setup_circuit(*c, groth16::toxic_waste::random()));
+    bytes = io::write_zkey(groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random()));
     path = dir.write("k.zkey", bytes);
     shape = io::read_zkey_shape(bytes);
   }

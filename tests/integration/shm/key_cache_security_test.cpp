@@ -33,7 +33,7 @@ struct two_keys {
     // unmarked (a key from the circuit's .r1cs): its coefficients are parsed from the region too, so a parsed
     // key writes back to the very bytes (a native key's are never read from a region)
     auto key = [&] {
-      auto pk = groth16::setup_circuit(*c, groth16::toxic_waste::random());
+      auto pk = groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random());
       pk.native = false;
       return io::write_zkey(pk);
     };

@@ -12,14 +12,19 @@
 namespace cuzk::circuits {
 namespace {
 
+using bit = basic_bit<curves::bls12_381>;
+using word32 = basic_word32<curves::bls12_381>;
+using checking_cs = r1cs::basic_checking_cs<curves::bls12_381>;
+using constraint_system = r1cs::basic_constraint_system<curves::bls12_381>;
+
 /* the six kinds of operand of value v: constant, variable, negated variable */
-std::vector<bit> operands(r1cs::constraint_system& cs, bool v) {
+std::vector<bit> operands(constraint_system& cs, bool v) {
   return {bit::constant(v), bit::alloc(cs, v), !bit::alloc(cs, !v)};
 }
 
-void for_all(int arity, const std::function<void(r1cs::checking_cs&, const std::vector<bit>&)>& f) {
+void for_all(int arity, const std::function<void(checking_cs&, const std::vector<bit>&)>& f) {
   for (int values = 0; values < (1 << arity); ++values) {
-    r1cs::checking_cs cs;
+    checking_cs cs;
     std::vector<std::vector<bit>> choices;
     for (int k = 0; k < arity; ++k) choices.push_back(operands(cs, (values >> k) & 1));
     std::vector<std::size_t> pick(arity, 0);
@@ -36,12 +41,12 @@ void for_all(int arity, const std::function<void(r1cs::checking_cs&, const std::
 }
 
 TEST(Boolean, XorAndOrChMajAreRightForEveryOperandKind) {
-  for_all(2, [](r1cs::checking_cs& cs, const std::vector<bit>& x) {
+  for_all(2, [](checking_cs& cs, const std::vector<bit>& x) {
     EXPECT_EQ(bit_xor(cs, x[0], x[1]).value(), x[0].value() != x[1].value());
     EXPECT_EQ(bit_and(cs, x[0], x[1]).value(), x[0].value() && x[1].value());
     EXPECT_EQ(bit_or(cs, x[0], x[1]).value(), x[0].value() || x[1].value());
   });
-  for_all(3, [](r1cs::checking_cs& cs, const std::vector<bit>& x) {
+  for_all(3, [](checking_cs& cs, const std::vector<bit>& x) {
     const bool e = x[0].value(), f = x[1].value(), g = x[2].value();
     EXPECT_EQ(bit_ch(cs, x[0], x[1], x[2]).value(), (e && f) != (!e && g));
     EXPECT_EQ(bit_maj(cs, x[0], x[1], x[2]).value(), ((e && f) != (e && g)) != (f && g));
@@ -50,18 +55,18 @@ TEST(Boolean, XorAndOrChMajAreRightForEveryOperandKind) {
 
 TEST(Boolean, ResultsAreConstrainedNotJustComputed) {
   // a wrong xor result must break the constraint that defines it
-  r1cs::checking_cs cs;
+  checking_cs cs;
   const bit a = bit::alloc(cs, true), b = bit::alloc(cs, false);
   const auto x = bit_xor(cs, a, b).to_lc();
   EXPECT_TRUE(cs.satisfied());
   const auto before = cs.sizes().constraints;
-  cs.enforce(x, r1cs::variable::one(), r1cs::lc(), "xor is 1, so this fails");
+  cs.enforce(x, r1cs::variable::one(), r1cs::basic_lc<curves::bls12_381>(), "xor is 1, so this fails");
   EXPECT_FALSE(cs.satisfied());
   EXPECT_EQ(cs.first_failure()->index, before);
 }
 
 TEST(Boolean, OperationsOnConstantsOrOneVariableAddNoConstraints) {
-  r1cs::checking_cs cs;
+  checking_cs cs;
   const bit a = bit::alloc(cs, true);
   const auto n = cs.sizes().constraints;
   bit_xor(cs, a, bit::constant(true));
@@ -76,7 +81,7 @@ TEST(Boolean, OperationsOnConstantsOrOneVariableAddNoConstraints) {
 TEST(Word32, AddXorChMajMatchIntegerArithmetic) {
   auto g = cuzk::test::rng(8);
   for (int trial = 0; trial < 20; ++trial) {
-    r1cs::checking_cs cs;
+    checking_cs cs;
     std::vector<std::uint32_t> v(7);
     std::vector<word32> w;
     for (int i = 0; i < 7; ++i) {
@@ -94,14 +99,14 @@ TEST(Word32, AddXorChMajMatchIntegerArithmetic) {
 }
 
 TEST(Word32, AddingConstantsOnlyIsFree) {
-  r1cs::checking_cs cs;
+  checking_cs cs;
   const word32 t[] = {word32::constant(0xffffffffu), word32::constant(2)};
   EXPECT_EQ(word_add(cs, t).value(), 1u);
   EXPECT_EQ(cs.sizes().constraints, 0u);
 }
 
 TEST(Word32, AddOfTwoWitnessWordsCosts34Constraints) {
-  r1cs::checking_cs cs;
+  checking_cs cs;
   const word32 t[] = {word32::alloc(cs, 5), word32::alloc(cs, 7)};
   const auto n = cs.sizes().constraints;
   word_add(cs, t);

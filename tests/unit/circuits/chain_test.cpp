@@ -41,18 +41,18 @@ TEST(Chain, OnBn254AValueBelowBls12381sRButNotBn254sIsRefused) {
   // BN254's r itself, below BLS12-381's r
   const nlohmann::json j{{"x", "21888242871839275222246405745257275088548364400416034343698204186575808495617"}};
   EXPECT_THROW(c.parse_inputs(j), circuit_error);
-  EXPECT_NO_THROW(chain(4).parse_inputs(j));
+  EXPECT_NO_THROW(basic_chain<curves::bls12_381>(4).parse_inputs(j));
 }
 
 TEST(Chain, HasOneConstraintPerStep) {
-  EXPECT_EQ(chain(65536).count(), (r1cs::counts{65536, 2, 65536}));
+  EXPECT_EQ(basic_chain<curves::bls12_381>(65536).count(), (r1cs::counts{65536, 2, 65536}));
 }
 
 // tests/unit/r1cs/data/chain4.{r1cs,wtns}: circom2 --prime bls12381 on
 // tests/interop/circom/chain.circom with N = 4, witness for x = 3.
 TEST(Chain, MatchesCircomsConstraintsAndWitnessExactly) {
-  const chain c(4);
-  r1cs::recording_cs rec;
+  const basic_chain<curves::bls12_381> c(4);
+  r1cs::basic_recording_cs<curves::bls12_381> rec;
   c.synthesize(rec, nullptr);
   const auto circom = r1cs::read_r1cs(r1cs::fixtures::data_file("chain4.r1cs"));
   EXPECT_EQ(std::move(rec).finish(), circom.m);
@@ -61,7 +61,7 @@ TEST(Chain, MatchesCircomsConstraintsAndWitnessExactly) {
 }
 
 TEST(Chain, InputsAreValidated) {
-  const chain c(4);
+  const basic_chain<curves::bls12_381> c(4);
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"y", "3"}}), circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "-3"}}), circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "0x03"}}), circuit_error);
@@ -69,7 +69,7 @@ TEST(Chain, InputsAreValidated) {
                circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json::array()), circuit_error);
   EXPECT_NO_THROW(c.parse_inputs(nlohmann::json{{"x", 3}}));
-  EXPECT_THROW(chain(0), circuit_error);
+  EXPECT_THROW(basic_chain<curves::bls12_381>(0), circuit_error);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ TEST(CircomChain, NativeChainEqualsCircomChain) {
   const fs::path dir = fs::temp_directory_path() / ("cuzk-chain-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::uint64_t n = 37;
-  const chain c(n);
+  const basic_chain<curves::bls12_381> c(n);
   const auto j = c.random_inputs(cuzk::test::seed());
   fs::copy_file(interop / "circom/chain.circom", dir / "chain.circom");
   std::ofstream(dir / "main.circom") << "pragma circom 2.0.0;\ninclude \"chain.circom\";\ncomponent main = Chain("
@@ -42,7 +42,7 @@ TEST(CircomChain, NativeChainEqualsCircomChain) {
   ASSERT_EQ(std::system((cd + "node main_js/generate_witness.js main_js/main.wasm in.json main.wtns >> log 2>&1").c_str()),
             0);
 
-  r1cs::recording_cs rec;
+  r1cs::basic_recording_cs<curves::bls12_381> rec;
   c.synthesize(rec, nullptr);
   EXPECT_EQ(std::move(rec).finish(), r1cs::read_r1cs_file(dir / "main.r1cs").m);
   const auto z = r1cs::read_wtns_file(dir / "main.wtns");

@@ -48,9 +48,9 @@ TYPED_TEST(PoseidonMerkleOn, ConstraintCountIs245PerLevelPlusTwo) {
 }
 
 TEST(PoseidonMerkle, ANonBooleanIndexBitIsCaughtByItsBooleanityConstraint) {
-  const poseidon_merkle c(4);
+  const basic_poseidon_merkle<curves::bls12_381> c(4);
   const auto in = c.parse_inputs(c.random_inputs(cuzk::test::seed()));
-  r1cs::checking_cs checker;
+  r1cs::basic_checking_cs<curves::bls12_381> checker;
   r1cs::fixtures::tampering_cs bad(checker, 2, fr_t::from_u64(2));  // aux: leaf, index, bit 0, ...
   c.synthesize(bad, in.get());
   ASSERT_FALSE(checker.satisfied());
@@ -59,7 +59,7 @@ TEST(PoseidonMerkle, ANonBooleanIndexBitIsCaughtByItsBooleanityConstraint) {
 }
 
 TEST(PoseidonMerkle, InputsAreValidated) {
-  const poseidon_merkle c(3);
+  const basic_poseidon_merkle<curves::bls12_381> c(3);
   auto j = c.random_inputs(1);
   j["index"] = 8;
   EXPECT_THROW(c.parse_inputs(j), circuit_error);
@@ -72,8 +72,8 @@ TEST(PoseidonMerkle, InputsAreValidated) {
   j = c.random_inputs(1);
   j["index"] = "7";
   EXPECT_NO_THROW(c.parse_inputs(j));
-  EXPECT_THROW(poseidon_merkle(0), circuit_error);
-  EXPECT_THROW(poseidon_merkle(65), circuit_error);
+  EXPECT_THROW(basic_poseidon_merkle<curves::bls12_381>(0), circuit_error);
+  EXPECT_THROW(basic_poseidon_merkle<curves::bls12_381>(65), circuit_error);
 }
 
 }  // namespace

@@ -73,7 +73,7 @@ TEST(Sha256, DigestPacksIntoTwoBigEndianHalves) {
   std::array<std::uint8_t, 32> d{};
   d[15] = 1;   // hi = 1
   d[16] = 0x80;  // lo = 2^127
-  const auto p = sha256_preimage::pack_digest(d);
+  const auto p = basic_sha256_preimage<curves::bls12_381>::pack_digest(d);
   EXPECT_EQ(p[0], fr_t::one());
   EXPECT_EQ(p[1], fr_t::from_u64(1ull << 63) * fr_t::from_u64(1ull << 63) * fr_t::from_u64(2));
 }
@@ -97,15 +97,15 @@ TYPED_TEST(Sha256On, GadgetCompressionEqualsNativeOnWitnessWords) {
 }
 
 TEST(Sha256, OneBlockOfWitnessBitsCostsAbout27kConstraints) {
-  const auto n = sha256_preimage(55).count();
+  const auto n = basic_sha256_preimage<curves::bls12_381>(55).count();
   EXPECT_GT(n.constraints, 25000u);
   EXPECT_LT(n.constraints, 30000u);
-  const auto two = sha256_preimage(119).count();
+  const auto two = basic_sha256_preimage<curves::bls12_381>(119).count();
   EXPECT_GT(two.constraints, 2 * 25000u);
 }
 
 TEST(Sha256, InputsMustHaveTheCircuitsLength) {
-  const sha256_preimage c(3);
+  const basic_sha256_preimage<curves::bls12_381> c(3);
   EXPECT_NO_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "616263"}}));
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "6162"}}), circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"preimage_hex", "61626"}}), circuit_error);
@@ -114,7 +114,7 @@ TEST(Sha256, InputsMustHaveTheCircuitsLength) {
 }
 
 TEST(Sha256, ASeedNamesThePreimageThatInputsWithThatSeedHold) {
-  const sha256_preimage c(3000);  // 6 KiB of hex: more than a service job's inputs may hold
+  const basic_sha256_preimage<curves::bls12_381> c(3000);  // 6 KiB of hex: more than a service job's inputs may hold
   const std::uint64_t seed = cuzk::test::seed();
   const auto named = c.parse_inputs(nlohmann::json{{"preimage_seed", std::to_string(seed)}});
   const auto given = c.parse_inputs(c.random_inputs(seed));
@@ -127,7 +127,7 @@ TEST(Sha256, ASeedNamesThePreimageThatInputsWithThatSeedHold) {
 // bench/e2e/partition_bench.sh sizes sha256:blocks=N from these (N = 4984: the largest with domain 2^27)
 TEST(Sha256, BlocksCountLinearly) {
   for (std::uint64_t n : {1u, 2u, 3u, 7u}) {
-    const auto k = sha256_preimage(64 * n - 9).count();
+    const auto k = basic_sha256_preimage<curves::bls12_381>(64 * n - 9).count();
     EXPECT_EQ(k.constraints, 26928 * n - 676) << n;
     EXPECT_EQ(k.inputs + k.aux, 26744 * n - 675) << n;
   }

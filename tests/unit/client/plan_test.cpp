@@ -201,7 +201,7 @@ TEST(PhaseTimings, InterpolatesBetweenMeasuredDomainsAndScalesCpuCores) {
 
 TEST(KeySource, AKeyFilesShapeIsTheKeysOwn) {
   const auto c = circuits::make_circuit("chain:size=100");
-  const auto pk = groth16::setup_circuit(*c, groth16::toxic_waste::from_seed("plan"));
+  const auto pk = groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::from_seed("plan"));
   const std::string path = ::testing::TempDir() + "plan_key_" + std::to_string(::getpid()) + ".zkey";
   io::write_zkey_file(path, pk);
   const key_input k = key_from_file(path);

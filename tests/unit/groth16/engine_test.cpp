@@ -17,8 +17,8 @@
 namespace cuzk::groth16 {
 namespace {
 
-prover_buffers evaluations_of(const proving_key& pk, const test::random_instance<>& inst) {
-  prover_buffers buf(pk);
+basic_prover_buffers<curves::bls12_381> evaluations_of(const basic_proving_key<curves::bls12_381>& pk, const test::random_instance<>& inst) {
+  basic_prover_buffers<curves::bls12_381> buf(pk);
   buf.z = inst.z;
   const auto n = inst.m.n_constraints();
   r1cs::evaluate(inst.m, inst.z, std::span(buf.a).first(n), std::span(buf.b).first(n), std::span(buf.c).first(n));
@@ -32,15 +32,15 @@ std::vector<fr_t> public_of(const test::random_instance<>& inst) {
 
 /* Passes everything to the CPU engine after checking what the orchestrator
    handed over; h_top_bias corrupts the Z | AB − C witness. */
-class checking_engine final : public engine {
+class checking_engine final : public basic_engine<curves::bls12_381> {
  public:
   std::string_view name() const override { return "checking"; }
-  msm_sums compute(const prove_input& in, prove_timings& tm) override {
+  basic_msm_sums<curves::bls12_381> compute(const basic_engine_input<curves::bls12_381>& in, prove_timings& tm) override {
     ++calls;
     check_view(in.z, in.z_split, 0);
     check_view(in.z, in.c_split, in.pk.n_public + 1);
     EXPECT_EQ(in.plan.h_len, in.pk.h_query.size());
-    msm_sums s = inner->compute(in, tm);
+    basic_msm_sums<curves::bls12_381> s = inner->compute(in, tm);
     s.h_top += h_top_bias;
     return s;
   }
@@ -67,7 +67,7 @@ class checking_engine final : public engine {
     EXPECT_EQ(o, v.ones.size());
     EXPECT_EQ(r, v.others.size());
   }
-  std::unique_ptr<engine> inner = make_cpu_engine();
+  std::unique_ptr<basic_engine<curves::bls12_381>> inner = make_cpu_engine();
 };
 
 class EngineTest : public ::testing::TestWithParam<h_form> {};
@@ -75,19 +75,19 @@ class EngineTest : public ::testing::TestWithParam<h_form> {};
 TEST_P(EngineTest, ExplicitCpuEngineGivesTheDefaultProofAndLeavesABCUnchanged) {
   auto rng = test::rng(21);
   auto inst = test::make_random_instance(rng, 150, 3, 60, 0.6);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
+  auto pk = setup(inst.m, basic_toxic_waste<curves::bls12_381>::random(), GetParam());
   const auto buf = evaluations_of(pk, inst);
   const auto a = buf.a, b = buf.b, c = buf.c;
-  const blinding rs{test::random_fr(rng), test::random_fr(rng)};
+  const basic_blinding<curves::bls12_381> rs{test::random_fr(rng), test::random_fr(rng)};
 
   auto e = make_cpu_engine(2);
   EXPECT_EQ(e->name(), "cpu");
   prove_timings tm;
-  const proof p1 = prove(*e, pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
+  const basic_proof<curves::bls12_381> p1 = prove(*e, pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
   EXPECT_EQ(buf.a, a);
   EXPECT_EQ(buf.b, b);
   EXPECT_EQ(buf.c, c);
-  const proof p2 = prove(pk, buf.z, buf.a, buf.b, buf.c, rs);
+  const basic_proof<curves::bls12_381> p2 = prove(pk, buf.z, buf.a, buf.b, buf.c, rs);
   EXPECT_EQ(p1.a, p2.a);
   EXPECT_EQ(p1.b, p2.b);
   EXPECT_EQ(p1.c, p2.c);
@@ -102,11 +102,11 @@ TEST_P(EngineTest, ExplicitCpuEngineGivesTheDefaultProofAndLeavesABCUnchanged) {
 
   /* the engine's scratch, reused for a smaller domain and then this one again */
   auto small = test::make_random_instance(rng, 10, 1, 4, 0.5);
-  auto pk_small = setup(small.m, toxic_waste::random(), GetParam());
+  auto pk_small = setup(small.m, basic_toxic_waste<curves::bls12_381>::random(), GetParam());
   const auto buf_small = evaluations_of(pk_small, small);
   EXPECT_TRUE(verify(pk_small.vk(), public_of(small), prove(*e, pk_small, buf_small.z, buf_small.a, buf_small.b,
                                                              buf_small.c)));
-  const proof p3 = prove(*e, pk, buf.z, buf.a, buf.b, buf.c, rs);
+  const basic_proof<curves::bls12_381> p3 = prove(*e, pk, buf.z, buf.a, buf.b, buf.c, rs);
   EXPECT_EQ(p3.a, p1.a);
   EXPECT_EQ(p3.c, p1.c);
 }
@@ -114,7 +114,7 @@ TEST_P(EngineTest, ExplicitCpuEngineGivesTheDefaultProofAndLeavesABCUnchanged) {
 TEST_P(EngineTest, OrchestratorHandsTheSplitOfZAndTheTailFromThePrivateInputs) {
   auto rng = test::rng(22);
   auto inst = test::make_random_instance(rng, 60, 2, 30, 0.7);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
+  auto pk = setup(inst.m, basic_toxic_waste<curves::bls12_381>::random(), GetParam());
   const auto buf = evaluations_of(pk, inst);
   checking_engine e;
   EXPECT_TRUE(verify(pk.vk(), public_of(inst), prove(e, pk, buf.z, buf.a, buf.b, buf.c)));
@@ -126,7 +126,7 @@ TEST_P(EngineTest, OrchestratorHandsTheSplitOfZAndTheTailFromThePrivateInputs) {
 TEST_P(EngineTest, NonZeroTopCoefficientIsRefused) {
   auto rng = test::rng(23);
   auto inst = test::make_random_instance(rng, 20, 1, 3);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
+  auto pk = setup(inst.m, basic_toxic_waste<curves::bls12_381>::random(), GetParam());
   const auto buf = evaluations_of(pk, inst);
   checking_engine e;
   e.h_top_bias = fr_t::one();
@@ -141,8 +141,8 @@ TEST_P(EngineTest, NonZeroTopCoefficientIsRefused) {
 TEST_P(EngineTest, HPlanFollowsTheKey) {
   auto rng = test::rng(24);
   auto inst = test::make_random_instance(rng, 40, 1, 3);
-  auto pk = setup(inst.m, toxic_waste::random(), GetParam());
-  const h_plan p = h_plan::for_key(pk);
+  auto pk = setup(inst.m, basic_toxic_waste<curves::bls12_381>::random(), GetParam());
+  const basic_h_plan<curves::bls12_381> p = basic_h_plan<curves::bls12_381>::for_key(pk);
   const std::uint64_t n = pk.domain_size;
   EXPECT_EQ(std::uint64_t(1) << p.log_n, n);
   EXPECT_EQ(p.family, poly::root_family::snarkjs);
@@ -151,7 +151,7 @@ TEST_P(EngineTest, HPlanFollowsTheKey) {
     EXPECT_EQ(p.convention, poly::h_convention::odd_coset);
     EXPECT_EQ(p.h_len, n);
     EXPECT_EQ(p.shift.pow(n), -fr_t::one());  // ζ^n = −1
-    EXPECT_EQ(p.shift.sqr(), poly::domain(p.log_n, poly::root_family::snarkjs).omega());
+    EXPECT_EQ(p.shift.sqr(), poly::basic_domain<curves::bls12_381>(p.log_n, poly::root_family::snarkjs).omega());
   } else {
     EXPECT_EQ(p.convention, poly::h_convention::coefficients);
     EXPECT_EQ(p.h_len, n - 1);

@@ -141,8 +141,8 @@ TYPED_TEST(ProverTest, UnsatisfiedWitnessDoesNotYieldAValidProof) {
 TEST(SetupTest, SeedGivesTheSameKey) {
   auto rng = test::rng(6);
   auto inst = test::make_random_instance(rng, 10, 1, 2);
-  auto k1 = setup(inst.m, toxic_waste::from_seed("s")), k2 = setup(inst.m, toxic_waste::from_seed("s"));
-  auto k3 = setup(inst.m, toxic_waste::from_seed("t"));
+  auto k1 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("s")), k2 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("s"));
+  auto k3 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("t"));
   EXPECT_EQ(k1.h_query, k2.h_query);
   EXPECT_EQ(k1.a, k2.a);
   EXPECT_FALSE(k1.delta1 == k3.delta1);
@@ -159,8 +159,8 @@ TEST(SetupTest, DomainHasRoomForConstraintsAndPublicRows) {
 TEST(ProverSizesTest, WrongWitnessLengthIsAClearError) {
   auto rng = test::rng(7);
   auto inst = test::make_random_instance(rng, 10, 1, 1);
-  auto pk = setup(inst.m, toxic_waste::random());
-  prover_buffers buf(pk);
+  auto pk = setup(inst.m, basic_toxic_waste<curves::bls12_381>::random());
+  basic_prover_buffers<curves::bls12_381> buf(pk);
   buf.z.pop_back();
   try {
     prove(pk, buf.z, buf.a, buf.b, buf.c);

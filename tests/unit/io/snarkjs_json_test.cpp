@@ -8,7 +8,7 @@
 namespace cuzk::io {
 namespace {
 
-groth16::proof random_proof() {
+groth16::basic_proof<curves::bls12_381> random_proof() {
   auto rng = test::rng(21);
   return {ec::mul(ec::g1_curve::generator(), test::random_fr(rng)).to_affine(),
           ec::mul(ec::g2_curve::generator(), test::random_fr(rng)).to_affine(),
@@ -96,7 +96,7 @@ TEST(SnarkjsJsonTest, PublicSignalsRoundTripAndOutOfFieldIsInvalid) {
 
 TEST(SnarkjsJsonTest, VerificationKeyRoundTrips) {
   auto rng = test::rng(23);
-  groth16::verifying_key vk;
+  groth16::basic_verifying_key<curves::bls12_381> vk;
   vk.alpha1 = ec::mul(ec::g1_curve::generator(), test::random_fr(rng)).to_affine();
   vk.beta2 = ec::mul(ec::g2_curve::generator(), test::random_fr(rng)).to_affine();
   vk.gamma2 = ec::g2_curve::generator();

@@ -63,7 +63,7 @@ TEST(ZkeySetup, WritesTheBytesOfTheSetupKeyOnBn254) {
 
 TEST(ZkeySetup, ALayoutPlacesTheSectionsWhereTheReaderFindsThem) {
   auto c = circuits::make_circuit("chain:size=100");
-  zkey_setup s(*c, groth16::toxic_waste::random(), h_form::odd_coset);
+  basic_zkey_setup<curves::bls12_381> s(*c, groth16::basic_toxic_waste<curves::bls12_381>::random(), h_form::odd_coset);
   const auto& l = s.layout();
   std::vector<std::uint8_t> out(l.size);
   s.write(out);
@@ -76,14 +76,14 @@ TEST(ZkeySetup, ALayoutPlacesTheSectionsWhereTheReaderFindsThem) {
 }
 
 /* A circuit that adds a constraint on every synthesis after the first. */
-class drifting final : public circuits::circuit {
+class drifting final : public circuits::basic_circuit<curves::bls12_381> {
  public:
   std::string name() const override { return "drifting"; }
   std::string spec() const override { return "drifting"; }
   std::unique_ptr<circuits::inputs> parse_inputs(const nlohmann::json&) const override { return nullptr; }
   nlohmann::json random_inputs(std::uint64_t) const override { return {}; }
   std::vector<fr_t> public_values(const circuits::inputs&) const override { return {}; }
-  void synthesize(r1cs::constraint_system& cs, const circuits::inputs*) const override {
+  void synthesize(r1cs::basic_constraint_system<curves::bls12_381>& cs, const circuits::inputs*) const override {
     auto x = cs.alloc_aux(fr_t::one());
     for (int i = 0; i <= runs_; ++i) cs.enforce(x, x, x);
     ++runs_;
@@ -96,7 +96,7 @@ class drifting final : public circuits::circuit {
 
 TEST(ZkeySetup, ACircuitThatSynthesizesDifferentlyEachTimeIsRefused) {
   drifting c;
-  zkey_setup s(c, groth16::toxic_waste::random(), h_form::odd_coset);
+  basic_zkey_setup<curves::bls12_381> s(c, groth16::basic_toxic_waste<curves::bls12_381>::random(), h_form::odd_coset);
   std::vector<std::uint8_t> out(s.layout().size);
   EXPECT_THROW(s.write(out), std::runtime_error);
 }

@@ -21,10 +21,10 @@ namespace {
 
 using groth16::h_form;
 
-groth16::proving_key small_key(h_form h = h_form::odd_coset) {
+groth16::basic_proving_key<curves::bls12_381> small_key(h_form h = h_form::odd_coset) {
   auto rng = test::rng(11);
   auto inst = test::make_random_instance(rng, 12, 2, 3);
-  return groth16::setup(inst.m, groth16::toxic_waste::random(), h);
+  return groth16::setup(inst.m, groth16::basic_toxic_waste<curves::bls12_381>::random(), h);
 }
 
 template <class C>
@@ -140,7 +140,7 @@ TEST(ZkeyTest, MappedWithoutDecodingKeepsTheHeaderAndCountsAndChecksSizes) {
 TEST(ZkeyTest, CoefficientsLeftInTheMappingEvaluateLikeDecodedOnes) {
   auto rng = test::rng(12);
   auto inst = test::make_random_instance(rng, 40, 2, 3);
-  const auto pk = groth16::setup(inst.m, groth16::toxic_waste::random());
+  const auto pk = groth16::setup(inst.m, groth16::basic_toxic_waste<curves::bls12_381>::random());
   auto owner = std::make_shared<std::vector<std::uint8_t>>(write_zkey(pk));
   const auto m = read_zkey_mapped(*owner, owner, false);
   const std::size_t n = pk.domain_size;

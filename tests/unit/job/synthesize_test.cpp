@@ -24,8 +24,8 @@ namespace cuzk::job {
 namespace {
 
 struct fixture {
-  std::unique_ptr<circuits::circuit> c = circuits::make_circuit("chain:size=40");
-  groth16::proving_key pk = groth16::setup_circuit(*c, groth16::toxic_waste::random());
+  std::unique_ptr<circuits::basic_circuit<curves::bls12_381>> c = circuits::make_circuit("chain:size=40");
+  groth16::basic_proving_key<curves::bls12_381> pk = groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random());
 };
 
 TEST(JobSynthesis, ANativeJobSynthesizedIntoCallerMemoryProvesAndTheStoredResultRoundTrips) {
@@ -34,13 +34,13 @@ TEST(JobSynthesis, ANativeJobSynthesizedIntoCallerMemoryProvesAndTheStoredResult
   s.circuit = "chain:size=40";
   s.inputs = "[" + f.c->random_inputs(test::seed()).dump() + "," + f.c->random_inputs(test::seed() + 1).dump() + "]";
   for (std::uint32_t part = 0; part < 2; ++part) {
-    groth16::prover_buffers buf(f.pk);
+    groth16::basic_prover_buffers<curves::bls12_381> buf(f.pk);
     auto st = synthesize(f.pk, s, part, buf.view());
     EXPECT_EQ(st.n_witness, f.pk.n_vars);
     auto pub = public_signals(f.pk, buf.view());
     auto p = groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c);
     ASSERT_TRUE(groth16::verify(f.pk.vk(), pub, p));
-    auto r = std::get<result>(decode_result(encode_result(result{p, pub})));
+    auto r = std::get<basic_result<curves::bls12_381>>(decode_result(encode_result(basic_result<curves::bls12_381>{p, pub})));
     EXPECT_TRUE(groth16::verify(f.pk.vk(), r.public_signals, r.proof));
     EXPECT_EQ(r.public_signals, pub);
   }
@@ -73,7 +73,7 @@ TEST(JobSynthesis, ANativeJobOnABn254KeyProves) {
 
 TEST(JobSynthesis, WrongInputsAndMissingPartitionsAreJobErrors) {
   fixture f;
-  groth16::prover_buffers buf(f.pk);
+  groth16::basic_prover_buffers<curves::bls12_381> buf(f.pk);
   spec s;
   s.circuit = "chain:size=40";
   s.inputs = "[" + f.c->random_inputs(1).dump() + "]";
@@ -88,11 +88,11 @@ TEST(JobSynthesis, WrongInputsAndMissingPartitionsAreJobErrors) {
 TEST(JobSynthesis, ProgressCountsWhatANativeSynthesisWritesWithoutChangingIt) {
   const std::string circuit = "chain:size=9000";  // more than progress::stride rows
   auto c = circuits::make_circuit(circuit);
-  auto pk = groth16::setup_circuit(*c, groth16::toxic_waste::random());
+  auto pk = groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random());
   spec s;
   s.circuit = circuit;
   s.inputs = c->random_inputs(test::seed()).dump();
-  groth16::prover_buffers plain(pk), watched(pk);
+  groth16::basic_prover_buffers<curves::bls12_381> plain(pk), watched(pk);
   auto st = synthesize(pk, s, 0, plain.view());
   progress p;
   EXPECT_EQ(p.count(), 0u);
@@ -108,7 +108,7 @@ TEST(JobSynthesis, ProgressCountsWhatANativeSynthesisWritesWithoutChangingIt) {
 
 TEST(JobSynthesis, ProgressMarksOpaquePhasesAndLeavesThemOnErrors) {
   fixture f;
-  groth16::prover_buffers buf(f.pk);
+  groth16::basic_prover_buffers<curves::bls12_381> buf(f.pk);
   spec w;
   w.wtns = "/nonexistent/w.wtns";
   progress p;
@@ -122,10 +122,10 @@ TEST(JobSynthesis, ProgressMarksOpaquePhasesAndLeavesThemOnErrors) {
 
 TEST(JobResult, TruncatedOrPaddedResultsAreRefused) {
   fixture f;
-  groth16::prover_buffers buf(f.pk);
+  groth16::basic_prover_buffers<curves::bls12_381> buf(f.pk);
   spec s{"", "chain:size=40", f.c->random_inputs(3).dump(), "", "", std::nullopt};
   synthesize(f.pk, s, 0, buf.view());
-  auto bytes = encode_result(result{groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c), public_signals(f.pk, buf.view())});
+  auto bytes = encode_result(basic_result<curves::bls12_381>{groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c), public_signals(f.pk, buf.view())});
   EXPECT_EQ(bytes.size(), result_bytes_for(curves::curve_id::bls12_381, f.pk.n_public));
   auto shorter = bytes;
   shorter.pop_back();
@@ -178,10 +178,10 @@ TEST(JobResult, ABn254ResultRoundTripsWithItsCurve) {
 TEST(JobSynthesis, ACircomR1csBeyondTheKeyIsAnInputErrorBeforeItIsRead) {
   const auto dir = std::filesystem::path(CUZK_R1CS_TEST_DATA);
   const auto m = r1cs::read_r1cs_file(dir / "chain4.r1cs").m;
-  const auto pk = groth16::setup(m, groth16::toxic_waste::random());
+  const auto pk = groth16::setup(m, groth16::basic_toxic_waste<curves::bls12_381>::random());
   const auto tmp = std::filesystem::temp_directory_path() / ("cuzk-job-poison-" + std::to_string(::getpid()));
   std::filesystem::create_directories(tmp);
-  groth16::prover_buffers buf(pk);
+  groth16::basic_prover_buffers<curves::bls12_381> buf(pk);
   spec s;
   s.wtns = (dir / "chain4.wtns").string();
   s.r1cs = (dir / "chain4.r1cs").string();

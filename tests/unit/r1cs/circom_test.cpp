@@ -53,7 +53,7 @@ class CircomOutput : public ::testing::Test {
 
 TEST_F(CircomOutput, ChainWitnessSatisfiesItsConstraints) {
   ASSERT_TRUE(build("chain.circom", "= Chain(64)", R"({"x": "123456789"})"));
-  const r1cs_file r = read_r1cs_file(dir_ / "main.r1cs");
+  const basic_r1cs_file<curves::bls12_381> r = read_r1cs_file(dir_ / "main.r1cs");
   const auto z = read_wtns_file(dir_ / "main.wtns");
   EXPECT_EQ(r.header.n_constraints, 64u);
   EXPECT_EQ(r.header.n_pub_out, 1u);
@@ -69,16 +69,16 @@ TEST_F(CircomOutput, ChainWitnessSatisfiesItsConstraints) {
 
 TEST_F(CircomOutput, MixWitnessPassesEveryModeAndAWrongValueIsCaught) {
   ASSERT_TRUE(build("mix.circom", "{public [a]} = Mix(5)", R"({"a": "9", "b": ["1", "2", "3", "4", "5"]})"));
-  const r1cs_file r = read_r1cs_file(dir_ / "main.r1cs");
+  const basic_r1cs_file<curves::bls12_381> r = read_r1cs_file(dir_ / "main.r1cs");
   auto z = read_wtns_file(dir_ / "main.wtns");
   EXPECT_EQ(r.header.n_pub_out, 2u);
   EXPECT_EQ(r.header.n_pub_in, 1u);
   EXPECT_EQ(r.header.n_prv_in, 5u);
-  checking_cs ok;
+  basic_checking_cs<curves::bls12_381> ok;
   replay(ok, r.m, z);
   EXPECT_TRUE(ok.satisfied());
   z[r.m.n_wires - 1] += fr_t::one();
-  checking_cs bad;
+  basic_checking_cs<curves::bls12_381> bad;
   replay(bad, r.m, z);
   EXPECT_FALSE(bad.satisfied());
   EXPECT_EQ(first_unsatisfied(r.m, z), bad.first_failure()->index);

@@ -64,7 +64,7 @@ std::vector<std::uint8_t> valid(kind k) {
     case kind::wtns: return fixtures::data_file("chain4.wtns");
     case kind::zkey: {
       static const auto key = io::write_zkey(groth16::setup(read_r1cs(fixtures::data_file("chain4.r1cs")).m,
-                                                            groth16::toxic_waste::from_seed("hostile files")));
+                                                            groth16::basic_toxic_waste<curves::bls12_381>::from_seed("hostile files")));
       return key;
     }
   }
@@ -314,8 +314,8 @@ std::vector<ff::fr_t> big_witness() {
 
 /* A key with 10,000 variables and 2^16 H points (11 MB; H spans two read
    chunks), every point a generator: setup would take too long for a test. */
-groth16::proving_key big_key() {
-  groth16::proving_key pk;
+groth16::basic_proving_key<curves::bls12_381> big_key() {
+  groth16::basic_proving_key<curves::bls12_381> pk;
   const auto g1 = ec::g1_curve::generator();
   const auto g2 = ec::g2_curve::generator();
   pk.n_vars = 10000;

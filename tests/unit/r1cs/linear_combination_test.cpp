@@ -11,7 +11,7 @@ fr_t f(std::uint64_t v) { return fr_t::from_u64(v); }
 
 TEST(LinearCombination, EvaluatesAsTheDotProductWithTheAssignment) {
   const variable x = variable::aux(0), y = variable::input(1);
-  lc l = lc::constant(f(5)) + x;
+  basic_lc<curves::bls12_381> l = basic_lc<curves::bls12_381>::constant(f(5)) + x;
   l.add(y, f(3));
   l -= x;
   l += x;
@@ -23,7 +23,7 @@ TEST(LinearCombination, EvaluatesAsTheDotProductWithTheAssignment) {
 
 TEST(LinearCombination, CompactMergesRepeatedVariablesAndDropsZeros) {
   const variable x = variable::aux(3), y = variable::aux(1), z = variable::input(2);
-  lc l = lc(x) + y + x + z - y;
+  basic_lc<curves::bls12_381> l = basic_lc<curves::bls12_381>(x) + y + x + z - y;
   l.add(variable::one(), f(4));
   l.compact();
   ASSERT_EQ(l.size(), 3u);
@@ -34,16 +34,16 @@ TEST(LinearCombination, CompactMergesRepeatedVariablesAndDropsZeros) {
 }
 
 TEST(LinearCombination, ZeroCoefficientsAreNotStored) {
-  lc l;
+  basic_lc<curves::bls12_381> l;
   l.add(variable::aux(0), fr_t::zero());
-  l.add(lc(variable::aux(1)), fr_t::zero());
+  l.add(basic_lc<curves::bls12_381>(variable::aux(1)), fr_t::zero());
   EXPECT_TRUE(l.empty());
-  lc m = lc(variable::aux(0)) * fr_t::zero();
+  basic_lc<curves::bls12_381> m = basic_lc<curves::bls12_381>(variable::aux(0)) * fr_t::zero();
   EXPECT_TRUE(m.empty());
 }
 
 TEST(LinearCombination, AddingItselfDoubles) {
-  lc l = lc(variable::aux(0)) + variable::aux(1);
+  basic_lc<curves::bls12_381> l = basic_lc<curves::bls12_381>(variable::aux(0)) + variable::aux(1);
   l += l;
   l.add(l, f(3));
   l.compact();

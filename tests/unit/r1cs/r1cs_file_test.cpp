@@ -33,7 +33,7 @@ std::string read_error(const std::vector<std::uint8_t>& bytes) {
 std::vector<std::uint8_t> rewritten_chain4() { return write_r1cs(read_r1cs(fixtures::data_file("chain4.r1cs"))); }
 
 TEST(R1csFile, ReadsCircomChainOutput) {
-  const r1cs_file f4 = read_r1cs(fixtures::data_file("chain4.r1cs"));
+  const basic_r1cs_file<curves::bls12_381> f4 = read_r1cs(fixtures::data_file("chain4.r1cs"));
   EXPECT_EQ(f4.header, (r1cs_header{6, 1, 0, 1, 8, 4}));
   EXPECT_EQ(f4.m.n_wires, 6u);
   EXPECT_EQ(f4.m.n_public, 1u);
@@ -42,20 +42,20 @@ TEST(R1csFile, ReadsCircomChainOutput) {
   for (std::uint32_t i = 0; i < 4; ++i) {
     const std::uint32_t xi = i == 0 ? 2 : i + 2, next = i == 3 ? 1 : i + 3;
     EXPECT_EQ(f4.m.a.row(i).size(), 1u);
-    EXPECT_EQ(f4.m.a.row(i)[0], (term{xi, -f(1)}));
-    EXPECT_EQ(f4.m.b.row(i)[0], (term{xi, f(1)}));
+    EXPECT_EQ(f4.m.a.row(i)[0], (basic_term<curves::bls12_381>{xi, -f(1)}));
+    EXPECT_EQ(f4.m.b.row(i)[0], (basic_term<curves::bls12_381>{xi, f(1)}));
     const auto c = f4.m.c.row(i);
     ASSERT_EQ(c.size(), i == 0 ? 1u : 2u);
     if (i > 0) {
-      EXPECT_EQ(c[0], (term{0, f(i)}));
+      EXPECT_EQ(c[0], (basic_term<curves::bls12_381>{0, f(i)}));
     }
-    EXPECT_EQ(c.back(), (term{next, -f(1)}));
+    EXPECT_EQ(c.back(), (basic_term<curves::bls12_381>{next, -f(1)}));
   }
 }
 
 TEST(R1csFile, CircomWitnessSatisfiesCircomConstraints) {
   for (const char* name : {"chain4", "mix3"}) {
-    const r1cs_file r = read_r1cs(fixtures::data_file(std::string(name) + ".r1cs"));
+    const basic_r1cs_file<curves::bls12_381> r = read_r1cs(fixtures::data_file(std::string(name) + ".r1cs"));
     const auto z = read_wtns(fixtures::data_file(std::string(name) + ".wtns"));
     EXPECT_EQ(z.size(), r.m.n_wires) << name;
     EXPECT_FALSE(first_unsatisfied(r.m, z)) << name;
@@ -63,7 +63,7 @@ TEST(R1csFile, CircomWitnessSatisfiesCircomConstraints) {
 }
 
 TEST(R1csFile, ReadsPublicInputsAfterOutputs) {
-  const r1cs_file r = read_r1cs(fixtures::data_file("mix3.r1cs"));
+  const basic_r1cs_file<curves::bls12_381> r = read_r1cs(fixtures::data_file("mix3.r1cs"));
   EXPECT_EQ(r.header, (r1cs_header{9, 2, 1, 3, 11, 4}));
   EXPECT_EQ(r.m.n_public, 3u);
   const auto z = read_wtns(fixtures::data_file("mix3.wtns"));
@@ -74,8 +74,8 @@ TEST(R1csFile, ReadsPublicInputsAfterOutputs) {
 }
 
 TEST(R1csFile, WriteThenReadGivesTheSameSystem) {
-  const r1cs_file r = read_r1cs(fixtures::data_file("mix3.r1cs"));
-  const r1cs_file again = read_r1cs(write_r1cs(r));
+  const basic_r1cs_file<curves::bls12_381> r = read_r1cs(fixtures::data_file("mix3.r1cs"));
+  const basic_r1cs_file<curves::bls12_381> again = read_r1cs(write_r1cs(r));
   EXPECT_EQ(again.header, r.header);
   EXPECT_EQ(again.m, r.m);
 }
@@ -275,10 +275,10 @@ TEST(R1csFile, UnsortedOrRepeatedTermsAreNormalized) {
   w.begin_section(3);
   for (std::uint64_t i = 0; i < 3; ++i) w.u64(i);
   w.end_section();
-  const r1cs_file r = read_r1cs(std::move(w).take());
+  const basic_r1cs_file<curves::bls12_381> r = read_r1cs(std::move(w).take());
   ASSERT_EQ(r.m.a.row(0).size(), 2u);
-  EXPECT_EQ(r.m.a.row(0)[0], (term{1, f(1)}));
-  EXPECT_EQ(r.m.a.row(0)[1], (term{2, f(5)}));
+  EXPECT_EQ(r.m.a.row(0)[0], (basic_term<curves::bls12_381>{1, f(1)}));
+  EXPECT_EQ(r.m.a.row(0)[1], (basic_term<curves::bls12_381>{2, f(5)}));
 }
 
 TEST(R1csFile, MissingFilesAreFormatErrorsNamingThePath) {
@@ -383,7 +383,7 @@ TEST(R1csShape, StreamedEvaluationEqualsTheMatricesForMemoryAndFiles) {
   for (const char* name : {"chain4", "mix3"}) {
     const auto bytes = fixtures::data_file(std::string(name) + ".r1cs");
     const auto z = read_wtns(fixtures::data_file(std::string(name) + ".wtns"));
-    const r1cs_file r = read_r1cs(bytes);
+    const basic_r1cs_file<curves::bls12_381> r = read_r1cs(bytes);
     const auto n = r.m.n_constraints();
     std::vector<fr_t> a(n), b(n), c(n), a2(n), b2(n), c2(n);
     evaluate(r.m, z, a, b, c);
