@@ -370,7 +370,7 @@ TEST(ZkeyTest, TheVerifyingKeyAloneIsTheFullDecodesAndNoCoefficientOrPointIsRead
         {l.coefs, pk.coefs.size() * zkey_coef_bytes}, {l.a, pk.n_vars * l.g1()}, {l.b1, pk.n_vars * l.g1()},
         {l.b2, pk.n_vars * l.g2()}, {l.c, l.n_private() * l.g1()}, {l.h_query, l.n_h() * l.g1()}};
     for (const auto& [at, n] : garbled)
-      std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(at + n), 0xff);
+      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), n, 0xff);
     EXPECT_THROW(read_zkey(bytes), r1cs::format_error);
     const recording_source src(bytes);
     const auto vk = read_zkey_vk(src);
@@ -381,7 +381,8 @@ TEST(ZkeyTest, TheVerifyingKeyAloneIsTheFullDecodesAndNoCoefficientOrPointIsRead
     EXPECT_EQ(vk.delta2, full.delta2);
     EXPECT_EQ(vk.ic, full.ic);
     for (const auto& [from, to] : src.reads)
-      for (const auto& [at, n] : garbled) EXPECT_TRUE(to <= at || from >= at + n) << "read [" << from << ", " << to << ")";
+      for (const auto& [at, n] : garbled)
+        EXPECT_TRUE(to <= at || from >= at + n) << "read [" << from << ", " << to << ")";
   }
 }
 
