@@ -17,7 +17,7 @@
 #include "shm/srs_region.hpp"
 #include "net/endpoint.hpp"
 #include "net/options.hpp"
-#include "admin/gpu_report.hpp"
+#include "requests/node_job_directory.hpp"
 #include "queue/local_job_queue.hpp"
 #include "listeners/network_identity.hpp"
 #include "net/envelope_io.hpp"
@@ -125,50 +125,63 @@ server::server(server_options opt)
   if (!note.empty()) spdlog::info("{}", note);
   backend_->attach_pool(region_->payload_chunks(64ULL << 30));
 
-  keys_ = std::make_unique<key_store>(
-      opt_, *jobs_, io_, prep_,
-      key_store::hooks{[this](const std::string& id, const std::string& e) { key_failed(id, e); }, [this] { dispatch(); }});
-  keys_->preload(*backend_);
-  outbox& out = *this;
-  uploads_ = std::make_unique<uploads>(opt_, *keys_, *jobs_, out);
-  if (opt_.cluster.enabled()) {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    if (opt_.cluster.node.empty()) opt_.cluster.node = host;
-    // A restart of this node (the same pool) keeps its name; another node under it is refused.
-    opt_.cluster.instance = std::string(host) + " pool " + opt_.pool + " (made " +
-                            std::to_string(region_->header().created_unix_ns) + ")";
-    cluster_link_ = std::make_unique<cluster_link>(
-        opt_.cluster.database, io_,
-        cluster_link::events{[this](std::int64_t id) { cluster_requests_->job_finished(id); },
-                             [this] { cluster_queue_->queued(); },
-                             [this] {
-                               cluster_requests_->resync();
-                               cluster_queue_->queued();
-                             }});
-    auto q = std::make_unique<cluster_job_queue>(
-        cluster_job_queue::context{opt_, state_, *jobs_, *slots_, *keys_, *uploads_, *cluster_link_, io_, prep_},
-        opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); },
-        [this] {
-          if (!std::exchange(cluster_hold_, false)) return;
-          spdlog::info("cluster: this node's claims are checked; proving starts");
-          hold_proving(false);
-        },
-        [this](const std::string& why) {
-          spdlog::error("{}", why);
-          state_.exit_code = 1;
-          stop_accepting();
-        });
-    cluster_queue_ = q.get();
-    queue_ = std::move(q);
-    spdlog::info("cluster node {}: jobs are queued in the cluster database", opt_.cluster.node);
-  } else {
-    queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
-  }
+  wire_keys();
+  wire_queue();
+  wire_listeners();
+  state_.held = opt_.hold_proving;
+  if (state_.held) spdlog::info("proving held (--hold-proving): synthesis goes on, FILLED slots wait; SIGUSR2 resumes");
+  // A cluster node proves once the database has said which jobs of its pool are still its own: a job
+  // another node retook while this one was away is dropped, not proven a second time.
+  if (claims_ && !state_.held) cluster_hold_ = state_.held = true;
+  wire_workers();
+  wire_requests();
+  queue_->refresh(true);
+  wire_provers();
+  spdlog::info("serving pool {} (epoch {}, {} slots) on {} (workers on {}) with the {} backend", opt_.pool,
+               lease_->epoch(), slots_->size(), opt_.endpoint, opt_.worker_endpoint, backend_->name());
+}
 
-  // Workers (the service's own processes, 0600 or the service group) keep a
-  // ROUTER with handover: a worker that reconnects keeps its routing id.
-  // Clients never reach it; they are served by client_listener.
+void server::wire_keys() {
+  keys_ = std::make_unique<key_store>(opt_, *jobs_, io_, prep_,
+                                      key_store::hooks{[this](const std::string& id, const std::string& e) {
+                                                         fail_jobs_of_key(*jobs_, *queue_, id, e,
+                                                                          [this](shm::job_ref j) { job_changed(j); });
+                                                       },
+                                                       [this] { dispatch(); }});
+  keys_->preload(*backend_);
+  uploads_ = std::make_unique<uploads>(opt_, *keys_, *jobs_, static_cast<outbox&>(*this));
+}
+
+void server::wire_queue() {
+  queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
+  if (!opt_.cluster.enabled()) return;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  if (opt_.cluster.node.empty()) opt_.cluster.node = host;
+  // A restart of this node (the same pool) keeps its name; another node under it is refused.
+  opt_.cluster.instance = std::string(host) + " pool " + opt_.pool + " (made " +
+                          std::to_string(region_->header().created_unix_ns) + ")";
+  cluster_link_ = std::make_unique<cluster_link>(opt_.cluster.database, io_);
+  claims_ = std::make_unique<cluster_claims>(
+      cluster_claims::context{shared(), *queue_, *uploads_, *cluster_link_, prep_},
+      [this] { dispatch(); },
+      [this] {
+        if (!std::exchange(cluster_hold_, false)) return;
+        spdlog::info("cluster: this node's claims are checked; proving starts");
+        hold_proving(false);
+      },
+      [this](const std::string& why) {
+        spdlog::error("{}", why);
+        state_.exit_code = 1;
+        stop_accepting();
+      });
+  spdlog::info("cluster node {}: jobs are queued in the cluster database", opt_.cluster.node);
+}
+
+// Workers (the service's own processes, 0600 or the service group) keep a
+// ROUTER with handover: a worker that reconnects keeps its routing id.
+// Clients never reach it; they are served by client_listener.
+void server::wire_listeners() {
   net::configure_router(wrouter_);  // mandatory, handover, heartbeats, message limit, linger 0
   std::optional<gid_t> client_gid, worker_gid;
   if (!opt_.client_group.empty()) client_gid = net::group_id(opt_.client_group);
@@ -181,7 +194,7 @@ server::server(server_options opt)
       [this](std::uint64_t conn, const net::peer_credentials& cred, std::vector<std::vector<std::uint8_t>> frames) {
         on_client(conn, cred, std::move(frames));
       },
-      [this](std::uint64_t conn) { requests_->closed(std::to_string(conn)); });
+      [this](std::uint64_t conn) { directory_->closed(std::to_string(conn), channel::clients); });
   if (!opt_.network.endpoint.empty()) {
     opt_.network.max_connections = fit_descriptor_limit(opt_.network.max_connections, 256 + opt_.clients.total);
     network_ = std::make_unique<network_listener>(
@@ -190,7 +203,7 @@ server::server(server_options opt)
           on_network(conn, name, std::move(frames));
         },
         [this](std::uint64_t conn) {
-          if (const auto n = requests_->closed(std::to_string(conn), channel::network))
+          if (const auto n = directory_->closed(std::to_string(conn), channel::network))
             spdlog::info("network connection {} closed: its {} pending Wait(s) dropped", conn, n);
         });
     spdlog::info("network clients on {}", network_->local_endpoint());
@@ -201,12 +214,9 @@ server::server(server_options opt)
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
   }
-  state_.held = opt_.hold_proving;
-  if (state_.held) spdlog::info("proving held (--hold-proving): synthesis goes on, FILLED slots wait; SIGUSR2 resumes");
-  // A cluster node proves once the database has said which jobs of its pool are still its own: a job
-  // another node retook while this one was away is dropped, not proven a second time.
-  if (cluster_queue_ && !state_.held) cluster_hold_ = state_.held = true;
+}
 
+void server::wire_workers() {
   workers_ = std::make_unique<workers>(
       workers::context{opt_, *region_, *slots_, *jobs_, *queue_, *this, counters_},
       workers::hooks{[this](const shm::job_record& rec) -> std::optional<std::uint32_t> {
@@ -215,17 +225,33 @@ server::server(server_options opt)
                        return slots_->class_for(pk->domain_size, pk->n_vars);
                      },
                      [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
-  if (cluster_link_)
-    cluster_requests_ = std::make_unique<cluster_requests>(
-        cluster_requests::context{opt_, *jobs_, *cluster_link_, *this, keys_.get()},
-        [this](const shm::job_record& rec) { return requests_->status_of(rec); },
-        [this](proto::status_reply& st, bool all) { describe(st, all); });
+}
+
+// The job directory is chosen here, once: the pool's job table, or on a cluster node the cluster's database.
+void server::wire_requests() {
+  node_ = std::make_unique<node_status>(
+      node_status::context{opt_, *region_, *slots_, *backend_, *keys_, *workers_, throughput_});
+  if (cluster_link_) {
+    auto d = std::make_unique<cluster_job_directory>(
+        cluster_job_directory::context{shared(), *cluster_link_, *node_, cluster_counts_});
+    cluster_link_->listen(cluster_link::events{[d = d.get()](std::int64_t id) { d->job_finished(id); },
+                                               [this] { claims_->queued(); },
+                                               [this, d = d.get()] {
+                                                 d->resync();
+                                                 claims_->queued();
+                                               }});
+    directory_ = std::move(d);
+  } else {
+    directory_ = std::make_unique<node_job_directory>(
+        node_job_directory::context{shared(), *queue_, *node_, replies_},
+        [this](const peer& p) { return requests_->capacity_for(p); });
+  }
   requests_ = std::make_unique<client_requests>(
-      client_requests::context{opt_, state_, *jobs_, *slots_, *queue_, *keys_, *uploads_, *this, counters_, io_, prep_,
-                               replies_, cluster_requests_.get()},
-      [this] { dispatch(); }, [this](proto::status_reply& st, bool all) { describe(st, all); },
-      [this](proto::capacity& cap) { node_capacity(cap); });
-  queue_->refresh(true);
+      client_requests::context{shared(), *uploads_, counters_, prep_, *node_, *directory_},
+      [this] { dispatch(); });
+}
+
+void server::wire_provers() {
   provers_ = std::make_unique<provers>(
       provers::context{opt_, state_, *backend_, *slots_, *jobs_, *lease_, *keys_, counters_, io_},
       provers::hooks{[this](shm::job_ref j) { job_changed(j); },
@@ -243,8 +269,6 @@ server::server(server_options opt)
                        dispatch();
                        drain();
                      }});
-  spdlog::info("serving pool {} (epoch {}, {} slots) on {} (workers on {}) with the {} backend", opt_.pool,
-               lease_->epoch(), slots_->size(), opt_.endpoint, opt_.worker_endpoint, backend_->name());
 }
 
 server::~server() {
@@ -420,8 +444,8 @@ void server::route(const peer& p, const net::decoded& m) {
         }
         if constexpr (std::is_same_v<T, proto::submit>) requests_->submit(p, rq, b);
         else if constexpr (std::is_same_v<T, proto::status_request>) requests_->status(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::fetch>) requests_->fetch(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::wait_request>) requests_->wait(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::fetch>) directory_->fetch(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::wait_request>) directory_->wait(p, rq, b);
         else if constexpr (std::is_same_v<T, proto::upload>) uploads_->chunk(p, rq, b);
         else if constexpr (std::is_same_v<T, proto::ready>) workers_->ready(p, b);
         else if constexpr (std::is_same_v<T, proto::filled>) note_synthesis(p, b), workers_->filled(p, b);
@@ -463,10 +487,10 @@ void server::on_tick() {
   notify_.tick([this] { return status_line(); });
   lease_->heartbeat();
   workers_->reap_dead();
-  requests_->expire_waits();
+  directory_->expire_waits();
   uploads_->expire();
   keys_->trim();
-  if (cluster_queue_) cluster_queue_->tick();
+  if (claims_) claims_->tick();
   dispatch();
   drain();
 }
@@ -478,65 +502,14 @@ void server::dispatch() {
 }
 
 void server::job_changed(shm::job_ref j) {
-  requests_->job_changed(j);
-  if (cluster_queue_) cluster_queue_->job_changed(j);
+  directory_->job_changed(j);
+  if (claims_) claims_->job_changed(j);
 }
 
 void server::job_failed(shm::job_ref j) {
   ++counters_.failed;
   queue_->drop(j);
   job_changed(j);
-}
-
-void server::key_failed(const std::string& key_id, const std::string& error) {
-  jobs_->for_each([&](shm::job_ref j, const shm::job_record& rec) {
-    if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
-    (void)jobs_->fail_job(j, "the key cannot be loaded: " + error);
-    queue_->drop(j);
-    job_changed(j);
-  });
-}
-
-void server::node_capacity(proto::capacity& cap) const {
-  const auto& hdr = region_->header();
-  const auto n = std::min<std::uint32_t>(hdr.n_classes, shm::max_slot_classes);
-  std::vector<std::uint32_t> free(n, 0);
-  for (std::uint64_t i = 0; i < slots_->size(); ++i)
-    if (auto w = slots_->word(i); w && w->state == shm::slot_state::free && slots_->class_of(i) < n) ++free[slots_->class_of(i)];
-  for (std::uint32_t c = 0; c < n; ++c)
-    cap.classes.push_back({c, hdr.classes[c].domain, hdr.classes[c].witness, static_cast<std::uint32_t>(hdr.classes[c].count),
-                           free[c]});
-  cap.partitions_per_minute = throughput_.per_minute();
-}
-
-// Every client sees the GPUs (load and memory help it plan); only operators
-// their resident key ids (a key id is the hash of a key file, so a client
-// holding a file could tell which circuits other users are proving), the
-// slots and the workers.
-void server::describe(proto::status_reply& st, bool operator_view) const {
-  st.gpus = gpu_report(backend_->gpus(), operator_view);
-  if (!operator_view) return;
-  for (std::uint64_t i = 0; i < slots_->size(); ++i) {
-    auto w = slots_->word(i);
-    if (!w) continue;
-    st.slots.push_back({i, slots_->class_of(i), static_cast<proto::slot_state>(static_cast<int>(w->state) + 1),
-                        w->generation, w->owner});
-  }
-  workers_->describe(st);
-  st.keys = key_memory();
-}
-
-std::vector<proto::key_memory> server::key_memory() const {
-  const auto gpus = backend_->gpus();
-  std::vector<proto::key_memory> v;
-  for (const auto& k : keys_->host_copies()) {
-    std::uint64_t device = 0;
-    for (const auto& g : gpus)
-      for (std::size_t i = 0; i < g.resident_keys.size() && i < g.resident_key_bytes.size(); ++i)
-        if (g.resident_keys[i] == k.key_id) device += g.resident_key_bytes[i];
-    v.push_back({k.key_id, k.policy == job::host_copy::drop ? "drop" : "keep", k.host_bytes, device});
-  }
-  return v;
 }
 
 }  // namespace cuzk::server

@@ -1,8 +1,10 @@
 // cuzk-gpu-server: one Boost.Asio io_context thread, the loop, owns the
 // sockets (local clients through client_listener, network clients through
 // network_listener, workers through a ROUTER and its ZMQ_FD), the signals and the timers, and only routes: each frame goes to
-// the part it is for (client_requests, workers), and the parts' events to
-// the parts that wait for them (docs/architecture.md). The loop never reads
+// the part it is for (client_requests, the job directory, uploads, workers), and the parts' events to
+// the parts that wait for them (docs/architecture.md). The parts are wired once at start, one function
+// each; a cluster node's differ only there: its job directory is the database's, and its claims tick beside
+// the queue. The loop never reads
 // files, hashes, parses keys or counts circuits: the preparation pool does
 // (key_store, preparation) and posts the results back; the provers prove on
 // threads of their own. The region is the truth: the job queue is rebuilt
@@ -27,9 +29,11 @@
 #include "backend/backend.hpp"
 #include "listeners/client_listener.hpp"
 #include "requests/client_requests.hpp"
-#include "cluster/cluster_job_queue.hpp"
+#include "admin/node_status.hpp"
+#include "cluster/cluster_claims.hpp"
+#include "cluster/cluster_job_directory.hpp"
 #include "cluster/cluster_link.hpp"
-#include "cluster/cluster_requests.hpp"
+#include "requests/job_directory.hpp"
 #include "queue/job_queue.hpp"
 #include "keys/key_store.hpp"
 #include "admin/metrics.hpp"
@@ -80,20 +84,22 @@ class server final : private outbox {
   void arm_tick();
   void on_tick();
   std::string status_line() const;
+
+  // server.cpp: the parts wired, one function each, in the order the constructor calls them
+  void wire_keys();       // the key store and the uploads' spool
+  void wire_queue();      // the node's job queue; a cluster node's line to the database and its claims
+  void wire_listeners();  // the workers' ROUTER, the local and network clients, the HTTP endpoint
+  void wire_workers();
+  void wire_requests();   // the node's status, the job directory (the node's table or the cluster's), client requests
+  void wire_provers();
+  /* What the parts that serve a client's jobs share (once the pool and the keys are open). */
+  node_context shared() { return {opt_, state_, *jobs_, *slots_, *keys_, *this, io_}; }
   /* New work may start: FREE slots to idle workers, FILLED slots to idle provers. */
   void dispatch();
   /* A job finished, failed or was dropped: its Waits are answered, a cluster job reported. */
   void job_changed(shm::job_ref j);
   /* A job failed outside a proof (poison input, a worker's synthesis error): counted, dropped, its Waits answered. */
   void job_failed(shm::job_ref j);
-  /* A key cannot be loaded: its active jobs fail. */
-  void key_failed(const std::string& key_id, const std::string& error);
-  /* The node's part of a status reply: the GPUs; for operators also the slots and workers. */
-  void describe(proto::status_reply& st, bool operator_view) const;
-  /* The --key keys' host and device bytes and their host_copy policy (status, metrics, log). */
-  std::vector<proto::key_memory> key_memory() const;
-  /* The node's part of a capacity: its slot classes (free and all) and its recent throughput. */
-  void node_capacity(proto::capacity& cap) const;
 
   // server_metrics.cpp: /metrics, /healthz, /readyz, /trace.json and /timeline (query: since=SECONDS)
   /* /timeline and /trace.json show every client's jobs: only to a local peer whose uid is an operator's. */
@@ -140,13 +146,15 @@ class server final : private outbox {
   std::unique_ptr<key_store> keys_;
   std::unique_ptr<uploads> uploads_;
   std::unique_ptr<workers> workers_;
+  std::unique_ptr<node_status> node_;
+  std::unique_ptr<job_directory> directory_;  // the node's job table, or a cluster node's database
   std::unique_ptr<client_requests> requests_;
   std::unique_ptr<provers> provers_;
-  // a cluster node's (server_options::cluster)
+  // a cluster node's (server_options::cluster): its line to the database, its claims, what it refused
   std::unique_ptr<cluster_link> cluster_link_;
-  cluster_job_queue* cluster_queue_ = nullptr;  // queue_, when it is the cluster's
+  std::unique_ptr<cluster_claims> claims_;
+  cluster_counters cluster_counts_;
   bool cluster_hold_ = false;  // proving waits for the first reconciliation (no proof of a claim another node took)
-  std::unique_ptr<cluster_requests> cluster_requests_;
 };
 
 }  // namespace cuzk::server

@@ -41,7 +41,7 @@ struct upload_options {
   std::chrono::seconds keep{600};                   // complete and named by no Submit for this long: removed
 };
 
-/* A cluster of nodes on one PostgreSQL database (cluster_job_queue.hpp, cluster_requests.hpp). */
+/* A cluster of nodes on one PostgreSQL database (cluster/cluster_claims.hpp, cluster/cluster_job_directory.hpp). */
 struct cluster_options {
   std::string database;                  // libpq connection string; empty: no cluster
   std::string node;                      // this node's name in the database (default: the host name)

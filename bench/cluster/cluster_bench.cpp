@@ -79,7 +79,7 @@ double claims_per_second(const std::string& conninfo, unsigned k, std::uint64_t 
       for (;;) {
         auto got = db.claim(node, {key}, 1);
         if (got.empty()) return;
-        db.complete(got[0].id, node, {"00"});
+        db.complete(got[0].id, node, {{0x00}});
         ++done;
       }
     });
@@ -117,8 +117,8 @@ std::vector<double> latencies(const std::string& conninfo, unsigned samples) {
           if (!r->empty()) claim();
         });
   };
-  link = std::make_unique<cuzk::server::cluster_link>(conninfo, io,
-                                                      cuzk::server::cluster_link::events{[](std::int64_t) {}, [&] { claim(); }, [&] { claim(); }});
+  link = std::make_unique<cuzk::server::cluster_link>(conninfo, io);
+  link->listen(cuzk::server::cluster_link::events{[](std::int64_t) {}, [&] { claim(); }, [&] { claim(); }});
   std::thread loop([&] { io.run(); });
   while (!link->listening()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -161,7 +161,7 @@ double trips_per_job(const std::string& conninfo, std::uint64_t n) {
     (void)db.find(j.owner, j.job_id);  // the client's Wait, before the job is done
     auto got = db.claim("node", {key}, 1);
     if (got.empty()) continue;
-    db.complete(got[0].id, "node", {"00"});
+    db.complete(got[0].id, "node", {{0x00}});
     (void)db.get(got[0].id);              // the Wait woken by cuzk_done
     (void)db.find(j.owner, j.job_id);     // a Fetch
   }

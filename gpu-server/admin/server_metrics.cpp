@@ -84,9 +84,9 @@ http_reply server::on_http(std::string_view path, std::string_view query, std::o
   if (path == "/healthz") return {200, "text/plain; charset=utf-8", "ok\n"};
   if (path == "/readyz") {
     // A cluster node whose database does not answer takes no job: not ready, and why.
-    if (state_.serving && !state_.stopping && cluster_queue_ && !cluster_queue_->database_up())
+    if (state_.serving && !state_.stopping && claims_ && !claims_->database_up())
       return {503, "text/plain; charset=utf-8",
-              "cluster database unavailable: " + util::printable(cluster_queue_->database_error(), 1024) + "\n"};
+              "cluster database unavailable: " + util::printable(claims_->database_error(), 1024) + "\n"};
     if (state_.serving && !state_.stopping) return {200, "text/plain; charset=utf-8", "ready\n"};
     return {503, "text/plain; charset=utf-8", state_.stopping ? "stopping\n" : "starting\n"};
   }
@@ -136,7 +136,7 @@ std::string server::metrics_text() const {
   for (const auto& [k, n] : slots)
     w.sample("cuzk_slots", {{"state", std::string(k.second)}, {"class", std::to_string(k.first)}}, double(n));
 
-  const auto keys = key_memory();
+  const auto keys = node_->key_memory();
   w.family("cuzk_key_host_bytes", "gauge",
            "Bytes of host memory each --key's SRS region holds, by its host_copy ([keys]: keep, or drop once every "
            "GPU holds its points).");
@@ -188,14 +188,14 @@ std::string server::metrics_text() const {
   w.sample("cuzk_partitions_per_minute", cap.partitions_per_minute);
   w.family("cuzk_estimated_wait_seconds", "gauge", "The partitions queued now over the recent rate (0: none queued).");
   w.sample("cuzk_estimated_wait_seconds", cap.estimated_wait_s);
-  if (cluster_queue_) {
+  if (claims_) {
     w.family("cuzk_cluster_database_up", "gauge", "1 while this node's last call to the cluster database succeeded.");
-    w.sample("cuzk_cluster_database_up", cluster_queue_->database_up() ? 1.0 : 0.0);
+    w.sample("cuzk_cluster_database_up", claims_->database_up() ? 1.0 : 0.0);
     w.family("cuzk_cluster_listening", "gauge", "1 while this node LISTENs for the cluster database's notifications.");
     w.sample("cuzk_cluster_listening", cluster_link_->listening() ? 1.0 : 0.0);
     w.family("cuzk_cluster_claims_preparing", "gauge", "Jobs this node claimed that are being prepared into its pool.");
-    w.sample("cuzk_cluster_claims_preparing", double(cluster_queue_->taking()));
-    const auto& cr = cluster_requests_->counts();
+    w.sample("cuzk_cluster_claims_preparing", double(claims_->taking()));
+    const auto& cr = cluster_counts_;
     w.family("cuzk_cluster_submits_refused_total", "counter",
              "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs or their partitions, or bytes of "
              "files the client's unfinished jobs keep in the database (--max-spool-per-client).");

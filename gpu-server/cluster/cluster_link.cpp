@@ -22,8 +22,11 @@ class receiver final : public pqxx::notification_receiver {
 
 }  // namespace
 
-cluster_link::cluster_link(std::string conninfo, boost::asio::io_context& loop, events ev)
-    : conninfo_(with_liveness(conninfo)), loop_(loop), ev_(std::move(ev)), store_(std::move(conninfo)) {
+cluster_link::cluster_link(std::string conninfo, boost::asio::io_context& loop)
+    : conninfo_(with_liveness(conninfo)), loop_(loop), store_(std::move(conninfo)) {}
+
+void cluster_link::listen(events ev) {
+  ev_ = std::move(ev);
   listener_ = std::thread([this] { listen(); });
 }
 

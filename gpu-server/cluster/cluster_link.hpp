@@ -32,11 +32,13 @@ class cluster_link {
     std::function<void()> queued;                 // a job waits to be claimed
     std::function<void()> resync;                 // the listener (re)connected: notifications may have been missed
   };
-  cluster_link(std::string conninfo, boost::asio::io_context& loop, events ev);
+  cluster_link(std::string conninfo, boost::asio::io_context& loop);
   ~cluster_link();
   cluster_link(const cluster_link&) = delete;
   cluster_link& operator=(const cluster_link&) = delete;
 
+  /* The listener starts: what it hears goes to ev on the loop. */
+  void listen(events ev);
   /* f(store) on the database thread; done(its value, or why the database could not answer) on the loop. */
   template <class R>
   void call(std::function<R(cluster_store&)> f, std::function<void(util::expected<R, std::string>)> done) {

@@ -14,11 +14,10 @@
 #include <string_view>
 
 #include "listeners/network_identity.hpp"
+#include "requests/job_lookup.hpp"
 #include "shm/layout.hpp"
 
 namespace cuzk::server {
-
-inline constexpr std::string_view cluster_job_prefix = "cluster:";
 
 inline std::string local_job_id(std::int64_t cluster_id, std::uint32_t claim) {
   return std::string(cluster_job_prefix) + std::to_string(cluster_id) + ":" + std::to_string(claim);
@@ -42,13 +41,6 @@ inline std::optional<std::int64_t> cluster_id_of(std::string_view local_job_id) 
 inline std::optional<std::int64_t> cluster_id_of(const shm::job_record& rec) {
   if (rec.origin != static_cast<std::uint8_t>(shm::job_origin::cluster)) return std::nullopt;
   return cluster_id_of(shm::field_text(rec.job_id));
-}
-
-/* Why a client may not name a job so: the cluster's claims are named "cluster:…". */
-inline std::optional<std::string> reserved_job_id(std::string_view job_id) {
-  if (!job_id.starts_with(cluster_job_prefix)) return std::nullopt;
-  return "job ids beginning with \"" + std::string(cluster_job_prefix) +
-         "\" are reserved for the jobs a cluster node claims; choose another job id";
 }
 
 inline std::optional<uid_t> local_uid_of(std::string_view owner) {

@@ -3,6 +3,8 @@
 #include <pqxx/pqxx>
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 
 #include "cluster/cluster_names.hpp"
 #include "shm/layout.hpp"
@@ -11,7 +13,7 @@ namespace cuzk::server {
 
 namespace {
 
-/* A text[] literal of values that need no quoting (key ids are hex, results hex). */
+/* A text[] literal of values that need no quoting (key ids are hex). */
 std::string array_literal(const std::vector<std::string>& v) {
   std::string s = "{";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + v[i];
@@ -27,6 +29,21 @@ std::vector<std::string> array_values(const pqxx::field& f) {
   return out;
 }
 
+/* The state column's values, in the enum's order: the one place the two meet. */
+constexpr std::array<std::string_view, 4> state_names{"queued", "claimed", "done", "failed"};
+
+cluster_state state_in(const pqxx::field& f) {
+  const auto text = f.as<std::string>();
+  for (std::size_t i = 0; i < state_names.size(); ++i)
+    if (state_names[i] == text) return static_cast<cluster_state>(i);
+  throw std::runtime_error("the cluster database holds a job in an unknown state '" + text + "'");
+}
+
+std::vector<std::uint8_t> bytes_of(const pqxx::field& f) {
+  const pqxx::binarystring b(f);
+  return {b.data(), b.data() + b.size()};
+}
+
 cluster_job job_of(const pqxx::row& r) {
   cluster_job j;
   j.id = r["id"].as<std::int64_t>();
@@ -39,11 +56,10 @@ cluster_job job_of(const pqxx::row& r) {
   j.priority = priority_of(r["priority"].as<int>()).value_or(priority::normal);
   j.curve = r["curve"].as<int>();
   j.partitions = r["partitions"].as<std::uint32_t>();
-  j.state = r["state"].as<std::string>();
+  j.state = state_in(r["state"]);
   j.node = r["node"].is_null() ? "" : r["node"].as<std::string>();
   j.attempts = r["attempts"].as<std::uint32_t>();
   j.error = r["error"].is_null() ? "" : r["error"].as<std::string>();
-  j.results_hex = array_values(r["results"]);
   j.submitted_ns = r["submitted_ns"].as<std::uint64_t>();
   j.finished_ns = r["finished_ns"].is_null() ? 0 : r["finished_ns"].as<std::uint64_t>();
   return j;
@@ -57,13 +73,28 @@ constexpr const char* rank_sql = "CASE WHEN priority = 3 THEN -1 ELSE priority E
 static_assert(stored(priority::critical) == 3 && rank(priority::high) == stored(priority::high));
 constexpr const char* columns =
     "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
-    "results, " CUZK_JOB_TIMES;
-constexpr const char* columns_without_results =
-    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
-    "NULL::text[] AS results, " CUZK_JOB_TIMES;
+    CUZK_JOB_TIMES;
 #undef CUZK_JOB_TIMES
 
+/* A done job's proofs, in partition order. */
+std::vector<std::vector<std::uint8_t>> proofs_of(pqxx::work& w, std::int64_t id) {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (const auto& row : w.exec_params("SELECT proof FROM cuzk_proofs WHERE job = $1 ORDER BY part", id))
+    out.push_back(bytes_of(row[0]));
+  return out;
+}
+
+/* The job, with its proofs when it is done. */
+std::optional<cluster_job> job_with_proofs(pqxx::work& w, const pqxx::result& r) {
+  if (r.empty()) return std::nullopt;
+  auto j = job_of(r[0]);
+  if (j.state == cluster_state::done) j.results = proofs_of(w, j.id);
+  return j;
+}
+
 }  // namespace
+
+std::string_view name(cluster_state s) { return state_names.at(static_cast<std::size_t>(s)); }
 
 std::string with_liveness(const std::string& conninfo) {
   static const std::pair<const char*, const char*> settings[] = {
@@ -152,6 +183,19 @@ auto cluster_store::run(F&& f) {
 void cluster_store::migrate() {
   run([](pqxx::work& w) {
     w.exec("SELECT pg_advisory_xact_lock(7170)");  // nodes starting together create the tables once
+    const auto has_column = [&](const std::string& table, const std::string& column) {
+      return !w.exec_params("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
+                            "table_name = $1 AND column_name = $2",
+                            table, column)
+                  .empty();
+    };
+    /* A job's byte strings by a key of theirs, gone with the job. */
+    const auto job_bytes = [&](const std::string& table, const std::string& key, const std::string& key_type,
+                               const std::string& data) {
+      w.exec("CREATE TABLE IF NOT EXISTS " + table + " (job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE "
+             "CASCADE, " + key + " " + key_type + " NOT NULL, " + data + " bytea NOT NULL, PRIMARY KEY (job, " + key +
+             "))");
+    };
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_nodes (
         node text PRIMARY KEY,
@@ -160,9 +204,7 @@ void cluster_store::migrate() {
         instance text NOT NULL DEFAULT '')
     )sql");
     // The host and pool of the node beating under a name (a second node under the same name is refused).
-    if (w.exec("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
-               "table_name = 'cuzk_nodes' AND column_name = 'instance'")
-            .empty())
+    if (!has_column("cuzk_nodes", "instance"))
       w.exec("ALTER TABLE cuzk_nodes ADD COLUMN instance text NOT NULL DEFAULT ''");
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_jobs (
@@ -182,21 +224,21 @@ void cluster_store::migrate() {
         claimed timestamptz,
         attempts integer NOT NULL DEFAULT 0,
         error text,
-        results text[],
         finished timestamptz,
         UNIQUE (owner, job_id))
     )sql");
+    job_bytes("cuzk_proofs", "part", "integer", "proof");  // a done job's proofs, by partition
+    // A database of an older schema kept a done job's proofs as hex text in cuzk_jobs.results: they move here.
+    if (has_column("cuzk_jobs", "results")) {
+      w.exec("INSERT INTO cuzk_proofs (job, part, proof) SELECT j.id, r.n - 1, decode(r.hex, 'hex') FROM cuzk_jobs j, "
+             "unnest(j.results) WITH ORDINALITY AS r(hex, n) WHERE j.results IS NOT NULL ON CONFLICT DO NOTHING");
+      w.exec("ALTER TABLE cuzk_jobs DROP COLUMN results");
+    }
     w.exec("DROP INDEX IF EXISTS cuzk_jobs_queued");  // by priority's stored value, before critical ranked first
     w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_queued_rank ON cuzk_jobs ((" + std::string(rank_sql) +
            "), id) WHERE state = 'queued'");
     w.exec("CREATE INDEX IF NOT EXISTS cuzk_jobs_claimed ON cuzk_jobs (node) WHERE state = 'claimed'");
-    w.exec(R"sql(
-      CREATE TABLE IF NOT EXISTS cuzk_inputs (
-        job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE CASCADE,
-        kind text NOT NULL,
-        data bytea NOT NULL,
-        PRIMARY KEY (job, kind))
-    )sql");
+    job_bytes("cuzk_inputs", "kind", "text", "data");  // a job's streamed files, by kind, until it finishes
   });
 }
 
@@ -209,22 +251,22 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
         w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
     if (!known.empty()) {
       const bool same = known[0][1].as<std::string>() == j.digest_hex;
-      return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, known[0][2].as<std::string>()};
+      return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, state_in(known[0][2])};
     }
     if (max_unfinished != UINT64_MAX) {
       const auto n = w.exec_params("SELECT count(*) FROM cuzk_jobs WHERE owner = $1 AND state IN ('queued', 'claimed')",
                                    j.owner)[0][0]
                          .as<std::uint64_t>();
-      if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, "", true, n};
+      if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, cluster_state::queued, true, n};
     }
     if (j.priority == priority::critical) {
       const auto held = w.exec_params("SELECT count(*), coalesce(sum(partitions), 0)::bigint FROM cuzk_jobs "
                                       "WHERE owner = $1 AND priority = $2 AND state IN ('queued', 'claimed')",
                                       j.owner, stored(j.priority))[0];
       const auto n = held[0].as<std::uint64_t>(), parts = held[1].as<std::uint64_t>();
-      if (n >= max_critical) return cluster_submit_outcome{0, false, false, "", true, n, true};
+      if (n >= max_critical) return cluster_submit_outcome{0, false, false, cluster_state::queued, true, n, true};
       if (j.partitions > max_critical_partitions || parts > max_critical_partitions - j.partitions) {
-        cluster_submit_outcome out{0, false, false, "", true, n, true};
+        cluster_submit_outcome out{0, false, false, cluster_state::queued, true, n, true};
         out.critical_partitions = parts;
         return out;
       }
@@ -237,7 +279,7 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
                                       j.owner)[0][0]
                             .as<std::uint64_t>();
       if (adding > max_stored_bytes || held > max_stored_bytes - adding) {
-        cluster_submit_outcome out{0, false, false, "", true};
+        cluster_submit_outcome out{0, false, false, cluster_state::queued, true};
         out.stored_full = true;
         out.stored_bytes = held;
         return out;
@@ -253,12 +295,12 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
         w.exec_params("INSERT INTO cuzk_inputs (job, kind, data) VALUES ($1, $2, $3)", id, in.kind,
                       pqxx::binarystring(in.bytes.data(), in.bytes.size()));
       w.exec_params("SELECT pg_notify('cuzk_queued', $1)", j.key_id);
-      return cluster_submit_outcome{id, true, false, "queued"};
+      return cluster_submit_outcome{id, true, false, cluster_state::queued};
     }
     // Another node recorded the same id meanwhile.
     known = w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
     const bool same = known[0][1].as<std::string>() == j.digest_hex;
-    return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, known[0][2].as<std::string>()};
+    return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, state_in(known[0][2])};
   });
 }
 
@@ -300,7 +342,8 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
   return jobs;
 }
 
-bool cluster_store::complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex,
+bool cluster_store::complete(std::int64_t id, const std::string& node,
+                             const std::vector<std::vector<std::uint8_t>>& results,
                              const std::string& digest_hex, std::optional<std::uint32_t> owner_uid) {
   return run([&](pqxx::work& w) {
     auto held = w.exec_params("SELECT owner, digest FROM cuzk_jobs WHERE id = $1 AND node = $2 AND state = 'claimed' "
@@ -309,9 +352,13 @@ bool cluster_store::complete(std::int64_t id, const std::string& node, const std
     if (!digest_hex.empty() && held[0][1].as<std::string>() != digest_hex) return false;
     if (owner_uid && local_uid_of(held[0][0].as<std::string>()) != owner_uid) return false;
     auto r = w.exec_params(
-        "UPDATE cuzk_jobs SET state = 'done', results = $3::text[], finished = now() "
-        "WHERE id = $1 AND node = $2 AND state = 'claimed' RETURNING id",
-        id, node, array_literal(results_hex));
+        "UPDATE cuzk_jobs SET state = 'done', finished = now() WHERE id = $1 AND node = $2 AND state = 'claimed' "
+        "RETURNING id",
+        id, node);
+    for (std::size_t i = 0; i < results.size() && !r.empty(); ++i)
+      w.exec_params("INSERT INTO cuzk_proofs (job, part, proof) VALUES ($1, $2, $3) ON CONFLICT (job, part) DO UPDATE "
+                    "SET proof = EXCLUDED.proof",
+                    id, static_cast<int>(i), pqxx::binarystring(results[i].data(), results[i].size()));
     if (!r.empty()) w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);  // a finished job's files go now
     if (!r.empty()) w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
     return !r.empty();
@@ -375,17 +422,15 @@ std::vector<cluster_input> cluster_store::inputs(std::int64_t id) {
 }
 
 std::optional<cluster_job> cluster_store::get(std::int64_t id) {
-  return run([&](pqxx::work& w) -> std::optional<cluster_job> {
-    auto r = w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE id = $1", id);
-    if (r.empty()) return std::nullopt;
-    return job_of(r[0]);
+  return run([&](pqxx::work& w) {
+    return job_with_proofs(w, w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE id = $1", id));
   });
 }
 
 std::vector<cluster_job> cluster_store::claimed_by(const std::string& node) {
   return run([&](pqxx::work& w) {
     std::vector<cluster_job> out;
-    for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
+    for (const auto& row : w.exec_params(std::string("SELECT ") + columns +
                                              " FROM cuzk_jobs WHERE state = 'claimed' AND node = $1 ORDER BY " +
                                              std::string(rank_sql) + ", id",
                                          node))
@@ -397,7 +442,7 @@ std::vector<cluster_job> cluster_store::claimed_by(const std::string& node) {
 std::vector<cluster_job> cluster_store::list(const std::string& owner, std::uint32_t most) {
   return run([&](pqxx::work& w) {
     std::vector<cluster_job> out;
-    for (const auto& row : w.exec_params(std::string("SELECT ") + columns_without_results +
+    for (const auto& row : w.exec_params(std::string("SELECT ") + columns +
                                              " FROM cuzk_jobs WHERE $1 = '' OR owner = $1 ORDER BY id DESC LIMIT $2",
                                          owner, most))
       out.push_back(job_of(row));
@@ -437,21 +482,20 @@ std::vector<cluster_node> cluster_store::node_views() {
   });
 }
 
-std::vector<std::pair<std::string, std::uint64_t>> cluster_store::counts() {
+std::vector<std::pair<cluster_state, std::uint64_t>> cluster_store::counts() {
   return run([&](pqxx::work& w) {
-    std::vector<std::pair<std::string, std::uint64_t>> out;
+    std::vector<std::pair<cluster_state, std::uint64_t>> out;
     for (const auto& row : w.exec("SELECT state, count(*) FROM cuzk_jobs GROUP BY state ORDER BY state"))
-      out.emplace_back(row[0].as<std::string>(), row[1].as<std::uint64_t>());
+      out.emplace_back(state_in(row[0]), row[1].as<std::uint64_t>());
     return out;
   });
 }
 
 std::optional<cluster_job> cluster_store::find(const std::string& owner, const std::string& job_id) {
-  return run([&](pqxx::work& w) -> std::optional<cluster_job> {
-    auto r = w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", owner,
-                           job_id);
-    if (r.empty()) return std::nullopt;
-    return job_of(r[0]);
+  return run([&](pqxx::work& w) {
+    return job_with_proofs(
+        w, w.exec_params(std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", owner,
+                         job_id));
   });
 }
 

@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/priority.hpp"
@@ -27,6 +29,13 @@ class store_unavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/* Where a cluster job is: waiting for a node, claimed by one, or finished. */
+enum class cluster_state { queued, claimed, done, failed };
+
+/* The state's name in the database (its state column), in logs and in a test's failure. */
+std::string_view name(cluster_state s);
+inline std::ostream& operator<<(std::ostream& o, cluster_state s) { return o << name(s); }
+
 /* A job as the cluster knows it. owner: the client's identity ("uid:1000", "net:alice"). */
 struct cluster_job {
   std::int64_t id = 0;
@@ -35,11 +44,11 @@ struct cluster_job {
   cuzk::priority priority = priority::normal;  // the column holds its stored value (util/priority.hpp)
   int curve = 1;       // the key's (curves::curve_id)
   std::uint32_t partitions = 1;
-  std::string state;  // queued, claimed, done, failed
-  std::string node;   // the claiming node
+  cluster_state state = cluster_state::queued;
+  std::string node;  // the claiming node
   std::uint32_t attempts = 0;
   std::string error;
-  std::vector<std::string> results_hex;  // per partition, once done
+  std::vector<std::vector<std::uint8_t>> results;  // per partition, once done: job::encode_result's bytes
   std::uint64_t submitted_ns = 0, finished_ns = 0;  // Unix time
 };
 
@@ -54,7 +63,7 @@ struct cluster_submit_outcome {
   std::int64_t id = 0;
   bool created = false;   // false: the owner's job id was known with the same digest
   bool conflict = false;  // the owner's job id is known with another digest
-  std::string state;      // the job's state now
+  cluster_state state = cluster_state::queued;  // the job's state now
   bool busy = false;      // not recorded: the owner holds `max_unfinished` unfinished jobs
   std::uint64_t unfinished = 0;
   bool critical = false;  // busy with `max_critical` unfinished critical jobs, or over `max_critical_partitions`:
@@ -94,7 +103,8 @@ class cluster_store {
   cluster_store(const cluster_store&) = delete;
   cluster_store& operator=(const cluster_store&) = delete;
 
-  /* Creates the tables if absent (every node may call it at start). */
+  /* Creates the tables if absent (every node may call it at start), and brings a database of an older
+     schema to this one: its proofs, stored as hex text, move into cuzk_proofs as bytes. */
   void migrate();
   /* Records a job and its streamed files, idempotent per (owner, job_id) across the cluster. The owner's
      limits (unfinished jobs, critical ones and their partitions, bytes of files kept for unfinished jobs) are
@@ -118,7 +128,7 @@ class cluster_store {
   /* The claimed job's proofs; false when the claim was no longer this node's (released, retaken), or when
      the job is not the one the node proved: another request (digest_hex) or another owner (owner_uid, the
      local uid its owner name maps to, cluster_names.hpp); empty digest_hex or no owner_uid: not checked. */
-  bool complete(std::int64_t id, const std::string& node, const std::vector<std::string>& results_hex,
+  bool complete(std::int64_t id, const std::string& node, const std::vector<std::vector<std::uint8_t>>& results,
                 const std::string& digest_hex = {}, std::optional<std::uint32_t> owner_uid = std::nullopt);
   bool fail(std::int64_t id, const std::string& node, const std::string& error);
   /* A claim this node cannot use goes back to the queue; false when it was not this node's. */
@@ -142,7 +152,7 @@ class cluster_store {
   /* Every node with its instance, keys, heartbeat age and claims (cuzk status --cluster). */
   std::vector<cluster_node> node_views();
   /* Jobs per state, for metrics: queued, claimed, done, failed. */
-  std::vector<std::pair<std::string, std::uint64_t>> counts();
+  std::vector<std::pair<cluster_state, std::uint64_t>> counts();
 
  private:
   struct session;  // the libpqxx connection (cluster_store.cpp)

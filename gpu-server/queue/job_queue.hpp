@@ -1,7 +1,8 @@
 // Where partitions wait for a synthesis worker. The server's parts see only
-// this interface: the node-local queue (local_job_queue: the region's job
-// table, mirrored in priority order) is today's; a queue shared by several
-// nodes implements the same calls.
+// this interface; the node-local queue (local_job_queue: the region's job
+// table, mirrored in priority order) implements it. A cluster node's jobs
+// wait in its database; the ones it claimed enter this queue like any other
+// (cluster/cluster_claims).
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "queue/scheduler.hpp"
 #include "shm/job_table.hpp"
@@ -37,5 +39,16 @@ class job_queue {
   virtual std::size_t size() const = 0;
   virtual std::size_t count(shm::priority p) const = 0;
 };
+
+/* A key that cannot be loaded: its active jobs fail with why and leave the queue; changed(each of them). */
+inline void fail_jobs_of_key(shm::job_table& jobs, job_queue& queue, std::string_view key_id, const std::string& why,
+                             const std::function<void(shm::job_ref)>& changed) {
+  jobs.for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::active || shm::field_text(rec.key_id) != key_id) return;
+    (void)jobs.fail_job(j, "the key cannot be loaded: " + why);
+    queue.drop(j);
+    changed(j);
+  });
+}
 
 }  // namespace cuzk::server

@@ -1,5 +1,5 @@
 // The sentences a client gets when its critical work is over a bound: the
-// same on a node (client_requests) and in a cluster (cluster_requests).
+// same on a node (client_requests) and in a cluster (cluster_job_directory).
 #pragma once
 
 #include <cstdint>

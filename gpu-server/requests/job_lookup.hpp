@@ -1,6 +1,7 @@
 // Whose job a Status, Fetch or Wait names (DESIGN §9): job ids are per uid,
 // so an operator who sees every job must never get one user's job when it
-// asked about another's with the same id.
+// asked about another's with the same id. And the ids no client may name:
+// a cluster node's claims are "cluster:…" (cluster/cluster_names.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -8,9 +9,19 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuzk::server {
+
+inline constexpr std::string_view cluster_job_prefix = "cluster:";
+
+/* Why a client may not name a job so: the cluster's claims are named "cluster:…". */
+inline std::optional<std::string> reserved_job_id(std::string_view job_id) {
+  if (!job_id.starts_with(cluster_job_prefix)) return std::nullopt;
+  return "job ids beginning with \"" + std::string(cluster_job_prefix) +
+         "\" are reserved for the jobs a cluster node claims; choose another job id";
+}
 
 struct job_owner {
   std::optional<uid_t> uid;  // the owner whose job is meant; none: unknown_job, or ambiguous

@@ -1,8 +1,8 @@
 // The jobs of a whole-service status reply, newest first, bounded by bytes
 // rather than records: a job's status is at most its id, client, error text
 // and partitions, so the reply stays far below the frame limit; the jobs left
-// out are counted as omitted. Both the node's table (client_requests) and a
-// cluster's database (cluster_requests) list their jobs through it.
+// out are counted as omitted. Both the node's table (node_job_directory) and a
+// cluster's database (cluster_job_directory) list their jobs through it.
 #pragma once
 
 #include <cstddef>

@@ -46,7 +46,7 @@ class uploads {
   void consumed(uid_t uid, const std::string& id, shm::job_ref job);
   /* The Submit was accepted and the cluster database holds the file now: it goes. */
   void discard(uid_t uid, const std::string& id);
-  /* Where a job claimed from the cluster has its streamed file written (cluster_job_queue). */
+  /* Where a job claimed from the cluster has its streamed file written (cluster_claims). */
   std::filesystem::path cluster_file(std::int64_t cluster_id, proto::upload_kind kind) const;
   /* That file is this job's: removed when it ends, counted in its owner's quota until then. */
   void adopt(uid_t owner, const std::filesystem::path& path, proto::upload_kind kind, shm::job_ref job);

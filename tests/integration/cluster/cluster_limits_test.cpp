@@ -106,7 +106,7 @@ TEST_F(ClusterLimits, OneOwnersCriticalSubmitsThroughTwoNodesNeverPassItsPartiti
   one.job_id = "two", one.partitions = 1;
   EXPECT_FALSE(b.submit(one, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound).created);
   ASSERT_EQ(a.claim("n1", {std::string(32, 'b')}, 1).size(), 1u);
-  ASSERT_TRUE(a.complete(first.id, "n1", {"00"}));
+  ASSERT_TRUE(a.complete(first.id, "n1", {{0x00}}));
   EXPECT_TRUE(b.submit(one, {}, UINT64_MAX, UINT64_MAX, UINT64_MAX, bound).created) << "the finished job's room";
   auto high = job("uid:3100", "high", 2);
   high.partitions = 40;
@@ -127,7 +127,7 @@ TEST_F(ClusterLimits, AFinishedJobsFilesLeaveTheDatabaseAndAnOwnersFilesCountAga
   EXPECT_TRUE(node.submit(job("uid:1001", "c"), mib, UINT64_MAX, UINT64_MAX, quota).created) << "another owner's quota";
   // a is proven, b fails: their files go with their end, not a day later.
   ASSERT_EQ(node.claim("n1", {std::string(32, 'a')}, 2).size(), 2u);
-  EXPECT_TRUE(node.complete(a.id, "n1", {"00"}));
+  EXPECT_TRUE(node.complete(a.id, "n1", {{0x00}}));
   EXPECT_TRUE(node.fail(b.id, "n1", "bad witness"));
   EXPECT_TRUE(node.inputs(a.id).empty());
   EXPECT_TRUE(node.inputs(b.id).empty());
@@ -138,11 +138,11 @@ TEST_F(ClusterLimits, ANodesProofsCompleteOnlyTheJobItProvedItsRequestAndItsOwne
   cluster_store node(pg->conninfo());
   const auto j = node.submit(job("uid:1000", "victim", 1, "aa11"));
   ASSERT_EQ(node.claim("n1", {std::string(32, 'a')}, 1).size(), 1u);
-  EXPECT_FALSE(node.complete(j.id, "n1", {"00"}, "bb22", 1000u)) << "another request's proofs";
-  EXPECT_FALSE(node.complete(j.id, "n1", {"00"}, "aa11", 65534u)) << "another owner's proofs";
-  EXPECT_EQ(node.get(j.id)->state, "claimed");
-  EXPECT_TRUE(node.complete(j.id, "n1", {"00"}, "aa11", 1000u));
-  EXPECT_EQ(node.get(j.id)->state, "done");
+  EXPECT_FALSE(node.complete(j.id, "n1", {{0x00}}, "bb22", 1000u)) << "another request's proofs";
+  EXPECT_FALSE(node.complete(j.id, "n1", {{0x00}}, "aa11", 65534u)) << "another owner's proofs";
+  EXPECT_EQ(node.get(j.id)->state, server::cluster_state::claimed);
+  EXPECT_TRUE(node.complete(j.id, "n1", {{0x00}}, "aa11", 1000u));
+  EXPECT_EQ(node.get(j.id)->state, server::cluster_state::done);
 }
 
 }  // namespace

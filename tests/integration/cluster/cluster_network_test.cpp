@@ -102,7 +102,7 @@ TEST(ClusterNetwork, ClientsInANamespaceReachEveryNodeWithTheirKeysAndSeeOnlyThe
   // The database names the clients, not uids: the same job id under alice and under bob are two jobs.
   auto db = server::cluster_store(pg.conninfo());
   ASSERT_TRUE(db.find("net:alice", "a1"));
-  EXPECT_EQ(db.find("net:alice", "a1")->state, "done");
+  EXPECT_EQ(db.find("net:alice", "a1")->state, server::cluster_state::done);
   EXPECT_FALSE(db.find("net:bob", "a1"));
 }
 
@@ -138,13 +138,13 @@ TEST(ClusterNetwork, ANodeCutFromTheNetworkMidProofLosesItsJobAndEveryJobComplet
   const std::string me = "uid:" + std::to_string(::getuid());
   auto db = server::cluster_store(pg.conninfo());
   EXPECT_EQ(db.find(me, "j0")->node, "b");
-  const auto proof_b = db.find(me, "j0")->results_hex;
+  const auto proof_b = db.find(me, "j0")->results;
   // a's link comes back: its late result is refused and discarded; the stored proof stays b's.
   cut.restore();
   ASSERT_TRUE(eventually([&] { return logs(a_svc).find("its result is discarded") != std::string::npos; }, 60s))
       << logs(a_svc);
   EXPECT_EQ(db.find(me, "j0")->node, "b");
-  EXPECT_EQ(db.find(me, "j0")->results_hex, proof_b);
+  EXPECT_EQ(db.find(me, "j0")->results, proof_b);
   EXPECT_TRUE(a->running()) << "the cut node kept serving";
 }
 

@@ -103,7 +103,7 @@ TEST(ClusterOperations, ANodeWithoutASpoolLeavesStreamedJobsToANodeWithOne) {
       << "b never claimed j2: it is busy claiming and giving back j1\n" << a.logs() << b.logs();
   auto j1 = job_in(pg, "j1");
   ASSERT_TRUE(j1);
-  EXPECT_EQ(j1->state, "queued");
+  EXPECT_EQ(j1->state, server::cluster_state::queued);
   EXPECT_EQ(j1->attempts, 0u) << "j1 was claimed " << j1->attempts << " times by a node that cannot take it\n" << b.logs();
   EXPECT_EQ(server_logs(*b.svc).find("returned to the queue"), std::string::npos) << b.logs();
   // A node with a spool proves it: a, given a worker, proves j0 and then claims and proves j1.
@@ -248,7 +248,7 @@ TEST(ClusterOperations, StatusClusterListsTheNodesTheirHeartbeatsKeysAndClaims) 
   // a claims j0 (no worker: it stays claimed).
   auto ca = a.connect();
   ASSERT_TRUE(ca.submit(native_submit("j0", circuit, seed(), "ops")).created);
-  ASSERT_TRUE(eventually([&] { auto j = job_in(pg, "j0"); return j && j->state == "claimed"; }, 20s)) << a.logs();
+  ASSERT_TRUE(eventually([&] { auto j = job_in(pg, "j0"); return j && j->state == server::cluster_state::claimed; }, 20s)) << a.logs();
   const auto claimer = job_in(pg, "j0")->node;
   auto view = [&] {
     const auto r = run(cli_bin() + " status --cluster --json --endpoint " + a.svc->endpoint());

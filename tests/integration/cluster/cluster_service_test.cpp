@@ -68,7 +68,7 @@ std::string node_of(const pg_server& pg, const std::string& job_id) {
 
 std::string state_of(const pg_server& pg, const std::string& job_id) {
   auto j = server::cluster_store(pg.conninfo()).find(me, job_id);
-  return j ? j->state : "";
+  return j ? std::string(server::name(j->state)) : "";
 }
 
 /* n started holding proving (--hold-proving) with one worker, and job_id submitted on it: its partition is

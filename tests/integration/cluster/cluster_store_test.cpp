@@ -1,8 +1,8 @@
 // The cluster's job store against a real PostgreSQL server (label cluster):
 // idempotent submits across nodes, claims in priority then age order that
 // two nodes never share, a dead node's claims retaken and its late result
-// refused, results readable from any node, a database that goes away and
-// comes back.
+// refused, results readable from any node (proofs as bytes), a database of
+// the older schema migrated, a database that goes away and comes back.
 #include "cluster/cluster_store.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "pg_server.hpp"
+#include "run.hpp"
 #include "seed.hpp"
 
 namespace cuzk::server {
@@ -68,7 +69,7 @@ TEST_F(ClusterStore, ClaimsFollowPriorityThenAgeAndOnlyKeysTheNodeHolds) {
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0].job_id, "high");
   EXPECT_EQ(first[1].job_id, "normal-1");
-  EXPECT_EQ(first[0].state, "claimed");
+  EXPECT_EQ(first[0].state, cluster_state::claimed);
   EXPECT_EQ(first[0].node, "n1");
   const auto rest = s.claim("n1", {key_a}, 10);
   ASSERT_EQ(rest.size(), 2u);
@@ -117,19 +118,50 @@ TEST_F(ClusterStore, ADeadNodesClaimsAreRetakenAndItsLateResultIsRefused) {
   const auto retaken = s.claim("alive", {key_a}, 1);
   ASSERT_EQ(retaken.size(), 1u);
   EXPECT_EQ(retaken[0].attempts, 2u);
-  EXPECT_FALSE(s.complete(id, "dead", {"aa"})) << "the dead node's late proof";
-  EXPECT_TRUE(s.complete(id, "alive", {"0102", "0304"}));
-  EXPECT_FALSE(s.complete(id, "alive", {"05"})) << "a job is proven once";
+  EXPECT_FALSE(s.complete(id, "dead", {{0xaa}})) << "the dead node's late proof";
+  EXPECT_TRUE(s.complete(id, "alive", {{1, 2}, {3, 4}}));
+  EXPECT_FALSE(s.complete(id, "alive", {{5}})) << "a job is proven once";
   cluster_store other(pg->conninfo());
   const auto done = other.find("uid:1", "j");
   ASSERT_TRUE(done);
-  EXPECT_EQ(done->state, "done");
-  EXPECT_EQ(done->results_hex, (std::vector<std::string>{"0102", "0304"}));
+  EXPECT_EQ(done->state, cluster_state::done);
+  EXPECT_EQ(done->results, (std::vector<std::vector<std::uint8_t>>{{1, 2}, {3, 4}}));
   EXPECT_FALSE(other.find("uid:2", "j")) << "another owner's job is not found";
   const auto failed = s.submit(job("uid:1", "f")).id;
   ASSERT_EQ(s.claim("alive", {key_a}, 1).size(), 1u);
   EXPECT_TRUE(s.fail(failed, "alive", "the witness does not satisfy the circuit"));
   EXPECT_EQ(other.find("uid:1", "f")->error, "the witness does not satisfy the circuit");
+}
+
+// A database an older server created kept a done job's proofs as hex text (cuzk_jobs.results): migrate
+// moves them into cuzk_proofs as bytes, and the job answers with the same proofs.
+TEST(ClusterStoreSchema, AnOlderDatabasesHexProofsBecomeBytes) {
+  test::pg_server pg;
+  const auto psql = (test::pg_server::bindir().value() / "psql").string();
+  const auto sql = [&](const std::string& q) {
+    const auto r = test::run(psql + " -v ON_ERROR_STOP=1 '" + pg.conninfo() + "' -c \"" + q + "\"");
+    ASSERT_EQ(r.rc, 0) << q << "\n" << r.out << r.err;
+  };
+  sql("CREATE TABLE cuzk_jobs (id bigserial PRIMARY KEY, owner text NOT NULL, job_id text NOT NULL, digest text NOT "
+      "NULL, key_id text NOT NULL, spec text NOT NULL, client text NOT NULL DEFAULT '', priority smallint NOT NULL, "
+      "curve smallint NOT NULL DEFAULT 1, partitions integer NOT NULL, submitted timestamptz NOT NULL DEFAULT now(), "
+      "state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'claimed', 'done', 'failed')), node text, "
+      "claimed timestamptz, attempts integer NOT NULL DEFAULT 0, error text, results text[], finished timestamptz, "
+      "UNIQUE (owner, job_id))");
+  sql("INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, priority, partitions, state, node, results, "
+      "finished) VALUES ('uid:1', 'old', '00ff', '" + key_a + "', '', 1, 2, 'done', 'a', ARRAY['0102', 'ff'], now())");
+  cluster_store s(pg.conninfo());
+  s.migrate();
+  s.migrate();  // once migrated, a second start changes nothing
+  const auto j = s.find("uid:1", "old");
+  ASSERT_TRUE(j);
+  EXPECT_EQ(j->state, cluster_state::done);
+  EXPECT_EQ(j->results, (std::vector<std::vector<std::uint8_t>>{{1, 2}, {0xff}}));
+  // and the migrated database serves new jobs as a new one does
+  const auto id = s.submit(job("uid:1", "new")).id;
+  ASSERT_EQ(s.claim("a", {key_a}, 1).size(), 1u);
+  EXPECT_TRUE(s.complete(id, "a", {{7}}));
+  EXPECT_EQ(s.get(id)->results, (std::vector<std::vector<std::uint8_t>>{{7}}));
 }
 
 TEST_F(ClusterStore, ADatabaseThatGoesAwayIsAClearErrorAndIsReconnectedWhenItIsBack) {

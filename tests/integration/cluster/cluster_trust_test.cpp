@@ -67,8 +67,7 @@ std::optional<server::cluster_job> find(const pg_server& pg, const std::string& 
 
 /* The public signals of a finished job's first proof, as JSON. */
 nlohmann::json public_of(const server::cluster_job& j) {
-  const auto bytes = util::from_hex(j.results_hex.at(0)).value();
-  return nlohmann::json::parse(job::result_to_json({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}).public_signals);
+  return nlohmann::json::parse(job::result_to_json(j.results.at(0)).public_signals);
 }
 
 /* `cuzk prove` on this host, the reference: the public signals of these proving arguments. */
@@ -127,8 +126,8 @@ TEST(ClusterTrust, AWitnessPathIsReadWhereTheClientAskedUnderItsIdentityAndNever
   const auto r = submit("mine", w / "mine.wtns");
   ASSERT_EQ(r.exit, 0) << r.output << logs({&a, &b});
   std::optional<server::cluster_job> mine;
-  ASSERT_TRUE(eventually([&] { mine = find(pg, nobody_owner(), "mine"); return mine && mine->state == "done"; }, 120s))
-      << (mine ? mine->state + " " + mine->error : "unknown") << "\n" << logs({&a, &b});
+  ASSERT_TRUE(eventually([&] { mine = find(pg, nobody_owner(), "mine"); return mine && mine->state == server::cluster_state::done; }, 120s))
+      << (mine ? std::string(server::name(mine->state)) + " " + mine->error : "unknown") << "\n" << logs({&a, &b});
   EXPECT_EQ(mine->node, "b");
   EXPECT_EQ(public_of(*mine), proven_here(a.svc->dir(), {"--wtns", (w / "mine.wtns").string()}))
       << "node B proved the file its own namespace holds under that path, not the client's";
@@ -186,9 +185,9 @@ TEST(ClusterTrust, AJobIdInTheClustersNamespaceIsRefusedAndAPoolThatJoinsACluste
   a.start();
   a.workers.push_back(a.svc->start_worker("a-w0"));
   std::optional<server::cluster_job> j;
-  ASSERT_TRUE(eventually([&] { j = db.get(id); return j && (j->state == "done" || j->state == "failed"); }, 120s))
+  ASSERT_TRUE(eventually([&] { j = db.get(id); return j && (j->state == server::cluster_state::done || j->state == server::cluster_state::failed); }, 120s))
       << logs({&a});
-  ASSERT_EQ(j->state, "done") << j->error << "\n" << logs({&a});
+  ASSERT_EQ(j->state, server::cluster_state::done) << j->error << "\n" << logs({&a});
   const auto inputs = a.svc->dir() / "victim.json";
   write_text(inputs, std::get<proto::native_work>(victim.work).inputs_json, 0644);
   EXPECT_EQ(public_of(*j), proven_here(a.svc->dir(), {"--circuit", circuit, "--inputs", inputs.string()}))
@@ -208,13 +207,13 @@ TEST(ClusterTrust, AProofRewrittenInTheDatabaseIsNeverAnswered) {
   ASSERT_TRUE(c.submit(s).created) << logs({&a});
   ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(c.wait("j1", 120s))) << logs({&a});
   // Whoever holds the role changes a public signal of the stored result (still a canonical field element).
-  auto stored = util::from_hex(find(pg, "uid:" + std::to_string(::getuid()), "j1").value().results_hex.at(0)).value();
+  auto stored = find(pg, "uid:" + std::to_string(::getuid()), "j1").value().results.at(0);
   const std::size_t first_signal = 1 + 96 + 192 + 96 + 4;  // curve, BLS12-381 proof, n_public
   ASSERT_GT(stored.size(), first_signal);
-  stored[first_signal] = static_cast<char>(stored[first_signal] ^ 1);
+  stored[first_signal] ^= 1;
   const auto psql = (pg_server::bindir().value() / "psql").string();
-  const auto r = run(psql + " '" + pg.conninfo() + "' -c \"UPDATE cuzk_jobs SET results = ARRAY['" + util::to_hex(stored) +
-                     "'] WHERE job_id = 'j1'\"");
+  const auto r = run(psql + " '" + pg.conninfo() + "' -c \"UPDATE cuzk_proofs SET proof = decode('" + util::to_hex(stored) +
+                     "', 'hex') WHERE part = 0 AND job = (SELECT id FROM cuzk_jobs WHERE job_id = 'j1')\"");
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   for (const char* how : {"fetch", "wait"}) {
     try {

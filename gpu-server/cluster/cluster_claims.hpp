@@ -1,10 +1,9 @@
-// The job queue of a cluster node (DESIGN §11, issue 22): the queue is the
-// cluster database's, and this node takes from it what it can prove. It
-// claims queued jobs whose key it holds (FOR UPDATE SKIP LOCKED, priority
-// then age) while its slots have room, prepares each like a Submit and
-// records it in its own job table as "cluster:ID:CLAIM", where the node-local
-// queue (local_job_queue, to which the job_queue calls go) hands its
-// partitions to workers as always. A finished job's proofs (verified by the
+// A cluster node's claims (DESIGN §11, issue 22): the queue is the cluster
+// database's, and this node takes from it what it can prove. It claims
+// queued jobs whose key it holds (FOR UPDATE SKIP LOCKED, priority then age)
+// while its slots have room, prepares each like a Submit and records it in
+// its own job table as "cluster:ID:CLAIM" through the node's queue, which
+// hands its partitions to workers as always. A finished job's proofs (verified by the
 // prover) or its failure go back to the database, which answers clients on
 // every node; only then is the local record released. It heartbeats, returns
 // the claims of silent nodes to the queue, and reconciles: a job it holds
@@ -28,7 +27,8 @@
 #include "cluster/cluster_link.hpp"
 #include "requests/file_policy.hpp"
 #include "keys/key_store.hpp"
-#include "queue/local_job_queue.hpp"
+#include "node_context.hpp"
+#include "queue/job_queue.hpp"
 #include "requests/preparation.hpp"
 #include "server_options.hpp"
 #include "shm/job_table.hpp"
@@ -37,41 +37,19 @@
 
 namespace cuzk::server {
 
-class cluster_job_queue final : public job_queue {
+class cluster_claims {
  public:
-  struct context {
-    const server_options& opt;
-    const loop_state& loop;
-    shm::job_table& jobs;
-    const shm::slot_table& slots;
-    key_store& keys;
+  struct context : node_context {
+    job_queue& queue;  // the node's: a claimed job is recorded through it
     uploads& spool;
     cluster_link& link;
-    boost::asio::io_context& io;
     boost::asio::thread_pool& prep;
   };
-  /* failed: a job the local queue failed (poison input). dispatch: new work may start. reconciled: the
-     database said, for the first time since the start, which jobs of this node's pool are still its own.
-     refused: another live node holds this node's name (why, a sentence): the node must stop. */
-  cluster_job_queue(context c, unsigned max_synth_crashes, std::function<void(shm::job_ref)> failed,
-                    std::function<void()> dispatch, std::function<void()> reconciled,
-                    std::function<void(const std::string&)> refused = {});
-
-  // The jobs this node claimed, as the node-local queue holds them.
-  shm::result<shm::submit_outcome> submit(const shm::job_request& req) override { return local_.submit(req); }
-  void refresh(bool log) override { local_.refresh(log); }
-  std::optional<queued_partition> take(
-      const std::function<bool(const queued_partition&, const shm::job_record&)>& fits) override {
-    return local_.take(fits);
-  }
-  bool claim(const queued_partition& q, std::uint32_t slot) override { return local_.claim(q, slot); }
-  void give_back(const queued_partition& q) override { local_.give_back(q); }
-  bool refuse_poison(shm::job_ref j, std::uint32_t partition, unsigned max, const std::string& last) override {
-    return local_.refuse_poison(j, partition, max, last);
-  }
-  void drop(shm::job_ref j) override { local_.drop(j); }
-  std::size_t size() const override { return local_.size(); }
-  std::size_t count(shm::priority p) const override { return local_.count(p); }
+  /* dispatch: new work may start. reconciled: the database said, for the first time since the start, which
+     jobs of this node's pool are still its own. refused: another live node holds this node's name (why, a
+     sentence): the node must stop. */
+  cluster_claims(context c, std::function<void()> dispatch, std::function<void()> reconciled,
+                 std::function<void(const std::string&)> refused = {});
 
   /* The loop's tick: heartbeat and reconciliation on their period, claims on the poll period. */
   void tick();
@@ -103,7 +81,6 @@ class cluster_job_queue final : public job_queue {
   void note_database(bool up, const std::string& why);
 
   context c_;
-  local_job_queue local_;
   std::function<void()> dispatch_, reconciled_;
   std::function<void(const std::string&)> refused_;
   file_policy witness_files_;

@@ -1,4 +1,4 @@
-#include "cluster/cluster_requests.hpp"
+#include "cluster/cluster_job_directory.hpp"
 #include "requests/critical_refusals.hpp"
 
 #include <spdlog/spdlog.h>
@@ -14,6 +14,7 @@
 #include "proto/names.hpp"
 #include "proto/rules.hpp"
 #include "r1cs/input_file.hpp"
+#include "requests/node_job_directory.hpp"
 #include "requests/status_jobs.hpp"
 #include "requests/take_if.hpp"
 #include "util/hex.hpp"
@@ -26,32 +27,32 @@ namespace {
 /* PostgreSQL holds at most 1 GB in one bytea value. */
 constexpr std::uint64_t max_stored_file = 1000ULL << 20;
 
-proto::job_state state_of(const std::string& s) {
-  if (s == "done") return proto::job_state::done;
-  if (s == "failed") return proto::job_state::failed;
-  if (s == "claimed") return proto::job_state::running;
+proto::job_state state_of(cluster_state s) {
+  switch (s) {
+    case cluster_state::done: return proto::job_state::done;
+    case cluster_state::failed: return proto::job_state::failed;
+    case cluster_state::claimed: return proto::job_state::running;
+    case cluster_state::queued: break;
+  }
   return proto::job_state::queued;
 }
 
 }  // namespace
 
-cluster_requests::cluster_requests(context c, std::function<proto::job_status(const shm::job_record&)> local_status,
-                                   std::function<void(proto::status_reply&, bool)> describe)
-    : c_(c), local_status_(std::move(local_status)), describe_(std::move(describe)) {}
-
-std::string cluster_requests::owner_of(const peer& p) {
+std::string cluster_job_directory::owner_of(const peer& p) {
   return p.network() ? "net:" + p.name : "uid:" + std::to_string(p.cred.uid);
 }
 
-std::string cluster_requests::owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const {
+std::string cluster_job_directory::owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const {
   if (owner_uid && (*owner_uid == p.cred.uid || c_.opt.is_operator(p.cred.uid)) && !p.network())
     return "uid:" + std::to_string(*owner_uid);
   return owner_uid && *owner_uid != p.cred.uid ? std::string() : owner_of(p);  // another's job: none of yours
 }
 
-void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::submit& s,
-                              const std::array<std::uint8_t, 16>& digest, const prepared& r, const spooled& files,
-                              std::function<void(bool, bool)> stored) {
+void cluster_job_directory::record(const submission& sub, prepared r, std::function<void(recorded)> done) {
+  const auto& [p, rq, s, digest, files] = sub;
+  const auto stored = [done = std::move(done)](bool stored, bool created) { done(recorded{created, stored, {}}); };
+  c_.keys.keep(r.key_id, r.pk);
   cluster_job j;
   j.owner = owner_of(p);
   j.job_id = s.job_id;
@@ -110,14 +111,14 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
                                              : r1cs::read_whole_file(in.path, in.kind)});
         return db.submit(j, inputs, most, critical, bytes, critical_parts);
       },
-      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, partitions = s.partitions, stored = std::move(stored)](
+      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, partitions = s.partitions, stored](
           util::expected<cluster_submit_outcome, std::string> out) {
         if (!out) {
           c_.out.reply_error(to, rq, proto::error_code::unavailable,
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
           return stored(false, false);
         }
-        if (out->busy) ++(out->stored_full ? counts_.refused_files : out->critical ? counts_.refused_critical : counts_.refused_jobs);
+        if (out->busy) ++(out->stored_full ? c_.counts.refused_files : out->critical ? c_.counts.refused_critical : c_.counts.refused_jobs);
         if (out->busy && out->stored_full) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
                              "your unfinished jobs keep " + std::to_string(out->stored_bytes >> 20) +
@@ -156,9 +157,8 @@ void cluster_requests::record(const peer& p, std::uint64_t rq, const proto::subm
       });
 }
 
-void cluster_requests::resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s,
-                                   const std::array<std::uint8_t, 16>& digest, const std::string& why,
-                                   proto::error_code code) {
+void cluster_job_directory::refuse(const submission& sub, const std::string& why, proto::error_code code) {
+  const auto& [p, rq, s, digest, files] = sub;
   if (!admit(p, rq)) return;
   const auto digest_hex = util::to_hex(digest);
   look_up(
@@ -173,11 +173,11 @@ void cluster_requests::resubmitted(const peer& p, std::uint64_t rq, const proto:
       });
 }
 
-void cluster_requests::unavailable(const address& to, std::uint64_t rq, const std::string& why) {
+void cluster_job_directory::unavailable(const address& to, std::uint64_t rq, const std::string& why) {
   c_.out.reply_error(to, rq, proto::error_code::unavailable, "the cluster database: " + why);
 }
 
-bool cluster_requests::admit(const peer& p, std::uint64_t rq) {
+bool cluster_job_directory::admit(const peer& p, std::uint64_t rq) {
   const unsigned most = std::max(4u, c_.opt.max_fetches_per_client);
   if (in_flight_[p.cred.uid] < most) return true;
   c_.out.reply_error(p.to(), rq, proto::error_code::busy,
@@ -185,7 +185,7 @@ bool cluster_requests::admit(const peer& p, std::uint64_t rq) {
   return false;
 }
 
-void cluster_requests::look_up(uid_t uid, std::function<answer(cluster_store&)> f,
+void cluster_job_directory::look_up(uid_t uid, std::function<answer(cluster_store&)> f,
                                std::function<void(util::expected<answer, std::string>)> done) {
   ++in_flight_[uid];
   c_.link.call<answer>(std::move(f), [this, uid, done = std::move(done)](util::expected<answer, std::string> a) {
@@ -194,7 +194,7 @@ void cluster_requests::look_up(uid_t uid, std::function<answer(cluster_store&)> 
   });
 }
 
-proto::job_status cluster_requests::status_of(const cluster_job& j) const {
+proto::job_status cluster_job_directory::status_of(const cluster_job& j) const {
   proto::job_status st;
   st.job_id = j.job_id;
   st.state = state_of(j.state);
@@ -206,32 +206,32 @@ proto::job_status cluster_requests::status_of(const cluster_job& j) const {
   st.curve = curves::valid_curve_id(static_cast<std::uint8_t>(j.curve)) ? curves::curve_id(j.curve)
                                                                        : curves::curve_id::bls12_381;
   // Proven here: the partitions' detail from this node's table.
-  if (j.state == "claimed" && j.node == c_.opt.cluster.node)
+  if (j.state == cluster_state::claimed && j.node == c_.opt.cluster.node)
     if (auto ref = c_.jobs.find(local_job_id(j.id, j.attempts), std::nullopt))
       if (auto rec = c_.jobs.get(*ref); rec && cluster_id_of(**rec)) {
-        st.partitions = local_status_(**rec).partitions;
+        st.partitions = job_status_of(**rec, c_.slots).partitions;
         return st;
       }
   for (std::uint32_t i = 0; i < std::clamp<std::uint32_t>(j.partitions, 1, 16); ++i) {
     proto::partition_status ps;
-    ps.state = j.state == "done"     ? proto::partition_state::done
-               : j.state == "failed" ? proto::partition_state::failed
-                                     : proto::partition_state::queued;
+    ps.state = j.state == cluster_state::done     ? proto::partition_state::done
+               : j.state == cluster_state::failed ? proto::partition_state::failed
+                                                  : proto::partition_state::queued;
     st.partitions.push_back(ps);
   }
   return st;
 }
 
-bool cluster_requests::answer_finished(const address& to, std::uint64_t rq, const answer& a) {
+bool cluster_job_directory::answer_finished(const address& to, std::uint64_t rq, const answer& a) {
   if (!a.job) return false;
-  if (a.job->state == "failed") {
+  if (a.job->state == cluster_state::failed) {
     c_.out.send(to, proto::message{rq, status_of(*a.job)});
     return true;
   }
-  if (a.job->state != "done") return false;
+  if (a.job->state != cluster_state::done) return false;
   if (!a.error.empty()) {
     if (a.altered) {
-      ++counts_.proofs_refused;
+      ++c_.counts.proofs_refused;
       spdlog::warn("{}", util::printable(a.error));
     }
     c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
@@ -241,12 +241,11 @@ bool cluster_requests::answer_finished(const address& to, std::uint64_t rq, cons
   return true;
 }
 
-cluster_requests::vk_map cluster_requests::vks_now() {
-  if (!c_.keys) return vks_;
-  for (const auto& id : c_.keys->held()) {
+cluster_job_directory::vk_map cluster_job_directory::vks_now() {
+  for (const auto& id : c_.keys.held()) {
     if (vks_.count(id)) continue;
-    auto pk = c_.keys->loaded(id);
-    if (!pk && asked_.insert(id).second) pk = c_.keys->ready(id);  // loads it once, if it is not in memory
+    auto pk = c_.keys.loaded(id);
+    if (!pk && asked_.insert(id).second) pk = c_.keys.ready(id);  // loads it once, if it is not in memory
     if (pk)
       pk.visit([&](const auto& k) {
         using C = typename std::remove_cvref_t<decltype(k)>::curve;
@@ -256,10 +255,10 @@ cluster_requests::vk_map cluster_requests::vks_now() {
   return vks_;
 }
 
-cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> j, const vk_map& vks) {
+cluster_job_directory::answer cluster_job_directory::answer_of(std::optional<cluster_job> j, const vk_map& vks) {
   answer a;
   a.job = std::move(j);
-  if (!a.job || a.job->state != "done") return a;
+  if (!a.job || a.job->state != cluster_state::done) return a;
   proto::proof_reply pr;
   pr.job_id = a.job->job_id;
   const auto vk = vks.find(a.job->key_id);
@@ -268,11 +267,9 @@ cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> 
               " (or is loading it) to verify the stored proof; retry, or ask a node that holds it";
     return a;
   }
-  for (std::size_t i = 0; i < a.job->results_hex.size(); ++i) {
-    auto bytes = util::from_hex(a.job->results_hex[i]);
+  for (std::size_t i = 0; i < a.job->results.size(); ++i) {
     try {
-      if (!bytes) throw std::runtime_error("a stored proof is not hex");
-      const std::span<const std::uint8_t> stored{reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()};
+      const std::span<const std::uint8_t> stored = a.job->results[i];
       const bool verifies = std::visit(
           [](const auto& r, const auto& v) -> bool {
             using R = std::remove_cvref_t<decltype(r)>;
@@ -300,7 +297,8 @@ cluster_requests::answer cluster_requests::answer_of(std::optional<cluster_job> 
   return a;
 }
 
-void cluster_requests::status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+void cluster_job_directory::status(const peer& p, std::uint64_t rq, const proto::status_request& s) {
+  if (s.cluster) return cluster(p, rq);
   if (!admit(p, rq)) return;
   const auto to = p.to();
   if (s.job_id) {
@@ -332,13 +330,12 @@ void cluster_requests::status(const peer& p, std::uint64_t rq, const proto::stat
         if (!a) return unavailable(to, rq, a.error());
         proto::status_reply st;
         add_jobs(st, jobs->size(), [&](std::size_t i) { return std::optional(status_of((*jobs)[i])); });
-        st.hung_timeout_ms = static_cast<std::uint32_t>(std::min<std::int64_t>(c_.opt.hung_timeout.count(), UINT32_MAX));
-        describe_(st, all);
+        c_.node.describe(st, all);
         c_.out.send(to, proto::message{rq, std::move(st)});
       });
 }
 
-void cluster_requests::cluster(const peer& p, std::uint64_t rq) {
+void cluster_job_directory::cluster(const peer& p, std::uint64_t rq) {
   if (!admit(p, rq)) return;
   const bool all = c_.opt.is_operator(p.cred.uid) && !p.network();
   auto nodes = std::make_shared<std::vector<cluster_node>>();
@@ -348,7 +345,7 @@ void cluster_requests::cluster(const peer& p, std::uint64_t rq) {
       [nodes, queued](cluster_store& db) {
         *nodes = db.node_views();
         for (const auto& [state, n] : db.counts())
-          if (state == "queued") *queued = n;
+          if (state == cluster_state::queued) *queued = n;
         return answer{};
       },
       [this, to = p.to(), rq, all, nodes, queued](util::expected<answer, std::string> a) {
@@ -378,7 +375,7 @@ void cluster_requests::cluster(const peer& p, std::uint64_t rq) {
       });
 }
 
-void cluster_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
+void cluster_job_directory::fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) {
   if (!admit(p, rq)) return;
   const auto owner = owner_named(p, f.owner_uid);
   look_up(
@@ -393,7 +390,7 @@ void cluster_requests::fetch(const peer& p, std::uint64_t rq, const proto::fetch
       });
 }
 
-void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
+void cluster_job_directory::wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
   if (!admit(p, rq)) return;
   const auto owner = owner_named(p, w.owner_uid);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms);
@@ -415,7 +412,7 @@ void cluster_requests::wait(const peer& p, std::uint64_t rq, const proto::wait_r
       });
 }
 
-void cluster_requests::recheck(const std::vector<waiter>& ws) {
+void cluster_job_directory::recheck(const std::vector<waiter>& ws) {
   for (const auto& w : ws)
     look_up(
         w.uid, [id = w.id, vks = vks_now()](cluster_store& db) { return answer_of(db.get(id), vks); },
@@ -426,21 +423,21 @@ void cluster_requests::recheck(const std::vector<waiter>& ws) {
         });
 }
 
-void cluster_requests::job_finished(std::int64_t id) {
+void cluster_job_directory::job_finished(std::int64_t id) {
   recheck(take_if(waiters_, [&](const waiter& w) { return w.id == id; }));
 }
 
-void cluster_requests::resync() {
+void cluster_job_directory::resync() {
   std::vector<waiter> all;
   all.swap(waiters_);
   recheck(all);
 }
 
-void cluster_requests::closed(const std::string& identity, channel via) {
-  std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == via && w.to.identity == identity; });
+std::size_t cluster_job_directory::closed(const std::string& identity, channel via) {
+  return std::erase_if(waiters_, [&](const waiter& w) { return w.to.via == via && w.to.identity == identity; });
 }
 
-void cluster_requests::expire_waits() {
+void cluster_job_directory::expire_waits() {
   const auto now = std::chrono::steady_clock::now();
   for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; }))
     look_up(

@@ -1,4 +1,4 @@
-// Client requests on a cluster node (DESIGN §11): a prepared Submit is
+// A cluster node's job directory (DESIGN §11): a prepared Submit is
 // recorded in the cluster database (idempotent per client identity and job
 // id on every node; its streamed files travel with it), and Status, Fetch
 // and Wait answer from the database whichever node proves the job; Waits
@@ -23,54 +23,56 @@
 #include "groth16/keys.hpp"
 #include "job/any_key.hpp"
 #include "keys/key_store.hpp"
+#include "admin/node_status.hpp"
+#include "node_context.hpp"
 #include "outbox.hpp"
-#include "requests/preparation.hpp"
+#include "requests/job_directory.hpp"
 #include "proto/message.hpp"
 #include "server_options.hpp"
 #include "shm/job_table.hpp"
+#include "shm/slot_table.hpp"
 
 namespace cuzk::server {
 
-class cluster_requests {
+/* Submits refused at a cluster-wide limit, and stored proofs refused because they did not verify. */
+struct cluster_counters {
+  std::uint64_t refused_jobs = 0, refused_critical = 0, refused_files = 0, proofs_refused = 0;
+};
+
+class cluster_job_directory final : public job_directory {
  public:
-  struct context {
-    const server_options& opt;
-    const shm::job_table& jobs;
+  /* keys: a Submit's key is kept; a stored proof is verified with its key before it is answered. */
+  struct context : node_context {
     cluster_link& link;
-    outbox& out;
-    key_store* keys = nullptr;  // the keys a stored proof is verified with before it is answered
+    const node_status& node;
+    cluster_counters& counts;
   };
-  /* local_status: a local job's status (its partitions' detail when this node proves it).
-     describe: the node's part of a whole-service status reply. */
-  cluster_requests(context c, std::function<proto::job_status(const shm::job_record&)> local_status,
-                   std::function<void(proto::status_reply&, bool operator_view)> describe);
+  explicit cluster_job_directory(context c) : c_(c) {}
 
   /* A client's name in the database. */
   static std::string owner_of(const peer& p);
-  /* A prepared Submit, recorded in the database and answered; stored(true, created) once the cluster holds it
-     (its spooled files were copied there and may go; created: by this Submit, not known before). */
-  void record(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
-              const prepared& r, const spooled& files, std::function<void(bool stored, bool created)> stored);
-  /* A Submit whose uploads are gone (the cluster holds them since its first Submit), or over this node's
-     critical bucket: accepted again when the database knows the same request under its id, else refused
-     with `why` (as `code`). */
-  void resubmitted(const peer& p, std::uint64_t rq, const proto::submit& s, const std::array<std::uint8_t, 16>& digest,
-                   const std::string& why, proto::error_code code = proto::error_code::bad_request);
-  void status(const peer& p, std::uint64_t rq, const proto::status_request& s);
-  /* The cluster's nodes (cuzk status --cluster); while the database does not answer, why. */
-  void cluster(const peer& p, std::uint64_t rq);
-  void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f);
-  void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w);
-  void closed(const std::string& identity, channel via);
-  void expire_waits();
+  /* The database answers a known id at record, on any node. */
+  bool answer_known(const submission&) override { return false; }
+  bool holds(const peer&, const std::string&) const override { return false; }
+  /* The database counts the critical jobs of a client on every node at record. */
+  std::pair<std::uint32_t, std::uint32_t> critical_of(const peer&) const override { return {}; }
+  /* Accepted again when the database knows the same request under its id (the cluster holds its uploads since
+     its first Submit), else refused with `why`. */
+  void refuse(const submission& sub, const std::string& why, proto::error_code code) override;
+  /* Another node proves the job: the files the client named are stored with it. */
+  bool stores_files() const override { return true; }
+  /* Recorded in the database with its files; stored once the cluster holds it (the spool's copies may go). */
+  void record(const submission& sub, prepared r, std::function<void(recorded)> done) override;
+  void status(const peer& p, std::uint64_t rq, const proto::status_request& s) override;
+  void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) override;
+  void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) override;
+  /* A local job is a claim: cluster_claims reports it; the Waits wake on the database's notification. */
+  void job_changed(shm::job_ref) override {}
+  std::size_t closed(const std::string& identity, channel via) override;
+  void expire_waits() override;
   /* The database says this job finished (or the listener reconnected: every pending Wait looks again). */
   void job_finished(std::int64_t id);
   void resync();
-  /* Submits refused at a cluster-wide limit, and stored proofs refused because they did not verify. */
-  struct counters {
-    std::uint64_t refused_jobs = 0, refused_critical = 0, refused_files = 0, proofs_refused = 0;
-  };
-  const counters& counts() const { return counts_; }
 
  private:
   struct waiter {
@@ -96,6 +98,8 @@ class cluster_requests {
   /* The job, with its proofs decoded and verified under its key when it is done: whoever can write the
      database can rewrite a stored proof, so none is answered that does not verify. */
   static answer answer_of(std::optional<cluster_job> j, const vk_map& vks);
+  /* The cluster's nodes (cuzk status --cluster); while the database does not answer, why. */
+  void cluster(const peer& p, std::uint64_t rq);
   /* The owner a request names: the sender, or (an operator) the uid it gives. */
   std::string owner_named(const peer& p, std::optional<std::uint32_t> owner_uid) const;
   /* The database could not answer: UNAVAILABLE, with why. */
@@ -109,11 +113,8 @@ class cluster_requests {
   void recheck(const std::vector<waiter>& ws);
 
   context c_;
-  std::function<proto::job_status(const shm::job_record&)> local_status_;
-  std::function<void(proto::status_reply&, bool)> describe_;
   std::map<uid_t, unsigned> in_flight_;  // database look-ups per client
   std::vector<waiter> waiters_;
-  counters counts_;
   vk_map vks_;
   std::set<std::string> asked_;  // keys asked to load for their verifying key
 };

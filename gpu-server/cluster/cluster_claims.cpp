@@ -1,4 +1,4 @@
-#include "cluster/cluster_job_queue.hpp"
+#include "cluster/cluster_claims.hpp"
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
@@ -21,7 +21,7 @@ namespace cuzk::server {
 
 namespace {
 
-/* The request a cluster job row holds (cluster_requests::record). */
+/* The request a cluster job row holds (cluster_job_directory::record). */
 std::optional<proto::submit> request_of(const cluster_job& j) {
   auto bytes = util::from_hex(j.spec);
   if (!bytes) return std::nullopt;
@@ -45,17 +45,15 @@ void write_file(const std::filesystem::path& path, std::span<const std::uint8_t>
 
 }  // namespace
 
-cluster_job_queue::cluster_job_queue(context c, unsigned max_synth_crashes, std::function<void(shm::job_ref)> failed,
-                                     std::function<void()> dispatch, std::function<void()> reconciled,
-                                     std::function<void(const std::string&)> refused)
+cluster_claims::cluster_claims(context c, std::function<void()> dispatch, std::function<void()> reconciled,
+                               std::function<void(const std::string&)> refused)
     : c_(c),
-      local_(c.jobs, max_synth_crashes, std::move(failed)),
       dispatch_(std::move(dispatch)),
       reconciled_(std::move(reconciled)),
       refused_(std::move(refused)),
       witness_files_({}, "witness") {}  // no directory: a claimed job's files are its bytes, never a path
 
-void cluster_job_queue::note_database(bool up, const std::string& why) {
+void cluster_claims::note_database(bool up, const std::string& why) {
   if (up && !database_up_) spdlog::info("cluster database: reachable again");
   if (!up && database_up_) spdlog::warn("cluster database: {}; this node keeps proving what it holds", why);
   database_up_ = up;
@@ -64,14 +62,14 @@ void cluster_job_queue::note_database(bool up, const std::string& why) {
   else if (!up_since_) up_since_ = std::chrono::steady_clock::now();
 }
 
-void cluster_job_queue::tick() {
+void cluster_claims::tick() {
   const auto now = std::chrono::steady_clock::now();
   if (now - last_beat_ >= c_.opt.cluster.heartbeat) beat();
   // While the database is away only the heartbeat tries it (the claims would fail the same way).
   if (database_up_ && now - last_poll_ >= c_.opt.cluster.poll) claim_more();
 }
 
-std::uint32_t cluster_job_queue::room() const {
+std::uint32_t cluster_claims::room() const {
   std::uint64_t busy = 0;
   c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
     if (shm::job_word_state(rec) != shm::job_state::active) return;
@@ -85,7 +83,7 @@ std::uint32_t cluster_job_queue::room() const {
   return static_cast<std::uint32_t>(busy >= slots ? 0 : slots - busy);
 }
 
-void cluster_job_queue::claim_more() {
+void cluster_claims::claim_more() {
   last_poll_ = std::chrono::steady_clock::now();
   if (claiming_ || !named_ || c_.loop.stopping || !c_.loop.accepting) return;
   const auto free = room();
@@ -110,7 +108,7 @@ void cluster_job_queue::claim_more() {
       });
 }
 
-void cluster_job_queue::beat() {
+void cluster_claims::beat() {
   last_beat_ = std::chrono::steady_clock::now();
   if (beating_) return;
   beating_ = true;
@@ -158,7 +156,7 @@ void cluster_job_queue::beat() {
       });
 }
 
-void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
+void cluster_claims::reconcile(const std::vector<cluster_job>& mine) {
   std::set<std::int64_t> ids;
   for (const auto& j : mine) ids.insert(j.id);
   std::set<std::int64_t> here;
@@ -169,7 +167,7 @@ void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
     if (st == shm::job_state::active && !ids.count(*id) && !taking_.count(*id)) {
       spdlog::warn("cluster job {}: another node holds it now; dropped here", *id);
       (void)c_.jobs.fail_job(ref, "the cluster gave this job to another node");
-      local_.drop(ref);
+      c_.queue.drop(ref);
       c_.jobs.mark_fetched(ref);
       return;
     }
@@ -183,10 +181,10 @@ void cluster_job_queue::reconcile(const std::vector<cluster_job>& mine) {
     }
 }
 
-void cluster_job_queue::take_in(const cluster_job& j) {
+void cluster_claims::take_in(const cluster_job& j) {
   auto request = request_of(j);
   if (!request) return give_up(j.id, "the cluster database holds a request this node cannot decode", true);
-  // The request names its files by kind ("upload:wtns", "upload:r1cs": cluster_requests::record); a path
+  // The request names its files by kind ("upload:wtns", "upload:r1cs": cluster_job_directory::record); a path
   // (a row an older node recorded) is never opened here with the service's rights for another node's client.
   if (const auto* w = std::get_if<proto::circom_work>(&request->work))
     for (const auto* f : {&w->wtns, w->r1cs ? &*w->r1cs : nullptr})
@@ -224,7 +222,7 @@ void cluster_job_queue::take_in(const cluster_job& j) {
       });
 }
 
-void cluster_job_queue::taken_in(const cluster_job& j, const std::vector<std::pair<proto::upload_kind, std::string>>& files,
+void cluster_claims::taken_in(const cluster_job& j, const std::vector<std::pair<proto::upload_kind, std::string>>& files,
                                  prepared r) {
   taking_.erase(j.id);
   auto remove_files = [&] {
@@ -246,7 +244,7 @@ void cluster_job_queue::taken_in(const cluster_job& j, const std::vector<std::pa
     std::memcpy(req.digest.data(), d->data(), d->size());
   req.retention_ns = c_.opt.retention_ns();
   req.origin = shm::job_origin::cluster;
-  auto out = local_.submit(req);
+  auto out = c_.queue.submit(req);
   if (!out) {
     remove_files();
     return give_up(j.id, "this node's job table cannot take it now", false);
@@ -263,7 +261,7 @@ void cluster_job_queue::taken_in(const cluster_job& j, const std::vector<std::pa
   dispatch_();
 }
 
-void cluster_job_queue::give_up(std::int64_t id, const std::string& why, bool fail) {
+void cluster_claims::give_up(std::int64_t id, const std::string& why, bool fail) {
   spdlog::warn("cluster job {}: {}; {}", id, why, fail ? "failed" : "returned to the queue");
   c_.link.call<bool>(
       [id, node = c_.opt.cluster.node, why, fail](cluster_store& db) {
@@ -272,9 +270,9 @@ void cluster_job_queue::give_up(std::int64_t id, const std::string& why, bool fa
       [this](util::expected<bool, std::string> r) { note_database(r.has_value(), r ? std::string() : r.error()); });
 }
 
-void cluster_job_queue::job_changed(shm::job_ref j) { report(j); }
+void cluster_claims::job_changed(shm::job_ref j) { report(j); }
 
-void cluster_job_queue::report(shm::job_ref j, bool again) {
+void cluster_claims::report(shm::job_ref j, bool again) {
   auto rec = c_.jobs.get(j);
   if (!rec) return;
   const auto* r = *rec;
@@ -282,12 +280,12 @@ void cluster_job_queue::report(shm::job_ref j, bool again) {
   const auto st = shm::job_word_state(*r);
   if (!id || (r->fetched && !again) || (st != shm::job_state::done && st != shm::job_state::failed) || reporting_.count(*id))
     return;
-  std::vector<std::string> results;
+  std::vector<std::vector<std::uint8_t>> results;
   std::string error;
   if (st == shm::job_state::done) {
     for (std::uint32_t p = 0; p < r->n_partitions; ++p) {
       const auto& part = r->parts[p];
-      results.push_back(util::to_hex({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)}));
+      results.emplace_back(part.result, part.result + std::min<std::size_t>(part.result_len, shm::result_bytes));
     }
   } else {
     error = std::string(r->error, std::min<std::size_t>(r->error_len, sizeof r->error));
