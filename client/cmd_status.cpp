@@ -30,11 +30,10 @@ std::string shown(std::string_view s) { return util::escape_for_terminal(s); }
 
 /* Seconds, from the job record's microseconds. */
 json to_json(const proto::partition_timings& t) {
-  auto s = [](std::uint64_t us) { return static_cast<double>(us) / 1e6; };
-  return {{"h2d", s(t.h2d_us)},           {"ntt", s(t.ntt_us)},           {"msm_h", s(t.msm_h_us)},
-          {"msm_l", s(t.msm_l_us)},       {"msm_a", s(t.msm_a_us)},       {"msm_b_g1", s(t.msm_b_g1_us)},
-          {"msm_b_g2", s(t.msm_b_g2_us)}, {"batch_add", s(t.batch_add_us)}, {"cpu_prep", s(t.cpu_prep_us)},
-          {"verify", s(t.verify_us)},     {"total", s(t.total_us)}};
+  json o = json::object();
+  for (std::size_t i = 0; i < groth16::n_timings; ++i)
+    o[str(groth16::timing_names[i])] = static_cast<double>(t.us[i]) / 1e6;
+  return o;
 }
 
 json to_json(const proto::job_status& j) {
@@ -173,7 +172,8 @@ void print_job(const proto::job_status& j) {
     const auto& p = j.partitions[i];
     std::printf("%-5zu %-13s %9s %9s %9u %8u %9s %4s\n", i, str(proto::name(p.state)).c_str(),
                 seconds(p.synth_start_ns, p.synth_end_ns).c_str(), seconds(p.prove_start_ns, p.prove_end_ns).c_str(),
-                p.syntheses, p.attempts, p.timings ? seconds(1, 1 + p.timings->total_us * 1000).c_str() : "-",
+                p.syntheses, p.attempts,
+                p.timings ? seconds(1, 1 + (*p.timings)[groth16::timing::total] * 1000).c_str() : "-",
                 !p.timings ? "-" : p.gpu < 0 ? "cpu" : std::to_string(p.gpu).c_str());
   }
 }

@@ -126,7 +126,7 @@ result<submit_outcome> job_table::submit(const job_request& req) noexcept {
   failpoint("job.submit.reserve");
 
   rec->seq = r_->header().job_seq.fetch_add(1, std::memory_order_relaxed);
-  rec->priority = static_cast<std::uint8_t>(req.prio);
+  rec->priority = req.prio;
   rec->n_partitions = static_cast<std::uint8_t>(req.partitions);
   rec->spec_len = static_cast<std::uint16_t>(req.spec.size());
   rec->error_len = 0;

@@ -36,7 +36,7 @@ struct job_request {
 };
 
 /* No phase measured, proven on the CPU. */
-inline constexpr partition_timings cpu_timings{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0};
+inline constexpr partition_timings cpu_timings{{}, -1, 0};
 
 struct job_ref {
   std::uint64_t index = 0, generation = 0;

@@ -18,6 +18,9 @@
 #include <string_view>
 #include <type_traits>
 
+#include "groth16/phase_timings.hpp"
+#include "util/priority.hpp"
+
 namespace cuzk::shm {
 
 inline constexpr std::uint64_t region_magic = 0x4c4f4f504b5a5543ULL;  // "CUZKPOOL" little-endian
@@ -144,11 +147,8 @@ struct job_word {
   friend constexpr bool operator==(const job_word&, const job_word&) = default;
 };
 enum class part_state : std::uint8_t { queued = 0, slotted = 1, done = 2, failed = 3 };
-enum class priority : std::uint8_t { high = 0, normal = 1, low = 2, critical = 3 };
-/* The order classes are served in: critical, high, normal, low (critical took
-   the next free number, so the stored values stay what they were). */
-constexpr int rank(priority p) noexcept { return p == priority::critical ? -1 : static_cast<int>(p); }
-constexpr int rank(std::uint8_t stored) noexcept { return rank(static_cast<priority>(stored)); }
+using cuzk::priority;  // util/priority.hpp
+using cuzk::rank;
 
 inline constexpr std::size_t job_id_bytes = 64;
 inline constexpr std::size_t client_bytes = 64;
@@ -156,12 +156,9 @@ inline constexpr std::size_t spec_bytes = 2048;   // the request (JSON), opaque 
 inline constexpr std::size_t result_bytes = 2048; // proof + public signals per partition
 inline constexpr std::size_t error_bytes = 512;
 
-/* The phases of the stored proof, in microseconds (0: the phase did not run
-   or was not measured). cpu_prep is the host work around the kernels
-   (splitting the witness, assembling the proof); verify the self-check. */
+/* The stored proof's phases (groth16/phase_timings.hpp) and where it was proven. */
 struct partition_timings {
-  std::uint64_t h2d_us, ntt_us, msm_h_us, msm_l_us, msm_a_us, msm_b_g1_us, msm_b_g2_us, batch_add_us;
-  std::uint64_t cpu_prep_us, verify_us, total_us;
+  groth16::phase_timings phases;
   std::int32_t gpu;  // the device index that proved it, -1 = the CPU
   std::uint32_t reserved;
 };
@@ -183,7 +180,7 @@ enum class job_origin : std::uint8_t { client = 0, cluster = 1 };
 struct job_record {
   std::atomic<std::uint64_t> word;
   std::uint64_t seq;  // submission order (FIFO within a priority)
-  std::uint8_t priority;
+  shm::priority priority;  // one byte
   std::uint8_t n_partitions;
   std::uint8_t curve;  // the key's curve (curves::curve_id: 1 = BLS12-381, 2 = BN254)
   std::uint8_t origin;  // job_origin: who recorded it (formerly padding: the layout is unchanged)

@@ -360,9 +360,10 @@ int main(int argc, char** argv) {
           const auto st = conn.status(id);
           for (const auto& p : st.partitions) {
             if (!p.timings) continue;
-            const auto& t = *p.timings;
-            for (auto us : {t.h2d_us, t.ntt_us, t.msm_h_us, t.msm_l_us, t.msm_a_us, t.msm_b_g1_us, t.msm_b_g2_us})
-              phase = std::max(phase, double(us) / 1e6);
+            using groth16::timing;
+            for (auto k : {timing::h2d, timing::ntt, timing::msm_h, timing::msm_l, timing::msm_a, timing::msm_b_g1,
+                           timing::msm_b_g2})
+              phase = std::max(phase, double((*p.timings)[k]) / 1e6);
           }
         } catch (const std::exception&) {
         }

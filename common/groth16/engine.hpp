@@ -8,6 +8,7 @@
 #include <atomic>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,6 +18,7 @@
 
 #include "ec/jacobian.hpp"
 #include "groth16/keys.hpp"
+#include "groth16/phase_timings.hpp"
 #include "groth16/prove_input.hpp"
 #include "msm/split.hpp"
 #include "poly/quotient.hpp"
@@ -125,6 +127,17 @@ struct prove_timings {
     if (n_spans < max_spans && to_s >= from_s) spans[n_spans++] = {what, track, from_s, to_s};
   }
   std::span<const phase_span> span_list() const noexcept { return {spans.data(), n_spans}; }
+
+  /* What the job record keeps and status sends: microseconds; cpu_prep = split + assemble; NaN and nonsense 0. */
+  phase_timings reported(double verify_s) const noexcept {
+    const auto us = [](double s) { return s > 0 && s < 1e9 ? static_cast<std::uint64_t>(std::llround(s * 1e6)) : 0u; };
+    phase_timings r;
+    r[timing::h2d] = us(h2d), r[timing::ntt] = us(ntt), r[timing::batch_add] = us(batch_add);
+    r[timing::msm_h] = us(msm_h), r[timing::msm_l] = us(msm_l), r[timing::msm_a] = us(msm_a);
+    r[timing::msm_b_g1] = us(msm_b_g1), r[timing::msm_b_g2] = us(msm_b_g2);
+    r[timing::cpu_prep] = us(split + assemble), r[timing::verify] = us(verify_s), r[timing::total] = us(total);
+    return r;
+  }
 };
 
 template <class C>

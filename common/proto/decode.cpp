@@ -9,6 +9,7 @@
 #include "proto/codec.hpp"
 #include "proto/cuzk.pb.h"
 #include "proto/limits.hpp"
+#include "proto/wire_map.hpp"
 
 namespace cuzk::proto {
 
@@ -96,16 +97,6 @@ E enum_value(int v, int lo, int hi) {
   return static_cast<E>(v < lo || v > hi ? 0 : v);
 }
 
-priority prio(int v) {
-  switch (v) {
-    case wire::PRIORITY_HIGH: return priority::high;
-    case wire::PRIORITY_NORMAL: return priority::normal;
-    case wire::PRIORITY_LOW: return priority::low;
-    case wire::PRIORITY_CRITICAL: return priority::critical;
-  }
-  return static_cast<priority>(255);
-}
-
 struct converter {
   std::optional<std::string> failure;
 
@@ -113,7 +104,7 @@ struct converter {
     submit m;
     m.job_id = w.job_id();
     m.client = w.client();
-    m.priority = prio(w.priority());
+    m.priority = proto::priority_from_wire(w.priority());
     m.partitions = w.partitions();
     m.zkey = w.zkey();
     if (w.has_native()) {
@@ -160,7 +151,7 @@ struct converter {
     m.error = w.error();
     m.submitted_ns = w.submitted_ns();
     m.finished_ns = w.finished_ns();
-    m.priority = prio(w.priority());
+    m.priority = proto::priority_from_wire(w.priority());
     m.client = w.client();
     m.curve = enum_value<curves::curve_id>(w.curve(), 1, 2);
     m.partitions.reserve(static_cast<std::size_t>(w.partitions_size()));
@@ -168,22 +159,10 @@ struct converter {
       partition_status ps{enum_value<partition_state>(p.state(), 1, 6),
                           p.synth_start_ns(), p.synth_end_ns(), p.prove_start_ns(), p.prove_end_ns(),
                           p.syntheses(), p.attempts(), std::nullopt, p.gpu()};
-      if (p.has_timings()) {
-        const auto& t = p.timings();
-        ps.timings = partition_timings{t.h2d_us(),      t.ntt_us(),          t.msm_h_us(),    t.msm_l_us(),
-                                       t.msm_a_us(),    t.msm_b_g1_us(),     t.msm_b_g2_us(), t.batch_add_us(),
-                                       t.cpu_prep_us(), t.verify_us(),       t.total_us()};
-      }
+      if (p.has_timings()) ps.timings = proto::from_wire(p.timings());
       m.partitions.push_back(std::move(ps));
     }
     return m;
-  }
-  gpu_status from(const wire::GpuStatus& w) {
-    gpu_status g{w.device(), w.name(), w.workers(), w.busy_ratio(), w.mem_total(), w.mem_free(), w.budget(), {},
-                 w.resident_bytes(), w.proofs(), w.faults(), {}, w.shifted_bytes()};
-    g.resident_keys.assign(w.resident_keys().begin(), w.resident_keys().end());
-    g.resident_shifts.assign(w.resident_shifts().begin(), w.resident_shifts().end());
-    return g;
   }
   proof_reply from(const wire::ProofReply& w) {
     proof_reply m;
@@ -201,13 +180,14 @@ struct converter {
       m.workers.push_back({k.lease(), k.name(), k.pid(),
                            enum_value<worker_state>(k.state(), 1, 3), k.heartbeat_age_ms()});
     m.jobs_omitted = w.jobs_omitted();
-    for (const auto& g : w.gpus()) m.gpus.push_back(from(g));
+    for (const auto& g : w.gpus()) m.gpus.push_back(proto::from_wire(g));
     m.hung_timeout_ms = w.hung_timeout_ms();
     for (const auto& k : w.keys()) m.keys.push_back({k.key_id(), k.host_copy(), k.host_bytes(), k.device_bytes()});
     if (w.has_capacity()) {
       const auto& c = w.capacity();
       capacity out;
-      for (const auto& k : c.keys()) out.keys.push_back({k.key_id(), prio(k.priority()), k.queued(), k.running()});
+      for (const auto& k : c.keys())
+        out.keys.push_back({k.key_id(), proto::priority_from_wire(k.priority()), k.queued(), k.running()});
       for (const auto& k : c.classes()) out.classes.push_back({k.class_index(), k.domain(), k.witness(), k.slots(), k.free()});
       out.partitions_per_minute = c.partitions_per_minute();
       out.estimated_wait_s = c.estimated_wait_s();

@@ -1,10 +1,11 @@
 // struct → wire::Envelope → bytes. Plain field copies; the wire enums share
-// the structs' numbering except Priority, whose zero is NORMAL.
+// the structs' numbering except Priority, whose zero is NORMAL (wire_map.cpp).
 #include <type_traits>
 
 #include "proto/codec.hpp"
 #include "proto/cuzk.pb.h"
 #include "proto/limits.hpp"
+#include "proto/wire_map.hpp"
 
 namespace cuzk::proto {
 
@@ -17,23 +18,13 @@ struct overloaded : F... {
 template <class... F>
 overloaded(F...) -> overloaded<F...>;
 
-wire::Priority to_wire(priority p) {
-  switch (p) {
-    case priority::high: return wire::PRIORITY_HIGH;
-    case priority::low: return wire::PRIORITY_LOW;
-    case priority::normal: return wire::PRIORITY_NORMAL;
-    case priority::critical: return wire::PRIORITY_CRITICAL;
-  }
-  return static_cast<wire::Priority>(p);  // out of range on purpose: tests build bad frames
-}
-
 void put(wire::JobStatus& w, const job_status& s) {
   w.set_job_id(s.job_id);
   w.set_state(static_cast<wire::JobState>(s.state));
   w.set_error(s.error);
   w.set_submitted_ns(s.submitted_ns);
   w.set_finished_ns(s.finished_ns);
-  w.set_priority(to_wire(s.priority));
+  w.set_priority(proto::to_wire(s.priority));
   w.set_client(s.client);
   w.set_curve(static_cast<wire::Curve>(s.curve));
   for (const auto& p : s.partitions) {
@@ -46,21 +37,7 @@ void put(wire::JobStatus& w, const job_status& s) {
     wp->set_syntheses(p.syntheses);
     wp->set_attempts(p.attempts);
     wp->set_gpu(p.gpu);
-    if (p.timings) {
-      const auto& t = *p.timings;
-      auto* wt = wp->mutable_timings();
-      wt->set_h2d_us(t.h2d_us);
-      wt->set_ntt_us(t.ntt_us);
-      wt->set_msm_h_us(t.msm_h_us);
-      wt->set_msm_l_us(t.msm_l_us);
-      wt->set_msm_a_us(t.msm_a_us);
-      wt->set_msm_b_g1_us(t.msm_b_g1_us);
-      wt->set_msm_b_g2_us(t.msm_b_g2_us);
-      wt->set_batch_add_us(t.batch_add_us);
-      wt->set_cpu_prep_us(t.cpu_prep_us);
-      wt->set_verify_us(t.verify_us);
-      wt->set_total_us(t.total_us);
-    }
+    if (p.timings) proto::put(*wp->mutable_timings(), *p.timings);
   }
 }
 
@@ -68,7 +45,7 @@ void put(wire::Capacity& w, const capacity& c) {
   for (const auto& k : c.keys) {
     auto* wk = w.add_keys();
     wk->set_key_id(k.key_id);
-    wk->set_priority(to_wire(k.priority));
+    wk->set_priority(proto::to_wire(k.priority));
     wk->set_queued(k.queued);
     wk->set_running(k.running);
   }
@@ -105,21 +82,6 @@ void put(wire::ClusterView& w, const cluster_view& c) {
   w.set_queued(c.queued);
 }
 
-void put(wire::GpuStatus& w, const gpu_status& g) {
-  w.set_device(g.device);
-  w.set_name(g.name);
-  w.set_workers(g.workers);
-  w.set_busy_ratio(g.busy_ratio);
-  w.set_mem_total(g.mem_total);
-  w.set_mem_free(g.mem_free);
-  w.set_budget(g.budget);
-  for (const auto& k : g.resident_keys) w.add_resident_keys(k);
-  w.set_resident_bytes(g.resident_bytes);
-  w.set_proofs(g.proofs);
-  w.set_faults(g.faults);
-  for (const auto& k : g.resident_shifts) w.add_resident_shifts(k);
-  w.set_shifted_bytes(g.shifted_bytes);
-}
 
 void put(wire::Envelope& e, const body& b) {
   std::visit(overloaded{
@@ -127,7 +89,7 @@ void put(wire::Envelope& e, const body& b) {
                    auto* w = e.mutable_submit();
                    w->set_job_id(m.job_id);
                    w->set_client(m.client);
-                   w->set_priority(to_wire(m.priority));
+                   w->set_priority(proto::to_wire(m.priority));
                    w->set_partitions(m.partitions);
                    w->set_zkey(m.zkey);
                    if (const auto* n = std::get_if<native_work>(&m.work)) {
@@ -208,7 +170,7 @@ void put(wire::Envelope& e, const body& b) {
                      wk->set_heartbeat_age_ms(k.heartbeat_age_ms);
                    }
                    w->set_jobs_omitted(m.jobs_omitted);
-                   for (const auto& g : m.gpus) put(*w->add_gpus(), g);
+                   for (const auto& g : m.gpus) proto::put(*w->add_gpus(), g);
                    w->set_hung_timeout_ms(m.hung_timeout_ms);
                    if (m.capacity) put(*w->mutable_capacity(), *m.capacity);
                    for (const auto& k : m.keys) {

@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "curves/curve_id.hpp"
+#include "groth16/phase_timings.hpp"
 #include "proto/limits.hpp"
+#include "util/priority.hpp"
 
 namespace cuzk::proto {
 
-/* Same numbering as shm::priority (critical ranks first: shm::rank). */
-enum class priority : std::uint8_t { high = 0, normal = 1, low = 2, critical = 3 };
+using cuzk::priority;  // util/priority.hpp; the wire's Priority numbers it otherwise (wire_map.hpp)
 /* The numbering of the wire enums (cuzk.proto); 0 is never valid. */
 enum class job_state : std::uint8_t { queued = 1, running = 2, done = 3, failed = 4 };
 enum class partition_state : std::uint8_t {
@@ -113,11 +114,7 @@ struct accepted {
   job_state state = job_state::queued;
   friend bool operator==(const accepted&, const accepted&) = default;
 };
-struct partition_timings {  // microseconds
-  std::uint64_t h2d_us = 0, ntt_us = 0, msm_h_us = 0, msm_l_us = 0, msm_a_us = 0, msm_b_g1_us = 0, msm_b_g2_us = 0,
-                batch_add_us = 0, cpu_prep_us = 0, verify_us = 0, total_us = 0;
-  friend bool operator==(const partition_timings&, const partition_timings&) = default;
-};
+using partition_timings = groth16::phase_timings;  // PartitionTimings: field i + 1 is timing i, <name>_us
 struct partition_status {
   partition_state state = partition_state::queued;
   std::uint64_t synth_start_ns = 0, synth_end_ns = 0, prove_start_ns = 0, prove_end_ns = 0;
@@ -162,16 +159,23 @@ struct worker_status {
   std::uint64_t heartbeat_age_ms = 0;
   friend bool operator==(const worker_status&, const worker_status&) = default;
 };
+/* One GPU: what the backend reports (prover_backend::gpus), admin/gpu_report fits within the rules and
+   StatusReply.gpus carries (wire_map.cpp). A new status field is one line here, one in GpuStatus, and one in
+   each direction of wire_map.cpp. */
 struct gpu_status {
-  std::int32_t device = 0;
-  std::string name;
-  std::uint32_t workers = 0;
-  double busy_ratio = 0;  // 0..1
-  std::uint64_t mem_total = 0, mem_free = 0, budget = 0;
-  std::vector<std::string> resident_keys;  // operators only
+  std::int32_t device = 0;  // CUDA ordinal
+  std::string name;         // "NVIDIA H200"
+  std::uint32_t workers = 0;  // proving workers on it
+  double busy_ratio = 0;      // time with a kernel running / wall time, over the last minute: 0..1
+  std::uint64_t mem_total = 0, mem_free = 0;  // bytes, cudaMemGetInfo
+  std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
+  std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first (operators)
   std::uint64_t resident_bytes = 0, proofs = 0, faults = 0;
-  std::vector<std::string> resident_shifts;  // operators only, one a resident key
-  std::uint64_t shifted_bytes = 0;
+  std::vector<std::string> resident_shifts;  // each resident key's shifted copies, "h 11@22 ... b2 5@22" (operators)
+  std::uint64_t shifted_bytes = 0;           // of resident_bytes, the shifted copies' points
+  // The server's own (metrics, key memory), not on the wire:
+  double busy_seconds = 0;  // busy time since the server started (a counter: its rate over any window)
+  std::vector<std::uint64_t> resident_key_bytes;  // each resident key's device bytes (bases, copies, temporaries)
   friend bool operator==(const gpu_status&, const gpu_status&) = default;
 };
 struct key_memory {

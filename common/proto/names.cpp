@@ -13,10 +13,6 @@ std::string_view pick(const std::array<std::string_view, N>& names, unsigned i) 
 
 }  // namespace
 
-std::string_view name(priority p) noexcept {
-  static constexpr std::array<std::string_view, 4> n{"high", "normal", "low", "critical"};
-  return pick(n, static_cast<unsigned>(p));
-}
 std::string_view name(job_state s) noexcept {
   static constexpr std::array<std::string_view, 5> n{"invalid", "queued", "running", "done", "failed"};
   return pick(n, static_cast<unsigned>(s));
@@ -51,14 +47,6 @@ std::string_view name(const body& b) noexcept {
       "status_reply", "error",         "upload_ack",   "ready",  "assign",       "filled",    "synth_failed", "heartbeat",
       "bye",         "abort",          "aborted"};
   return pick(n, static_cast<unsigned>(b.index()));
-}
-
-std::optional<priority> priority_from_name(std::string_view s) noexcept {
-  if (s == "high") return priority::high;
-  if (s == "normal") return priority::normal;
-  if (s == "low") return priority::low;
-  if (s == "critical") return priority::critical;
-  return std::nullopt;
 }
 
 }  // namespace cuzk::proto

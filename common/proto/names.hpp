@@ -9,7 +9,8 @@
 
 namespace cuzk::proto {
 
-std::string_view name(priority p) noexcept;
+using cuzk::name;  // a priority's (util/priority.hpp), like priority_from_name
+using cuzk::priority_from_name;
 std::string_view name(job_state s) noexcept;
 std::string_view name(partition_state s) noexcept;
 std::string_view name(slot_state s) noexcept;
@@ -18,8 +19,5 @@ std::string_view name(error_code c) noexcept;
 std::string_view name(upload_kind k) noexcept;  // "wtns", "r1cs"
 /* "submit", "job_status", ... : the body's alternative. */
 std::string_view name(const body& b) noexcept;
-
-/* "high" | "normal" | "low". */
-std::optional<priority> priority_from_name(std::string_view s) noexcept;
 
 }  // namespace cuzk::proto

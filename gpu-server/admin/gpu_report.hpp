@@ -3,16 +3,15 @@
 
 #include <vector>
 
-#include "backend/backend.hpp"
 #include "proto/message.hpp"
 
 namespace cuzk::server {
 
-/* At most proto::max_gpus devices, busy_ratio clamped to 0..1 (NaN: 0),
-   mem_free to mem_total, names to their limit. Resident key ids only
-   with_keys (operators) and at most proto::max_resident_keys per device
-   and gpu_key_bytes in all, so the reply stays far below the frame limit. */
-std::vector<proto::gpu_status> gpu_report(const std::vector<gpu_status>& gpus, bool with_keys);
+/* The backend's report (prover_backend::gpus) fitted to the rules: at most proto::max_gpus devices,
+   busy_ratio clamped to 0..1 (NaN: 0), mem_free to mem_total, names to their limit. Resident key ids (with their
+   shifted copies and bytes) only with_keys (operators) and at most proto::max_resident_keys per device and
+   gpu_key_bytes in all, so the reply stays far below the frame limit. */
+std::vector<proto::gpu_status> gpu_report(std::vector<proto::gpu_status> gpus, bool with_keys);
 
 inline constexpr std::size_t gpu_key_bytes = 16 * 1024;
 

@@ -103,9 +103,8 @@ std::string server::metrics_text() const {
   w.sample("cuzk_proofs_failed_total", double(counters_.failed));
 
   w.family("cuzk_queue_depth", "gauge", "Partitions waiting for a synthesis worker, by priority.");
-  for (auto p : {shm::priority::critical, shm::priority::high, shm::priority::normal, shm::priority::low})
-    w.sample("cuzk_queue_depth", {{"priority", std::string(proto::name(static_cast<proto::priority>(p)))}},
-             double(queue_->count(p)));
+  for (auto p : priorities_by_rank)
+    w.sample("cuzk_queue_depth", {{"priority", std::string(cuzk::name(p))}}, double(queue_->count(p)));
   w.family("cuzk_preemptions_total", "counter",
            "Work stopped for critical jobs since the server started: proofs stopped at a phase boundary (their "
            "slots FILLED again) and syntheses aborted (their partitions queued again).");
@@ -184,7 +183,7 @@ std::string server::metrics_text() const {
   for (const auto& k : cap.keys)
     for (const auto& [state, n] : {std::pair("queued", k.queued), std::pair("running", k.running)})
       w.sample("cuzk_key_partitions",
-               {{"key", k.key_id}, {"priority", std::string(proto::name(k.priority))}, {"state", state}}, double(n));
+               {{"key", k.key_id}, {"priority", std::string(cuzk::name(k.priority))}, {"state", state}}, double(n));
   w.family("cuzk_partitions_per_minute", "gauge", "Partitions proven per minute over the last five minutes.");
   w.sample("cuzk_partitions_per_minute", cap.partitions_per_minute);
   w.family("cuzk_estimated_wait_seconds", "gauge", "The partitions queued now over the recent rate (0: none queued).");

@@ -18,11 +18,9 @@
 
 namespace cuzk::server {
 
-/* A proof's whole prove call, a synthesis, or one phase of a proof (groth16::phase, in its order). */
-enum class span_kind : std::uint8_t {
-  proof, synthesis, split, h2d, ntt, msm_a, msm_b_g1, msm_l, msm_b_g2, msm_h, batch_add, assemble
-};
-inline constexpr std::size_t n_span_kinds = 12;
+/* A proof's whole prove call, a synthesis, or one phase of a proof (kind_of: groth16::phase, in its order). */
+enum class span_kind : std::uint8_t { proof, synthesis };
+inline constexpr std::size_t n_span_kinds = 2 + groth16::n_phases;
 std::string_view name(span_kind k);
 constexpr span_kind kind_of(groth16::phase p) { return static_cast<span_kind>(2 + static_cast<unsigned>(p)); }
 

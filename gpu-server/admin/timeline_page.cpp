@@ -32,6 +32,18 @@ constexpr std::array<const char*, n_span_kinds> colours = {
     "#bcbd22",  // assemble
 };
 
+static_assert(colours.back() != nullptr, "a colour for every span kind");
+
+/* The proof first, then the phases in their order, each batch addition last (over its MSM). */
+constexpr std::array<span_kind, n_span_kinds> draw_order = [] {
+  std::array<span_kind, n_span_kinds> o{span_kind::proof, span_kind::synthesis};
+  std::size_t n = 2;
+  for (std::size_t p = 0; p < groth16::n_phases; ++p)
+    if (p != std::size_t(groth16::phase::batch_add)) o[n++] = kind_of(groth16::phase(p));
+  o[n] = kind_of(groth16::phase::batch_add);
+  return o;
+}();
+
 /* The row of a prover lane's track: batch_add has none (it is drawn on its MSM's). */
 int row_of(std::uint8_t track) {
   const int phase = int(track) - 1;
@@ -192,9 +204,7 @@ std::string timeline_page(const timeline& t, std::uint64_t from_ns, std::uint64_
     /* bars: per track and kind (the proof first, each batch addition after its MSM), spans closer than half a
        pixel merged into one bar so that the page stays small over long windows */
     for (std::uint8_t tr = 0; tr < n_tracks; ++tr) {
-      for (const span_kind k : {span_kind::proof, span_kind::synthesis, span_kind::split, span_kind::h2d,
-                                span_kind::ntt, span_kind::msm_a, span_kind::msm_b_g1, span_kind::msm_l,
-                                span_kind::msm_b_g2, span_kind::msm_h, span_kind::assemble, span_kind::batch_add}) {
+      for (const span_kind k : draw_order) {
         const auto* mine = group(lane, tr, k);
         if (!mine) continue;
         std::vector<bar> bars;

@@ -15,6 +15,7 @@
 #include "groth16/keys.hpp"
 #include "groth16/prover.hpp"
 #include "job/any_key.hpp"
+#include "proto/message.hpp"
 #include "sizing/device_memory.hpp"
 
 namespace cuzk::server {
@@ -34,22 +35,7 @@ struct basic_prove_output {
   bool streamed = false;  // its key's bases were streamed, not resident
 };
 
-/* One GPU as status reports it. */
-struct gpu_status {
-  int device = 0;          // CUDA ordinal
-  std::string name;        // "NVIDIA H200"
-  unsigned workers = 0;    // proving workers on it
-  double busy_ratio = 0;   // time with at least one kernel running / wall time, over the last minute
-  double busy_seconds = 0; // the same time since the server started (a counter: its rate over any window)
-  std::uint64_t mem_total = 0, mem_free = 0;  // bytes, cudaMemGetInfo
-  std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
-  std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first
-  std::vector<std::string> resident_shifts;   // each one's shifted copies, e.g. "h 11@22 l 11@22 ... b2 5@22"
-  std::vector<std::uint64_t> resident_key_bytes;  // each one's device bytes (bases, copies, MSM temporaries)
-  std::uint64_t resident_bytes = 0;
-  std::uint64_t shifted_bytes = 0;            // of resident_bytes, the shifted copies' points
-  std::uint64_t proofs = 0, faults = 0;
-};
+using proto::gpu_status;  // one GPU as status reports it
 
 /* A GPU backend throws device_fault (backend/fault.hpp) for a device error:
    the server retries a transient one and exits on a sticky one. */

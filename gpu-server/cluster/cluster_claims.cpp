@@ -236,7 +236,7 @@ void cluster_claims::taken_in(const cluster_job& j, const std::vector<std::pair<
   c_.keys.keep(r.key_id, r.pk);
   const auto owner = local_uid_of(j.owner).value_or(0);
   const auto job_id = local_job_id(j.id, j.attempts);
-  shm::job_request req{job_id, j.client, r.key_id, r.spec_json, static_cast<shm::priority>(std::clamp(j.priority, 0, 3)),
+  shm::job_request req{job_id, j.client, r.key_id, r.spec_json, j.priority,
                        j.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
   req.owner_uid = owner;

@@ -59,7 +59,7 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
   j.digest_hex = util::to_hex(digest);
   j.key_id = r.key_id;
   j.client = s.client;
-  j.priority = static_cast<int>(s.priority);
+  j.priority = s.priority;
   j.curve = static_cast<int>(r.pk->curve);
   j.partitions = s.partitions;
   // What another node needs to prove it: the request with the key by id and
@@ -201,7 +201,7 @@ proto::job_status cluster_job_directory::status_of(const cluster_job& j) const {
   st.error = util::printable(j.error, proto::max_error_bytes, true);
   st.submitted_ns = j.submitted_ns;
   st.finished_ns = j.finished_ns;
-  st.priority = static_cast<proto::priority>(std::clamp(j.priority, 0, 3));
+  st.priority = j.priority;
   st.client = util::printable(j.client, proto::max_client_bytes);
   st.curve = curves::valid_curve_id(static_cast<std::uint8_t>(j.curve)) ? curves::curve_id(j.curve)
                                                                        : curves::curve_id::bls12_381;

@@ -53,7 +53,7 @@ cluster_job job_of(const pqxx::row& r) {
   j.key_id = r["key_id"].as<std::string>();
   j.spec = r["spec"].as<std::string>();
   j.client = r["client"].as<std::string>();
-  j.priority = r["priority"].as<int>();
+  j.priority = priority_of(r["priority"].as<int>()).value_or(priority::normal);
   j.curve = r["curve"].as<int>();
   j.partitions = r["partitions"].as<std::uint32_t>();
   j.state = state_in(r["state"]);
@@ -68,8 +68,9 @@ cluster_job job_of(const pqxx::row& r) {
 #define CUZK_JOB_TIMES                                                     \
   "(extract(epoch FROM submitted) * 1e9)::bigint AS submitted_ns, " \
   "(extract(epoch FROM finished) * 1e9)::bigint AS finished_ns"
-/* shm::rank in SQL: critical (3) first, then high, normal, low */
+/* rank (util/priority.hpp) in SQL: critical (3) first, then high, normal, low */
 constexpr const char* rank_sql = "CASE WHEN priority = 3 THEN -1 ELSE priority END";
+static_assert(stored(priority::critical) == 3 && rank(priority::high) == stored(priority::high));
 constexpr const char* columns =
     "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
     CUZK_JOB_TIMES;
@@ -258,10 +259,10 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
                          .as<std::uint64_t>();
       if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, cluster_state::queued, true, n};
     }
-    if (j.priority == static_cast<int>(shm::priority::critical)) {
+    if (j.priority == priority::critical) {
       const auto held = w.exec_params("SELECT count(*), coalesce(sum(partitions), 0)::bigint FROM cuzk_jobs "
                                       "WHERE owner = $1 AND priority = $2 AND state IN ('queued', 'claimed')",
-                                      j.owner, j.priority)[0];
+                                      j.owner, stored(j.priority))[0];
       const auto n = held[0].as<std::uint64_t>(), parts = held[1].as<std::uint64_t>();
       if (n >= max_critical) return cluster_submit_outcome{0, false, false, cluster_state::queued, true, n, true};
       if (j.partitions > max_critical_partitions || parts > max_critical_partitions - j.partitions) {
@@ -287,7 +288,7 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
     auto r = w.exec_params(
         "INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, client, priority, curve, partitions) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (owner, job_id) DO NOTHING RETURNING id",
-        j.owner, j.job_id, j.digest_hex, j.key_id, j.spec, j.client, j.priority, j.curve, j.partitions);
+        j.owner, j.job_id, j.digest_hex, j.key_id, j.spec, j.client, stored(j.priority), j.curve, j.partitions);
     if (!r.empty()) {
       const auto id = r[0][0].as<std::int64_t>();
       for (const auto& in : inputs)
@@ -336,8 +337,7 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
     return out;
   });
   std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) {
-    return std::pair(shm::rank(static_cast<std::uint8_t>(a.priority)), a.id) <
-           std::pair(shm::rank(static_cast<std::uint8_t>(b.priority)), b.id);
+    return std::pair(rank(a.priority), a.id) < std::pair(rank(b.priority), b.id);
   });
   return jobs;
 }

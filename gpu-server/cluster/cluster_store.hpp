@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/priority.hpp"
+
 namespace cuzk::server {
 
 class store_unavailable : public std::runtime_error {
@@ -39,7 +41,7 @@ struct cluster_job {
   std::int64_t id = 0;
   std::string owner, job_id, digest_hex, key_id, spec;
   std::string client;  // the client's label (proto::submit::client)
-  int priority = 1;    // 0 high, 1 normal, 2 low, 3 critical (proto::priority; critical ranks first)
+  cuzk::priority priority = priority::normal;  // the column holds its stored value (util/priority.hpp)
   int curve = 1;       // the key's (curves::curve_id)
   std::uint32_t partitions = 1;
   cluster_state state = cluster_state::queued;

@@ -52,7 +52,7 @@ void local_job_queue::refresh(bool log) {
           refused.push_back(j);
           break;
         }
-        queue_.push({static_cast<shm::priority>(rec.priority), rec.seq, j, p});
+        queue_.push({rec.priority, rec.seq, j, p});
         ++n;
       }
   });

@@ -1,6 +1,7 @@
-// The queue of partitions waiting for a worker: priority classes high,
-// normal, low; FIFO (submission order) within a class. The job table is the
-// truth: a restarted server refills this from it.
+// The queue of partitions waiting for a worker: the priority classes in their
+// rank (util/priority.hpp: critical, high, normal, low); FIFO (submission
+// order) within a class. The job table is the truth: a restarted server
+// refills this from it.
 #pragma once
 
 #include <algorithm>
@@ -10,16 +11,17 @@
 #include <tuple>
 
 #include "shm/job_table.hpp"
+#include "util/priority.hpp"
 
 namespace cuzk::server {
 
 struct queued_partition {
-  shm::priority prio = shm::priority::normal;
+  priority prio = priority::normal;
   std::uint64_t seq = 0;  // the job's submission order
   shm::job_ref job;
   std::uint32_t partition = 0;
 
-  auto key() const { return std::tuple(shm::rank(prio), seq, job.index, partition); }
+  auto key() const { return std::tuple(rank(prio), seq, job.index, partition); }
   friend bool operator<(const queued_partition& x, const queued_partition& y) { return x.key() < y.key(); }
 };
 
@@ -50,7 +52,7 @@ class scheduler {
     return false;
   }
   std::size_t size() const { return queue_.size(); }
-  std::size_t count(shm::priority p) const {
+  std::size_t count(priority p) const {
     return static_cast<std::size_t>(std::count_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.prio == p; }));
   }
   void clear() { queue_.clear(); }

@@ -41,7 +41,7 @@ proto::job_status job_status_of(const shm::job_record& rec, const shm::slot_tabl
   st.error = util::printable({rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error)}, proto::max_error_bytes, true);
   st.submitted_ns = rec.submitted_ns;
   st.finished_ns = rec.finished_ns;
-  st.priority = static_cast<proto::priority>(rec.priority);
+  st.priority = rec.priority;
   st.client = util::printable(shm::field_text(rec.client), proto::max_client_bytes);
   st.curve = curves::valid_curve_id(rec.curve) ? curves::curve_id(rec.curve) : curves::curve_id::bls12_381;
   for (std::uint32_t p = 0; p < rec.n_partitions; ++p) {
@@ -69,7 +69,7 @@ proto::job_status job_status_of(const shm::job_record& rec, const shm::slot_tabl
     ps.syntheses = part.syntheses.load(std::memory_order_relaxed);
     ps.attempts = pw.attempts;
     if (pw.state == shm::part_state::done) {
-      ps.timings = to_proto(part.timings);
+      ps.timings = part.timings.phases;
       ps.gpu = part.timings.gpu;
     }
     st.partitions.push_back(ps);
@@ -100,7 +100,7 @@ std::pair<std::uint32_t, std::uint32_t> node_job_directory::critical_of(const pe
   std::pair<std::uint32_t, std::uint32_t> n{0, 0};
   c_.jobs.for_each([&](shm::job_ref, const shm::job_record& rec) {
     if (rec.owner_uid == p.cred.uid && shm::job_word_state(rec) == shm::job_state::active &&
-        rec.priority == static_cast<std::uint8_t>(shm::priority::critical))
+        rec.priority == priority::critical)
       ++n.first, n.second += rec.n_partitions;
   });
   return n;
@@ -123,7 +123,7 @@ std::optional<shm::job_ref> node_job_directory::record(const submission& sub, co
   };
   if (!c_.loop.accepting) return refuse(proto::error_code::unavailable, "the server is shutting down");
   c_.keys.keep(r.key_id, r.pk);
-  shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, static_cast<shm::priority>(s.priority), s.partitions};
+  shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, s.priority, s.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
   req.owner_uid = p.cred.uid;
   req.digest = digest;

@@ -118,7 +118,7 @@ nlohmann::json snapshot(const region& r, double hung_after_s) {
       if (pw.state == part_state::slotted) o["slot"] = pw.slot;
       if (pw.state == part_state::done) {
         const auto& t = rec.parts[p].timings;
-        o["total_us"] = t.total_us;
+        o["total_us"] = t.phases[groth16::timing::total];
         o["gpu"] = t.gpu;
       }
       parts.push_back(o);

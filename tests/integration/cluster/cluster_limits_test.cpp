@@ -24,7 +24,7 @@ cluster_job job(const std::string& owner, const std::string& id, int priority = 
   j.digest_hex = digest;
   j.key_id = std::string(32, 'a');
   j.spec = "{}";
-  j.priority = priority;
+  j.priority = *priority_of(priority);
   return j;
 }
 

@@ -31,7 +31,7 @@ cluster_job job(const std::string& owner, const std::string& id, const std::stri
   j.digest_hex = digest;
   j.key_id = key;
   j.spec = "{\"circuit\":\"chain:size=64\"}";
-  j.priority = priority;
+  j.priority = *priority_of(priority);
   return j;
 }
 

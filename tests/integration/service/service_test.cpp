@@ -174,7 +174,7 @@ TEST(Service, StatusShowsEachProvenPartitionsPhaseTimingsAndTheServersHungTimeou
   // The same through the library, in microseconds.
   const auto st = c.status("timed");
   ASSERT_TRUE(st.partitions[0].timings);
-  EXPECT_NEAR(static_cast<double>(st.partitions[0].timings->total_us) / 1e6,
+  EXPECT_NEAR(static_cast<double>((*st.partitions[0].timings)[groth16::timing::total]) / 1e6,
               job["partitions"][0]["timings"]["total"].get<double>(), 1e-6);
 
   const auto all = nlohmann::json::parse(svc.cli_status_json());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "groth16/engine.hpp"
 #include "groth16/evaluations.hpp"
@@ -99,6 +100,10 @@ TEST_P(EngineTest, ExplicitCpuEngineGivesTheDefaultProofAndLeavesABCUnchanged) {
   EXPECT_GE(tm.msm, tm.msm_a + tm.msm_b_g1 + tm.msm_l + tm.msm_h);
   EXPECT_GE(tm.msm, tm.msm_b_g2);
   EXPECT_GT(tm.msm_b_g2, 0);
+  const phase_timings r = tm.reported(0.25);  // what the job record keeps: microseconds
+  EXPECT_EQ(r[timing::total], static_cast<std::uint64_t>(std::llround(tm.total * 1e6)));
+  EXPECT_EQ(r[timing::verify], 250000u);
+  EXPECT_EQ(r[timing::h2d], 0u) << "the CPU copies nothing to a device";
 
   /* the engine's scratch, reused for a smaller domain and then this one again */
   auto small = test::make_random_instance(rng, 10, 1, 4, 0.5);
@@ -162,6 +167,21 @@ TEST_P(EngineTest, HPlanFollowsTheKey) {
 
 INSTANTIATE_TEST_SUITE_P(BothHForms, EngineTest, ::testing::Values(h_form::odd_coset, h_form::coefficient),
                          [](const auto& info) { return info.param == h_form::odd_coset ? "OddCoset" : "Coefficient"; });
+
+TEST(ProveTimingsTest, ReportedPhasesAreMicrosecondsWithCpuPrepTheHostWorkAroundTheKernels) {
+  prove_timings t;
+  t.h2d = 1e-3, t.ntt = 2e-3, t.msm_h = 3e-3, t.msm_l = 4e-3, t.msm_a = 5e-3, t.msm_b_g1 = 6e-3, t.msm_b_g2 = 7e-3;
+  t.batch_add = 8e-3, t.split = 4e-3, t.assemble = 5e-3, t.total = 55e-3, t.msm = 30e-3, t.wait = 1;
+  const phase_timings r = t.reported(10e-3);
+  EXPECT_EQ(r.us, (std::array<std::uint64_t, n_timings>{1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000,
+                                                         55000}));
+  t.ntt = std::nan(""), t.msm_h = -1, t.msm_l = 1e12;  // nonsense: none measured
+  const phase_timings bad = t.reported(0);
+  EXPECT_EQ(bad[timing::ntt], 0u);
+  EXPECT_EQ(bad[timing::msm_h], 0u);
+  EXPECT_EQ(bad[timing::msm_l], 0u);
+  EXPECT_EQ(bad[timing::verify], 0u);
+}
 
 TEST(SplitViewTest, TailStartsAtTheFirstIndexAtOrAboveFirst) {
   auto rng = test::rng(25);

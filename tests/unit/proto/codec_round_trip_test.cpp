@@ -51,8 +51,8 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   r.keys.push_back({"0123456789abcdef0123456789abcdef", "drop", 5000, 38ULL << 30});
   r.keys.push_back({"fedcba9876543210fedcba9876543210", "keep", 36ULL << 30, 0});
   r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1,
-                    {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"}, 5});
-  r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0, {}, 0});
+                    {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"}, 5, 0, {}});
+  r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0, {}, 0, 0, {}});
   r.capacity = capacity{{{"ab12", priority::high, 3, 1}, {"", priority::low, 0, 2}},
                         {{0, 1ULL << 20, 1ULL << 20, 4, 1}, {1, 1ULL << 27, 140000000, 1, 0}},
                         12.5, 14.4, false, "you hold 3 jobs", 3, 4};

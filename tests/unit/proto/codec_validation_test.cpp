@@ -32,7 +32,7 @@ job_status valid_status() { return {"job-1", job_state::running, "", 1, 2, prior
 ready valid_ready() { return {3, 1234, "worker@3", 1 << 20}; }
 status_reply valid_gpus() {
   status_reply r;
-  r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 20ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 9ULL << 30, 10, 0, {"h 11@22 l 0 a 0 b1 0 b2 0", "none"}, 3ULL << 30}};
+  r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 20ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 9ULL << 30, 10, 0, {"h 11@22 l 0 a 0 b1 0 b2 0", "none"}, 3ULL << 30, 0, {}}};
   r.hung_timeout_ms = 60000;
   return r;
 }

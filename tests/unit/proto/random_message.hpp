@@ -106,7 +106,7 @@ class message_gen {
   proto::gpu_status gpu_status() {
     proto::gpu_status g{static_cast<std::int32_t>(below(proto::max_gpus)), text(proto::max_gpu_name_bytes),
                         static_cast<std::uint32_t>(below(9)), static_cast<double>(below(1001)) / 1000, rng_(), 0,
-                        rng_(), {}, rng_(), rng_(), rng_(), {}, 0};
+                        rng_(), {}, rng_(), rng_(), rng_(), {}, 0, 0, {}};
     g.mem_free = below(g.mem_total == 0 ? 1 : g.mem_total);
     for (std::uint64_t i = below(5); i > 0; --i) g.resident_keys.push_back(token(proto::max_key_id_bytes));
     for (std::size_t i = below(g.resident_keys.size() + 1); i > 0; --i)

@@ -45,7 +45,7 @@ TEST_F(JobTable, SubmitPublishesAnActiveRecordWithEveryPartitionQueued) {
   EXPECT_STREQ(j.client, "client-a");
   EXPECT_STREQ(j.key_id, "0123");
   EXPECT_EQ(std::string(j.spec, j.spec_len), "spec");
-  EXPECT_EQ(j.priority, static_cast<std::uint8_t>(priority::high));
+  EXPECT_EQ(j.priority, priority::high);
   EXPECT_EQ(j.n_partitions, 3u);
   EXPECT_NE(j.submitted_ns, 0u);
   for (std::uint32_t p = 0; p < 3; ++p) EXPECT_EQ(pstate(s->job, p), part_state::queued);
@@ -98,20 +98,20 @@ TEST_F(JobTable, PartitionsMoveQueuedSlottedDoneAndTheJobFinishesWithTheLast) {
 TEST_F(JobTable, AStoredProofKeepsItsTimingsAndTheSameProofAgainChangesNothing) {
   job_ref j = submit("timed");
   EXPECT_EQ(rec(j).parts[0].timings.gpu, -1) << "a new record: no GPU";
-  EXPECT_EQ(rec(j).parts[0].timings.total_us, 0u);
+  EXPECT_EQ(rec(j).parts[0].timings.phases, groth16::phase_timings{});
   ASSERT_TRUE(t.mark_slotted(j, 0, 1));
   std::vector<std::uint8_t> proof{1, 2, 3};
-  const partition_timings tm{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 55, 2, 0};
+  const partition_timings tm{{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 55}}, 2, 0};
   ASSERT_TRUE(t.store_result(j, 0, 9, proof, tm));
   const auto& got = rec(j).parts[0].timings;
-  EXPECT_EQ(got.total_us, 55u);
-  EXPECT_EQ(got.msm_b_g2_us, 7u);
-  EXPECT_EQ(got.verify_us, 10u);
+  EXPECT_EQ(got.phases[groth16::timing::total], 55u);
+  EXPECT_EQ(got.phases[groth16::timing::msm_b_g2], 7u);
+  EXPECT_EQ(got.phases[groth16::timing::verify], 10u);
   EXPECT_EQ(got.gpu, 2);
   partition_timings other = tm;
-  other.total_us = 99;
+  other.phases[groth16::timing::total] = 99;
   ASSERT_TRUE(t.store_result(j, 0, 9, proof, other));  // dedup: the stored proof's timings stay
-  EXPECT_EQ(rec(j).parts[0].timings.total_us, 55u);
+  EXPECT_EQ(rec(j).parts[0].timings.phases[groth16::timing::total], 55u);
   ASSERT_TRUE(t.mark_slotted(j, 1, 2));
   ASSERT_TRUE(t.store_result(j, 1, 4, proof));  // no timings given: the CPU's, none measured
   EXPECT_EQ(rec(j).parts[1].timings.gpu, -1);

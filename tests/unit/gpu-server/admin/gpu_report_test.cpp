@@ -1,4 +1,4 @@
-// What status tells each client of the GPUs (gpu-server/gpu_report.hpp): key
+// What status tells each client of the GPUs (gpu-server/admin/gpu_report.hpp): key
 // ids and their shifted MSM copies only to operators, in step with each other;
 // every field within the decoder's rules.
 #include <gtest/gtest.h>
@@ -9,13 +9,14 @@
 namespace cuzk::server {
 namespace {
 
-gpu_status one_gpu() {
-  gpu_status g;
+proto::gpu_status one_gpu() {
+  proto::gpu_status g;
   g.name = "NVIDIA H200";
   g.mem_total = 141ULL << 30;
   g.mem_free = 20ULL << 30;
   g.resident_keys = {"ab12", "not a key id", "cd34"};
   g.resident_shifts = {"h 11@22 l 0 a 0 b1 0 b2 0", "none", "h\xff"};
+  g.resident_key_bytes = {30ULL << 30, 1, 10ULL << 30};
   g.resident_bytes = 40ULL << 30;
   g.shifted_bytes = 50ULL << 30;
   return g;
@@ -26,6 +27,7 @@ TEST(GpuReport, KeysAndTheirCopiesOnlyForOperatorsAndInStep) {
   ASSERT_EQ(others.size(), 1u);
   EXPECT_TRUE(others[0].resident_keys.empty());
   EXPECT_TRUE(others[0].resident_shifts.empty());
+  EXPECT_TRUE(others[0].resident_key_bytes.empty());
   EXPECT_EQ(others[0].shifted_bytes, 40ULL << 30);  // the total, clamped to resident_bytes: no key named
 
   const auto ops = gpu_report({one_gpu()}, true);
@@ -33,6 +35,7 @@ TEST(GpuReport, KeysAndTheirCopiesOnlyForOperatorsAndInStep) {
   /* the key whose id is no token is left out with its copies; text that is not UTF-8 shows as "?" */
   EXPECT_EQ(ops[0].resident_keys, (std::vector<std::string>{"ab12", "cd34"}));
   EXPECT_EQ(ops[0].resident_shifts, (std::vector<std::string>{"h 11@22 l 0 a 0 b1 0 b2 0", "?"}));
+  EXPECT_EQ(ops[0].resident_key_bytes, (std::vector<std::uint64_t>{30ULL << 30, 10ULL << 30}));
   proto::status_reply r;
   r.gpus = ops;
   r.hung_timeout_ms = 60000;

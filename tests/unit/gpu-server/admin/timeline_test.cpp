@@ -31,7 +31,7 @@ TEST(Timeline, ForgetsSpansThatEndedBeforeItsWindowAndKeepsAtMostItsBound) {
   t.add(span(l, span_kind::proof, 0, t0 + 61 * s, t0 + 62 * s));  // the first ended 61 s before: out of the window
   ASSERT_EQ(t.size(), 2u);
   EXPECT_EQ(t.since(0).front().start_ns, t0 + 2 * s);
-  for (int i = 0; i < 10; ++i) t.add(span(l, span_kind::ntt, 3, t0 + 62 * s + i, t0 + 62 * s + i + 1));
+  for (int i = 0; i < 10; ++i) t.add(span(l, kind_of(groth16::phase::ntt), 3, t0 + 62 * s + i, t0 + 62 * s + i + 1));
   EXPECT_EQ(t.size(), 5u);  // the bound in entries
   EXPECT_EQ(t.since(0).back().start_ns, t0 + 62 * s + 9);
   /* since(): the spans that end after it */
