@@ -16,7 +16,7 @@
 #include "r1cs/input_file.hpp"
 #include "requests/node_job_directory.hpp"
 #include "requests/status_jobs.hpp"
-#include "requests/take_if.hpp"
+#include "util/take_if.hpp"
 #include "util/hex.hpp"
 #include "util/utf8.hpp"
 

@@ -10,7 +10,7 @@
 #include "provers/proof_timings.hpp"
 #include "requests/job_lookup.hpp"
 #include "requests/status_jobs.hpp"
-#include "requests/take_if.hpp"
+#include "util/take_if.hpp"
 #include "shm/failpoint.hpp"
 #include "util/utf8.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "requests/take_if.hpp"
+#include "util/take_if.hpp"
 
 namespace cuzk::server {
 namespace {
