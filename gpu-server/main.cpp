@@ -52,6 +52,10 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   app.add_option("--backend", o.backend.kind, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   using cuzk::config::range;
+  // Jobs, files and connections a client or the server may have: 1 to 2^20.
+  const auto count = [&](const std::string& flag, auto& field, const std::string& help) {
+    return app.add_option(flag, field, help)->check(range(1u, 1u << 20));
+  };
   app.add_option("--threads", o.backend.threads, "CPU backend threads (0: all cores)")->check(range(0u, max_threads));
   bool no_register = false;
   app.add_flag("--no-register", no_register,
@@ -94,8 +98,7 @@ int main(int argc, char** argv) {
   double retention_s = 24 * 3600;
   app.add_option("--retention", retention_s, "seconds a finished job whose result was never fetched is kept")
       ->check(range(0.0, 365 * day) & cuzk::config::whole(1, "seconds"));
-  app.add_option("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have")
-      ->check(range(1u, 1u << 20));
+  count("--max-jobs-per-client", o.max_jobs_per_client, "unfinished jobs one client uid may have");
   app.add_option("--max-waits-per-client", o.max_waits_per_client, "pending waits one client uid may have")
       ->check(range(1u, 1u << 16));
   app.add_option("--prepare-threads", o.prepare_threads, "threads that load keys and check submissions")
@@ -114,9 +117,7 @@ int main(int argc, char** argv) {
       ->check(range(1u, 1024u));
   app.add_option("--max-connections-per-client", o.clients.per_uid, "client connections one uid may hold")
       ->check(range(1u, 65536u));
-  app.add_option("--max-connections", o.clients.total,
-                 "client connections in total (capped below the descriptor limit)")
-      ->check(range(1u, 1u << 20));
+  count("--max-connections", o.clients.total, "client connections in total (capped below the descriptor limit)");
   app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
@@ -133,12 +134,10 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   app.add_flag("--insecure-loopback", o.network.insecure_loopback,
                "serve the network endpoint in plaintext, without keys; refused unless it is a loopback address");
-  app.add_option("--network-max-connections", o.network.max_connections,
-                 "network connections in total, handshaking or not (capped below the descriptor limit)")
-      ->check(range(1u, 1u << 20));
-  app.add_option("--network-max-per-address", o.network.max_per_address,
-                 "network connections from one source address, counted before any key is shown")
-      ->check(range(1u, 1u << 20));
+  count("--network-max-connections", o.network.max_connections,
+        "network connections in total, handshaking or not (capped below the descriptor limit)");
+  count("--network-max-per-address", o.network.max_per_address,
+        "network connections from one source address, counted before any key is shown");
   double network_handshake_s = 5;
   app.add_option("--network-handshake-timeout", network_handshake_s,
                  "seconds a network connection has to prove an authorized key before it is closed")
@@ -149,9 +148,8 @@ int main(int argc, char** argv) {
   double spool_gib = 16, stall_s = 30;
   app.add_option("--max-spool-per-client", spool_gib, "GiB of streamed files one client may have in the spool")
       ->check(range(0.0, max_gib));
-  app.add_option("--max-spool-files-per-client", o.uploads.max_files_per_client,
-                 "spooled files one client may have that no job names yet (uploads in progress or complete)")
-      ->check(range(1u, 1u << 20));
+  count("--max-spool-files-per-client", o.uploads.max_files_per_client,
+        "spooled files one client may have that no job names yet (uploads in progress or complete)");
   app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
       ->check(range(1.0, day) & cuzk::config::whole(1, "seconds"));
   app.add_option("--cluster-database", o.cluster.database,
@@ -178,9 +176,8 @@ int main(int argc, char** argv) {
   app.add_option("--critical-per-client", o.critical.max_per_client,
                  "unfinished critical jobs one client may have (0: critical jobs refused)")
       ->check(range(0u, 1u << 16));
-  app.add_option("--critical-partitions-per-client", o.critical.max_partitions_per_client,
-                 "partitions of one client's unfinished critical jobs, together")
-      ->check(range(1u, 1u << 20));
+  count("--critical-partitions-per-client", o.critical.max_partitions_per_client,
+        "partitions of one client's unfinished critical jobs, together");
   app.add_option("--critical-partitions-per-minute", o.critical.partitions_per_minute,
                  "critical partitions one client may submit per minute (a bucket of a minute's worth; 0: no bound)")
       ->check(range(0.0, 1e6));

@@ -32,55 +32,30 @@ F random_element(std::mt19937_64& g) {
   }
 }
 
-template <class F>
-void BM_mul(benchmark::State& state) {
-  std::mt19937_64 g(1);
+/* One operation an iteration on a and b, the result the next a. */
+template <class F, class Op>
+void chain(benchmark::State& state, std::uint64_t seed, Op op) {
+  std::mt19937_64 g(seed);
   F a = random_element<F>(g), b = random_element<F>(g);
   for (auto _ : state) {
-    a = a * b;
+    a = op(a, b);
     benchmark::DoNotOptimize(a);
   }
 }
 
 template <class F>
-void BM_sqr(benchmark::State& state) {
-  std::mt19937_64 g(2);
-  F a = random_element<F>(g);
-  for (auto _ : state) {
-    a = a.sqr();
-    benchmark::DoNotOptimize(a);
-  }
-}
-
+void BM_mul(benchmark::State& s) { chain<F>(s, 1, [](const F& a, const F& b) { return a * b; }); }
 template <class F>
-void BM_add(benchmark::State& state) {
-  std::mt19937_64 g(3);
-  F a = random_element<F>(g), b = random_element<F>(g);
-  for (auto _ : state) {
-    a = a + b;
-    benchmark::DoNotOptimize(a);
-  }
-}
-
+void BM_sqr(benchmark::State& s) { chain<F>(s, 2, [](const F& a, const F&) { return a.sqr(); }); }
 template <class F>
-void BM_inverse(benchmark::State& state) {
-  std::mt19937_64 g(4);
-  F a = random_element<F>(g), one = F::one();
-  for (auto _ : state) {
-    a = a.inverse() + one;  // + 1 keeps the chain away from a fixed point
-    benchmark::DoNotOptimize(a);
-  }
-}
-
+void BM_add(benchmark::State& s) { chain<F>(s, 3, [](const F& a, const F& b) { return a + b; }); }
 template <class F>
-void BM_sqrt(benchmark::State& state) {
-  std::mt19937_64 g(5);
-  F a = random_element<F>(g);
-  for (auto _ : state) {
-    auto r = a.sqr().sqrt();
-    a = *r + F::one();
-    benchmark::DoNotOptimize(a);
-  }
+void BM_inverse(benchmark::State& s) {  // + 1 keeps the chain away from a fixed point
+  chain<F>(s, 4, [one = F::one()](const F& a, const F&) { return a.inverse() + one; });
+}
+template <class F>
+void BM_sqrt(benchmark::State& s) {
+  chain<F>(s, 5, [](const F& a, const F&) { return *a.sqr().sqrt() + F::one(); });
 }
 
 void BM_fp_mul(benchmark::State& s) { BM_mul<fp_t>(s); }

@@ -41,28 +41,35 @@ basic_word32<C> basic_word32<C>::shr(unsigned n) const {
   return w;
 }
 
+namespace {
+
+/* The word whose bit i is f(a_i, b_i, c_i), the bits taken from 0 to 31. */
+template <class C, class F>
+basic_word32<C> bitwise(const basic_word32<C>& a, const basic_word32<C>& b, const basic_word32<C>& c, F f) {
+  basic_word32<C> w = a;
+  for (unsigned i = 0; i < 32; ++i) w.bits[i] = f(a.bits[i], b.bits[i], c.bits[i]);
+  return w;
+}
+
+}  // namespace
+
 template <class C>
 basic_word32<C> word_xor3(r1cs::basic_constraint_system<C>& cs, const basic_word32<C>& a, const basic_word32<C>& b,
                           const basic_word32<C>& c) {
-  basic_word32<C> w = a;
-  for (unsigned i = 0; i < 32; ++i) w.bits[i] = bit_xor(cs, bit_xor(cs, a.bits[i], b.bits[i]), c.bits[i]);
-  return w;
+  return bitwise(a, b, c,
+                 [&](const auto& x, const auto& y, const auto& z) { return bit_xor(cs, bit_xor(cs, x, y), z); });
 }
 
 template <class C>
 basic_word32<C> word_ch(r1cs::basic_constraint_system<C>& cs, const basic_word32<C>& e, const basic_word32<C>& f,
                         const basic_word32<C>& g) {
-  basic_word32<C> w = e;
-  for (unsigned i = 0; i < 32; ++i) w.bits[i] = bit_ch(cs, e.bits[i], f.bits[i], g.bits[i]);
-  return w;
+  return bitwise(e, f, g, [&](const auto& x, const auto& y, const auto& z) { return bit_ch(cs, x, y, z); });
 }
 
 template <class C>
 basic_word32<C> word_maj(r1cs::basic_constraint_system<C>& cs, const basic_word32<C>& a, const basic_word32<C>& b,
                          const basic_word32<C>& c) {
-  basic_word32<C> w = a;
-  for (unsigned i = 0; i < 32; ++i) w.bits[i] = bit_maj(cs, a.bits[i], b.bits[i], c.bits[i]);
-  return w;
+  return bitwise(a, b, c, [&](const auto& x, const auto& y, const auto& z) { return bit_maj(cs, x, y, z); });
 }
 
 template <class C>

@@ -14,26 +14,10 @@ using zmtp::protocol_error;
 using bytes = std::vector<std::uint8_t>;
 constexpr std::size_t mac = crypto_box_MACBYTES;  // 16
 
-void put_be64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (7 - i)));
-}
-std::uint64_t get_be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
-
-/* A 24-byte nonce: a 16- or 8-byte prefix and the rest. */
-std::array<std::uint8_t, 24> nonce(std::string_view prefix, const std::uint8_t* rest) {
-  std::array<std::uint8_t, 24> n{};
-  std::memcpy(n.data(), prefix.data(), prefix.size());
-  std::memcpy(n.data() + prefix.size(), rest, 24 - prefix.size());
-  return n;
-}
 std::array<std::uint8_t, 24> short_nonce(std::string_view prefix, std::uint64_t v) {
   std::uint8_t b[8];
-  put_be64(b, v);
-  return nonce(prefix, b);
+  zmtp::put_be(b, v, 8);
+  return curve_nonce(prefix, b);
 }
 
 bool named(std::span<const std::uint8_t> body, std::string_view name) {
@@ -50,6 +34,13 @@ void init_sodium() {
 }
 
 }  // namespace
+
+std::array<std::uint8_t, 24> curve_nonce(std::string_view prefix, const std::uint8_t* rest) {
+  std::array<std::uint8_t, 24> n{};
+  std::memcpy(n.data(), prefix.data(), prefix.size());
+  std::memcpy(n.data() + prefix.size(), rest, 24 - prefix.size());
+  return n;
+}
 
 curve_server_keys curve_server_keys_from_z85(std::string_view public_z85, std::string_view secret_z85) {
   curve_server_keys k;
@@ -83,11 +74,11 @@ bytes curve_server::hello(std::span<const std::uint8_t> body) {
   if (body.size() != 200) throw protocol_error("a HELLO of " + std::to_string(body.size()) + " bytes (it has 200)");
   if (body[6] != 1 || body[7] != 0) throw protocol_error("CURVE version " + std::to_string(body[6]) + "." + std::to_string(body[7]) + " (1.0 is served)");
   std::memcpy(client_transient_.data(), body.data() + 80, 32);
-  const auto n = nonce("CurveZMQHELLO---", body.data() + 112);
+  const auto n = curve_nonce("CurveZMQHELLO---", body.data() + 112);
   std::uint8_t zeros[64];
   if (crypto_box_open_easy(zeros, body.data() + 120, 80, n.data(), client_transient_.data(), keys_.secret_key.data()) != 0)
     throw protocol_error("a HELLO that does not open (not this server's key?)");
-  peer_nonce_ = get_be64(body.data() + 112);
+  peer_nonce_ = zmtp::get_be(body.data() + 112, 8);
 
   // cookie = nonce (16), secretbox[C' + s'](K) (80)
   std::uint8_t cookie[96];
@@ -95,7 +86,7 @@ bytes curve_server::hello(std::span<const std::uint8_t> body) {
   std::uint8_t plain[64];
   std::memcpy(plain, client_transient_.data(), 32);
   std::memcpy(plain + 32, transient_secret_.data(), 32);
-  const auto cn = nonce("COOKIE--", cookie);
+  const auto cn = curve_nonce("COOKIE--", cookie);
   made(crypto_secretbox_easy(cookie + 16, plain, 64, cn.data(), cookie_key_.data()));
   sodium_memzero(plain, sizeof plain);
 
@@ -106,7 +97,7 @@ bytes curve_server::hello(std::span<const std::uint8_t> body) {
   std::uint8_t welcome[128];
   std::memcpy(welcome, transient_public_.data(), 32);
   std::memcpy(welcome + 32, cookie, 96);
-  const auto wn = nonce("WELCOME-", w.data() + 8);
+  const auto wn = curve_nonce("WELCOME-", w.data() + 8);
   made(crypto_box_easy(w.data() + 24, welcome, 128, wn.data(), client_transient_.data(), keys_.secret_key.data()));
   state_ = state::initiate;
   return w;
@@ -118,21 +109,21 @@ curve_server::initiated curve_server::initiate(std::span<const std::uint8_t> bod
   if (!named(body, "INITIATE")) throw protocol_error("expected INITIATE");
   if (body.size() < 9 + 96 + 8 + 128 + mac) throw protocol_error("a truncated INITIATE of " + std::to_string(body.size()) + " bytes");
   std::uint8_t cookie[64];
-  const auto cn = nonce("COOKIE--", body.data() + 9);
+  const auto cn = curve_nonce("COOKIE--", body.data() + 9);
   if (crypto_secretbox_open_easy(cookie, body.data() + 25, 80, cn.data(), cookie_key_.data()) != 0 ||
       sodium_memcmp(cookie, client_transient_.data(), 32) != 0 || sodium_memcmp(cookie + 32, transient_secret_.data(), 32) != 0)
     throw protocol_error("an INITIATE with a cookie this connection did not give");
   sodium_memzero(cookie, sizeof cookie);
-  const std::uint64_t short_n = get_be64(body.data() + 105);
+  const std::uint64_t short_n = zmtp::get_be(body.data() + 105, 8);
   if (short_n <= peer_nonce_) throw protocol_error("an INITIATE whose nonce does not increase");
-  const auto in = nonce("CurveZMQINITIATE", body.data() + 105);
+  const auto in = curve_nonce("CurveZMQINITIATE", body.data() + 105);
   const std::size_t boxed = body.size() - 113;
   bytes plain(boxed - mac);
   if (crypto_box_open_easy(plain.data(), body.data() + 113, boxed, in.data(), client_transient_.data(), transient_secret_.data()) != 0)
     throw protocol_error("an INITIATE box that does not open");
   initiated r;
   std::memcpy(r.client_key.data(), plain.data(), 32);
-  const auto vn = nonce("VOUCH---", plain.data() + 32);
+  const auto vn = curve_nonce("VOUCH---", plain.data() + 32);
   std::uint8_t vouch[64];
   if (crypto_box_open_easy(vouch, plain.data() + 48, 80, vn.data(), r.client_key.data(), transient_secret_.data()) != 0)
     throw protocol_error("an INITIATE whose vouch does not open with the key it names");
@@ -152,7 +143,7 @@ bytes curve_server::ready(std::string_view socket_type) {
   bytes r(6 + 8 + meta.size() + mac);
   std::memcpy(r.data(), "\x05READY", 6);
   const std::uint64_t v = nonce_++;
-  put_be64(r.data() + 6, v);
+  zmtp::put_be(r.data() + 6, v, 8);
   const auto n = short_nonce("CurveZMQREADY---", v);
   made(crypto_box_easy_afternm(r.data() + 14, meta.data(), meta.size(), n.data(), shared_.data()));
   return r;
@@ -175,7 +166,7 @@ bytes curve_server::seal(std::uint8_t flags, std::span<const std::uint8_t> body)
   bytes m(16 + plain.size() + mac);
   std::memcpy(m.data(), "\x07MESSAGE", 8);
   const std::uint64_t v = nonce_++;
-  put_be64(m.data() + 8, v);
+  zmtp::put_be(m.data() + 8, v, 8);
   const auto n = short_nonce("CurveZMQMESSAGES", v);
   made(crypto_box_easy_afternm(m.data() + 16, plain.data(), plain.size(), n.data(), shared_.data()));
   return m;
@@ -185,7 +176,7 @@ zmtp::opened curve_server::open(std::span<const std::uint8_t> sealed) {
   if (state_ != state::ready) throw protocol_error("a MESSAGE before the handshake");
   if (!named(sealed, "MESSAGE")) throw protocol_error("expected a MESSAGE");
   if (sealed.size() < 16 + mac + 1) throw protocol_error("a truncated MESSAGE");
-  const std::uint64_t v = get_be64(sealed.data() + 8);
+  const std::uint64_t v = zmtp::get_be(sealed.data() + 8, 8);
   if (v <= peer_nonce_) throw protocol_error("a MESSAGE whose nonce does not increase");
   const auto n = short_nonce("CurveZMQMESSAGEC", v);
   bytes plain(sealed.size() - 16 - mac);

@@ -28,6 +28,9 @@ struct curve_server_keys {
 /* From Z85 (curve_keys.hpp); throws std::runtime_error with a sentence. */
 curve_server_keys curve_server_keys_from_z85(std::string_view public_z85, std::string_view secret_z85);
 
+/* A 24-byte nonce: a 16- or 8-byte prefix ("CurveZMQHELLO---", "WELCOME-") and the rest from `rest`. */
+std::array<std::uint8_t, 24> curve_nonce(std::string_view prefix, const std::uint8_t* rest);
+
 class curve_server {
  public:
   enum class state { hello, initiate, ready };

@@ -21,14 +21,8 @@ void append(std::vector<std::uint8_t>& out, const void* p, std::size_t n) {
 
 void put_be(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
   std::uint8_t b[8];
-  for (int i = 0; i < bytes; ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
+  zmtp::put_be(b, v, bytes);
   append(out, b, static_cast<std::size_t>(bytes));
-}
-
-std::uint64_t get_be(const std::uint8_t* p, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v = v << 8 | p[i];
-  return v;
 }
 
 std::vector<std::uint8_t> frame(std::uint8_t flags, std::span<const std::uint8_t> body) {
@@ -43,6 +37,16 @@ std::vector<std::uint8_t> frame(std::uint8_t flags, std::span<const std::uint8_t
 }
 
 }  // namespace
+
+void put_be(std::uint8_t* p, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (bytes - 1 - i)));
+}
+
+std::uint64_t get_be(const std::uint8_t* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v = v << 8 | p[i];
+  return v;
+}
 
 std::vector<std::uint8_t> server_greeting(std::string_view mechanism) {
   std::vector<std::uint8_t> g(greeting_bytes, 0);

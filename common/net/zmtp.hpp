@@ -21,6 +21,10 @@ namespace cuzk::net::zmtp {
 
 inline constexpr std::size_t greeting_bytes = 64;
 
+/* Sizes and nonces are big-endian: v's low `bytes` bytes at p, the most significant first; and back. */
+void put_be(std::uint8_t* p, std::uint64_t v, int bytes);
+std::uint64_t get_be(const std::uint8_t* p, int bytes);
+
 /* signature (FF, 8 bytes of padding, 7F), version 3.1, the mechanism ("NULL", "CURVE"), as-server 1, filler. */
 std::vector<std::uint8_t> server_greeting(std::string_view mechanism = "NULL");
 /* A READY command announcing socket type `type` ("ROUTER"). */

@@ -16,7 +16,7 @@
 #include "r1cs/input_file.hpp"
 #include "requests/node_job_directory.hpp"
 #include "requests/status_jobs.hpp"
-#include "requests/take_if.hpp"
+#include "util/take_if.hpp"
 #include "util/hex.hpp"
 #include "util/utf8.hpp"
 
@@ -424,7 +424,7 @@ void cluster_job_directory::recheck(const std::vector<waiter>& ws) {
 }
 
 void cluster_job_directory::job_finished(std::int64_t id) {
-  recheck(take_if(waiters_, [&](const waiter& w) { return w.id == id; }));
+  recheck(util::take_if(waiters_, [&](const waiter& w) { return w.id == id; }));
 }
 
 void cluster_job_directory::resync() {
@@ -439,7 +439,7 @@ std::size_t cluster_job_directory::closed(const std::string& identity, channel v
 
 void cluster_job_directory::expire_waits() {
   const auto now = std::chrono::steady_clock::now();
-  for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; }))
+  for (const auto& w : util::take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; }))
     look_up(
         w.uid, [id = w.id](cluster_store& db) { return answer{db.get(id), std::nullopt, {}}; },
         [this, w](util::expected<answer, std::string> a) {

@@ -12,85 +12,51 @@
 #include <stdexcept>
 
 #include "listeners/accept_loop.hpp"
-#include "net/endpoint.hpp"
+#include "listeners/session_table.hpp"
 #include "listeners/zmtp_connection.hpp"
+#include "net/endpoint.hpp"
 
 namespace cuzk::server {
 
 namespace asio = boost::asio;
 using local = asio::local::stream_protocol;
 
-struct client_listener::impl : std::enable_shared_from_this<impl> {
+struct client_listener::impl
+    : session_table<uid_t, zmtp_connection<local::socket, client_listener::impl>, client_counters>,
+      std::enable_shared_from_this<impl> {
   using session = zmtp_connection<local::socket, impl>;
   impl(asio::io_context& io, client_limits l, message_handler m, close_handler c)
-      : io(io), acceptor(io), retry(io), limits(l), on_message(std::move(m)), on_close(std::move(c)) {}
+      : session_table({l.total, l.per_uid}, {"", "connections", "client", &client_counters::refused_per_uid},
+                      [this, c = std::move(c)](std::uint64_t id) {
+                        creds.erase(id);
+                        if (c) c(id);
+                      }),
+        io(io), acceptor(io), retry(io), limits(l), on_message(std::move(m)) {}
   asio::io_context& io;
   local::acceptor acceptor;
   asio::steady_timer retry;
   client_limits limits;
   message_handler on_message;
-  close_handler on_close;
-  std::map<std::uint64_t, std::shared_ptr<session>> sessions;
   std::map<std::uint64_t, net::peer_credentials> creds;
-  std::map<uid_t, std::uint32_t> per_uid;
-  client_counters counters;
-  std::uint64_t next_id = 1;
   bool accepting = true;
-  std::chrono::steady_clock::time_point last_warning{};
 
-  void accept();
+  void accept() { accept_next(shared_from_this(), "client connection"); }
   void admit(local::socket s);
-  void remove(std::uint64_t id);
-  void warn(const std::string& what);
   std::string describe(const session& s) const { return "uid " + std::to_string(creds.at(s.id).uid); }
   void message(session& s, std::vector<std::vector<std::uint8_t>> frames) { on_message(s.id, creds.at(s.id), std::move(frames)); }
   std::optional<std::string> authorize(session&, const net::curve_key&) { return std::nullopt; }  // NULL: never asked
 };
-
-void client_listener::impl::warn(const std::string& what) {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_warning < std::chrono::seconds(10)) return;  // a flood must not flood the journal
-  last_warning = now;
-  spdlog::warn("{}", what);
-}
-
-void client_listener::impl::remove(std::uint64_t id) {
-  auto it = sessions.find(id);
-  if (it == sessions.end()) return;
-  const uid_t uid = creds.at(id).uid;
-  sessions.erase(it);
-  creds.erase(id);
-  if (--per_uid[uid] == 0) per_uid.erase(uid);
-  if (on_close) on_close(id);
-}
-
-void client_listener::impl::accept() { accept_next(shared_from_this(), "client connection"); }
 
 void client_listener::impl::admit(local::socket s) {
   ucred uc{};
   socklen_t len = sizeof uc;
   if (::getsockopt(s.native_handle(), SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0) return;  // closed with s
   const net::peer_credentials cred{uc.uid, uc.gid, uc.pid};
-  if (sessions.size() >= limits.total) {
-    ++counters.refused_total;
-    warn("refused a client connection of uid " + std::to_string(cred.uid) + ": " + std::to_string(sessions.size()) +
-         " connections are open, the limit is " + std::to_string(limits.total));
-    return;
-  }
-  auto& mine = per_uid[cred.uid];
-  if (mine >= limits.per_uid) {
-    ++counters.refused_per_uid;
-    warn("refused a client connection of uid " + std::to_string(cred.uid) + ": it holds " + std::to_string(mine) +
-         " connections, the limit per client is " + std::to_string(limits.per_uid));
-    return;
-  }
-  ++mine;
-  ++counters.accepted;
-  const auto id = next_id++;
-  auto sess = std::make_shared<session>(shared_from_this(), std::move(s), id, nullptr);
-  creds.emplace(id, cred);
-  sessions.emplace(id, sess);
-  sess->start();
+  auto sess = session_table::admit(cred.uid, "a client connection of uid " + std::to_string(cred.uid), [&](auto id) {
+    creds.emplace(id, cred);
+    return std::make_shared<session>(shared_from_this(), std::move(s), id, nullptr);
+  });
+  if (sess) sess->start();
 }
 
 namespace {
@@ -127,9 +93,7 @@ client_listener::~client_listener() {
   impl_->accepting = false;
   boost::system::error_code ec;
   impl_->acceptor.close(ec);
-  auto sessions = std::move(impl_->sessions);
-  impl_->on_close = nullptr;
-  for (auto& [id, s] : sessions) s->close();
+  impl_->close_all();
 }
 
 void client_listener::start() { impl_->accept(); }
@@ -142,26 +106,17 @@ void client_listener::stop_accepting() {
 }
 
 bool client_listener::send(std::uint64_t conn, std::span<const std::uint8_t> bytes) {
-  auto it = impl_->sessions.find(conn);
-  if (it == impl_->sessions.end()) return false;
-  auto s = it->second;  // enqueue may close it (and erase it from the map)
-  return s->send(bytes);
+  auto s = impl_->find(conn);  // held: send may close it (and erase it from the table)
+  return s && s->send(bytes);
 }
 
 void client_listener::close(std::uint64_t conn) {
-  auto it = impl_->sessions.find(conn);
-  if (it != impl_->sessions.end()) {
-    auto s = it->second;
-    s->close();
-  }
+  if (auto s = impl_->find(conn)) s->close();
 }
 
 std::size_t client_listener::connections() const { return impl_->sessions.size(); }
 
-std::uint32_t client_listener::connections_of(uid_t uid) const {
-  auto it = impl_->per_uid.find(uid);
-  return it == impl_->per_uid.end() ? 0 : it->second;
-}
+std::uint32_t client_listener::connections_of(uid_t uid) const { return impl_->connections_of(uid); }
 
 const client_counters& client_listener::counters() const { return impl_->counters; }
 const client_limits& client_listener::limits() const { return impl_->limits; }

@@ -13,9 +13,10 @@
 
 #include "listeners/accept_loop.hpp"
 #include "listeners/authorized_clients.hpp"
+#include "listeners/session_table.hpp"
+#include "listeners/zmtp_connection.hpp"
 #include "net/curve_keys.hpp"
 #include "net/curve_server.hpp"
-#include "listeners/zmtp_connection.hpp"
 
 namespace cuzk::server {
 
@@ -61,7 +62,9 @@ std::string address_of(const tcp::endpoint& ep) {
 
 }  // namespace
 
-struct network_listener::impl : std::enable_shared_from_this<impl> {
+struct network_listener::impl
+    : session_table<std::string, zmtp_connection<tcp::socket, network_listener::impl>, network_counters>,
+      std::enable_shared_from_this<impl> {
   struct limits_t {
     std::chrono::milliseconds handshake{5000};
     std::size_t max_queued_bytes = 32u << 20;  // replies a connection has not read; beyond: closed
@@ -71,7 +74,10 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
   using connection = zmtp_connection<tcp::socket, impl>;
 
   impl(asio::io_context& io, const network_options& opt, message_handler m, close_handler c)
-      : io(io), acceptor(io), retry(io), revoke(io), opt(opt), on_message(std::move(m)), on_close(std::move(c)) {
+      : session_table({opt.max_connections, opt.max_per_address},
+                      {"network: ", "network connections", "address", &network_counters::refused_per_address},
+                      std::move(c)),
+        io(io), acceptor(io), retry(io), revoke(io), opt(opt), on_message(std::move(m)) {
     limits.handshake = opt.handshake;
   }
   asio::io_context& io;
@@ -80,22 +86,10 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
   network_options opt;
   limits_t limits;
   message_handler on_message;
-  close_handler on_close;
   std::optional<net::curve_server_keys> keys;
   std::optional<authorized_clients> clients;
-  std::map<std::uint64_t, std::shared_ptr<connection>> sessions;
-  std::map<std::string, std::uint32_t> per_address;
-  network_counters counters;
-  std::uint64_t next_id = 1;
   bool accepting = true;
-  std::chrono::steady_clock::time_point last_warning{};
 
-  void warn(const std::string& what) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_warning < std::chrono::seconds(10)) return;  // a flood must not flood the journal
-    last_warning = now;
-    spdlog::warn("network: {}", what);
-  }
   std::string describe(const connection& c) const {
     return "from " + c.address + (c.name.empty() ? "" : ", client " + c.name);
   }
@@ -112,15 +106,6 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
     }
     return name;
   }
-  void remove(std::uint64_t id) {
-    auto it = sessions.find(id);
-    if (it == sessions.end()) return;
-    const auto addr = it->second->address;
-    sessions.erase(it);
-    if (--per_address[addr] == 0) per_address.erase(addr);
-    if (on_close) on_close(id);
-  }
-
   void accept() { accept_next(shared_from_this(), "connection"); }
 
   void admit(tcp::socket s) {
@@ -128,27 +113,13 @@ struct network_listener::impl : std::enable_shared_from_this<impl> {
     const auto remote = s.remote_endpoint(ec);
     if (ec) return;  // already gone
     const auto addr = address_of(remote);
-    if (sessions.size() >= opt.max_connections) {
-      ++counters.refused_total;
-      warn("refused a connection from " + addr + ": " + std::to_string(sessions.size()) +
-           " network connections are open, the limit is " + std::to_string(opt.max_connections));
-      return;
-    }
-    auto& mine = per_address[addr];
-    if (mine >= opt.max_per_address) {
-      ++counters.refused_per_address;
-      warn("refused a connection from " + addr + ": it holds " + std::to_string(mine) +
-           " connections, the limit per address is " + std::to_string(opt.max_per_address));
-      return;
-    }
-    ++mine;
-    ++counters.accepted;
-    s.set_option(tcp::no_delay(true), ec);
-    const auto id = next_id++;
-    auto c = std::make_shared<connection>(shared_from_this(), std::move(s), id, keys ? &*keys : nullptr);
+    auto c = session_table::admit(addr, "a connection from " + addr, [&](auto id) {
+      s.set_option(tcp::no_delay(true), ec);
+      return std::make_shared<connection>(shared_from_this(), std::move(s), id, keys ? &*keys : nullptr);
+    });
+    if (!c) return;
     c->address = addr;
     if (!keys) c->name = loopback_name;
-    sessions.emplace(id, c);
     c->start();
   }
 
@@ -216,9 +187,7 @@ network_listener::~network_listener() {
   impl_->acceptor.close(ec);
   impl_->retry.cancel();
   impl_->revoke.cancel();
-  auto sessions = std::move(impl_->sessions);
-  impl_->on_close = nullptr;
-  for (auto& [id, s] : sessions) s->close();
+  impl_->close_all();
 }
 
 void network_listener::start() {
@@ -227,10 +196,8 @@ void network_listener::start() {
 }
 
 bool network_listener::send(std::uint64_t conn, std::span<const std::uint8_t> bytes) {
-  auto it = impl_->sessions.find(conn);
-  if (it == impl_->sessions.end() || it->second->name.empty()) return false;
-  auto s = it->second;  // send may close it (and erase it from the map)
-  return s->send(bytes);
+  auto s = impl_->find(conn);  // held: send may close it (and erase it from the table)
+  return s && !s->name.empty() && s->send(bytes);
 }
 
 const network_counters& network_listener::counters() const { return impl_->counters; }

@@ -10,7 +10,7 @@
 #include "provers/proof_timings.hpp"
 #include "requests/job_lookup.hpp"
 #include "requests/status_jobs.hpp"
-#include "requests/take_if.hpp"
+#include "util/take_if.hpp"
 #include "shm/failpoint.hpp"
 #include "util/utf8.hpp"
 
@@ -271,7 +271,7 @@ void node_job_directory::wait(const peer& p, std::uint64_t rq, const proto::wait
 }
 
 void node_job_directory::job_changed(shm::job_ref j) {
-  for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.job == j; }))
+  for (const auto& w : util::take_if(waiters_, [&](const waiter& w) { return w.job == j; }))
     if (!answer_finished(w.to, w.uid, w.request_id, j)) waiters_.push_back(w);
 }
 
@@ -281,7 +281,7 @@ std::size_t node_job_directory::closed(const std::string& identity, channel via)
 
 void node_job_directory::expire_waits() {
   const auto now = std::chrono::steady_clock::now();
-  for (const auto& w : take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; })) {
+  for (const auto& w : util::take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; })) {
     auto rec = c_.jobs.get(w.job);
     if (!rec) {
       c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");

@@ -6,24 +6,13 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "net/curve_server.hpp"
+
 namespace cuzk::test {
 
 namespace {
 
-void put_be64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * (7 - i)));
-}
-std::uint64_t get_be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
-std::array<std::uint8_t, 24> nonce(std::string_view prefix, const std::uint8_t* rest) {
-  std::array<std::uint8_t, 24> n{};
-  std::memcpy(n.data(), prefix.data(), prefix.size());
-  std::memcpy(n.data() + prefix.size(), rest, 24 - prefix.size());
-  return n;
-}
+using net::curve_nonce;
 key32 z85(std::string_view k) {
   key32 b{};
   const std::string s(k);
@@ -76,8 +65,8 @@ bytes curve_client::hello() {
   bytes h(200, 0);
   std::memcpy(h.data(), "\x05HELLO\x01\x00", 8);
   std::memcpy(h.data() + 80, transient_public.data(), 32);
-  put_be64(h.data() + 112, nonce++);
-  const auto n = test::nonce("CurveZMQHELLO---", h.data() + 112);
+  net::zmtp::put_be(h.data() + 112, nonce++, 8);
+  const auto n = curve_nonce("CurveZMQHELLO---", h.data() + 112);
   std::uint8_t zeros[64] = {};
   made(crypto_box_easy(h.data() + 120, zeros, 64, n.data(), server_key.data(), transient_secret.data()));
   return h;
@@ -85,7 +74,7 @@ bytes curve_client::hello() {
 
 bool curve_client::welcome(std::span<const std::uint8_t> body) {
   if (body.size() != 168 || std::memcmp(body.data(), "\x07WELCOME", 8) != 0) return false;
-  const auto n = test::nonce("WELCOME-", body.data() + 8);
+  const auto n = curve_nonce("WELCOME-", body.data() + 8);
   std::uint8_t plain[128];
   if (crypto_box_open_easy(plain, body.data() + 24, 144, n.data(), server_key.data(), transient_secret.data()) != 0) return false;
   std::memcpy(server_transient.data(), plain, 32);
@@ -100,7 +89,7 @@ bytes curve_client::initiate(std::string_view socket_type, std::string_view iden
   std::uint8_t vouch_plain[64];
   std::memcpy(vouch_plain, transient_public.data(), 32);
   std::memcpy(vouch_plain + 32, server_key.data(), 32);
-  const auto vn = test::nonce("VOUCH---", vouch_nonce);
+  const auto vn = curve_nonce("VOUCH---", vouch_nonce);
   std::uint8_t vouch[80];
   made(crypto_box_easy(vouch, vouch_plain, 64, vn.data(), server_transient.data(), secret_key.data()));
   bytes plain(public_key.begin(), public_key.end());
@@ -111,20 +100,20 @@ bytes curve_client::initiate(std::string_view socket_type, std::string_view iden
   bytes out(113 + plain.size() + 16);
   std::memcpy(out.data(), "\x08INITIATE", 9);
   std::memcpy(out.data() + 9, cookie.data(), std::min<std::size_t>(cookie.size(), 96));
-  put_be64(out.data() + 105, nonce++);
-  const auto n = test::nonce("CurveZMQINITIATE", out.data() + 105);
+  net::zmtp::put_be(out.data() + 105, nonce++, 8);
+  const auto n = curve_nonce("CurveZMQINITIATE", out.data() + 105);
   made(crypto_box_easy(out.data() + 113, plain.data(), plain.size(), n.data(), server_transient.data(), transient_secret.data()));
   return out;
 }
 
 bool curve_client::ready(std::span<const std::uint8_t> body) {
   if (body.size() < 14 + 16 || std::memcmp(body.data(), "\x05READY", 6) != 0) return false;
-  const auto n = test::nonce("CurveZMQREADY---", body.data() + 6);
+  const auto n = curve_nonce("CurveZMQREADY---", body.data() + 6);
   bytes plain(body.size() - 14 - 16);
   if (crypto_box_open_easy(plain.data(), body.data() + 14, body.size() - 14, n.data(), server_transient.data(),
                            transient_secret.data()) != 0)
     return false;
-  peer_nonce = get_be64(body.data() + 6);
+  peer_nonce = net::zmtp::get_be(body.data() + 6, 8);
   return true;
 }
 
@@ -133,15 +122,15 @@ bytes curve_client::seal(std::uint8_t flags, std::span<const std::uint8_t> body)
   plain.insert(plain.end(), body.begin(), body.end());
   bytes m(16 + plain.size() + 16);
   std::memcpy(m.data(), "\x07MESSAGE", 8);
-  put_be64(m.data() + 8, nonce++);
-  const auto n = test::nonce("CurveZMQMESSAGEC", m.data() + 8);
+  net::zmtp::put_be(m.data() + 8, nonce++, 8);
+  const auto n = curve_nonce("CurveZMQMESSAGEC", m.data() + 8);
   made(crypto_box_easy(m.data() + 16, plain.data(), plain.size(), n.data(), server_transient.data(), transient_secret.data()));
   return m;
 }
 
 bytes curve_client::open(std::span<const std::uint8_t> body) {
   if (body.size() < 16 + 16 + 1 || std::memcmp(body.data(), "\x07MESSAGE", 8) != 0) return {};
-  const auto n = test::nonce("CurveZMQMESSAGES", body.data() + 8);
+  const auto n = curve_nonce("CurveZMQMESSAGES", body.data() + 8);
   bytes plain(body.size() - 32);
   if (crypto_box_open_easy(plain.data(), body.data() + 16, body.size() - 16, n.data(), server_transient.data(),
                            transient_secret.data()) != 0)

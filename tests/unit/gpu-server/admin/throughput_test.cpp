@@ -1,9 +1,7 @@
-// The capacity reply's rate (throughput.hpp) and take_if (take_if.hpp).
+// The capacity reply's rate (throughput.hpp).
 #include "admin/throughput.hpp"
 
 #include <gtest/gtest.h>
-
-#include "requests/take_if.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -20,14 +18,6 @@ TEST(Throughput, IsProofsPerMinuteOverTheLastFiveMinutesOrSinceTheStart) {
   EXPECT_DOUBLE_EQ(t.per_minute(t0 + 6min), 0.0);   // all older than the window
   t.proven(t0 + 6min);
   EXPECT_DOUBLE_EQ(t.per_minute(t0 + 6min), 0.2);
-}
-
-TEST(TakeIf, TakesTheMatchesInOrderAndKeepsTheRestInOrder) {
-  std::vector<int> v{1, 2, 3, 4, 5, 6};
-  EXPECT_EQ(take_if(v, [](int x) { return x % 2 == 0; }), (std::vector<int>{2, 4, 6}));
-  EXPECT_EQ(v, (std::vector<int>{1, 3, 5}));
-  EXPECT_TRUE(take_if(v, [](int) { return false; }).empty());
-  EXPECT_EQ(v.size(), 3u);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-namespace cuzk::server {
+namespace cuzk::util {
 
 template <class T, class P>
 std::vector<T> take_if(std::vector<T>& from, P&& pred) {
@@ -15,4 +15,4 @@ std::vector<T> take_if(std::vector<T>& from, P&& pred) {
   return taken;
 }
 
-}  // namespace cuzk::server
+}  // namespace cuzk::util
