@@ -86,7 +86,7 @@ proto::body fake_server::answer(const proto::message& m, const std::string& peer
       r.slots = {{0, 0, proto::slot_state::free, 4, proto::no_owner}, {1, 0, proto::slot_state::assigned, 7, 2}};
       r.workers = {{2, "worker@1", 4242, proto::worker_state::busy, 350}};
       r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 9ULL << 30, 130ULL << 30, {"ab12"}, 120ULL << 30, 10, 0,
-                 {"h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"}, 99ULL << 30}};
+                 {"h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"}, 99ULL << 30, 0, {}}};
       return r;
     }
     const job* j = job_of(*s->job_id);
