@@ -20,8 +20,10 @@ int run_inputs(const inputs_args& a) {
   const auto j = curves::visit(curve_option(a.curve), [&](auto curve) {
     return circuits::make_circuit<decltype(curve)>(a.circuit)->random_inputs(a.seed);
   });
-  if (a.out.empty()) std::printf("%s\n", j.dump(1).c_str());
-  else io::write_json_file(a.out, j);
+  if (a.out.empty())
+    std::printf("%s\n", j.dump(1).c_str());
+  else
+    io::write_json_file(a.out, j);
   return 0;
 }
 

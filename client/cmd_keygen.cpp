@@ -37,14 +37,17 @@ int run_keygen(const keygen_args& a) {
   const auto k = net::make_curve_keypair();
   net::write_curve_keys(a.out, k);
   std::printf("%s\n", k.public_key.c_str());
-  std::fprintf(stderr, "[cuzk] wrote %s (secret) and %s.pub; authorize it with: install -m 0644 %s.pub "
-               "CLIENTS_DIR/NAME.pub\n", a.out.c_str(), a.out.c_str(), a.out.c_str());
+  std::fprintf(stderr,
+               "[cuzk] wrote %s (secret) and %s.pub; authorize it with: install -m 0644 %s.pub "
+               "CLIENTS_DIR/NAME.pub\n",
+               a.out.c_str(), a.out.c_str(), a.out.c_str());
   return 0;
 }
 
 client::options connection_options(const server_args& a) {
   client::options o;
-  o.timeout = std::chrono::milliseconds(static_cast<long long>((a.request_timeout_given() ? a.request_timeout : 10) * 1000));
+  o.timeout =
+      std::chrono::milliseconds(static_cast<long long>((a.request_timeout_given() ? a.request_timeout : 10) * 1000));
   o.attempts = 3;
   if (a.curve_key.empty() != a.server_public.empty())
     throw std::invalid_argument("--curve-key and --server-public go together (CURVE over tcp://)");

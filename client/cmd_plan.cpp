@@ -26,7 +26,8 @@ std::vector<plan::gpu_input> gpus_of(const plan_args& a, std::vector<std::string
     for (const auto& d : engines::cuda_device_list())
       out.push_back({d.name, a.gpu_memory > 0 ? gib_bytes(a.gpu_memory) : d.total_mem});
     if (!engines::cuda_built())
-      notes.push_back("--gpus auto: this cuzk was built without CUDA, so it sees no device: planned for the CPU backend");
+      notes.push_back(
+          "--gpus auto: this cuzk was built without CUDA, so it sees no device: planned for the CPU backend");
     else if (out.empty())
       notes.push_back("--gpus auto found no CUDA device: planned for the CPU backend");
     return out;
@@ -38,8 +39,10 @@ std::vector<plan::gpu_input> gpus_of(const plan_args& a, std::vector<std::string
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != a.gpus.size() || n > 64) throw std::invalid_argument("--gpus must be a count (0 to 64) or auto, not '" + a.gpus + "'");
-  if (n && a.gpu_memory <= 0) throw std::invalid_argument("--gpus " + a.gpus + " needs --gpu-memory GiB (an H200: 139.8)");
+  if (used != a.gpus.size() || n > 64)
+    throw std::invalid_argument("--gpus must be a count (0 to 64) or auto, not '" + a.gpus + "'");
+  if (n && a.gpu_memory <= 0)
+    throw std::invalid_argument("--gpus " + a.gpus + " needs --gpu-memory GiB (an H200: 139.8)");
   for (unsigned long g = 0; g < n; ++g) out.push_back({a.gpu_name, gib_bytes(a.gpu_memory)});
   return out;
 }
@@ -52,8 +55,10 @@ int run_plan(const plan_args& a) {
   try {
     for (const std::string& k : a.keys) {
       std::error_code ec;
-      if (std::filesystem::is_regular_file(k, ec)) in.keys.push_back(plan::key_from_file(k));
-      else in.keys.push_back(plan::key_from_pool(a.pool, k));
+      if (std::filesystem::is_regular_file(k, ec))
+        in.keys.push_back(plan::key_from_file(k));
+      else
+        in.keys.push_back(plan::key_from_pool(a.pool, k));
     }
     for (const std::string& c : a.circuits) in.keys.push_back(plan::key_from_circuit(c, curve_option(a.curve)));
   } catch (const plan::key_error& e) {
@@ -65,7 +70,8 @@ int run_plan(const plan_args& a) {
     in.host_ram = gib_bytes(a.host_ram);
   } else {
     in.host_ram = this_host_ram();
-    if (in.host_ram) notes.push_back("host RAM: this machine's (" + plan::gib(in.host_ram) + "); --host-ram GiB plans another");
+    if (in.host_ram)
+      notes.push_back("host RAM: this machine's (" + plan::gib(in.host_ram) + "); --host-ram GiB plans another");
   }
   in.shm_size = a.shm_size > 0 ? gib_bytes(a.shm_size) : 0;
   in.cpu_cores = a.cores ? a.cores : std::max(1u, std::thread::hardware_concurrency());
@@ -82,8 +88,10 @@ int run_plan(const plan_args& a) {
   p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
   if (a.json) {
     const std::string s = plan::to_json(p).dump(1) + "\n";
-    if (a.out.empty()) std::fputs(s.c_str(), stdout);
-    else io::write_json_file(a.out, plan::to_json(p));
+    if (a.out.empty())
+      std::fputs(s.c_str(), stdout);
+    else
+      io::write_json_file(a.out, plan::to_json(p));
   } else {
     std::fputs(plan::to_text(p).c_str(), stdout);
     if (!a.out.empty()) io::write_json_file(a.out, plan::to_json(p));

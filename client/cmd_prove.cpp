@@ -68,10 +68,11 @@ int prove(const prove_args& a) {
   if (!groth16::verify(pk.vk(), pub, p))
     throw std::invalid_argument("the witness does not satisfy the circuit: the proof does not verify");
   char line[256];
-  std::snprintf(line, sizeof line,
-                "proved in %.3f s (split %.3f s, h2d %.3f s, H/NTT %.3f s, MSMs %.3f s wall, of which G1 A %.3f / B %.3f "
-                "/ L %.3f / H %.3f s and G2 B %.3f s)",
-                tm.total, tm.split, tm.h2d, tm.ntt, tm.msm, tm.msm_a, tm.msm_b_g1, tm.msm_l, tm.msm_h, tm.msm_b_g2);
+  std::snprintf(
+      line, sizeof line,
+      "proved in %.3f s (split %.3f s, h2d %.3f s, H/NTT %.3f s, MSMs %.3f s wall, of which G1 A %.3f / B %.3f "
+      "/ L %.3f / H %.3f s and G2 B %.3f s)",
+      tm.total, tm.split, tm.h2d, tm.ntt, tm.msm, tm.msm_a, tm.msm_b_g1, tm.msm_l, tm.msm_h, tm.msm_b_g2);
   progress(line);
   io::write_json_file(a.proof, io::proof_to_json<C>(p));
   io::write_json_file(a.public_path, io::public_to_json<C>(pub));

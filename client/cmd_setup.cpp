@@ -24,14 +24,16 @@ namespace {
 template <class C>
 int setup_into_pool(const setup_args& a, const groth16::basic_toxic_waste<C>& t, groth16::h_form h,
                     const groth16::progress_fn& report, groth16::basic_fixed_base_engine<C>& fb) {
-  if (a.circuit.empty()) throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
+  if (a.circuit.empty())
+    throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
   // Only the service (or the operator) may write the service's directory: refuse
   // anyone else before the setup's work rather than at its end.
   std::string dir_why;
   if (auto d = shm::check_shm_dir(true, &dir_why); !d && d.error() != shm::error::not_found)
     throw std::invalid_argument("--pool " + a.pool + ": " + dir_why);
   if (!std::filesystem::exists(shm::shm_path(a.pool + ".lock")))
-    throw std::invalid_argument("--pool " + a.pool + ": no such pool (create it first: cuzk-shm create --name " + a.pool + ")");
+    throw std::invalid_argument("--pool " + a.pool + ": no such pool (create it first: cuzk-shm create --name " +
+                                a.pool + ")");
   auto c = circuits::make_circuit<C>(a.circuit);
   progress("setup for " + c->spec() + " into pool " + a.pool);
   io::basic_zkey_setup<C> s(*c, t, h, report, &fb);
@@ -39,20 +41,25 @@ int setup_into_pool(const setup_args& a, const groth16::basic_toxic_waste<C>& t,
   progress("key of " + std::to_string(l.size) + " bytes: " + std::to_string(l.n_vars) + " wires, domain " +
            std::to_string(l.domain_size) + ", " + std::to_string(l.n_coefs) + " coefficients");
   std::string why;
-  auto region = shm::srs_region::create(a.pool, l.size, [&](std::span<std::uint8_t> out) {
-    s.write(out);
-    progress("hashing the key for its id");
-  }, &why);
-  if (!region) throw std::runtime_error("--pool " + a.pool + ": " + (why.empty() ? std::string(shm::to_string(region.error())) : why));
+  auto region = shm::srs_region::create(
+      a.pool, l.size,
+      [&](std::span<std::uint8_t> out) {
+        s.write(out);
+        progress("hashing the key for its id");
+      },
+      &why);
+  if (!region)
+    throw std::runtime_error("--pool " + a.pool + ": " +
+                             (why.empty() ? std::string(shm::to_string(region.error())) : why));
   char line[160];
   std::snprintf(line, sizeof line, "fixed-base multiplications on %s: %.3f s", fb.name().c_str(), fb.seconds());
   progress(line);
-  if (!a.seed.empty()) std::fprintf(stderr, "cuzk: warning: --seed makes the toxic waste reproducible; for tests only\n");
+  if (!a.seed.empty())
+    std::fprintf(stderr, "cuzk: warning: --seed makes the toxic waste reproducible; for tests only\n");
   progress("done: SRS region " + a.pool + ".srs." + region->key_id());
   std::printf("%s\n", region->key_id().c_str());
   return 0;
 }
-
 
 template <class C>
 int setup_on(const setup_args& a) {
@@ -108,7 +115,8 @@ curves::curve_id curve_of(const setup_args& a) {
 }  // namespace
 
 int run_setup(const setup_args& a) {
-  if (!a.r1cs.empty() && !a.pool.empty()) throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
+  if (!a.r1cs.empty() && !a.pool.empty())
+    throw std::invalid_argument("--pool needs a native --circuit (an .r1cs key goes through --zkey)");
   return curves::visit(curve_of(a), [&](auto curve) { return setup_on<decltype(curve)>(a); });
 }
 

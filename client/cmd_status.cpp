@@ -48,11 +48,15 @@ json to_json(const proto::job_status& j) {
                      {"attempts", p.attempts},
                      {"timings", p.timings ? to_json(*p.timings) : json(nullptr)},
                      {"gpu", p.gpu}});
-  return {{"job_id", j.job_id},     {"state", str(proto::name(j.state))},
-          {"error", j.error},       {"submitted_ns", j.submitted_ns},
-          {"finished_ns", j.finished_ns}, {"priority", str(proto::name(j.priority))},
+  return {{"job_id", j.job_id},
+          {"state", str(proto::name(j.state))},
+          {"error", j.error},
+          {"submitted_ns", j.submitted_ns},
+          {"finished_ns", j.finished_ns},
+          {"priority", str(proto::name(j.priority))},
           {"curve", std::string(curves::name(j.curve))},
-          {"client", j.client},     {"partitions", parts}};
+          {"client", j.client},
+          {"partitions", parts}};
 }
 
 json to_json(const proto::capacity& c) {
@@ -63,8 +67,8 @@ json to_json(const proto::capacity& c) {
                     {"queued", k.queued},
                     {"running", k.running}});
   for (const auto& k : c.classes)
-    classes.push_back({{"class", k.class_index}, {"domain", k.domain}, {"witness", k.witness}, {"slots", k.slots},
-                       {"free", k.free}});
+    classes.push_back(
+        {{"class", k.class_index}, {"domain", k.domain}, {"witness", k.witness}, {"slots", k.slots}, {"free", k.free}});
   return {{"keys", keys},
           {"classes", classes},
           {"partitions_per_minute", c.partitions_per_minute},
@@ -107,10 +111,13 @@ json to_json(const proto::status_reply& r) {
                     {"faults", g.faults}});
   json keys = json::array();
   for (const auto& k : r.keys)
-    keys.push_back({{"key_id", k.key_id}, {"host_copy", k.host_copy}, {"host_bytes", k.host_bytes},
+    keys.push_back({{"key_id", k.key_id},
+                    {"host_copy", k.host_copy},
+                    {"host_bytes", k.host_bytes},
                     {"device_bytes", k.device_bytes}});
-  json out = {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted}, {"slots", slots},
-              {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus}, {"keys", keys}};
+  json out = {{"jobs", jobs},       {"jobs_omitted", r.jobs_omitted},       {"slots", slots},
+              {"workers", workers}, {"hung_timeout_ms", r.hung_timeout_ms}, {"gpus", gpus},
+              {"keys", keys}};
   if (r.capacity) out["capacity"] = to_json(*r.capacity);
   return out;
 }
@@ -174,7 +181,9 @@ void print_job(const proto::job_status& j) {
                 seconds(p.synth_start_ns, p.synth_end_ns).c_str(), seconds(p.prove_start_ns, p.prove_end_ns).c_str(),
                 p.syntheses, p.attempts,
                 p.timings ? seconds(1, 1 + (*p.timings)[groth16::timing::total] * 1000).c_str() : "-",
-                !p.timings ? "-" : p.gpu < 0 ? "cpu" : std::to_string(p.gpu).c_str());
+                !p.timings  ? "-"
+                : p.gpu < 0 ? "cpu"
+                            : std::to_string(p.gpu).c_str());
   }
 }
 
@@ -217,9 +226,10 @@ void print_service(const proto::status_reply& r) {
   std::printf("  %-36s %-8s %-6s %-9s %-7s %-19s %s\n", "JOB ID", "STATE", "PRIO", "CURVE", "PARTS", "SUBMITTED",
               "ERROR");
   for (const auto& j : r.jobs)
-    std::printf("  %-36s %-8s %-6s %-9s %3zu/%-3zu %-19s %s\n", shown(j.job_id).c_str(), str(proto::name(j.state)).c_str(),
-                str(proto::name(j.priority)).c_str(), std::string(curves::name(j.curve)).c_str(), done_parts(j),
-                j.partitions.size(), when(j.submitted_ns).c_str(), shown(j.error).c_str());
+    std::printf("  %-36s %-8s %-6s %-9s %3zu/%-3zu %-19s %s\n", shown(j.job_id).c_str(),
+                str(proto::name(j.state)).c_str(), str(proto::name(j.priority)).c_str(),
+                std::string(curves::name(j.curve)).c_str(), done_parts(j), j.partitions.size(),
+                when(j.submitted_ns).c_str(), shown(j.error).c_str());
   std::printf("SLOTS (%zu)\n", r.slots.size());
   std::printf("  %-6s %-5s %-9s %-10s %s\n", "SLOT", "CLASS", "STATE", "GEN", "OWNER");
   for (const auto& s : r.slots)
@@ -245,8 +255,8 @@ void print_service(const proto::status_reply& r) {
               "KEYS GiB", "PROOFS", "FAULTS");
   auto gib = [](std::uint64_t b) { return static_cast<double>(b) / (1ULL << 30); };
   for (const auto& g : r.gpus) {
-    std::printf("  %-3d %-20s %-7u %4.0f%% %8.1f/%-10.1f %-10.1f %-7llu %llu\n", g.device, shown(g.name).c_str(), g.workers,
-                g.busy_ratio * 100, gib(g.mem_free), gib(g.mem_total), gib(g.resident_bytes),
+    std::printf("  %-3d %-20s %-7u %4.0f%% %8.1f/%-10.1f %-10.1f %-7llu %llu\n", g.device, shown(g.name).c_str(),
+                g.workers, g.busy_ratio * 100, gib(g.mem_free), gib(g.mem_total), gib(g.resident_bytes),
                 (unsigned long long)g.proofs, (unsigned long long)g.faults);
     /* operators: each resident key and its shifted MSM copies (copies@window a query) */
     for (std::size_t i = 0; i < g.resident_keys.size(); ++i)
@@ -269,20 +279,26 @@ int run_status(const status_args& a) {
     client::connection c(a.server.endpoint, o);
     if (!a.job_id.empty()) {
       const auto j = c.status(a.job_id, a.owner);
-      if (a.json) std::printf("%s\n", json_text(to_json(j)).c_str());
-      else print_job(j);
+      if (a.json)
+        std::printf("%s\n", json_text(to_json(j)).c_str());
+      else
+        print_job(j);
       return j.state == proto::job_state::failed ? client::exit_job_failed : client::exit_ok;
     }
     if (a.capacity) {
       const auto cap = c.capacity();
-      if (a.json) std::printf("%s\n", json_text(to_json(cap)).c_str());
-      else print_capacity(cap);
+      if (a.json)
+        std::printf("%s\n", json_text(to_json(cap)).c_str());
+      else
+        print_capacity(cap);
       return client::exit_ok;
     }
     if (a.cluster) {
       const auto view = c.cluster();
-      if (a.json) std::printf("%s\n", json_text(to_json(view)).c_str());
-      else print_cluster(view);
+      if (a.json)
+        std::printf("%s\n", json_text(to_json(view)).c_str());
+      else
+        print_cluster(view);
       return view.database_up ? client::exit_ok : client::exit_unreachable;
     }
     if (a.watch > 0 && !a.json) {
@@ -297,8 +313,10 @@ int run_status(const status_args& a) {
       }
     }
     const auto r = c.status();
-    if (a.json) std::printf("%s\n", json_text(to_json(r)).c_str());
-    else print_service(r);
+    if (a.json)
+      std::printf("%s\n", json_text(to_json(r)).c_str());
+    else
+      print_service(r);
     return client::exit_ok;
   });
 }

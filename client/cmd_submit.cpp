@@ -33,14 +33,13 @@ namespace cuzk::cli {
 
 namespace {
 
-
 /* 8-4-4-4-12 hex digits, version 4 (random) layout. */
 std::string random_job_id() {
   std::random_device rd;
   std::mt19937_64 g((std::uint64_t(rd()) << 32) ^ rd());
   std::uint64_t hi = g(), lo = g();
-  hi = (hi & ~0xf000ULL) | 0x4000ULL;                    // version 4
-  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);              // variant 10
+  hi = (hi & ~0xf000ULL) | 0x4000ULL;        // version 4
+  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);  // variant 10
   char s[37];
   std::snprintf(s, sizeof s, "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(hi >> 32),
                 (unsigned long long)((hi >> 16) & 0xffff), (unsigned long long)(hi & 0xffff),
@@ -115,7 +114,9 @@ using any_statement = std::variant<std::monostate, statement<curves::bls12_381>,
 bool streams(const submit_args& a) { return !a.wtns.empty() && (a.upload || a.server.endpoint.starts_with("tcp://")); }
 
 /* The upload ids of a job's files: the job id under a prefix (ids are per client, like job ids). */
-std::string upload_id(char what, const std::string& job_id) { return std::string(1, what) + ":" + job_id.substr(0, 61); }
+std::string upload_id(char what, const std::string& job_id) {
+  return std::string(1, what) + ":" + job_id.substr(0, 61);
+}
 
 proto::submit request_from(const submit_args& a) {
   proto::submit s;
@@ -134,8 +135,9 @@ proto::submit request_from(const submit_args& a) {
     if (!a.r1cs.empty()) c.r1cs = absolute(a.r1cs);
     if (streams(a)) {
       if (!shm::is_key_id(a.zkey))
-        throw std::invalid_argument("a streamed witness names its key by the id the operator installed it under "
-                                    "(--zkey KEY_ID): the server checks the witness against it");
+        throw std::invalid_argument(
+            "a streamed witness names its key by the id the operator installed it under "
+            "(--zkey KEY_ID): the server checks the witness against it");
       c.wtns = std::string(proto::upload_prefix) + upload_id('w', s.job_id);
       if (c.r1cs) c.r1cs = std::string(proto::upload_prefix) + upload_id('r', s.job_id);
     }
@@ -196,8 +198,10 @@ int run_submit(const submit_args& a) {
   if (rc != client::exit_ok || std::holds_alternative<std::monostate>(st)) return rc;
   const verdict v = std::visit(
       [&](const auto& x) {
-        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(x)>, std::monostate>) return verdict::ok;
-        else return x.check(proofs);
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(x)>, std::monostate>)
+          return verdict::ok;
+        else
+          return x.check(proofs);
       },
       st);
   if (v != verdict::ok) {
@@ -206,11 +210,15 @@ int run_submit(const submit_args& a) {
       std::filesystem::remove(partition_path(a.public_path, i));
     }
     if (v == verdict::does_not_verify)
-      std::fprintf(stderr, "cuzk: the proof of job %s does not verify under the verification key of %s; "
-                   "files removed\n", s.job_id.c_str(), a.vk.empty() ? a.zkey.c_str() : a.vk.c_str());
+      std::fprintf(stderr,
+                   "cuzk: the proof of job %s does not verify under the verification key of %s; "
+                   "files removed\n",
+                   s.job_id.c_str(), a.vk.empty() ? a.zkey.c_str() : a.vk.c_str());
     else
-      std::fprintf(stderr, "cuzk: job %s: the proof's public signals are not your statement's (not the ones your "
-                   "%s give); files removed\n", s.job_id.c_str(), a.circuit.empty() ? "witness" : "inputs");
+      std::fprintf(stderr,
+                   "cuzk: job %s: the proof's public signals are not your statement's (not the ones your "
+                   "%s give); files removed\n",
+                   s.job_id.c_str(), a.circuit.empty() ? "witness" : "inputs");
     return client::exit_job_failed;
   }
   std::fprintf(stderr, "[cuzk] %s: the proof verifies under %s\n", s.job_id.c_str(),

@@ -94,14 +94,16 @@ int run_trace(const trace_args& a) {
       return client::exit_bad_input;
     }
     if (address.empty()) {
-      std::fprintf(stderr, "cuzk trace: %s has no [metrics] address: the server serves no timeline; give --metrics HOST:PORT\n",
+      std::fprintf(stderr,
+                   "cuzk trace: %s has no [metrics] address: the server serves no timeline; give --metrics HOST:PORT\n",
                    a.config.c_str());
       return client::exit_bad_input;
     }
   }
   if (address.empty()) {
-    std::fprintf(stderr, "cuzk trace: where is the server's metrics endpoint? Give --metrics HOST:PORT (the server's "
-                         "--metrics) or --config FILE (its [metrics] address)\n");
+    std::fprintf(stderr,
+                 "cuzk trace: where is the server's metrics endpoint? Give --metrics HOST:PORT (the server's "
+                 "--metrics) or --config FILE (its [metrics] address)\n");
     return client::exit_bad_input;
   }
   const auto since = duration_seconds(a.since);

@@ -77,8 +77,7 @@ int run_wait(const wait_args& a, proto::proof_reply* proofs) {
     }
     if (proofs) *proofs = p;
     std::fprintf(stderr, "[cuzk] %s done: %zu proof%s written\n", util::escape_for_terminal(p.job_id).c_str(),
-                 p.partitions.size(),
-                 p.partitions.size() == 1 ? "" : "s");
+                 p.partitions.size(), p.partitions.size() == 1 ? "" : "s");
     return client::exit_ok;
   });
 }

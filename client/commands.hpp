@@ -14,7 +14,7 @@ namespace cuzk::cli {
 
 struct setup_args {
   std::string r1cs, circuit, zkey, pool, seed, h_form = "odd-coset";
-  std::string curve;  // native circuits: bls12-381 (default) or bn254; an .r1cs names its own
+  std::string curve;             // native circuits: bls12-381 (default) or bn254; an .r1cs names its own
   std::string backend = "auto";  // where the fixed-base multiplications run
 };
 struct export_vk_args {
@@ -38,8 +38,8 @@ struct verify_args {
 /* Where the server is, and for tcp:// the CURVE keys to reach it with (cmd_keygen.cpp). */
 struct server_args {
   std::string endpoint;
-  std::string curve_key;      // this client's secret key file (cuzk keygen)
-  std::string server_public;  // the server's public key file
+  std::string curve_key;        // this client's secret key file (cuzk keygen)
+  std::string server_public;    // the server's public key file
   double request_timeout = -1;  // seconds one attempt waits for a reply (three attempts); -1: the command's default
   bool request_timeout_given() const { return request_timeout > 0; }
 };
@@ -64,7 +64,7 @@ struct status_args {
   std::string job_id;
   std::optional<std::uint32_t> owner = std::nullopt;  // --uid, with --job-id
   bool json = false;
-  double watch = 0;  // > 0: redraw every this many seconds until interrupted
+  double watch = 0;       // > 0: redraw every this many seconds until interrupted
   bool capacity = false;  // only the capacity (a scheduler's view)
   bool cluster = false;   // only the cluster's nodes (a cluster node's view)
 };
@@ -74,12 +74,12 @@ struct keygen_args {
 };
 /* cuzk trace (cmd_trace.cpp): the metrics endpoint's /trace.json (or /timeline) */
 struct trace_args {
-  std::string metrics;      // HOST:PORT
-  std::string config;       // else [metrics] address of this file
+  std::string metrics;  // HOST:PORT
+  std::string config;   // else [metrics] address of this file
   std::string since = "10m";
-  std::string out;          // "" or "-": stdout
-  bool html = false;        // the /timeline page instead
-  double timeout = 30;      // seconds for the connection and the reply
+  std::string out;      // "" or "-": stdout
+  bool html = false;    // the /timeline page instead
+  double timeout = 30;  // seconds for the connection and the reply
 };
 
 /* cuzk plan (cmd_plan.cpp): exit 0 when everything fits, 1 when something does not (the plan is printed), 2 on error */
@@ -95,13 +95,13 @@ struct plan_args {
   double shm_size = 0;                // GiB of /dev/shm; 0: not checked
   unsigned cores = 0;                 // 0: this machine's
   unsigned workers_per_gpu = 2, synth_workers = 0;
-  std::uint64_t slots = 0;            // slots a class; 0: proving workers + synth workers + 2
+  std::uint64_t slots = 0;  // slots a class; 0: proving workers + synth workers + 2
   double device_reserve = 2, device_budget = 0;
   int msm_copies = -1;
   std::string hugepages;
-  std::string host_copy = "keep";     // the server's --host-copy: which total is checked against the host's RAM
+  std::string host_copy = "keep";  // the server's --host-copy: which total is checked against the host's RAM
   bool json = false;
-  std::string out;                    // also write the JSON here
+  std::string out;  // also write the JSON here
 };
 
 /* The connection options for these server arguments: the CURVE keys read when given. */

@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   setup_args sa;
-  auto* setup = app.add_subcommand("setup", "development trusted setup (single party) writing a snarkjs .zkey (file or SRS region)");
+  auto* setup = app.add_subcommand(
+      "setup", "development trusted setup (single party) writing a snarkjs .zkey (file or SRS region)");
   auto* src = setup->add_option_group("circuit source")->require_option(1);
   src->add_option("--r1cs", sa.r1cs, "circom .r1cs file")->check(CLI::ExistingFile);
   src->add_option("--circuit", sa.circuit, "native circuit, NAME:key=value,... (e.g. chain:size=65536)");
@@ -26,7 +27,9 @@ int main(int argc, char** argv) {
   setup->add_option("--seed", sa.seed, "derive the toxic waste from this string (reproducible keys)");
   setup->add_option("--h-form", sa.h_form, "H query form: odd-coset (snarkjs) or coefficient (bellman)")
       ->check(CLI::IsMember({"odd-coset", "coefficient"}));
-  setup->add_option("--backend", sa.backend, "fixed-base multiplications on cpu, cuda or auto (cuda when a device is present)")
+  setup
+      ->add_option("--backend", sa.backend,
+                   "fixed-base multiplications on cpu, cuda or auto (cuda when a device is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
 
@@ -42,7 +45,9 @@ int main(int argc, char** argv) {
   wit->add_option("--wtns", pa.wtns, "circom witness (.wtns)")->check(CLI::ExistingFile);
   wit->add_option("--circuit", pa.circuit, "native circuit, NAME:key=value,...");
   prove->add_option("--inputs", pa.inputs, "inputs JSON of the native circuit")->check(CLI::ExistingFile);
-  prove->add_option("--r1cs", pa.r1cs, "with --wtns: check the witness against the circuit first, naming a failing constraint")
+  prove
+      ->add_option("--r1cs", pa.r1cs,
+                   "with --wtns: check the witness against the circuit first, naming a failing constraint")
       ->check(CLI::ExistingFile);
   prove->add_option("--proof", pa.proof)->required();
   prove->add_option("--public", pa.public_path)->required();
@@ -76,22 +81,26 @@ int main(int argc, char** argv) {
         ->envname("CUZK_CURVE_KEY");
     sub->add_option("--server-public", a.server_public, "tcp://: the server's public key file")
         ->envname("CUZK_SERVER_PUBLIC");
-    sub->add_option("--request-timeout", a.request_timeout,
-                    "seconds one attempt waits for the server's reply before reconnecting, in every command (3 attempts; "
-                    "default 10, status 5 s twice, submit without --wait its --timeout in two)")
+    sub->add_option(
+           "--request-timeout", a.request_timeout,
+           "seconds one attempt waits for the server's reply before reconnecting, in every command (3 attempts; "
+           "default 10, status 5 s twice, submit without --wait its --timeout in two)")
         ->envname("CUZK_REQUEST_TIMEOUT")
         ->check(CLI::Range(0.1, 3600.0));
   };
   keygen_args ka;
-  auto* keygen = app.add_subcommand("keygen", "make a CURVE keypair: FILE (secret, 0600) and FILE.pub; prints the public key");
+  auto* keygen =
+      app.add_subcommand("keygen", "make a CURVE keypair: FILE (secret, 0600) and FILE.pub; prints the public key");
   keygen->add_option("--out", ka.out, "the secret key file to write (never over an existing one)")->required();
   submit_args sb;
   auto* submit = app.add_subcommand("submit", "submit a job to cuzk-gpu-server; prints the job id");
   add_server_options(submit, sb.server);
-  submit->add_option("--zkey", sb.zkey,
-                     "proving key: a path on the server's host (under its --keys-dir) or an installed key id")
+  submit
+      ->add_option("--zkey", sb.zkey,
+                   "proving key: a path on the server's host (under its --keys-dir) or an installed key id")
       ->required();
-  submit->add_option("--vk", sb.vk, "with --wait: verification key JSON to check the proof with (default: the --zkey file's)");
+  submit->add_option("--vk", sb.vk,
+                     "with --wait: verification key JSON to check the proof with (default: the --zkey file's)");
   auto* work = submit->add_option_group("work")->require_option(1);
   work->add_option("--wtns", sb.wtns, "circom witness (.wtns)");
   work->add_option("--circuit", sb.circuit, "native circuit, NAME:key=value,...");
@@ -99,7 +108,9 @@ int main(int argc, char** argv) {
   submit->add_option("--inputs", sb.inputs, "with --circuit: inputs JSON (read here, sent inline)")
       ->check(CLI::ExistingFile);
   submit->add_option("--job-id", sb.job_id, "idempotency key (default: a random uuid)");
-  submit->add_option("--priority", sb.priority, "critical (deadline work: preempts, limited per client), high, normal or low")
+  submit
+      ->add_option("--priority", sb.priority,
+                   "critical (deadline work: preempts, limited per client), high, normal or low")
       ->check(CLI::IsMember({"critical", "high", "normal", "low"}));
   submit->add_option("--partitions", sb.partitions)->check(CLI::Range(1, 16));
   submit->add_option("--blinding", sb.blinding, "fixed r,s (decimal) for a deterministic proof");
@@ -126,47 +137,61 @@ int main(int argc, char** argv) {
   auto* status = app.add_subcommand("status", "jobs, slots and workers of a server, or one job");
   add_server_options(status, sa2.server);
   auto* job_id = status->add_option("--job-id", sa2.job_id);
-  status->add_option("--uid", sa2.owner, "with --job-id: the uid whose job it is (operators, when several users have that job id)")
+  status
+      ->add_option("--uid", sa2.owner,
+                   "with --job-id: the uid whose job it is (operators, when several users have that job id)")
       ->needs(job_id);
   status->add_flag("--json", sa2.json, "JSON instead of tables");
-  auto* capacity = status->add_flag("--capacity", sa2.capacity,
-                   "only the capacity: load per key and priority, free slots per class, throughput, estimated wait, and "
-                   "whether a Submit of yours would be accepted now")
-      ->excludes(job_id);
-  status->add_flag("--cluster", sa2.cluster,
-                   "only the cluster's nodes (a cluster node): alive, last heartbeat, keys, claims, and the database's "
-                   "state")
+  auto* capacity =
+      status
+          ->add_flag(
+              "--capacity", sa2.capacity,
+              "only the capacity: load per key and priority, free slots per class, throughput, estimated wait, and "
+              "whether a Submit of yours would be accepted now")
+          ->excludes(job_id);
+  status
+      ->add_flag("--cluster", sa2.cluster,
+                 "only the cluster's nodes (a cluster node): alive, last heartbeat, keys, claims, and the database's "
+                 "state")
       ->excludes(job_id)
       ->excludes(capacity);
   status->add_option("--watch", sa2.watch, "redraw the tables every SECONDS (e.g. 2) until interrupted")
       ->check(CLI::PositiveNumber);
 
   plan_args pl;
-  auto* plan = app.add_subcommand("plan", "size a node: pool slots, /dev/shm, huge pages, device residency, host RAM and "
-                                          "partitions per minute for its keys (the JSON feeds cuzk-shm create --plan)");
+  auto* plan = app.add_subcommand("plan",
+                                  "size a node: pool slots, /dev/shm, huge pages, device residency, host RAM and "
+                                  "partitions per minute for its keys (the JSON feeds cuzk-shm create --plan)");
   plan->add_option("--key", pl.keys, "a .zkey file, or the id of a key in --pool (repeatable)");
-  plan->add_option("--circuit", pl.circuits, "a native circuit, NAME:key=value,... as cuzk circuits lists (repeatable)");
+  plan->add_option("--circuit", pl.circuits,
+                   "a native circuit, NAME:key=value,... as cuzk circuits lists (repeatable)");
   plan->add_option("--curve", pl.curve, "curve of the --circuit keys: bls12-381 (default) or bn254");
   plan->add_option("--pool", pl.pool, "the pool whose keys --key ids name; the planned pool's name");
-  plan->add_option("--gpus", pl.gpus, "GPUs: a count (with --gpu-memory), or auto (this machine's CUDA devices); 0: CPU backend")
+  plan->add_option("--gpus", pl.gpus,
+                   "GPUs: a count (with --gpu-memory), or auto (this machine's CUDA devices); 0: CPU backend")
       ->capture_default_str();
   plan->add_option("--gpu-memory", pl.gpu_memory, "GiB of memory a GPU (an H200: 139.8)")->check(CLI::Range(0.0, 1e6));
   plan->add_option("--gpu-name", pl.gpu_name, "the GPU model, for the measured timings (default: the H200's figures)");
   plan->add_option("--host-ram", pl.host_ram, "GiB of host RAM (default: this machine's)")->check(CLI::Range(0.0, 1e7));
-  plan->add_option("--shm-size", pl.shm_size, "GiB /dev/shm may hold (default: not checked)")->check(CLI::Range(0.0, 1e7));
+  plan->add_option("--shm-size", pl.shm_size, "GiB /dev/shm may hold (default: not checked)")
+      ->check(CLI::Range(0.0, 1e7));
   plan->add_option("--cores", pl.cores, "CPU cores, for the CPU backend's timings (default: this machine's)");
   plan->add_option("--workers-per-gpu", pl.workers_per_gpu, "proving workers a GPU (cuzk-gpu-server's)")
-      ->check(CLI::Range(1u, 8u))->capture_default_str();
+      ->check(CLI::Range(1u, 8u))
+      ->capture_default_str();
   plan->add_option("--synth-workers", pl.synth_workers, "synth workers (default: one a proving worker)")
       ->check(CLI::Range(0u, 4000u));
   plan->add_option("--slots", pl.slots, "slots a class (default: proving workers + synth workers + 2)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20));
   plan->add_option("--device-reserve", pl.device_reserve, "GiB left unused on each GPU (cuzk-gpu-server's)")
-      ->check(CLI::Range(0.0, 1e6))->capture_default_str();
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
   plan->add_option("--device-budget", pl.device_budget, "GiB a GPU for keys and buffers, 0: all but the reserve")
       ->check(CLI::Range(0.0, 1e6));
-  plan->add_option("--msm-copies", pl.msm_copies, "shifted copies a query (cuzk-gpu-server's): -1 as many as fit, 0 none")
-      ->check(CLI::Range(-1, 64))->capture_default_str();
+  plan->add_option("--msm-copies", pl.msm_copies,
+                   "shifted copies a query (cuzk-gpu-server's): -1 as many as fit, 0 none")
+      ->check(CLI::Range(-1, 64))
+      ->capture_default_str();
   plan->add_option("--hugepages", pl.hugepages, "the hugetlbfs directory the pool will be created on");
   plan->add_option("--host-copy", pl.host_copy,
                    "the server's --host-copy: keep or drop (both are reported; this one is checked against the host)")
@@ -176,16 +201,19 @@ int main(int argc, char** argv) {
 
   trace_args ta;
   auto* trace = app.add_subcommand(
-      "trace", "the server's GPU timeline (phase spans of its last minutes) as Chrome trace-event JSON, from its metrics "
-               "endpoint: open it in Perfetto (ui.perfetto.dev) or chrome://tracing");
+      "trace",
+      "the server's GPU timeline (phase spans of its last minutes) as Chrome trace-event JSON, from its metrics "
+      "endpoint: open it in Perfetto (ui.perfetto.dev) or chrome://tracing");
   trace->add_option("--metrics", ta.metrics, "the server's metrics endpoint HOST:PORT (its --metrics)")
       ->envname("CUZK_METRICS");
   trace->add_option("--config", ta.config, "else the server's TOML configuration: its [metrics] address");
-  trace->add_option("--since", ta.since, "how far back: seconds or a duration (90s, 5m, 1h; default 10m, the "
-                                         "server keeps [metrics] timeline_minutes)");
+  trace->add_option("--since", ta.since,
+                    "how far back: seconds or a duration (90s, 5m, 1h; default 10m, the "
+                    "server keeps [metrics] timeline_minutes)");
   trace->add_option("-o,--out", ta.out, "file to write (default: stdout)");
   trace->add_flag("--html", ta.html, "the /timeline page (HTML with an SVG) instead of the JSON");
-  trace->add_option("--timeout", ta.timeout, "seconds to wait for the endpoint (default 30)")->check(CLI::Range(0.1, 3600.0));
+  trace->add_option("--timeout", ta.timeout, "seconds to wait for the endpoint (default 30)")
+      ->check(CLI::Range(0.1, 3600.0));
 
   try {
     app.parse(argc, argv);

@@ -1,4 +1,5 @@
-// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--gpus LIST] [--no-register] [--metrics HOST:PORT]
+// cuzk-gpu-server --pool NAME --endpoint E [--backend cpu|cuda|auto] [--gpus LIST] [--no-register] [--metrics
+// HOST:PORT]
 //                 [--hold-proving]
 // Exit codes: 0 after SIGTERM, 1 on a startup error, 75 after a sticky device error (restart it).
 #include <CLI/CLI.hpp>
@@ -41,9 +42,11 @@ int main(int argc, char** argv) {
   constexpr double max_gib = 1 << 20, day = 24 * 3600;
   app.add_option("--pool", o.pool, "pool region name (created by cuzk-shm create)")->required();
   app.add_option("--hugepages", o.hugepage_dir, "hugetlbfs directory the pool was created in");
-  app.add_option("--endpoint", o.endpoint, "clients' ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")->required();
-  app.add_option("--worker-endpoint", o.worker_endpoint,
-                 "synthesis workers' endpoint (default: the client endpoint + \".worker\"); 0600, or 0660 with --worker-group");
+  app.add_option("--endpoint", o.endpoint, "clients' ZeroMQ endpoint to bind, e.g. ipc:///run/cuzk/cuzk.sock")
+      ->required();
+  app.add_option(
+      "--worker-endpoint", o.worker_endpoint,
+      "synthesis workers' endpoint (default: the client endpoint + \".worker\"); 0600, or 0660 with --worker-group");
   app.add_option("--client-group", o.client_group, "group whose members may connect to --endpoint (socket 0660)");
   app.add_option("--worker-group", o.worker_group, "service group whose members may connect to --worker-endpoint");
   app.add_option("--keys-dir", o.keys_dirs, "directory of .zkey files clients may name by path (repeatable)")
@@ -63,14 +66,19 @@ int main(int argc, char** argv) {
   app.add_flag("--hold-proving", o.hold_proving,
                "start with proving held: workers synthesize into slots, FILLED slots wait until SIGUSR2 "
                "(SIGUSR1 holds again), e.g. to fill a backlog or for GPU maintenance");
-  app.add_option("--gpus", o.backend.gpus, "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
-                 "default: every visible device")->delimiter(',')->check(range(0, 255));
-  app.add_option("--workers-per-gpu", o.backend.workers_per_gpu, "proving workers per GPU (one copies while another computes)")
+  app.add_option("--gpus", o.backend.gpus,
+                 "CUDA devices to prove on, e.g. 0,1 (a device named twice is two logical GPUs); "
+                 "default: every visible device")
+      ->delimiter(',')
+      ->check(range(0, 255));
+  app.add_option("--workers-per-gpu", o.backend.workers_per_gpu,
+                 "proving workers per GPU (one copies while another computes)")
       ->check(range(1u, 8u));
-  app.add_option("--msm-copies", o.backend.msm_copies,
-                 "shifted copies of each MSM query's bases kept on the device beside a resident key, so a Pippenger "
-                 "window reads a copy instead of doubling: -1 as many as pay and fit the budget left (H first), 0 none, "
-                 "N at most N a query")
+  app.add_option(
+         "--msm-copies", o.backend.msm_copies,
+         "shifted copies of each MSM query's bases kept on the device beside a resident key, so a Pippenger "
+         "window reads a copy instead of doubling: -1 as many as pay and fit the budget left (H first), 0 none, "
+         "N at most N a query")
       ->check(range(-1, 64));
   double reserve_gib = 2, budget_gib = 0;
   app.add_option("--device-reserve", reserve_gib, "GiB of device memory left unused on each GPU")
@@ -118,7 +126,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-connections-per-client", o.clients.per_uid, "client connections one uid may hold")
       ->check(range(1u, 65536u));
   count("--max-connections", o.clients.total, "client connections in total (capped below the descriptor limit)");
-  app.add_option("--operator", o.operators, "uid that may see every job (repeatable; root and the server's uid always may)");
+  app.add_option("--operator", o.operators,
+                 "uid that may see every job (repeatable; root and the server's uid always may)");
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
                  "(port 0: any free port, logged); default: no metrics endpoint");
@@ -129,8 +138,9 @@ int main(int argc, char** argv) {
                  "tcp://ADDR:PORT for clients on other machines, secured with CURVE (port *: any free port, logged)");
   app.add_option("--server-key", o.network.server_key, "the server's CURVE secret key file (cuzk keygen)")
       ->check(CLI::ExistingFile);
-  app.add_option("--clients-dir", o.network.clients_dir,
-                 "directory of NAME.pub files: the network clients the operator authorized (read again when it changes)")
+  app.add_option(
+         "--clients-dir", o.network.clients_dir,
+         "directory of NAME.pub files: the network clients the operator authorized (read again when it changes)")
       ->check(CLI::ExistingDirectory);
   app.add_flag("--insecure-loopback", o.network.insecure_loopback,
                "serve the network endpoint in plaintext, without keys; refused unless it is a loopback address");
@@ -150,7 +160,8 @@ int main(int argc, char** argv) {
       ->check(range(0.0, max_gib));
   count("--max-spool-files-per-client", o.uploads.max_files_per_client,
         "spooled files one client may have that no job names yet (uploads in progress or complete)");
-  app.add_option("--upload-stall", stall_s, "seconds without a chunk after which an upload is dropped and its file removed")
+  app.add_option("--upload-stall", stall_s,
+                 "seconds without a chunk after which an upload is dropped and its file removed")
       ->check(range(1.0, day) & cuzk::config::whole(1, "seconds"));
   app.add_option("--cluster-database", o.cluster.database,
                  "libpq connection string of the PostgreSQL database a cluster of nodes shares as its job queue "
@@ -163,7 +174,8 @@ int main(int argc, char** argv) {
                  "this node's name in the cluster, unique among its live nodes (default: the host name)")
       ->check(CLI::Validator(
           [](std::string& n) -> std::string {
-            const bool visible = std::all_of(n.begin(), n.end(), [](unsigned char ch) { return ch > 0x20 && ch < 0x7f; });
+            const bool visible =
+                std::all_of(n.begin(), n.end(), [](unsigned char ch) { return ch > 0x20 && ch < 0x7f; });
             return !n.empty() && n.size() <= 63 && visible ? "" : n + " is not 1 to 63 visible ASCII characters";
           },
           "NAME"));
@@ -196,36 +208,60 @@ int main(int argc, char** argv) {
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
       {"server",
-       {{"endpoint", {"--endpoint"}}, {"worker_endpoint", {"--worker-endpoint"}},
-        {"client_group", {"--client-group"}}, {"worker_group", {"--worker-group"}}, {"backend", {"--backend"}},
-        {"threads", {"--threads"}}, {"gpus", {"--gpus"}}, {"workers_per_gpu", {"--workers-per-gpu"}},
-        {"device_reserve_gib", {"--device-reserve"}}, {"device_budget_gib", {"--device-budget"}},
+       {{"endpoint", {"--endpoint"}},
+        {"worker_endpoint", {"--worker-endpoint"}},
+        {"client_group", {"--client-group"}},
+        {"worker_group", {"--worker-group"}},
+        {"backend", {"--backend"}},
+        {"threads", {"--threads"}},
+        {"gpus", {"--gpus"}},
+        {"workers_per_gpu", {"--workers-per-gpu"}},
+        {"device_reserve_gib", {"--device-reserve"}},
+        {"device_budget_gib", {"--device-budget"}},
         {"msm_copies", {"--msm-copies"}},
-        {"no_register", {"--no-register", true}}, {"keys", {"--key"}}, {"keys_dirs", {"--keys-dir"}},
-        {"witness_dirs", {"--witness-dir"}}, {"hung_timeout", {"--hung-timeout"}}, {"retention", {"--retention"}},
-        {"max_jobs_per_client", {"--max-jobs-per-client"}}, {"max_waits_per_client", {"--max-waits-per-client"}},
-        {"prepare_threads", {"--prepare-threads"}}, {"max_synth_crashes", {"--max-synth-crashes"}},
-        {"max_preparing", {"--max-preparing"}}, {"max_preparing_per_client", {"--max-preparing-per-client"}},
+        {"no_register", {"--no-register", true}},
+        {"keys", {"--key"}},
+        {"keys_dirs", {"--keys-dir"}},
+        {"witness_dirs", {"--witness-dir"}},
+        {"hung_timeout", {"--hung-timeout"}},
+        {"retention", {"--retention"}},
+        {"max_jobs_per_client", {"--max-jobs-per-client"}},
+        {"max_waits_per_client", {"--max-waits-per-client"}},
+        {"prepare_threads", {"--prepare-threads"}},
+        {"max_synth_crashes", {"--max-synth-crashes"}},
+        {"max_preparing", {"--max-preparing"}},
+        {"max_preparing_per_client", {"--max-preparing-per-client"}},
         {"max_fetches_per_client", {"--max-fetches-per-client"}},
         {"max_connections_per_client", {"--max-connections-per-client"}},
-        {"max_connections", {"--max-connections"}}, {"operators", {"--operator"}},
-        {"hold_proving", {"--hold-proving", true}}, {"spool_dir", {"--spool-dir"}},
-        {"max_spool_per_client_gib", {"--max-spool-per-client"}}, {"upload_stall", {"--upload-stall"}},
+        {"max_connections", {"--max-connections"}},
+        {"operators", {"--operator"}},
+        {"hold_proving", {"--hold-proving", true}},
+        {"spool_dir", {"--spool-dir"}},
+        {"max_spool_per_client_gib", {"--max-spool-per-client"}},
+        {"upload_stall", {"--upload-stall"}},
         {"max_spool_files_per_client", {"--max-spool-files-per-client"}}}},
       {"keys", {{"host_copy", {"--host-copy"}}, {"drop", {"--host-copy-drop"}}, {"keep", {"--host-copy-keep"}}}},
       {"metrics", {{"address", {"--metrics"}}, {"timeline_minutes", {"--timeline-minutes"}}}},
       {"network",
-       {{"endpoint", {"--network-endpoint"}}, {"server_key", {"--server-key"}}, {"clients_dir", {"--clients-dir"}},
-        {"insecure_loopback", {"--insecure-loopback", true}}, {"max_connections", {"--network-max-connections"}},
-        {"max_per_address", {"--network-max-per-address"}}, {"handshake_timeout", {"--network-handshake-timeout"}}}},
+       {{"endpoint", {"--network-endpoint"}},
+        {"server_key", {"--server-key"}},
+        {"clients_dir", {"--clients-dir"}},
+        {"insecure_loopback", {"--insecure-loopback", true}},
+        {"max_connections", {"--network-max-connections"}},
+        {"max_per_address", {"--network-max-per-address"}},
+        {"handshake_timeout", {"--network-handshake-timeout"}}}},
       {"critical",
-       {{"max_per_client", {"--critical-per-client"}}, {"reserve_workers", {"--critical-reserve-workers"}},
+       {{"max_per_client", {"--critical-per-client"}},
+        {"reserve_workers", {"--critical-reserve-workers"}},
         {"max_partitions_per_client", {"--critical-partitions-per-client"}},
         {"partitions_per_minute", {"--critical-partitions-per-minute"}},
         {"max_preemptions", {"--critical-max-preemptions"}},
         {"reserve_provers", {"--critical-reserve-provers"}}}},
       {"cluster",
-       {{"database", {"--cluster-database"}}, {"database_file", {"--cluster-database-file"}}, {"node", {"--cluster-node"}}, {"dead_after", {"--cluster-dead-after"}},
+       {{"database", {"--cluster-database"}},
+        {"database_file", {"--cluster-database-file"}},
+        {"node", {"--cluster-node"}},
+        {"dead_after", {"--cluster-dead-after"}},
         {"heartbeat", {"--cluster-heartbeat"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
@@ -264,12 +300,15 @@ int main(int argc, char** argv) {
   {
     bool in_argv = false;  // a command line is every local user's to read
     for (int i = 1; i < argc; ++i)
-      in_argv |= std::string_view(argv[i]) == "--cluster-database" || std::string_view(argv[i]).starts_with("--cluster-database=");
+      in_argv |= std::string_view(argv[i]) == "--cluster-database" ||
+                 std::string_view(argv[i]).starts_with("--cluster-database=");
     std::optional<std::string> why;
     if (!database_file.empty() && !o.cluster.database.empty())
       why = "give the cluster database by --cluster-database or --cluster-database-file, not both";
-    else if (!database_file.empty()) why = cuzk::server::read_credential_file(database_file, o.cluster.database);
-    else why = cuzk::server::database_refusal(o.cluster.database, in_argv, config);
+    else if (!database_file.empty())
+      why = cuzk::server::read_credential_file(database_file, o.cluster.database);
+    else
+      why = cuzk::server::database_refusal(o.cluster.database, in_argv, config);
     if (why) {
       std::fprintf(stderr, "cuzk-gpu-server: %s\n", why->c_str());
       return 1;
@@ -278,7 +317,9 @@ int main(int argc, char** argv) {
   o.cluster.dead_after = std::chrono::seconds(std::llround(dead_after_s));
   o.cluster.heartbeat = std::chrono::milliseconds(std::llround(heartbeat_s * 1000));
   if (o.cluster.enabled() && o.cluster.heartbeat * 2 > o.cluster.dead_after) {
-    std::fprintf(stderr, "cuzk-gpu-server: --cluster-heartbeat %g s must be at most half of --cluster-dead-after %g s: a node must beat at least twice before others count it dead\n",
+    std::fprintf(stderr,
+                 "cuzk-gpu-server: --cluster-heartbeat %g s must be at most half of --cluster-dead-after %g s: a node "
+                 "must beat at least twice before others count it dead\n",
                  heartbeat_s, dead_after_s);
     return 1;
   }

@@ -100,7 +100,8 @@ server::server(server_options opt)
     boost::asio::post(prep_, [] { ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10); });
   if (opt_.worker_endpoint.empty()) opt_.worker_endpoint = opt_.endpoint + ".worker";
   if (opt_.worker_endpoint == opt_.endpoint)
-    throw std::runtime_error("--worker-endpoint must differ from --endpoint: clients must not reach the workers' socket");
+    throw std::runtime_error(
+        "--worker-endpoint must differ from --endpoint: clients must not reach the workers' socket");
   std::string why;
   auto r = shm::region::open({opt_.pool, opt_.hugepage_dir}, &why);
   if (!r) throw std::runtime_error(opened_or_throw("cannot open the pool", opt_.pool, r.error(), why));
@@ -154,18 +155,18 @@ void server::wire_keys() {
 }
 
 void server::wire_queue() {
-  queue_ = std::make_unique<local_job_queue>(*jobs_, *slots_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
+  queue_ = std::make_unique<local_job_queue>(*jobs_, *slots_, opt_.max_synth_crashes,
+                                             [this](shm::job_ref j) { job_failed(j); });
   if (!opt_.cluster.enabled()) return;
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   if (opt_.cluster.node.empty()) opt_.cluster.node = host;
   // A restart of this node (the same pool) keeps its name; another node under it is refused.
-  opt_.cluster.instance = std::string(host) + " pool " + opt_.pool + " (made " +
-                          std::to_string(region_->header().created_unix_ns) + ")";
+  opt_.cluster.instance =
+      std::string(host) + " pool " + opt_.pool + " (made " + std::to_string(region_->header().created_unix_ns) + ")";
   cluster_link_ = std::make_unique<cluster_link>(opt_.cluster.database, io_);
   claims_ = std::make_unique<cluster_claims>(
-      cluster_claims::context{shared(), *queue_, *uploads_, *cluster_link_, prep_},
-      [this] { dispatch(); },
+      cluster_claims::context{shared(), *queue_, *uploads_, *cluster_link_, prep_}, [this] { dispatch(); },
       [this] {
         if (!std::exchange(cluster_hold_, false)) return;
         spdlog::info("cluster: this node's claims are checked; proving starts");
@@ -210,7 +211,10 @@ void server::wire_listeners() {
     spdlog::info("network clients on {}", network_->local_endpoint());
   }
   if (!opt_.metrics_address.empty()) {
-    http_ = std::make_unique<metrics_http>(io_, opt_.metrics_address, [this](std::string_view p, std::string_view q, std::optional<std::uint32_t> uid) { return on_http(p, q, uid); });
+    http_ = std::make_unique<metrics_http>(
+        io_, opt_.metrics_address, [this](std::string_view p, std::string_view q, std::optional<std::uint32_t> uid) {
+          return on_http(p, q, uid);
+        });
     const auto ep = http_->local_endpoint();
     const auto host = ep.address().to_string();
     spdlog::info("metrics on {}:{}", ep.address().is_v6() ? "[" + host + "]" : host, ep.port());
@@ -218,14 +222,14 @@ void server::wire_listeners() {
 }
 
 void server::wire_workers() {
-  workers_ = std::make_unique<workers>(
-      workers::context{opt_, *region_, *slots_, *jobs_, *queue_, *this, counters_},
-      workers::hooks{[this](const shm::job_record& rec) -> std::optional<std::uint32_t> {
-                       auto pk = keys_->ready(std::string(shm::field_text(rec.key_id)));
-                       if (!pk) return std::nullopt;
-                       return slots_->class_for(pk->domain_size, pk->n_vars);
-                     },
-                     [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
+  workers_ =
+      std::make_unique<workers>(workers::context{opt_, *region_, *slots_, *jobs_, *queue_, *this, counters_},
+                                workers::hooks{[this](const shm::job_record& rec) -> std::optional<std::uint32_t> {
+                                                 auto pk = keys_->ready(std::string(shm::field_text(rec.key_id)));
+                                                 if (!pk) return std::nullopt;
+                                                 return slots_->class_for(pk->domain_size, pk->n_vars);
+                                               },
+                                               [this](shm::job_ref j) { job_failed(j); }, [this] { dispatch(); }});
 }
 
 // The job directory is chosen here, once: the pool's job table, or on a cluster node the cluster's database.
@@ -243,13 +247,11 @@ void server::wire_requests() {
                                                }});
     directory_ = std::move(d);
   } else {
-    directory_ = std::make_unique<node_job_directory>(
-        node_job_directory::context{shared(), *queue_, *node_, replies_},
-        [this](const peer& p) { return requests_->capacity_for(p); });
+    directory_ = std::make_unique<node_job_directory>(node_job_directory::context{shared(), *queue_, *node_, replies_},
+                                                      [this](const peer& p) { return requests_->capacity_for(p); });
   }
   requests_ = std::make_unique<client_requests>(
-      client_requests::context{shared(), *uploads_, counters_, prep_, *node_, *directory_},
-      [this] { dispatch(); });
+      client_requests::context{shared(), *uploads_, counters_, prep_, *node_, *directory_}, [this] { dispatch(); });
 }
 
 void server::wire_provers() {
@@ -281,7 +283,7 @@ server::~server() {
   prep_.join();
   replies_.stop();
   replies_.join();
-  provers_.reset();  // the proofs in flight finish
+  provers_.reset();       // the proofs in flight finish
   cluster_link_.reset();  // its threads end; what they would post to the loop is not run
 }
 
@@ -337,7 +339,8 @@ void server::on_client(std::uint64_t conn, const net::peer_credentials& cred,
 
 // A network client: its connection's number and the name its proven key has.
 void server::on_network(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>> frames) {
-  const peer p{std::to_string(conn), net::peer_credentials{network_uid(name), static_cast<gid_t>(-1), 0}, channel::network, name};
+  const peer p{std::to_string(conn), net::peer_credentials{network_uid(name), static_cast<gid_t>(-1), 0},
+               channel::network, name};
   if (frames.size() != 1) {
     ++counters_.malformed;
     return reply_error(p.to(), 0, proto::error_code::malformed,
@@ -401,9 +404,12 @@ void server::hold_proving(bool hold) {
 
 bool server::send(const address& to, const proto::message& m) {
   switch (to.via) {
-    case channel::clients: return clients_ && clients_->send(std::stoull(to.identity), proto::encode(m));  // on_client's number
-    case channel::network: return network_ && network_->send(std::stoull(to.identity), proto::encode(m));
-    case channel::workers: break;
+    case channel::clients:
+      return clients_ && clients_->send(std::stoull(to.identity), proto::encode(m));  // on_client's number
+    case channel::network:
+      return network_ && network_->send(std::stoull(to.identity), proto::encode(m));
+    case channel::workers:
+      break;
   }
   try {
     return net::send_to(wrouter_, to.identity, m) == net::send_result::sent;
@@ -415,7 +421,8 @@ bool server::send(const address& to, const proto::message& m) {
 
 void outbox::reply_error(const address& to, std::uint64_t request_id, proto::error_code code, const std::string& text) {
   // Valid UTF-8 within the bound, whatever it quotes: else the client cannot decode the reply at all.
-  send(to, proto::message{request_id, proto::error_reply{code, util::printable(text, proto::max_error_bytes, true), request_id}});
+  send(to, proto::message{request_id,
+                          proto::error_reply{code, util::printable(text, proto::max_error_bytes, true), request_id}});
 }
 
 void server::route(const peer& p, const net::decoded& m) {
@@ -443,17 +450,28 @@ void server::route(const peer& p, const net::decoded& m) {
         } else if constexpr (worker_msg) {
           if (p.via != channel::workers) return refuse("worker messages are accepted only on the worker endpoint");
         }
-        if constexpr (std::is_same_v<T, proto::submit>) requests_->submit(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::status_request>) requests_->status(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::fetch>) directory_->fetch(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::wait_request>) directory_->wait(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::upload>) uploads_->chunk(p, rq, b);
-        else if constexpr (std::is_same_v<T, proto::ready>) workers_->ready(p, b);
-        else if constexpr (std::is_same_v<T, proto::filled>) note_synthesis(p, b), workers_->filled(p, b);
-        else if constexpr (std::is_same_v<T, proto::synth_failed>) workers_->synth_failed(p, b);
-        else if constexpr (std::is_same_v<T, proto::heartbeat>) workers_->heartbeat(p, b);
-        else if constexpr (std::is_same_v<T, proto::bye>) workers_->bye(p, b);
-        else if constexpr (std::is_same_v<T, proto::synth_aborted>) workers_->aborted(p, b);
+        if constexpr (std::is_same_v<T, proto::submit>)
+          requests_->submit(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::status_request>)
+          requests_->status(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::fetch>)
+          directory_->fetch(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::wait_request>)
+          directory_->wait(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::upload>)
+          uploads_->chunk(p, rq, b);
+        else if constexpr (std::is_same_v<T, proto::ready>)
+          workers_->ready(p, b);
+        else if constexpr (std::is_same_v<T, proto::filled>)
+          note_synthesis(p, b), workers_->filled(p, b);
+        else if constexpr (std::is_same_v<T, proto::synth_failed>)
+          workers_->synth_failed(p, b);
+        else if constexpr (std::is_same_v<T, proto::heartbeat>)
+          workers_->heartbeat(p, b);
+        else if constexpr (std::is_same_v<T, proto::bye>)
+          workers_->bye(p, b);
+        else if constexpr (std::is_same_v<T, proto::synth_aborted>)
+          workers_->aborted(p, b);
         else {
           ++counters_.malformed;
           reply_error(p.to(), rq, proto::error_code::unknown_message, "the server does not accept this message");

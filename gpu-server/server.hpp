@@ -1,10 +1,9 @@
 // cuzk-gpu-server: one Boost.Asio io_context thread, the loop, owns the
 // sockets (local clients through client_listener, network clients through
-// network_listener, workers through a ROUTER and its ZMQ_FD), the signals and the timers, and only routes: each frame goes to
-// the part it is for (client_requests, the job directory, uploads, workers), and the parts' events to
-// the parts that wait for them (docs/architecture.md). The parts are wired once at start, one function
-// each; a cluster node's differ only there: its job directory is the database's, and its claims tick beside
-// the queue. The loop never reads
+// network_listener, workers through a ROUTER and its ZMQ_FD), the signals and the timers, and only routes: each frame
+// goes to the part it is for (client_requests, the job directory, uploads, workers), and the parts' events to the parts
+// that wait for them (docs/architecture.md). The parts are wired once at start, one function each; a cluster node's
+// differ only there: its job directory is the database's, and its claims tick beside the queue. The loop never reads
 // files, hashes, parses keys or counts circuits: the preparation pool does
 // (key_store, preparation) and posts the results back; the provers prove on
 // threads of their own. The region is the truth: the job queue is rebuilt
@@ -90,7 +89,7 @@ class server final : private outbox {
   void wire_queue();      // the node's job queue; a cluster node's line to the database and its claims
   void wire_listeners();  // the workers' ROUTER, the local and network clients, the HTTP endpoint
   void wire_workers();
-  void wire_requests();   // the node's status, the job directory (the node's table or the cluster's), client requests
+  void wire_requests();  // the node's status, the job directory (the node's table or the cluster's), client requests
   void wire_provers();
   /* What the parts that serve a client's jobs share (once the pool and the keys are open). */
   node_context shared() { return {opt_, state_, *jobs_, *slots_, *keys_, *this, io_}; }

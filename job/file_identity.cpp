@@ -19,7 +19,8 @@ std::string file_identity(const struct stat& st) {
 int open_identified(const std::string& path, const std::string& identity, const char* what) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
   if (fd < 0 && errno == ELOOP)
-    throw job_error(std::string("the ") + what + " " + path + " is a symbolic link; files are opened without following links");
+    throw job_error(std::string("the ") + what + " " + path +
+                    " is a symbolic link; files are opened without following links");
   if (fd < 0) throw job_error(std::string("cannot open the ") + what + " " + path + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

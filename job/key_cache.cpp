@@ -48,10 +48,13 @@ void release_unread_of(const std::string& pool, const shm::srs_region& srs) {
     for (const auto& r : srs.released())
       if (r.offset == k.coefs_offset && r.bytes == n) return;
     if (auto r = shm::srs_region::release(pool, srs.key_id(), k.coefs_offset, n, &why, srs.verified()))
-      spdlog::info("key {}: a native circuit's key: its {:.2f} GiB of A/B coefficients released from its SRS region "
-                   "(they stay in its .zkey for snarkjs)", srs.key_id(), double(n) / (1ULL << 30));
+      spdlog::info(
+          "key {}: a native circuit's key: its {:.2f} GiB of A/B coefficients released from its SRS region "
+          "(they stay in its .zkey for snarkjs)",
+          srs.key_id(), double(n) / (1ULL << 30));
     else
-      spdlog::warn("key {}: its coefficients stay in memory: {}", srs.key_id(), why.empty() ? to_string(r.error()) : why);
+      spdlog::warn("key {}: its coefficients stay in memory: {}", srs.key_id(),
+                   why.empty() ? to_string(r.error()) : why);
   } catch (const std::exception& e) {
     spdlog::warn("key {}: its coefficients stay in memory: {}", srs.key_id(), e.what());
   }
@@ -120,8 +123,10 @@ std::string key_cache::load(const std::filesystem::path& zkey, host_copy policy)
   /* the same file as a region was loaded from: found without hashing the file (its points, when the region
      released them, are checked against the region's hashes as they are read back) */
   auto srs = shm::srs_region::find_loaded(pool_, fd.fd, &why);
-  if (srs && srs->origin() != shm::srs_origin::installed) srs = shm::unexpected(shm::error::not_found);  // load marks it
-  if (srs) spdlog::info("key {}: its SRS region was loaded from this very file ({}): not hashed again", srs->key_id(), name);
+  if (srs && srs->origin() != shm::srs_origin::installed)
+    srs = shm::unexpected(shm::error::not_found);  // load marks it
+  if (srs)
+    spdlog::info("key {}: its SRS region was loaded from this very file ({}): not hashed again", srs->key_id(), name);
   else if (srs.error() != shm::error::not_found)
     throw job_error("cannot load the key " + name + ": " + explain(srs.error(), why));
   else
@@ -132,7 +137,9 @@ std::string key_cache::load(const std::filesystem::path& zkey, host_copy policy)
   const std::string id = srs->key_id();
   if (policy == host_copy::keep && srs->released_bytes()) {
     auto back = shm::srs_region::restore(pool_, id, fd.fd, name, &why, points);
-    if (!back) throw job_error("cannot bring the points of the key " + name + " back into memory: " + explain(back.error(), why));
+    if (!back)
+      throw job_error("cannot bring the points of the key " + name +
+                      " back into memory: " + explain(back.error(), why));
     if (*back)
       spdlog::info("key {}: {:.2f} GiB of points read back from {} into its SRS region (host_copy = keep)", id,
                    double(*back) / double(1ULL << 30), name);
@@ -164,7 +171,8 @@ std::string key_cache::load(int fd, std::string_view display_name) {
   auto srs = shm::srs_region::load(pool_, fd, display_name, &why);
   if (!srs) throw job_error("cannot load the key " + std::string(display_name) + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), std::string(display_name), decode_points_, true, releasing()));
+  if (!keys_.count(id))
+    insert(id, parse(std::move(*srs), std::string(display_name), decode_points_, true, releasing()));
   used_[id] = ++clock_;
   return id;
 }

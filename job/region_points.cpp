@@ -23,9 +23,10 @@ class file_reader final : public groth16::points_reader {
     const std::uint64_t left = range_.bytes - done_;
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, out.size()));
     if (const auto got = util::read_at(*fd_, out.data(), n, range_.offset + done_); got != static_cast<std::int64_t>(n))
-      throw std::runtime_error("cannot read the key file " + file_ + " at byte " +
-                               std::to_string(range_.offset + done_ + static_cast<std::uint64_t>(std::max<std::int64_t>(got, 0))) +
-                               ": " + (got < 0 ? std::strerror(errno) : "it ended early"));
+      throw std::runtime_error(
+          "cannot read the key file " + file_ + " at byte " +
+          std::to_string(range_.offset + done_ + static_cast<std::uint64_t>(std::max<std::int64_t>(got, 0))) + ": " +
+          (got < 0 ? std::strerror(errno) : "it ended early"));
     hash_.add(out.data(), n);
     // read once: the page cache need not keep what the GPU now holds
     (void)::posix_fadvise(*fd_, static_cast<off_t>(range_.offset + done_), static_cast<off_t>(n), POSIX_FADV_DONTNEED);
@@ -90,12 +91,13 @@ std::unique_ptr<groth16::points_reader> region_points::open(std::span<const std:
                          [&](const shm::released_range& r) { return r.offset == off && r.bytes == section.size(); });
   std::lock_guard lk(mu_);
   if (!fd_)
-    throw std::runtime_error("key " + region_->key_id() + ": its points were released from its SRS region "
+    throw std::runtime_error("key " + region_->key_id() +
+                             ": its points were released from its SRS region "
                              "(host_copy = drop) and no file of the key is known to read them from; give the server "
                              "the key's .zkey with --key");
   if (it == ranges.end() || it->hash.empty())
-    throw std::runtime_error("key " + region_->key_id() + ": its SRS region released bytes " + std::to_string(off) + ".." +
-                             std::to_string(off + section.size()) + " without recording what they held");
+    throw std::runtime_error("key " + region_->key_id() + ": its SRS region released bytes " + std::to_string(off) +
+                             ".." + std::to_string(off + section.size()) + " without recording what they held");
   return std::make_unique<file_reader>(fd_, file_, *it);
 }
 

@@ -18,7 +18,8 @@ class region_points final : public groth16::points_source {
   explicit region_points(std::shared_ptr<const shm::srs_region> region) : region_(std::move(region)) {}
   ~region_points() override;
 
-  /* The key's file, opened by the caller (fd is duplicated); display_name names it in errors. A later call replaces it. */
+  /* The key's file, opened by the caller (fd is duplicated); display_name names it in errors. A later call replaces it.
+   */
   void attach_file(int fd, std::string display_name) const;
   bool has_file() const;
 

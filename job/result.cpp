@@ -39,7 +39,8 @@ basic_result<C> decode(std::span<const std::uint8_t> b) {
 }  // namespace
 
 std::uint64_t result_bytes_for(curves::curve_id c, std::uint64_t n_public) noexcept {
-  const std::uint64_t proof = c == curves::curve_id::bn254 ? proof_bytes<curves::bn254> : proof_bytes<curves::bls12_381>;
+  const std::uint64_t proof =
+      c == curves::curve_id::bn254 ? proof_bytes<curves::bn254> : proof_bytes<curves::bls12_381>;
   return 1 + proof + 4 + n_public * 32;
 }
 

@@ -22,11 +22,11 @@ class job_error : public std::runtime_error {
 using blinding_bytes = std::array<std::uint8_t, 64>;
 
 struct spec {
-  std::string zkey;     // absolute path the key was loaded from (for people)
-  std::string circuit;  // native: "chain:size=N"; empty for circom jobs
-  std::string inputs;   // native: inputs JSON, an object or one object per partition
-  std::string wtns;     // circom: absolute path of the witness
-  std::string r1cs;     // circom, optional: absolute path; names an unsatisfied constraint
+  std::string zkey;                        // absolute path the key was loaded from (for people)
+  std::string circuit;                     // native: "chain:size=N"; empty for circom jobs
+  std::string inputs;                      // native: inputs JSON, an object or one object per partition
+  std::string wtns;                        // circom: absolute path of the witness
+  std::string r1cs;                        // circom, optional: absolute path; names an unsatisfied constraint
   std::optional<blinding_bytes> blinding;  // deterministic proofs (hex in the JSON)
   std::string wtns_identity = {}, r1cs_identity = {};  // job::file_identity of the files the server checked
 

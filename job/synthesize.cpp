@@ -153,8 +153,8 @@ synth_stats synthesize_circom(const groth16::basic_proving_key<C>& pk, const spe
     const auto& wtns = *file;
     n = r1cs::wtns_size(wtns);
     if (n != pk.n_vars)
-      throw job_error("the witness has " + std::to_string(n) + " values, the key expects " +
-                      std::to_string(pk.n_vars) + " (witness of another circuit?)");
+      throw job_error("the witness has " + std::to_string(n) + " values, the key expects " + std::to_string(pk.n_vars) +
+                      " (witness of another circuit?)");
     r1cs::read_wtns_into<C>(wtns, buf.z);
   } catch (const r1cs::format_error& e) {
     throw job_error(s.wtns + ": " + e.what());
@@ -183,8 +183,7 @@ synth_stats synthesize_circom(const groth16::basic_proving_key<C>& pk, const spe
   for (std::uint64_t i = 0; i < rows; ++i) {
     if (p) p->advance();
     if (buf.a[i] * buf.b[i] != buf.c[i])
-      throw circuits::circuit_error("the witness does not satisfy constraint " + std::to_string(i) + " of " +
-                                    s.r1cs);
+      throw circuits::circuit_error("the witness does not satisfy constraint " + std::to_string(i) + " of " + s.r1cs);
   }
   groth16::fill_public_rows<C>(rows, pk.n_public, buf.z, buf.a, buf.b, buf.c);
   return {rows, n};

@@ -13,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Benchmark, GMP (field oracle). Library: oneTBB, Boost (Interprocess, Asio),
 # ZeroMQ + cppzmq, libsodium (the network endpoint's CURVE), spdlog/fmt, nlohmann-json, CLI11, libsystemd (sd_notify),
 # xxHash (slot checksums, SRS content hashes), protobuf (the control protocol);
-# clang builds the libFuzzer targets (tests/fuzz). PostgreSQL and libpqxx: the
+# clang builds the libFuzzer targets (tests/fuzz); clang-format checks the tree's format (.clang-format). PostgreSQL and libpqxx: the
 # cluster's job store (gpu-server/cluster_store) and the real server its tests start;
 # iproute2: the network namespaces the cluster tests put nodes and clients in.
 # chromium: the timeline test renders /timeline headless and checks the screenshot.
@@ -22,7 +22,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
   libtbb-dev libboost-dev libzmq3-dev cppzmq-dev libsodium-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsystemd-dev libtomlplusplus-dev
-  libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang
+  libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang clang-format
   systemd systemd-container python3
   postgresql libpqxx-dev iproute2 chromium
 )

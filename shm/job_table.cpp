@@ -9,7 +9,6 @@
 namespace cuzk::shm {
 namespace {
 
-
 bool finished(job_state s) noexcept { return s == job_state::done || s == job_state::failed; }
 
 }  // namespace
@@ -21,7 +20,6 @@ bool evictable(const job_record& r, std::uint64_t retention_ns) noexcept {
 }
 
 namespace {
-
 
 void put(char* dst, std::size_t cap, std::string_view v) noexcept {
   std::memset(dst, 0, cap);
@@ -35,7 +33,8 @@ result<void> part_cas(partition_record& p, part_state from, F to) noexcept {
   for (;;) {
     part_word w = part_word::unpack(cur);
     if (w.state != from) return unexpected(error::wrong_state);
-    if (p.word.compare_exchange_weak(cur, to(w).pack(), std::memory_order_acq_rel, std::memory_order_acquire)) return {};
+    if (p.word.compare_exchange_weak(cur, to(w).pack(), std::memory_order_acq_rel, std::memory_order_acquire))
+      return {};
   }
 }
 
@@ -165,8 +164,9 @@ result<void> job_table::mark_slotted(job_ref j, std::uint32_t p, std::uint32_t s
   if (job_word_state(**rec) != job_state::active) return unexpected(error::wrong_state);
   if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
   if (slot >= r_->header().n_slots) return unexpected(error::no_such_slot);
-  auto r = part_cas(record(j.index)->parts[p], part_state::queued,
-                    [&](part_word w) { return part_word{part_state::slotted, slot, w.attempts}; });
+  auto r = part_cas(record(j.index)->parts[p], part_state::queued, [&](part_word w) {
+    return part_word{part_state::slotted, slot, w.attempts};
+  });
   if (r) failpoint("job.mark_slotted.cas");
   return r;
 }
@@ -175,8 +175,9 @@ result<void> job_table::requeue(job_ref j, std::uint32_t p) noexcept {
   auto rec = get(j);
   if (!rec) return unexpected(rec.error());
   if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
-  auto r = part_cas(record(j.index)->parts[p], part_state::slotted,
-                    [](part_word w) { return part_word{part_state::queued, 0, w.attempts + 1}; });
+  auto r = part_cas(record(j.index)->parts[p], part_state::slotted, [](part_word w) {
+    return part_word{part_state::queued, 0, w.attempts + 1};
+  });
   if (r) failpoint("job.requeue.cas");
   return r;
 }
@@ -226,14 +227,15 @@ result<void> job_table::store_result(job_ref j, std::uint32_t p, std::uint64_t s
     if (pr.proof_generation == slot_gen) return {};  // the same proof again: dedup
     return unexpected(error::wrong_state);
   }
-  if (w.state != part_state::slotted || job_word_state(r) != job_state::active)
-    return unexpected(error::wrong_state);
+  if (w.state != part_state::slotted || job_word_state(r) != job_state::active) return unexpected(error::wrong_state);
   std::memcpy(pr.result, bytes.data(), bytes.size());
   pr.result_len = static_cast<std::uint32_t>(bytes.size());
   pr.proof_generation = slot_gen;
   pr.timings = timings;
   failpoint("job.store_result.bytes");
-  auto done = part_cas(pr, part_state::slotted, [](part_word x) { return part_word{part_state::done, x.slot, x.attempts}; });
+  auto done = part_cas(pr, part_state::slotted, [](part_word x) {
+    return part_word{part_state::done, x.slot, x.attempts};
+  });
   if (!done) return done;
   failpoint("job.store_result.part");
   (void)complete(j);

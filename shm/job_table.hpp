@@ -23,7 +23,7 @@ struct job_request {
   std::string_view job_id;  // 1..63 bytes
   std::string_view client;
   std::string_view key_id;
-  std::string_view spec;    // opaque to shm (the service stores its request JSON)
+  std::string_view spec;  // opaque to shm (the service stores its request JSON)
   priority prio = priority::normal;
   std::uint32_t partitions = 1;  // 1..max_partitions
   std::uint32_t owner_uid = 0;

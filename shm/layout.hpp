@@ -44,12 +44,12 @@ inline constexpr std::uint64_t lock_byte_lease0 = 64;  // lease i: byte 64 + i
 enum class role : std::uint32_t { none = 0, server = 1, worker = 2, tool = 3, client = 4 };
 
 struct slot_class {
-  std::uint64_t count;            // slots of this class
-  std::uint64_t domain;           // a, b, c capacity in field elements (a power of two)
-  std::uint64_t witness;          // z capacity in field elements
-  std::uint64_t slot_bytes;       // 3·domain·32 + witness·32 rounded up to payload_alignment
-  std::uint64_t first_slot;       // index of the class's first slot
-  std::uint64_t payload_offset;   // offset of the class's first payload
+  std::uint64_t count;           // slots of this class
+  std::uint64_t domain;          // a, b, c capacity in field elements (a power of two)
+  std::uint64_t witness;         // z capacity in field elements
+  std::uint64_t slot_bytes;      // 3·domain·32 + witness·32 rounded up to payload_alignment
+  std::uint64_t first_slot;      // index of the class's first slot
+  std::uint64_t payload_offset;  // offset of the class's first payload
 };
 static_assert(std::is_trivially_copyable_v<slot_class>);
 
@@ -66,9 +66,9 @@ struct region_header {
   std::uint64_t n_slots;
   std::uint64_t job_capacity;
   std::uint64_t lease_offset, slot_offset, job_offset, payload_offset;
-  std::uint32_t hugepages;  // 1 when backed by a hugetlbfs file
+  std::uint32_t hugepages;                     // 1 when backed by a hugetlbfs file
   std::atomic<std::uint32_t> hung_timeout_ms;  // the running server's --hung-timeout (0: none has said)
-  std::atomic<std::uint64_t> job_seq;  // next job-record generation / submission order
+  std::atomic<std::uint64_t> job_seq;          // next job-record generation / submission order
   slot_class classes[max_slot_classes];
 };
 
@@ -85,10 +85,10 @@ struct alignas(64) lease_entry {
   std::atomic<std::uint64_t> word;
   std::uint32_t role;
   std::int32_t pid;
-  std::uint64_t start_time;  // field 22 of /proc/PID/stat (clock ticks since boot)
-  std::uint64_t epoch;       // region epoch when taken
+  std::uint64_t start_time;                 // field 22 of /proc/PID/stat (clock ticks since boot)
+  std::uint64_t epoch;                      // region epoch when taken
   std::atomic<std::uint64_t> heartbeat_ns;  // CLOCK_REALTIME
-  char name[24];             // "worker@3", "gpu-server", ...
+  char name[24];                            // "worker@3", "gpu-server", ...
 };
 static_assert(sizeof(lease_entry) == 64);
 
@@ -152,8 +152,8 @@ using cuzk::rank;
 
 inline constexpr std::size_t job_id_bytes = 64;
 inline constexpr std::size_t client_bytes = 64;
-inline constexpr std::size_t spec_bytes = 2048;   // the request (JSON), opaque to shm
-inline constexpr std::size_t result_bytes = 2048; // proof + public signals per partition
+inline constexpr std::size_t spec_bytes = 2048;    // the request (JSON), opaque to shm
+inline constexpr std::size_t result_bytes = 2048;  // proof + public signals per partition
 inline constexpr std::size_t error_bytes = 512;
 
 /* The stored proof's phases (groth16/phase_timings.hpp) and where it was proven. */
@@ -166,7 +166,8 @@ static_assert(std::is_trivially_copyable_v<partition_timings> && sizeof(partitio
 
 struct partition_record {
   std::atomic<std::uint64_t> word;
-  std::atomic<std::uint32_t> syntheses;  // synthesis starts, less those aborted for a critical job (crash tests count these)
+  std::atomic<std::uint32_t>
+      syntheses;  // synthesis starts, less those aborted for a critical job (crash tests count these)
   std::uint32_t result_len;
   std::uint64_t synth_start_ns, synth_end_ns, prove_start_ns, prove_end_ns;
   std::uint64_t proof_generation;  // slot generation the stored proof came from (dedup)
@@ -179,20 +180,20 @@ enum class job_origin : std::uint8_t { client = 0, cluster = 1 };
 
 struct job_record {
   std::atomic<std::uint64_t> word;
-  std::uint64_t seq;  // submission order (FIFO within a priority)
+  std::uint64_t seq;       // submission order (FIFO within a priority)
   shm::priority priority;  // one byte
   std::uint8_t n_partitions;
-  std::uint8_t curve;  // the key's curve (curves::curve_id: 1 = BLS12-381, 2 = BN254)
+  std::uint8_t curve;   // the key's curve (curves::curve_id: 1 = BLS12-381, 2 = BN254)
   std::uint8_t origin;  // job_origin: who recorded it (formerly padding: the layout is unchanged)
   std::uint16_t spec_len;
   std::uint32_t error_len;
   std::uint64_t submitted_ns, finished_ns;
-  std::uint32_t owner_uid;               // the submitting client's uid: job ids are per uid
-  std::atomic<std::uint32_t> fetched;    // 1 once its proof or failure was delivered
-  std::uint8_t digest[16];               // of the request: a resubmitted id must match it
-  char job_id[job_id_bytes];  // NUL-padded; the idempotency key (per owner_uid)
+  std::uint32_t owner_uid;             // the submitting client's uid: job ids are per uid
+  std::atomic<std::uint32_t> fetched;  // 1 once its proof or failure was delivered
+  std::uint8_t digest[16];             // of the request: a resubmitted id must match it
+  char job_id[job_id_bytes];           // NUL-padded; the idempotency key (per owner_uid)
   char client[client_bytes];
-  char key_id[64];            // SRS region content hash (hex) the job proves with
+  char key_id[64];  // SRS region content hash (hex) the job proves with
   char spec[spec_bytes];
   char error[error_bytes];
   partition_record parts[max_partitions];

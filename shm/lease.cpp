@@ -110,8 +110,7 @@ result<lease> lease::take(const region& r, role who, std::string_view name) noex
 lease::lease(const region* r, std::uint32_t index, int fd, int server_fd, std::uint64_t epoch) noexcept
     : r_(r), index_(index), fd_(fd), server_fd_(server_fd), epoch_(epoch) {}
 
-lease::lease(lease&& o) noexcept
-    : r_(o.r_), index_(o.index_), fd_(o.fd_), server_fd_(o.server_fd_), epoch_(o.epoch_) {
+lease::lease(lease&& o) noexcept : r_(o.r_), index_(o.index_), fd_(o.fd_), server_fd_(o.server_fd_), epoch_(o.epoch_) {
   o.r_ = nullptr;
   o.fd_ = o.server_fd_ = -1;
   o.index_ = no_lease;

@@ -107,8 +107,7 @@ struct pass {
       auto rec = jobs.get(j);
       bool active = rec && job_word_state(**rec) == job_state::active;
       auto pw = jobs.part(j, p);
-      if (active && pw && pw->state == part_state::queued &&
-          jobs.mark_slotted(j, p, static_cast<std::uint32_t>(s))) {
+      if (active && pw && pw->state == part_state::queued && jobs.mark_slotted(j, p, static_cast<std::uint32_t>(s))) {
         ++rep.partitions_slotted;
         continue;
       }

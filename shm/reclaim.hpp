@@ -23,10 +23,10 @@
 namespace cuzk::shm {
 
 struct reclaim_report {
-  std::uint64_t assigned_freed = 0;   // slots of dead workers
-  std::uint64_t proving_refilled = 0; // slots of a dead server
+  std::uint64_t assigned_freed = 0;    // slots of dead workers
+  std::uint64_t proving_refilled = 0;  // slots of a dead server
   std::uint64_t partitions_requeued = 0;
-  std::uint64_t leases_cleared = 0;   // entries marked active whose holder is dead
+  std::uint64_t leases_cleared = 0;  // entries marked active whose holder is dead
   // reconcile step
   std::uint64_t partitions_slotted = 0;  // QUEUED partitions re-bound to their non-FREE slot
   std::uint64_t filled_discarded = 0;    // FILLED slots nobody needs any more → FREE

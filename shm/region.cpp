@@ -129,8 +129,8 @@ result<void> validate(const region_header& h, std::uint64_t size, const std::str
     return unexpected(error::bad_version);
   }
   if (h.total_bytes != size) {
-    say(why, "region '" + name + "': field 'total_bytes' is " + std::to_string(h.total_bytes) +
-                 " but the file holds " + std::to_string(size) + " bytes");
+    say(why, "region '" + name + "': field 'total_bytes' is " + std::to_string(h.total_bytes) + " but the file holds " +
+                 std::to_string(size) + " bytes");
     return unexpected(error::bad_size);
   }
   auto bad = [&](const char* field, std::uint64_t has, std::uint64_t implied) {
@@ -154,12 +154,12 @@ result<void> validate(const region_header& h, std::uint64_t size, const std::str
     const slot_class &c = h.classes[i], &q = p->classes[i];
     if (c.slot_bytes != q.slot_bytes) return bad("classes[].slot_bytes", c.slot_bytes, q.slot_bytes);
     if (c.first_slot != q.first_slot) return bad("classes[].first_slot", c.first_slot, q.first_slot);
-    if (c.payload_offset != q.payload_offset) return bad("classes[].payload_offset", c.payload_offset, q.payload_offset);
+    if (c.payload_offset != q.payload_offset)
+      return bad("classes[].payload_offset", c.payload_offset, q.payload_offset);
   }
   if (h.layout_hash != p->hash) {
-    say(why, "region '" + name + "': field 'layout_hash' is " + hex(h.layout_hash) +
-                 ", the header's slot classes (" + describe_classes(h.classes, h.n_classes) + ") hash to " +
-                 hex(p->hash));
+    say(why, "region '" + name + "': field 'layout_hash' is " + hex(h.layout_hash) + ", the header's slot classes (" +
+                 describe_classes(h.classes, h.n_classes) + ") hash to " + hex(p->hash));
     return unexpected(error::bad_layout_hash);
   }
   if (p->end > size) return bad("total_bytes", h.total_bytes, p->end);
@@ -194,7 +194,8 @@ void explain_existing(const region_location& loc, const layout_plan& want, std::
     else if (r.error() == error::not_found)
       *why = "region '" + loc.name + "': lock file " + lock_file_path(loc) +
              " already exists without a region (another create in progress, or one that was interrupted: "
-             "cuzk-shm destroy --name " + loc.name + " --force removes it)";
+             "cuzk-shm destroy --name " +
+             loc.name + " --force removes it)";
     else
       *why = "region '" + loc.name + "' already exists and does not validate: " + inner;
   } catch (...) {
@@ -229,7 +230,8 @@ result<slot_class_config> parse_slot_class(std::string_view text) noexcept {
   }
   auto x = rest.find('x');
   if (x == std::string_view::npos) return unexpected(error::bad_config);
-  if (!number(rest.substr(0, x), c.count) || !number(rest.substr(x + 1), c.max_constraints)) return unexpected(error::bad_config);
+  if (!number(rest.substr(0, x), c.count) || !number(rest.substr(x + 1), c.max_constraints))
+    return unexpected(error::bad_config);
   if (c.count == 0 || c.max_constraints == 0) return unexpected(error::bad_config);
   return c;
 }
@@ -292,8 +294,8 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
       /* a hugetlbfs mounted without size= reports no blocks: the limit is the free huge pages of its size */
       if (!cfg.hugepage_dir.empty() && sv.f_blocks == 0) avail = free_hugepages(page) * page;
       if (total > avail) {
-        say(why, "region '" + cfg.name + "' needs " + std::to_string(total) + " bytes (" + gib(total) + ") but " +
-                     dir + " has " + std::to_string(avail) + " bytes (" + gib(avail) + ") free");
+        say(why, "region '" + cfg.name + "' needs " + std::to_string(total) + " bytes (" + gib(total) + ") but " + dir +
+                     " has " + std::to_string(avail) + " bytes (" + gib(avail) + ") free");
         return unexpected(error::no_space);
       }
     }
@@ -310,8 +312,10 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
     detail::try_lock(lfd, lock_byte_create);
     auto fail = [&](error e, const std::string& msg, bool region_made) {
       say(why, msg);
-      if (region_made) remove_files(loc);
-      else ::unlink(lock_path.c_str());
+      if (region_made)
+        remove_files(loc);
+      else
+        ::unlink(lock_path.c_str());
       detail::close_fd(lfd);
       return unexpected(e);
     };
@@ -333,7 +337,8 @@ result<region> region::create(const region_config& cfg, std::string* why) noexce
 
     if (::ftruncate(fd, static_cast<off_t>(total)) != 0)
       return fail(errno == ENOSPC || errno == EFBIG ? error::no_space : error::os_error,
-                  "cannot size " + file_path(loc) + " to " + std::to_string(total) + " bytes: " + std::strerror(errno), true);
+                  "cannot size " + file_path(loc) + " to " + std::to_string(total) + " bytes: " + std::strerror(errno),
+                  true);
     if (int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(total)); rc != 0)
       return fail(rc == ENOSPC ? error::no_space : error::os_error,
                   "cannot allocate " + std::to_string(total) + " bytes (" + gib(total) + ") for region '" + cfg.name +
@@ -403,8 +408,9 @@ result<region> region::open(const region_location& where, std::string* why) noex
       bool creating = fd >= 0 && detail::first_locked(fd, lock_byte_create) >= 0;
       detail::close_fd(fd);
       say(why, creating ? "region '" + where.name + "' is still being created (field 'magic' not yet published)"
-                        : "region '" + where.name + "': field 'magic' is 0: its creator died before publishing the "
-                          "header; destroy it and create it again");
+                        : "region '" + where.name +
+                              "': field 'magic' is 0: its creator died before publishing the "
+                              "header; destroy it and create it again");
       return unexpected(error::being_created);
     }
     if (auto v = validate(h, size, where.name, why); !v) return unexpected(v.error());

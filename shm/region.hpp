@@ -25,21 +25,42 @@ result<slot_class_config> parse_slot_class(std::string_view text) noexcept;
 
 /* Builder with named parameters: region_config{}.with_name("pool").with_slots({4, 65536}). */
 struct region_config {
-  std::string name;                     // shm object name (no '/'), e.g. "cuzk"
+  std::string name;  // shm object name (no '/'), e.g. "cuzk"
   std::vector<slot_class_config> classes;
   std::uint32_t lease_capacity = 64;
   std::uint64_t job_capacity = 256;
-  std::string hugepage_dir;             // non-empty: the region is hugepage_dir/name on hugetlbfs
-  unsigned touch_threads = 0;           // pre-touch threads, 0 = all cores
-  std::string group;                    // non-empty: mode 0660 with this group, else 0600
+  std::string hugepage_dir;    // non-empty: the region is hugepage_dir/name on hugetlbfs
+  unsigned touch_threads = 0;  // pre-touch threads, 0 = all cores
+  std::string group;           // non-empty: mode 0660 with this group, else 0600
 
-  region_config& with_name(std::string n) { name = std::move(n); return *this; }
-  region_config& with_slots(slot_class_config c) { classes.push_back(c); return *this; }
-  region_config& with_leases(std::uint32_t n) { lease_capacity = n; return *this; }
-  region_config& with_jobs(std::uint64_t n) { job_capacity = n; return *this; }
-  region_config& with_hugepages(std::string dir) { hugepage_dir = std::move(dir); return *this; }
-  region_config& with_touch_threads(unsigned n) { touch_threads = n; return *this; }
-  region_config& with_group(std::string g) { group = std::move(g); return *this; }
+  region_config& with_name(std::string n) {
+    name = std::move(n);
+    return *this;
+  }
+  region_config& with_slots(slot_class_config c) {
+    classes.push_back(c);
+    return *this;
+  }
+  region_config& with_leases(std::uint32_t n) {
+    lease_capacity = n;
+    return *this;
+  }
+  region_config& with_jobs(std::uint64_t n) {
+    job_capacity = n;
+    return *this;
+  }
+  region_config& with_hugepages(std::string dir) {
+    hugepage_dir = std::move(dir);
+    return *this;
+  }
+  region_config& with_touch_threads(unsigned n) {
+    touch_threads = n;
+    return *this;
+  }
+  region_config& with_group(std::string g) {
+    group = std::move(g);
+    return *this;
+  }
 };
 
 /* Where a region lives: its name, and the directory of its file when not in
@@ -87,7 +108,9 @@ class region {
   result<void> prefault(unsigned threads) const noexcept;
 
   template <class T>
-  T* at(std::uint64_t offset) const noexcept { return reinterpret_cast<T*>(base() + offset); }
+  T* at(std::uint64_t offset) const noexcept {
+    return reinterpret_cast<T*>(base() + offset);
+  }
 
   /* The payload bytes a CUDA server registers, split at slot boundaries into
      chunks of at most max_chunk bytes. */

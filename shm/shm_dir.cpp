@@ -47,12 +47,15 @@ result<void> check(const struct stat& st, const std::string& path, bool write, s
   if (S_ISLNK(st.st_mode)) {
     say(why, path + " is a symbolic link made by " + user(st.st_uid) +
                  ", not the service's directory: links are never followed (someone put it there to take the "
-                 "service's names)" + again);
+                 "service's names)" +
+                 again);
     return unexpected(error::access_denied);
   }
   if (!S_ISDIR(st.st_mode)) {
-    say(why, path + " is not a directory (" + owner_and_mode(st) + "); the service keeps its pool and keys in a "
-                 "directory of that name" + again);
+    say(why, path + " is not a directory (" + owner_and_mode(st) +
+                 "); the service keeps its pool and keys in a "
+                 "directory of that name" +
+                 again);
     return unexpected(error::access_denied);
   }
   const uid_t me = ::geteuid();
@@ -60,18 +63,22 @@ result<void> check(const struct stat& st, const std::string& path, bool write, s
   if (!trusted) {
     say(why, path + " belongs to " + user(st.st_uid) + ", neither this process's user (" + user(me) +
                  ") nor root: unless that is the service's user (then run this as it), another user created it to "
-                 "take the service's names" + again);
+                 "take the service's names" +
+                 again);
     return unexpected(error::access_denied);
   }
   if (st.st_mode & 002) {
-    say(why, path + " is " + owner_and_mode(st) + ", which lets every user create names in it; expected 0750, "
-                 "or 0770 for the service group (chmod 0750 " + path + ")");
+    say(why, path + " is " + owner_and_mode(st) +
+                 ", which lets every user create names in it; expected 0750, "
+                 "or 0770 for the service group (chmod 0750 " +
+                 path + ")");
     return unexpected(error::access_denied);
   }
   const unsigned need = write ? 3 : 1;
   if ((my_bits(st) & need) != need) {
     say(why, "this process (" + user(me) + ") may not " + (write ? "create files in " : "use ") + path + " (" +
-                 owner_and_mode(st) + "): the pool and its keys belong to the service; run this as the service "
+                 owner_and_mode(st) +
+                 "): the pool and its keys belong to the service; run this as the service "
                  "user or as the operator who created the pool");
     return unexpected(error::access_denied);
   }

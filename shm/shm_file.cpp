@@ -72,7 +72,8 @@ result<file_access> access_for_group(const std::string& group, std::string* why)
     while ((rc = ::getgrnam_r(group.c_str(), &gr, buf.data(), buf.size(), &found)) == ERANGE && buf.size() < (1u << 22))
       buf.resize(buf.size() * 2);
     if (rc != 0 || !found) {
-      say(why, "group '" + group + "' does not exist (create it first, or leave out --group for a pool only its owner "
+      say(why, "group '" + group +
+                   "' does not exist (create it first, or leave out --group for a pool only its owner "
                    "may open)");
       return unexpected(error::bad_config);
     }
@@ -154,9 +155,10 @@ result<void> check_owner(const struct stat& st, const std::string& path, std::st
       if (in_my_groups(st.st_gid)) return {};
       if (also && (also->st_mode & 070) && also->st_gid == st.st_gid) return {};
     }
-    say(why, head + " is " + owner_and_mode(st) + "; expected owner " +
-                 (me == 0 ? std::string("root (this process)") : "uid " + std::to_string(me) + " (this process) or root") +
-                 ", or group access for one of this process's groups (" + group_list() + ")");
+    say(why,
+        head + " is " + owner_and_mode(st) + "; expected owner " +
+            (me == 0 ? std::string("root (this process)") : "uid " + std::to_string(me) + " (this process) or root") +
+            ", or group access for one of this process's groups (" + group_list() + ")");
     return unexpected(error::access_denied);
   } catch (...) {
     say(why, "out of memory");

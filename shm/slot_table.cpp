@@ -29,8 +29,8 @@ bool matches(slot_word w, slot_state from, std::uint64_t gen, std::uint32_t owne
 /* One CAS from `from`(gen[, owner]) to `to`; retried only when the word
    changed underneath without leaving the from-state (it cannot today, but a
    spurious compare_exchange_weak failure must not become an error). */
-result<slot_word> transition(slot_entry& e, slot_state from, std::uint64_t gen, std::uint32_t owner,
-                             bool check_owner, slot_word to) noexcept {
+result<slot_word> transition(slot_entry& e, slot_state from, std::uint64_t gen, std::uint32_t owner, bool check_owner,
+                             slot_word to) noexcept {
   std::uint64_t cur = e.word.load(std::memory_order_acquire);
   for (;;) {
     slot_word w = slot_word::unpack(cur);
@@ -164,7 +164,8 @@ result<slot_word> slot_table::start_proving(std::uint64_t slot, std::uint64_t ge
 
 result<slot_word> slot_table::release(std::uint64_t slot, std::uint64_t gen, std::uint32_t server) noexcept {
   if (slot >= size()) return unexpected(error::no_such_slot);
-  auto r = transition(entries(*r_)[slot], slot_state::proving, gen, server, true, {slot_state::free, no_lease, gen + 1});
+  auto r =
+      transition(entries(*r_)[slot], slot_state::proving, gen, server, true, {slot_state::free, no_lease, gen + 1});
   if (r) failpoint("slot.release.cas");
   return r;
 }
@@ -186,7 +187,8 @@ result<slot_word> slot_table::discard(std::uint64_t slot, std::uint64_t gen) noe
   return r;
 }
 
-result<slot_word> slot_table::reclaim_assigned(std::uint64_t slot, std::uint64_t gen, std::uint32_t dead_owner) noexcept {
+result<slot_word> slot_table::reclaim_assigned(std::uint64_t slot, std::uint64_t gen,
+                                               std::uint32_t dead_owner) noexcept {
   if (slot >= size()) return unexpected(error::no_such_slot);
   auto r = transition(entries(*r_)[slot], slot_state::assigned, gen, dead_owner, true,
                       {slot_state::free, no_lease, gen + 1});
@@ -194,9 +196,11 @@ result<slot_word> slot_table::reclaim_assigned(std::uint64_t slot, std::uint64_t
   return r;
 }
 
-result<slot_word> slot_table::reclaim_proving(std::uint64_t slot, std::uint64_t gen, std::uint32_t dead_owner) noexcept {
+result<slot_word> slot_table::reclaim_proving(std::uint64_t slot, std::uint64_t gen,
+                                              std::uint32_t dead_owner) noexcept {
   if (slot >= size()) return unexpected(error::no_such_slot);
-  auto r = transition(entries(*r_)[slot], slot_state::proving, gen, dead_owner, true, {slot_state::filled, no_lease, gen});
+  auto r =
+      transition(entries(*r_)[slot], slot_state::proving, gen, dead_owner, true, {slot_state::filled, no_lease, gen});
   if (r) failpoint("slot.reclaim_proving.cas");
   return r;
 }

@@ -40,7 +40,7 @@ struct srs_header {
   std::uint64_t total_bytes;    // the object's size
   std::uint64_t content_bytes;  // the .zkey's size
   std::uint64_t created_unix_ns;
-  char key_id[40];              // 32 hex digits, NUL-padded
+  char key_id[40];                         // 32 hex digits, NUL-padded
   std::atomic<std::uint32_t> client_file;  // 1: srs_origin::client_file (older regions: 0, installed)
   /* the first released range (regions of the first release's version: the only one, its hash unknown) */
   std::atomic<std::uint64_t> released_offset, released_bytes;

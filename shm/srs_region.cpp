@@ -40,9 +40,7 @@ std::string object_name(std::string_view pool, std::string_view key_id) {
   return std::string(pool) + ".srs." + std::string(key_id);
 }
 
-std::string object_path(std::string_view pool, std::string_view key_id) {
-  return shm_path(object_name(pool, key_id));
-}
+std::string object_path(std::string_view pool, std::string_view key_id) { return shm_path(object_name(pool, key_id)); }
 
 namespace {
 
@@ -167,10 +165,11 @@ void publish(std::uint8_t* base, std::uint64_t total, std::uint64_t content, con
 }
 
 std::array<std::uint64_t, 5> identity_of(const struct stat& st) {
-  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
-          static_cast<std::uint64_t>(st.st_size),
-          static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(st.st_mtim.tv_nsec),
-          static_cast<std::uint64_t>(st.st_ctim.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(st.st_ctim.tv_nsec)};
+  return {
+      static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+      static_cast<std::uint64_t>(st.st_size),
+      static_cast<std::uint64_t>(st.st_mtim.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(st.st_mtim.tv_nsec),
+      static_cast<std::uint64_t>(st.st_ctim.tv_sec) * 1000000000ULL + static_cast<std::uint64_t>(st.st_ctim.tv_nsec)};
 }
 
 /* The region at path was loaded from the file of status st (best effort: a later load hashes the file). */
@@ -246,7 +245,8 @@ result<void> srs_region::verify() const noexcept {
     const auto& h = *static_cast<const srs_header*>(p_->map.data());
     if (!ranges.empty()) {
       if (!ranges_fit(ranges, p_->content_bytes)) return unexpected(error::srs_mismatch);
-      if (hash_around(bytes(), ranges, h.resident_rule) != std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
+      if (hash_around(bytes(), ranges, h.resident_rule) !=
+          std::string(h.resident_hash, strnlen(h.resident_hash, sizeof h.resident_hash)))
         return unexpected(error::srs_mismatch);
     } else if (content_hash(bytes()) != p_->key_id) {
       return unexpected(error::srs_mismatch);
@@ -319,9 +319,11 @@ result<srs_region> srs_region::open_as(std::string_view pool, std::string_view k
     if (h.version != srs_version) return bad("version", std::to_string(h.version), std::to_string(srs_version));
     if (h.header_bytes != srs_header_bytes)
       return bad("header_bytes", std::to_string(h.header_bytes), std::to_string(srs_header_bytes));
-    if (h.total_bytes != size) return bad("total_bytes", std::to_string(h.total_bytes), std::to_string(size) + " (object size)");
+    if (h.total_bytes != size)
+      return bad("total_bytes", std::to_string(h.total_bytes), std::to_string(size) + " (object size)");
     if (h.content_bytes > size - srs_header_bytes)
-      return bad("content_bytes", std::to_string(h.content_bytes), "at most " + std::to_string(size - srs_header_bytes));
+      return bad("content_bytes", std::to_string(h.content_bytes),
+                 "at most " + std::to_string(size - srs_header_bytes));
     std::string stored(h.key_id, strnlen(h.key_id, sizeof h.key_id));
     if (stored != key_id) return bad("key_id", "'" + stored + "'", "'" + std::string(key_id) + "'");
     const std::uint64_t content = h.content_bytes;
@@ -332,7 +334,8 @@ result<srs_region> srs_region::open_as(std::string_view pool, std::string_view k
   }
 }
 
-result<srs_region> srs_region::load(std::string_view pool, const std::filesystem::path& zkey, std::string* why) noexcept {
+result<srs_region> srs_region::load(std::string_view pool, const std::filesystem::path& zkey,
+                                    std::string* why) noexcept {
   try {
     int fd;
     do fd = ::open(zkey.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
@@ -354,8 +357,8 @@ result<srs_region> srs_region::load(std::string_view pool, const std::filesystem
   }
 }
 
-result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_view display_name,
-                                    std::string* why, srs_origin origin) noexcept {
+result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_view display_name, std::string* why,
+                                    srs_origin origin) noexcept {
   return load(pool, fd, display_name, why, origin, {});
 }
 
@@ -370,8 +373,11 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
       return unexpected(error::os_error);
     }
     if (!S_ISREG(st.st_mode)) {
-      const char* kind = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
-                         : S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+      const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                         : S_ISFIFO(st.st_mode) ? "a FIFO"
+                         : S_ISLNK(st.st_mode)  ? "a symbolic link"
+                         : S_ISSOCK(st.st_mode) ? "a socket"
+                                                : "a device";
       say(why, file + " is " + kind + ", not a regular file");
       return unexpected(error::not_regular_file);
     }
@@ -385,8 +391,8 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         say(why, "cannot read " + file + ": " + std::strerror(errno));
         return unexpected(error::os_error);
       }
-      say(why, file + " shrank while being read (it ended at byte " + std::to_string(at + static_cast<std::uint64_t>(got)) +
-                   " of the " + std::to_string(n) + " it had)");
+      say(why, file + " shrank while being read (it ended at byte " +
+                   std::to_string(at + static_cast<std::uint64_t>(got)) + " of the " + std::to_string(n) + " it had)");
       return unexpected(error::srs_mismatch);
     };
     std::vector<std::pair<std::uint64_t, std::uint64_t>> omit;
@@ -430,18 +436,21 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         hs.add(buf.data(), want);
         if (!omit.empty())
           pieces(off, want, [&](std::uint64_t at, std::uint64_t len, int i) {
-            if (i < 0) rest.add(buf.data() + (at - off), static_cast<std::size_t>(len));
+            if (i < 0)
+              rest.add(buf.data() + (at - off), static_cast<std::size_t>(len));
             else {
               each[static_cast<std::size_t>(i)]->add(buf.data() + (at - off), static_cast<std::size_t>(len));
               const auto& [o, l] = omit[static_cast<std::size_t>(i)];
               if (at == o) add_released(rest, o, l, rule_skip);
             }
           });
-        if (!omit.empty()) (void)::posix_fadvise(fd, static_cast<off_t>(off), static_cast<off_t>(want), POSIX_FADV_DONTNEED);
+        if (!omit.empty())
+          (void)::posix_fadvise(fd, static_cast<off_t>(off), static_cast<off_t>(want), POSIX_FADV_DONTNEED);
       }
       key = hs.digest();
       resident = rest.digest();
-      for (std::size_t i = 0; i < omit.size(); ++i) left_out.push_back({omit[i].first, omit[i].second, each[i]->digest()});
+      for (std::size_t i = 0; i < omit.size(); ++i)
+        left_out.push_back({omit[i].first, omit[i].second, each[i]->digest()});
     }
     const std::string name = object_name(pool, key), path = object_path(pool, key);
     auto ps = pool_stat(pool);
@@ -456,7 +465,8 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
           return unexpected(error::srs_mismatch);
         }
         if (!existing->verify()) {
-          say(why, "SRS region '" + name + "' does not hash to its key id (its content was changed after it was "
+          say(why, "SRS region '" + name +
+                       "' does not hash to its key id (its content was changed after it was "
                        "loaded); destroy it and load the key again");
           return unexpected(error::srs_mismatch);
         }
@@ -466,7 +476,7 @@ result<srs_region> srs_region::load(std::string_view pool, int fd, std::string_v
         return existing;
       }
       if (existing.error() == error::srs_abandoned && attempt < 300) continue;  // reclaimed: load it ourselves
-      if (existing.error() == error::being_created && attempt < 300) {  // another loader: wait up to 30 s
+      if (existing.error() == error::being_created && attempt < 300) {          // another loader: wait up to 30 s
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         continue;
       }

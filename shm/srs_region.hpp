@@ -59,7 +59,8 @@ class srs_region {
      so they take no memory (a key whose points go to the GPUs from the file: host_copy = drop). An existing
      region is returned as it is. */
   static result<srs_region> load(std::string_view pool, int fd, std::string_view display_name, std::string* why,
-                                 srs_origin origin, std::span<const std::pair<std::uint64_t, std::uint64_t>> omit) noexcept;
+                                 srs_origin origin,
+                                 std::span<const std::pair<std::uint64_t, std::uint64_t>> omit) noexcept;
   /* A region written in place rather than copied from a file: fill gets the
      content_bytes zeroed bytes to write, then the content is hashed and the
      region published under that key id (an existing region with the same id
@@ -67,7 +68,8 @@ class srs_region {
      complete, so no reader ever sees it half-written and a crash leaves
      nothing behind. What fill throws propagates. */
   static result<srs_region> create(std::string_view pool, std::uint64_t content_bytes,
-                                   const std::function<void(std::span<std::uint8_t>)>& fill, std::string* why = nullptr);
+                                   const std::function<void(std::span<std::uint8_t>)>& fill,
+                                   std::string* why = nullptr);
   /* The region last loaded from the file open at fd (the same device, inode, size, mtime and ctime), found
      without reading the file; verified (what it holds hashes as its header says: the whole to the key id,
      or what remains around its released ranges, whose own bytes are checked when they are read back from
@@ -83,7 +85,7 @@ class srs_region {
   srs_region& operator=(srs_region&&) noexcept;
   ~srs_region();
 
-  const std::string& key_id() const noexcept;        // 32 hex digits
+  const std::string& key_id() const noexcept;            // 32 hex digits
   std::span<const std::uint8_t> bytes() const noexcept;  // the .zkey file
   /* Rehashes the content (srs_mismatch when it no longer matches the key id);
      open validates only the header, this reads every byte. */
@@ -132,7 +134,8 @@ class srs_region {
   impl* p_ = nullptr;
 };
 
-/* The bytes of the shm object an SRS region holding content_bytes (a .zkey) takes: its header and the content, in whole pages. */
+/* The bytes of the shm object an SRS region holding content_bytes (a .zkey) takes: its header and the content, in whole
+ * pages. */
 std::uint64_t srs_region_bytes(std::uint64_t content_bytes) noexcept;
 
 /* Key ids of the pool's SRS regions (POOL.srs.* in shm_dir()). */

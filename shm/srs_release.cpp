@@ -73,7 +73,8 @@ bool write_ranges(int fd, const std::vector<released_range>& ranges, const std::
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     w.released[i].offset = ranges[i].offset;
     w.released[i].bytes = ranges[i].bytes;
-    std::memcpy(w.released[i].hash, ranges[i].hash.data(), std::min(ranges[i].hash.size(), sizeof w.released[i].hash - 1));
+    std::memcpy(w.released[i].hash, ranges[i].hash.data(),
+                std::min(ranges[i].hash.size(), sizeof w.released[i].hash - 1));
   }
   const std::uint64_t first[2] = {ranges.empty() ? 0 : ranges[0].offset, ranges.empty() ? 0 : ranges[0].bytes};
   auto put = [&](const void* p, std::size_t n, std::size_t at) {
@@ -151,7 +152,8 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
     const std::uint64_t content = r->bytes().size();
     auto all = r->released();
     if (!ranges_fit(all, content)) {
-      say(why, "SRS region '" + name + "': its header's released ranges overlap or lie beyond its content; nothing released");
+      say(why, "SRS region '" + name +
+                   "': its header's released ranges overlap or lie beyond its content; nothing released");
       return unexpected(error::srs_mismatch);
     }
     std::vector<std::pair<std::uint64_t, std::uint64_t>> todo;
@@ -164,7 +166,8 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
       if (!len) continue;
       bool same = false;
       for (const auto& x : all) {
-        if (x.offset == off && x.bytes == len) same = true;
+        if (x.offset == off && x.bytes == len)
+          same = true;
         else if (off < x.offset + x.bytes && x.offset < off + len) {
           say(why, "SRS region '" + name + "' already released another range over these bytes");
           return unexpected(error::srs_mismatch);
@@ -175,8 +178,10 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
           say(why, "the ranges to release from SRS region '" + name + "' overlap");
           return unexpected(error::srs_mismatch);
         }
-      if (same) done += len;
-      else todo.emplace_back(off, len);
+      if (same)
+        done += len;
+      else
+        todo.emplace_back(off, len);
     }
     if (todo.empty()) return done;
     if (all.size() + todo.size() > max_released) {
@@ -227,7 +232,8 @@ result<std::uint64_t> srs_region::release(std::string_view pool, std::string_vie
     // ranges write the same bytes.
     for (const auto& [off, len] : todo) {
       if (!punch(*fd, off, len)) {
-        say(why, "cannot release " + std::to_string(len) + " bytes of SRS region '" + name + "': " + std::strerror(errno));
+        say(why,
+            "cannot release " + std::to_string(len) + " bytes of SRS region '" + name + "': " + std::strerror(errno));
         return unexpected(error::os_error);
       }
       done += len;
@@ -259,7 +265,8 @@ result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_vie
     auto ranges = r->released();
     if (ranges.empty()) return std::uint64_t(0);
     if (!ranges_fit(ranges, r->bytes().size())) {
-      say(why, "SRS region '" + name + "': its header's released ranges overlap or lie beyond its content; nothing restored");
+      say(why, "SRS region '" + name +
+                   "': its header's released ranges overlap or lie beyond its content; nothing restored");
       return unexpected(error::srs_mismatch);
     }
     auto fd = open_writable(pool, key_id, why);
@@ -297,7 +304,8 @@ result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_vie
                                                std::to_string(x.offset + at + n) + " of the key file " +
                                                std::string(display_name) + " back into SRS region '" + name + "'");
         h.add(buf.data(), n);
-        if (::pwrite(*fd, buf.data(), n, static_cast<off_t>(srs_header_bytes + x.offset + at)) != static_cast<ssize_t>(n)) {
+        if (::pwrite(*fd, buf.data(), n, static_cast<off_t>(srs_header_bytes + x.offset + at)) !=
+            static_cast<ssize_t>(n)) {
           const int err = errno;
           return fail(err == ENOSPC ? error::no_space : error::os_error,
                       "cannot write SRS region '" + name + "': " + std::strerror(err));
@@ -305,10 +313,10 @@ result<std::uint64_t> srs_region::restore(std::string_view pool, std::string_vie
         at += n;
       }
       if (const auto got = h.digest(); got != x.hash)
-        return fail(error::srs_mismatch, "the key file " + std::string(display_name) + " no longer holds what SRS region '" +
-                                             name + "' released (bytes " + std::to_string(x.offset) + ".." +
-                                             std::to_string(x.offset + x.bytes) + " hash to " + got + ", not " + x.hash +
-                                             "); that range stays released");
+        return fail(error::srs_mismatch, "the key file " + std::string(display_name) +
+                                             " no longer holds what SRS region '" + name + "' released (bytes " +
+                                             std::to_string(x.offset) + ".." + std::to_string(x.offset + x.bytes) +
+                                             " hash to " + got + ", not " + x.hash + "); that range stays released");
       restored += x.bytes;
     }
     if (!record(ranges.size())) {

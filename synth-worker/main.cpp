@@ -40,8 +40,10 @@ int main(int argc, char** argv) {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
       {"server", {{"worker_endpoint", {"--endpoint"}}}},
       {"worker",
-       {{"checksum", {"--checksum", true}}, {"synth_deadline", {"--synth-deadline"}},
-        {"stop_timeout", {"--stop-timeout"}}, {"progress_grace", {"--progress-grace"}}}},
+       {{"checksum", {"--checksum", true}},
+        {"synth_deadline", {"--synth-deadline"}},
+        {"stop_timeout", {"--stop-timeout"}},
+        {"progress_grace", {"--progress-grace"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   const auto ms = [](double s) { return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000)); };

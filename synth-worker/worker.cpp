@@ -33,7 +33,9 @@ std::atomic<int>& signals_received() {
   return n;
 }
 
-std::uint64_t ns(std::chrono::nanoseconds d) { return static_cast<std::uint64_t>(std::max<std::int64_t>(d.count(), 0)); }
+std::uint64_t ns(std::chrono::nanoseconds d) {
+  return static_cast<std::uint64_t>(std::max<std::int64_t>(d.count(), 0));
+}
 
 }  // namespace
 
@@ -44,7 +46,9 @@ std::chrono::nanoseconds default_synth_deadline(std::uint64_t domain) {
 void worker::on_signal() noexcept { signals_received().fetch_add(1); }
 
 worker::worker(worker_options opt)
-    : opt_(std::move(opt)), keys_(opt_.pool), sock_(ctx_, zmq::socket_type::dealer),
+    : opt_(std::move(opt)),
+      keys_(opt_.pool),
+      sock_(ctx_, zmq::socket_type::dealer),
       monitor_(ctx_, zmq::socket_type::pair) {
   std::string why;
   auto r = shm::region::open({opt_.pool, opt_.hugepage_dir}, &why);
@@ -195,8 +199,7 @@ void worker::start_next() {
     proto::assign a = std::move(pending_.front());
     pending_.pop_front();
     auto w = slots_->word(a.slot);
-    if (!w || w->state != shm::slot_state::assigned || w->generation != a.generation ||
-        w->owner != lease_->index())
+    if (!w || w->state != shm::slot_state::assigned || w->generation != a.generation || w->owner != lease_->index())
       continue;  // stale: the slot moved on
     current_ = a;
     const auto now = shm::boot_ns();
@@ -231,17 +234,19 @@ synth_outcome worker::synthesize(const proto::assign& a) {
       throw;
     }
     progress_.opaque(false);
-    if (opt_.synth_deadline.count() == 0) deadline_ns_.store(start_ns_.load() + ns(default_synth_deadline(pk->domain_size)));
+    if (opt_.synth_deadline.count() == 0)
+      deadline_ns_.store(start_ns_.load() + ns(default_synth_deadline(pk->domain_size)));
     auto spec = job::spec::from_json(a.spec);
     auto payload = slots_->payload(a.slot);
     if (!payload) throw job::job_error("slot " + std::to_string(a.slot) + " has no payload");
     auto st = job::synthesize(pk, spec, a.partition, *payload, &progress_);
     shm::failpoint("worker.synthesized");
     if (!finish()) return {};  // given back: this process is exiting
-    const auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
-    auto f = slots_->fill(a.slot, a.generation, lease_->index(),
-                          shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum,
-                                         std::uint8_t(pk->curve)});
+    const auto ns =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
+    auto f = slots_->fill(
+        a.slot, a.generation, lease_->index(),
+        shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum, std::uint8_t(pk->curve)});
     if (!f) {
       spdlog::warn("slot {} gen {}: fill refused ({}), dropping", a.slot, a.generation, to_string(f.error()));
       return {proto::heartbeat{lease_->index(), a.slot, a.generation}};
@@ -276,9 +281,10 @@ bool worker::give_back(const std::string& why) {
   const std::size_t page = h.hugepages ? shm::payload_alignment : static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::uint32_t cls = slots_->class_of(slot);  // the whole slot: payload_alignment-sized, page-aligned
   if (!p || cls >= h.n_classes || !fence({p->a.data(), h.classes[cls].slot_bytes}, page)) {
-    spdlog::warn("{}: the slot's memory cannot be fenced, so it is left to the server, which reclaims it once "
-                 "this worker has exited",
-                 why);
+    spdlog::warn(
+        "{}: the slot's memory cannot be fenced, so it is left to the server, which reclaims it once "
+        "this worker has exited",
+        why);
     return true;
   }
   if (auto rep = lease_->surrender())
@@ -303,15 +309,17 @@ void worker::watch() {
     const auto st = state_.load();
     std::optional<synthesis_view> s;
     if (st == synth_state::running || st == synth_state::finishing)
-      s = synthesis_view{start_ns_.load(), progress_.count(), st == synth_state::finishing || progress_.in_opaque_phase()};
+      s = synthesis_view{start_ns_.load(), progress_.count(),
+                         st == synth_state::finishing || progress_.in_opaque_phase()};
     const bool alive = st != synth_state::given_back && rule.alive(now, loop_ns_.load(), s);
     if (alive) lease_->heartbeat();
     if (alive != beating && st != synth_state::given_back) {
       if (!alive)
-        spdlog::warn("{}: no progress for {} ms ({}): the lease heartbeat stops, so the server kills this worker "
-                     "after its --hung-timeout",
-                     opt_.name, opt_.progress_grace.count(),
-                     s ? "synthesis of slot " + std::to_string(slot_.load()) : std::string("main loop"));
+        spdlog::warn(
+            "{}: no progress for {} ms ({}): the lease heartbeat stops, so the server kills this worker "
+            "after its --hung-timeout",
+            opt_.name, opt_.progress_grace.count(),
+            s ? "synthesis of slot " + std::to_string(slot_.load()) : std::string("main loop"));
       else
         spdlog::info("{}: progress again: the lease heartbeat resumes", opt_.name);
       beating = alive;

@@ -42,8 +42,8 @@ struct worker_options {
   std::string hugepage_dir;
   std::string endpoint;
   std::string name = "synth-worker";
-  bool checksum = false;  // XXH3 over the payload at fill (checked by tests)
-  std::chrono::milliseconds announce{1000};  // Ready / Heartbeat period
+  bool checksum = false;                        // XXH3 over the payload at fill (checked by tests)
+  std::chrono::milliseconds announce{1000};     // Ready / Heartbeat period
   std::chrono::milliseconds synth_deadline{0};  // 0: default_synth_deadline(the key's domain)
   std::chrono::milliseconds stop_timeout{10000};
   std::chrono::milliseconds progress_grace{10000};  // liveness.hpp

@@ -58,7 +58,8 @@ std::uint64_t commits(const std::string& conninfo) {
   pqxx::connection c(conninfo);
   pqxx::nontransaction w(c);
   w.exec("SELECT pg_stat_clear_snapshot()");
-  return w.exec("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")[0][0].as<std::uint64_t>();
+  return w.exec("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")[0][0]
+      .as<std::uint64_t>();
 }
 
 /* jobs/s of k nodes claiming and completing n queued jobs one at a time. */
@@ -85,7 +86,9 @@ double claims_per_second(const std::string& conninfo, unsigned k, std::uint64_t 
     });
   for (auto& t : nodes) t.join();
   const double s = std::chrono::duration<double>(clock_type::now() - t0).count();
-  if (done != n) std::fprintf(stderr, "claims: %llu of %llu jobs completed\n", (unsigned long long)done.load(), (unsigned long long)n);
+  if (done != n)
+    std::fprintf(stderr, "claims: %llu of %llu jobs completed\n", (unsigned long long)done.load(),
+                 (unsigned long long)n);
   return double(done) / s;
 }
 
@@ -102,20 +105,19 @@ std::vector<double> latencies(const std::string& conninfo, unsigned samples) {
   std::function<void()> claim = [&] {
     if (claiming) return;
     claiming = true;
-    link->call<std::vector<cluster_job>>(
-        [](cluster_store& db) { return db.claim("listener", {key}, 4); },
-        [&](cuzk::util::expected<std::vector<cluster_job>, std::string> r) {
-          claiming = false;
-          if (!r) return;
-          const auto now = clock_type::now();
-          for (const auto& j : *r) {
-            const auto i = std::stoul(j.job_id.substr(4));
-            std::lock_guard lk(mu);
-            if (i < samples) claimed[i] = now;
-            ++got;
-          }
-          if (!r->empty()) claim();
-        });
+    link->call<std::vector<cluster_job>>([](cluster_store& db) { return db.claim("listener", {key}, 4); },
+                                         [&](cuzk::util::expected<std::vector<cluster_job>, std::string> r) {
+                                           claiming = false;
+                                           if (!r) return;
+                                           const auto now = clock_type::now();
+                                           for (const auto& j : *r) {
+                                             const auto i = std::stoul(j.job_id.substr(4));
+                                             std::lock_guard lk(mu);
+                                             if (i < samples) claimed[i] = now;
+                                             ++got;
+                                           }
+                                           if (!r->empty()) claim();
+                                         });
   };
   link = std::make_unique<cuzk::server::cluster_link>(conninfo, io);
   link->listen(cuzk::server::cluster_link::events{[](std::int64_t) {}, [&] { claim(); }, [&] { claim(); }});
@@ -154,17 +156,17 @@ double trips_per_job(const std::string& conninfo, std::uint64_t n) {
   std::this_thread::sleep_for(std::chrono::seconds(2));  // every backend's counts flushed (they flush when idle)
   const auto before = commits(conninfo);
   {
-  cluster_store db(conninfo);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    auto j = tiny("client", i);
-    db.submit(j);
-    (void)db.find(j.owner, j.job_id);  // the client's Wait, before the job is done
-    auto got = db.claim("node", {key}, 1);
-    if (got.empty()) continue;
-    db.complete(got[0].id, "node", {{0x00}});
-    (void)db.get(got[0].id);              // the Wait woken by cuzk_done
-    (void)db.find(j.owner, j.job_id);     // a Fetch
-  }
+    cluster_store db(conninfo);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      auto j = tiny("client", i);
+      db.submit(j);
+      (void)db.find(j.owner, j.job_id);  // the client's Wait, before the job is done
+      auto got = db.claim("node", {key}, 1);
+      if (got.empty()) continue;
+      db.complete(got[0].id, "node", {{0x00}});
+      (void)db.get(got[0].id);           // the Wait woken by cuzk_done
+      (void)db.find(j.owner, j.job_id);  // a Fetch
+    }
   }  // its connection closes: its counts are flushed
   std::this_thread::sleep_for(std::chrono::seconds(2));
   return double(commits(conninfo) - before - 1) / double(n);  // the first commits() is itself counted once
@@ -193,7 +195,8 @@ int main(int argc, char** argv) {
   }
   cluster_store(database).migrate();
   std::printf("cluster queue on PostgreSQL (%s)\n", pg ? "started here: fsync off, 127.0.0.1" : database.c_str());
-  (void)claims_per_second(database, 1, std::min<std::uint64_t>(jobs, 500));  // warm-up: caches, the planner's statistics
+  (void)claims_per_second(database, 1,
+                          std::min<std::uint64_t>(jobs, 500));  // warm-up: caches, the planner's statistics
   for (unsigned k : {1u, 2u, 3u})
     std::printf("claims   %u node%s  %8.0f jobs/s (claim + complete, %llu jobs)\n", k, k == 1 ? " " : "s",
                 claims_per_second(database, k, jobs), (unsigned long long)jobs);

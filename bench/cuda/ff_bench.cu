@@ -71,25 +71,15 @@ void BM_chain(benchmark::State& state) {
 
 using bls = cuzk::curves::bls12_381;
 using bn = cuzk::curves::bn254;
-BENCHMARK(BM_chain<fp<bls>, kind::mul>)
-    ->Name("ff/bls12_381/fp_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fp<bls>, kind::sqr>)
-    ->Name("ff/bls12_381/fp_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fr<bls>, kind::mul>)
-    ->Name("ff/bls12_381/fr_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fr<bls>, kind::sqr>)
-    ->Name("ff/bls12_381/fr_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fp2<bls>, kind::mul>)
-    ->Name("ff/bls12_381/fp2_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fp<bn>, kind::mul>)
-    ->Name("ff/bn254/fp_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fp<bn>, kind::sqr>)
-    ->Name("ff/bn254/fp_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fr<bn>, kind::mul>)
-    ->Name("ff/bn254/fr_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fr<bn>, kind::sqr>)
-    ->Name("ff/bn254/fr_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_chain<fp2<bn>, kind::mul>)
-    ->Name("ff/bn254/fp2_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fp<bls>, kind::mul>)->Name("ff/bls12_381/fp_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fp<bls>, kind::sqr>)->Name("ff/bls12_381/fp_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fr<bls>, kind::mul>)->Name("ff/bls12_381/fr_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fr<bls>, kind::sqr>)->Name("ff/bls12_381/fr_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fp2<bls>, kind::mul>)->Name("ff/bls12_381/fp2_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fp<bn>, kind::mul>)->Name("ff/bn254/fp_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fp<bn>, kind::sqr>)->Name("ff/bn254/fp_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fr<bn>, kind::mul>)->Name("ff/bn254/fr_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fr<bn>, kind::sqr>)->Name("ff/bn254/fr_sqr")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_chain<fp2<bn>, kind::mul>)->Name("ff/bn254/fp2_mul")->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -26,9 +26,7 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
+double seconds_since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
 /* GB/s (10^9 bytes) of `reps` copies of the three spans to `dst`, timed by CUDA events on one stream. */
 double h2d_gbps(void* dst, const std::vector<std::pair<const void*, std::size_t>>& src, int reps, cudaStream_t s) {
@@ -65,11 +63,16 @@ int run(int argc, char** argv) {
   std::string hugepages;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--log2") log2 = unsigned(std::stoul(v));
-    else if (k == "--slots") slots = unsigned(std::stoul(v));
-    else if (k == "--reps") reps = std::stoi(v);
-    else if (k == "--hugepages") hugepages = v;
-    else throw std::invalid_argument("unknown option " + k);
+    if (k == "--log2")
+      log2 = unsigned(std::stoul(v));
+    else if (k == "--slots")
+      slots = unsigned(std::stoul(v));
+    else if (k == "--reps")
+      reps = std::stoi(v);
+    else if (k == "--hugepages")
+      hugepages = v;
+    else
+      throw std::invalid_argument("unknown option " + k);
   }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -133,8 +136,9 @@ int run(int argc, char** argv) {
   std::printf("h2d registered-pool-slot  %8.2f GB/s\n", registered);
   std::printf("h2d cudaHostAlloc         %8.2f GB/s\n", hostalloc);
   std::printf("h2d pageable-heap         %8.2f GB/s\n", pageable);
-  std::printf("register pool %s pages %.2f GiB in %zu chunk(s): %.3f s, %.3f s/GiB (unregister %.3f s; create+touch %.2f s)\n",
-              pages, gib, chunks.size(), reg_s, reg_s / gib, unreg_s, create_s);
+  std::printf(
+      "register pool %s pages %.2f GiB in %zu chunk(s): %.3f s, %.3f s/GiB (unregister %.3f s; create+touch %.2f s)\n",
+      pages, gib, chunks.size(), reg_s, reg_s / gib, unreg_s, create_s);
   const double ratio = registered / hostalloc;
   std::printf("h2d verdict registered/hostalloc %.3f (target >= 0.95) %s; pageable/hostalloc %.3f\n", ratio,
               ratio >= 0.95 ? "PASS" : "MISS", pageable / hostalloc);

@@ -54,7 +54,7 @@ std::vector<typename ec::jacobian<Curve>::affine_t> host_bases(unsigned log_n) {
   tbb::parallel_for(std::size_t(0), (m + chunk - 1) / chunk, [&](std::size_t c) {
     const std::size_t lo = c * chunk, len = std::min(chunk, m - lo);
     std::vector<jac_t> jac(len);
-    jac_t p = p0 + ec::mul(q, scalar_limbs_t{lo, 0, 0, 0});  /* P_lo = P_0 + lo Q */
+    jac_t p = p0 + ec::mul(q, scalar_limbs_t{lo, 0, 0, 0}); /* P_lo = P_0 + lo Q */
     for (auto& x : jac) {
       x = p;
       p += qa;
@@ -127,7 +127,7 @@ template <class Curve>
 std::unique_ptr<bases_t<Curve>> shifted_bases(benchmark::State& state) {
   using C = typename Curve::curve;
   const auto log_n = unsigned(state.range(0));
-  bases_cache<Curve>().clear();  /* room for the copies */
+  bases_cache<Curve>().clear(); /* room for the copies */
   auto b = std::make_unique<bases_t<Curve>>(host_bases<Curve>(log_n));
   const auto sh = cuda::msm::plan_shifts(std::size_t(1) << log_n, unsigned(state.range(1)), msm::scalar_bits<C>);
   const std::size_t plain = b->bytes();
@@ -155,10 +155,10 @@ void BM_cuda_msm(benchmark::State& state) {
   const auto& bases = shifted ? *own : device_bases<Curve>(log_n);
   const auto k = to_device<scalar_limbs_t>(host_scalars<C>(log_n, false), "bench scalars");
   const cuda::msm::scalars s{k.data(), nullptr, 0, n};
-  cuda::msm::pippenger(bases, s, 0);  /* warm-up: the workspace grows once */
+  cuda::msm::pippenger(bases, s, 0); /* warm-up: the workspace grows once */
   timed(state, [&] { benchmark::DoNotOptimize(cuda::msm::pippenger(bases, s, 0)); });
   state.counters["window_bits"] = cuda::msm::window_bits(n, msm::scalar_bits<C>);
-  cuda::msm::phase_times pt;  /* one more call, its phases apart */
+  cuda::msm::phase_times pt; /* one more call, its phases apart */
   cuda::msm::pippenger(bases, s, 0, &pt);
   state.counters["assign_ms"] = pt.assign_ms;
   state.counters["accumulate_ms"] = pt.accumulate_ms;
@@ -232,33 +232,82 @@ void BM_cuda_fp_inverse(benchmark::State& state) {
 
 using bls = curves::bls12_381;
 using bn = curves::bn254;
-BENCHMARK(BM_cuda_fp_inverse<bls>)->Name("BM_cuda_fp_inverse_bls12_381")->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_cuda_fp_inverse<bls>)
+    ->Name("BM_cuda_fp_inverse_bls12_381")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_fp_inverse<bn>)->Name("BM_cuda_fp_inverse_bn254")->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g1_group<bls>>)
-    ->Name("BM_cuda_msm_g1_bls12_381")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_bls12_381")
+    ->Arg(20)
+    ->Arg(24)
+    ->Arg(26)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g2_group<bls>>)
-    ->Name("BM_cuda_msm_g2_bls12_381")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g2_bls12_381")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm_g1_witness<bls>)
-    ->Name("BM_cuda_msm_g1_witness_bls12_381")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_witness_bls12_381")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g1_group<bn>>)
-    ->Name("BM_cuda_msm_g1_bn254")->Arg(20)->Arg(24)->Arg(26)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_bn254")
+    ->Arg(20)
+    ->Arg(24)
+    ->Arg(26)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g2_group<bn>>)
-    ->Name("BM_cuda_msm_g2_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g2_bn254")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm_g1_witness<bn>)
-    ->Name("BM_cuda_msm_g1_witness_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_witness_bn254")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 /* most copies 64: as many as fold every window into one */
 BENCHMARK(BM_cuda_msm<ec::g1_group<bls>, true>)
-    ->Name("BM_cuda_msm_g1_shifted_bls12_381")->Args({20, 64})->Args({24, 64})->Args({26, 64})->Args({26, 4})
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_shifted_bls12_381")
+    ->Args({20, 64})
+    ->Args({24, 64})
+    ->Args({26, 64})
+    ->Args({26, 4})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g2_group<bls>, true>)
-    ->Name("BM_cuda_msm_g2_shifted_bls12_381")->Args({20, 64})->Args({24, 64})->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g2_shifted_bls12_381")
+    ->Args({20, 64})
+    ->Args({24, 64})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm_g1_witness<bls, true>)
-    ->Name("BM_cuda_msm_g1_witness_shifted_bls12_381")->Args({24, 64})->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_witness_shifted_bls12_381")
+    ->Args({24, 64})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g1_group<bn>, true>)
-    ->Name("BM_cuda_msm_g1_shifted_bn254")->Args({20, 64})->Args({24, 64})->Args({26, 64})
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g1_shifted_bn254")
+    ->Args({20, 64})
+    ->Args({24, 64})
+    ->Args({26, 64})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_cuda_msm<ec::g2_group<bn>, true>)
-    ->Name("BM_cuda_msm_g2_shifted_bn254")->Args({20, 64})->Args({24, 64})->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_cuda_msm_g2_shifted_bn254")
+    ->Args({20, 64})
+    ->Args({24, 64})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

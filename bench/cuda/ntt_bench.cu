@@ -46,11 +46,21 @@ void BM_ntt_forward(benchmark::State& state) {
   state.counters["elements"] = double(d.size());
 }
 BENCHMARK(BM_ntt_forward<curves::bls12_381>)
-    ->Name("BM_ntt_forward_bls12_381")->Arg(20)->Arg(24)->Arg(26)->Arg(27)
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_ntt_forward_bls12_381")
+    ->Arg(20)
+    ->Arg(24)
+    ->Arg(26)
+    ->Arg(27)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ntt_forward<curves::bn254>)
-    ->Name("BM_ntt_forward_bn254")->Arg(20)->Arg(24)->Arg(26)->Arg(28)
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_ntt_forward_bn254")
+    ->Arg(20)
+    ->Arg(24)
+    ->Arg(26)
+    ->Arg(28)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 template <class Curve, poly::h_convention C>
 void BM_compute_h(benchmark::State& state) {
@@ -73,12 +83,28 @@ void BM_compute_h(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_compute_h<curves::bls12_381, poly::h_convention::odd_coset>)
-    ->Name("BM_compute_h_odd_coset_bls12_381")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_compute_h_odd_coset_bls12_381")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_compute_h<curves::bls12_381, poly::h_convention::coefficients>)
-    ->Name("BM_compute_h_coefficients_bls12_381")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_compute_h_coefficients_bls12_381")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_compute_h<curves::bn254, poly::h_convention::odd_coset>)
-    ->Name("BM_compute_h_odd_coset_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_compute_h_odd_coset_bn254")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_compute_h<curves::bn254, poly::h_convention::coefficients>)
-    ->Name("BM_compute_h_coefficients_bn254")->Arg(20)->Arg(24)->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_compute_h_coefficients_bn254")
+    ->Arg(20)
+    ->Arg(24)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

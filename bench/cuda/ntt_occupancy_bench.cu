@@ -27,9 +27,12 @@ using fr_t = ff::fr<C>;
 void run_passes(const std::vector<cuda::ntt::detail::pass>& passes, unsigned blocks, cudaStream_t s) {
   using namespace cuda::ntt::detail;
   for (const pass& ps : passes) {
-    if (blocks == 1) launch_with<C, 1>(ps, s);
-    else if (blocks == 2) launch_with<C, 2>(ps, s);
-    else launch_with<C, 3>(ps, s);
+    if (blocks == 1)
+      launch_with<C, 1>(ps, s);
+    else if (blocks == 2)
+      launch_with<C, 2>(ps, s);
+    else
+      launch_with<C, 3>(ps, s);
   }
 }
 
@@ -64,10 +67,14 @@ void BM_occupancy(benchmark::State& state) {
   state.counters["passes"] = double(passes.size());
 }
 BENCHMARK(BM_occupancy<false>)
-    ->Name("BM_ntt_occupancy")->ArgsProduct({{24, 26, 27}, {1, 2, 3}})
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_ntt_occupancy")
+    ->ArgsProduct({{24, 26, 27}, {1, 2, 3}})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_occupancy<true>)
-    ->Name("BM_to_coset_occupancy")->ArgsProduct({{24, 26, 27}, {1, 2, 3}})
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
+    ->Name("BM_to_coset_occupancy")
+    ->ArgsProduct({{24, 26, 27}, {1, 2, 3}})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -42,7 +42,9 @@ template <class T>
 struct pinned {
   T* p = nullptr;
   std::size_t n = 0;
-  explicit pinned(std::size_t count) : n(count) { CUZK_CUDA_OK(cudaHostAlloc((void**)&p, n * sizeof(T), cudaHostAllocPortable)); }
+  explicit pinned(std::size_t count) : n(count) {
+    CUZK_CUDA_OK(cudaHostAlloc((void**)&p, n * sizeof(T), cudaHostAllocPortable));
+  }
   ~pinned() { cudaFreeHost(p); }
   std::span<T> span() { return {p, n}; }
 };
@@ -76,8 +78,9 @@ const workload<C>& get(const std::string& circuit, unsigned log_n) {
   auto& w = cache[{circuit, log_n}];
   if (w) return *w;
   const unsigned base_log = std::min(log_n, 20u);
-  const std::string spec = circuit == "chain" ? "chain:size=" + std::to_string((1u << base_log) - 16)
-                                              : "sha256:blocks=" + std::to_string(std::max(1u, (1u << base_log) / 28000));
+  const std::string spec = circuit == "chain"
+                               ? "chain:size=" + std::to_string((1u << base_log) - 16)
+                               : "sha256:blocks=" + std::to_string(std::max(1u, (1u << base_log) / 28000));
   auto c = circuits::make_circuit<C>(spec);
   const auto counts = c->count();
   groth16::basic_proving_key<C> small;

@@ -35,18 +35,22 @@ void run(benchmark::State& st, bool gpu, Mul mul) {
   const auto k = random_scalars(n);
   std::vector<A> out(n);
   std::unique_ptr<groth16::basic_fixed_base_engine<curves::bls12_381>> e;
-  if (gpu) e = cuda::make_fixed_base_engine();
-  else e = std::make_unique<groth16::basic_cpu_fixed_base_engine<curves::bls12_381>>();
-  mul(*e, std::span<const ec::fr_t>(k).first(1), std::span<A>(out).first(1));  /* table built and uploaded */
+  if (gpu)
+    e = cuda::make_fixed_base_engine();
+  else
+    e = std::make_unique<groth16::basic_cpu_fixed_base_engine<curves::bls12_381>>();
+  mul(*e, std::span<const ec::fr_t>(k).first(1), std::span<A>(out).first(1)); /* table built and uploaded */
   for (auto _ : st) mul(*e, k, out);
   st.SetItemsProcessed(std::int64_t(st.iterations()) * std::int64_t(n));
   st.SetLabel(e->name());
 }
 
-void g1(groth16::basic_fixed_base_engine<curves::bls12_381>& e, std::span<const ec::fr_t> k, std::span<ec::g1_affine_t> out) {
+void g1(groth16::basic_fixed_base_engine<curves::bls12_381>& e, std::span<const ec::fr_t> k,
+        std::span<ec::g1_affine_t> out) {
   e.mul_many_g1(ec::g1_curve::generator(), k, out);
 }
-void g2(groth16::basic_fixed_base_engine<curves::bls12_381>& e, std::span<const ec::fr_t> k, std::span<ec::g2_affine_t> out) {
+void g2(groth16::basic_fixed_base_engine<curves::bls12_381>& e, std::span<const ec::fr_t> k,
+        std::span<ec::g2_affine_t> out) {
   e.mul_many_g2(ec::g2_curve::generator(), k, out);
 }
 

@@ -66,7 +66,8 @@ workload parse_entry(const std::string& entry, curves::curve_id fallback) {
   return {entry.substr(0, at), *c};
 }
 
-using any_vk = std::variant<groth16::basic_verifying_key<curves::bls12_381>, groth16::basic_verifying_key<curves::bn254>>;
+using any_vk =
+    std::variant<groth16::basic_verifying_key<curves::bls12_381>, groth16::basic_verifying_key<curves::bn254>>;
 
 struct key_files {
   std::string path;
@@ -155,7 +156,8 @@ int main(int argc, char** argv) {
   bool verify = true, mixed_priorities = false;
   std::uint64_t seed = std::random_device{}();
   app.add_option("--endpoint", endpoint, "the server's endpoint")->required();
-  app.add_option("--mix", mix, "circuits, ';'-separated, submitted round robin; NAME:params@bn254 picks an entry's curve");
+  app.add_option("--mix", mix,
+                 "circuits, ';'-separated, submitted round robin; NAME:params@bn254 picks an entry's curve");
   app.add_option("--curve", curve, "curve of the keys of entries that name none: bls12-381 (default) or bn254");
   app.add_option("--jobs", jobs, "jobs to submit");
   app.add_option("--keys", keys, "directory of dev keys (made when missing)");
@@ -170,13 +172,15 @@ int main(int argc, char** argv) {
   unsigned upload_mib = 0;
   int upload_rounds = 3;
   std::string curve_key, server_public;
-  app.add_option("--upload-mib", upload_mib, "instead of proving: stream this many MiB into the spool, --upload-rounds times");
+  app.add_option("--upload-mib", upload_mib,
+                 "instead of proving: stream this many MiB into the spool, --upload-rounds times");
   app.add_option("--upload-rounds", upload_rounds, "uploads of --upload-mib (each its own upload id)");
   int critical = 0, critical_alone = 0;
   std::string critical_mix = "chain:size=1000";
   app.add_option("--critical", critical, "critical jobs submitted one at a time while the --duration workload runs");
   app.add_option("--critical-mix", critical_mix, "the critical jobs' circuit");
-  app.add_option("--critical-alone", critical_alone, "critical jobs timed on the idle service first (default max(10, N/5))");
+  app.add_option("--critical-alone", critical_alone,
+                 "critical jobs timed on the idle service first (default max(10, N/5))");
   bool keys_only = false;
   app.add_flag("--keys-only", keys_only, "make the dev keys of --mix (and --critical-mix) in --keys and exit");
   app.add_option("--curve-key", curve_key, "tcp:// endpoints: this client's secret key file (cuzk keygen)");
@@ -261,7 +265,8 @@ int main(int argc, char** argv) {
       const auto* pr = std::get_if<proto::proof_reply>(&out);
       if (!pr) {
         ++failed;
-        std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", id.c_str(), std::get<proto::job_status>(out).error.c_str());
+        std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", id.c_str(),
+                     std::get<proto::job_status>(out).error.c_str());
         return;
       }
       if (verify)
@@ -288,15 +293,17 @@ int main(int argc, char** argv) {
       s.client = "cuzk-bench-critical";
       s.priority = proto::priority::critical;
       s.zkey = k[critical_mix].path;
-      s.work = proto::native_work{w.circuit, curves::visit(w.curve, [&](auto curve) {
-                                    return circuits::make_circuit<decltype(curve)>(w.circuit)->random_inputs(seed + i).dump();
-                                  })};
+      s.work = proto::native_work{
+          w.circuit, curves::visit(w.curve, [&](auto curve) {
+            return circuits::make_circuit<decltype(curve)>(w.circuit)->random_inputs(seed + i).dump();
+          })};
       const auto t = clk::now();
       cc.submit(s);
       const auto out = cc.wait(s.job_id, std::chrono::minutes(10));
       if (!std::holds_alternative<proto::proof_reply>(out)) {
         ++crit_failed;
-        std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", s.job_id.c_str(), std::get<proto::job_status>(out).error.c_str());
+        std::fprintf(stderr, "[cuzk-bench] %s failed: %s\n", s.job_id.c_str(),
+                     std::get<proto::job_status>(out).error.c_str());
         return;
       }
       into.add(std::chrono::duration<double>(clk::now() - t).count());
@@ -344,12 +351,13 @@ int main(int argc, char** argv) {
     std::printf("%-8s %9s %9s %9s %9s\n", "phase", "mean s", "p50 s", "p99 s", "max s");
     const std::pair<const char*, stats*> rows[] = {
         {"queue", &queue}, {"synth", &synth}, {"handoff", &handoff}, {"prove", &prove}, {"total", &total}};
-    nlohmann::json j = {{"jobs", jobs}, {"failed", failed}, {"bad_proofs", bad}, {"wall_s", wall},
-                        {"proofs_per_min", per_min}, {"mix", mix}, {"seed", seed}};
+    nlohmann::json j = {{"jobs", jobs},   {"failed", failed},          {"bad_proofs", bad},
+                        {"wall_s", wall}, {"proofs_per_min", per_min}, {"mix", mix},
+                        {"seed", seed}};
     for (const auto& [name, st] : rows) {
       std::printf("%-8s %9.3f %9.3f %9.3f %9.3f\n", name, st->mean(), st->pct(0.5), st->pct(0.99), st->pct(1.0));
-      j["phases"][name] = {{"mean_s", st->mean()}, {"p50_s", st->pct(0.5)}, {"p99_s", st->pct(0.99)},
-                           {"max_s", st->pct(1.0)}};
+      j["phases"][name] = {
+          {"mean_s", st->mean()}, {"p50_s", st->pct(0.5)}, {"p99_s", st->pct(0.99)}, {"max_s", st->pct(1.0)}};
     }
     if (critical > 0) {
       /* the longest single phase of a background proof: what a critical proof may wait for at most */
@@ -369,19 +377,24 @@ int main(int argc, char** argv) {
         }
       }
       const double target = 1.5 * crit_alone.pct(0.99) + phase;
-      std::printf("critical %s: alone p50 %.3f s p99 %.3f s (%zu jobs); under load p50 %.3f s p99 %.3f s max %.3f s "
-                  "(%zu jobs, %d failed); longest background phase %.3f s; target p99 <= 1.5 x alone + one phase = %.3f s: %s\n",
-                  critical_mix.c_str(), crit_alone.pct(0.5), crit_alone.pct(0.99), crit_alone.v.size(), crit_loaded.pct(0.5),
-                  crit_loaded.pct(0.99), crit_loaded.pct(1.0), crit_loaded.v.size(), crit_failed, phase, target,
-                  crit_loaded.pct(0.99) <= target ? "met" : "MISSED");
-      j["critical"] = {{"mix", critical_mix},
-                       {"alone", {{"p50_s", crit_alone.pct(0.5)}, {"p99_s", crit_alone.pct(0.99)}, {"n", crit_alone.v.size()}}},
-                       {"loaded",
-                        {{"p50_s", crit_loaded.pct(0.5)}, {"p99_s", crit_loaded.pct(0.99)}, {"max_s", crit_loaded.pct(1.0)},
-                         {"n", crit_loaded.v.size()}}},
-                       {"failed", crit_failed},
-                       {"longest_phase_s", phase},
-                       {"target_s", target}};
+      std::printf(
+          "critical %s: alone p50 %.3f s p99 %.3f s (%zu jobs); under load p50 %.3f s p99 %.3f s max %.3f s "
+          "(%zu jobs, %d failed); longest background phase %.3f s; target p99 <= 1.5 x alone + one phase = %.3f s: "
+          "%s\n",
+          critical_mix.c_str(), crit_alone.pct(0.5), crit_alone.pct(0.99), crit_alone.v.size(), crit_loaded.pct(0.5),
+          crit_loaded.pct(0.99), crit_loaded.pct(1.0), crit_loaded.v.size(), crit_failed, phase, target,
+          crit_loaded.pct(0.99) <= target ? "met" : "MISSED");
+      j["critical"] = {
+          {"mix", critical_mix},
+          {"alone", {{"p50_s", crit_alone.pct(0.5)}, {"p99_s", crit_alone.pct(0.99)}, {"n", crit_alone.v.size()}}},
+          {"loaded",
+           {{"p50_s", crit_loaded.pct(0.5)},
+            {"p99_s", crit_loaded.pct(0.99)},
+            {"max_s", crit_loaded.pct(1.0)},
+            {"n", crit_loaded.v.size()}}},
+          {"failed", crit_failed},
+          {"longest_phase_s", phase},
+          {"target_s", target}};
       failed += crit_failed;
     }
     /* the server's own view of its GPUs (busy over the last minute) */

@@ -39,8 +39,10 @@ template <class J, class P = J>
 void BM_Add(benchmark::State& state) {
   std::vector<P> pts;
   for (std::size_t i = 0; i < kRing; ++i) {
-    if constexpr (std::is_same_v<P, J>) pts.push_back(random_point<J>());
-    else pts.push_back(random_point<J>().to_affine());
+    if constexpr (std::is_same_v<P, J>)
+      pts.push_back(random_point<J>());
+    else
+      pts.push_back(random_point<J>().to_affine());
   }
   J acc = random_point<J>();
   std::size_t i = 0;

@@ -44,11 +44,17 @@ void chain(benchmark::State& state, std::uint64_t seed, Op op) {
 }
 
 template <class F>
-void BM_mul(benchmark::State& s) { chain<F>(s, 1, [](const F& a, const F& b) { return a * b; }); }
+void BM_mul(benchmark::State& s) {
+  chain<F>(s, 1, [](const F& a, const F& b) { return a * b; });
+}
 template <class F>
-void BM_sqr(benchmark::State& s) { chain<F>(s, 2, [](const F& a, const F&) { return a.sqr(); }); }
+void BM_sqr(benchmark::State& s) {
+  chain<F>(s, 2, [](const F& a, const F&) { return a.sqr(); });
+}
 template <class F>
-void BM_add(benchmark::State& s) { chain<F>(s, 3, [](const F& a, const F& b) { return a + b; }); }
+void BM_add(benchmark::State& s) {
+  chain<F>(s, 3, [](const F& a, const F& b) { return a + b; });
+}
 template <class F>
 void BM_inverse(benchmark::State& s) {  // + 1 keeps the chain away from a fixed point
   chain<F>(s, 4, [one = F::one()](const F& a, const F&) { return a.inverse() + one; });

@@ -34,7 +34,7 @@ const std::vector<typename ec::jacobian<Curve>::affine_t>& bases(unsigned log_n)
   tbb::parallel_for(std::size_t(0), (n + chunk - 1) / chunk, [&](std::size_t c) {
     const std::size_t lo = c * chunk, len = std::min(chunk, n - lo);
     std::vector<jac_t> jac(len);
-    jac_t p = p0 + ec::mul(q, ec::scalar_limbs_t{lo, 0, 0, 0});  /* P_lo = P_0 + lo Q */
+    jac_t p = p0 + ec::mul(q, ec::scalar_limbs_t{lo, 0, 0, 0}); /* P_lo = P_0 + lo Q */
     for (auto& x : jac) {
       x = p;
       p += qa;
@@ -79,10 +79,12 @@ void run(benchmark::State& state, Msm msm, bool witness = false) {
 }
 
 void BM_msm_g1(benchmark::State& state) {
-  run<ec::g1_curve>(state, [](const auto& b, const auto& s, const auto& o, auto* st) { return msm::msm_g1(b, s, o, st); });
+  run<ec::g1_curve>(state,
+                    [](const auto& b, const auto& s, const auto& o, auto* st) { return msm::msm_g1(b, s, o, st); });
 }
 void BM_msm_g2(benchmark::State& state) {
-  run<ec::g2_curve>(state, [](const auto& b, const auto& s, const auto& o, auto* st) { return msm::msm_g2(b, s, o, st); });
+  run<ec::g2_curve>(state,
+                    [](const auto& b, const auto& s, const auto& o, auto* st) { return msm::msm_g2(b, s, o, st); });
 }
 
 void BM_msm_g1_witness(benchmark::State& state) {

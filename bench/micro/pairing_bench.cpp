@@ -17,11 +17,17 @@ using cuzk::curves::bls12_381;
 using cuzk::curves::bn254;
 
 template <class C>
-const auto& g1() { return cuzk::ec::g1_group<C>::generator(); }
+const auto& g1() {
+  return cuzk::ec::g1_group<C>::generator();
+}
 template <class C>
-const auto& g2() { return cuzk::ec::g2_group<C>::generator(); }
+const auto& g2() {
+  return cuzk::ec::g2_group<C>::generator();
+}
 template <class C>
-cuzk::ff::fp12<C> some_fp12() { return cuzk::pairing::miller_loop(g1<C>(), g2<C>()); }
+cuzk::ff::fp12<C> some_fp12() {
+  return cuzk::pairing::miller_loop(g1<C>(), g2<C>());
+}
 
 template <class C>
 void BM_Fp12Mul(benchmark::State& state) {

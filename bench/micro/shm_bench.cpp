@@ -34,7 +34,8 @@ void BM_ShmCreate1GiB(benchmark::State& state) {
   }
   const double gib = static_cast<double>(bytes) / (1ULL << 30);
   state.counters["GiB/s"] = benchmark::Counter(gib, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["s/GiB"] = benchmark::Counter(gib, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["s/GiB"] =
+      benchmark::Counter(gib, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_ShmCreate1GiB)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 

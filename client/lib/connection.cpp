@@ -170,9 +170,11 @@ void connection::upload(const std::string& upload_id, proto::upload_kind kind, c
   const std::uint64_t size = std::filesystem::file_size(file);
   if (size == 0) throw std::runtime_error(file.string() + " is empty");
   auto chunk_at = [&](std::uint64_t offset) {
-    std::string data(static_cast<std::size_t>(std::min<std::uint64_t>(proto::max_upload_chunk_bytes, size - offset)), '\0');
+    std::string data(static_cast<std::size_t>(std::min<std::uint64_t>(proto::max_upload_chunk_bytes, size - offset)),
+                     '\0');
     in.seekg(static_cast<std::streamoff>(offset));
-    if (!in.read(data.data(), static_cast<std::streamsize>(data.size()))) throw std::runtime_error("cannot read " + file.string());
+    if (!in.read(data.data(), static_cast<std::streamsize>(data.size())))
+      throw std::runtime_error("cannot read " + file.string());
     return proto::upload{upload_id, kind, size, offset, std::move(data), offset == 0 ? key_id : std::string()};
   };
   auto acked = [&](const proto::upload_ack& ack, std::uint64_t expected) {
@@ -196,13 +198,16 @@ void connection::upload(const std::string& upload_id, proto::upload_kind kind, c
     while (offset < size && in_flight.size() < opt_.upload_window) {
       auto u = chunk_at(offset);
       const auto id = send_request(u, deadline);
-      if (!id) throw unreachable("upload " + upload_id + ": the server took no chunk within " +
-                                 std::to_string(opt_.timeout.count()) + " ms");
+      if (!id)
+        throw unreachable("upload " + upload_id + ": the server took no chunk within " +
+                          std::to_string(opt_.timeout.count()) + " ms");
       offset += u.data.size();
       in_flight.emplace_back(*id, offset);
     }
     auto reply = await_reply(in_flight.front().first, deadline);
-    if (!reply) throw unreachable("upload " + upload_id + ": no acknowledgement within " + std::to_string(opt_.timeout.count()) + " ms");
+    if (!reply)
+      throw unreachable("upload " + upload_id + ": no acknowledgement within " + std::to_string(opt_.timeout.count()) +
+                        " ms");
     acked(expect<proto::upload_ack>(std::move(*reply), "upload"), in_flight.front().second);
     in_flight.pop_front();
   }

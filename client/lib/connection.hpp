@@ -29,9 +29,9 @@ struct curve_keys {
 };
 
 struct options {
-  milliseconds timeout{10'000};    // for one attempt: the send and the reply
-  int attempts = 3;                // each on a fresh socket (reconnect)
-  milliseconds wait_slice{5'000};  // wait() asks the server in slices this long
+  milliseconds timeout{10'000};     // for one attempt: the send and the reply
+  int attempts = 3;                 // each on a fresh socket (reconnect)
+  milliseconds wait_slice{5'000};   // wait() asks the server in slices this long
   std::optional<curve_keys> curve;  // tcp:// endpoints: CURVE with these keys (none: plaintext, loopback servers only)
   std::size_t upload_window = 8;    // upload chunks in flight before the first is acknowledged
 };

@@ -25,11 +25,14 @@ inline constexpr int exit_unreachable = 3;
 
 constexpr int exit_code(proto::error_code c) noexcept {
   switch (c) {
-    case proto::error_code::internal: return exit_job_failed;
+    case proto::error_code::internal:
+      return exit_job_failed;
     case proto::error_code::unavailable:
     case proto::error_code::busy:
-    case proto::error_code::table_full: return exit_unreachable;
-    default: return exit_bad_input;
+    case proto::error_code::table_full:
+      return exit_unreachable;
+    default:
+      return exit_bad_input;
   }
 }
 

@@ -36,7 +36,8 @@ key_input key_from_file(const std::string& path) {
 }
 
 key_input key_from_pool(const std::string& pool, const std::string& key_id) {
-  if (!shm::is_key_id(key_id)) throw key_error(key_id + " is neither a key id (32 hex digits) nor a readable .zkey file");
+  if (!shm::is_key_id(key_id))
+    throw key_error(key_id + " is neither a key id (32 hex digits) nor a readable .zkey file");
   if (pool.empty()) throw key_error("key id " + key_id + " names a key in a pool: give --pool NAME");
   std::string why;
   auto r = shm::srs_region::open(pool, key_id, &why);
@@ -47,8 +48,8 @@ key_input key_from_pool(const std::string& pool, const std::string& key_id) {
       throw key_error("no key " + key_id + " in pool '" + pool + "' (" +
                       (have.empty() ? std::string("it holds no keys") : "its keys: " + have) + ")");
     }
-    throw key_error("cannot open key " + key_id + " of pool '" + pool + "': " +
-                    (why.empty() ? std::string(shm::to_string(r.error())) : why));
+    throw key_error("cannot open key " + key_id + " of pool '" + pool +
+                    "': " + (why.empty() ? std::string(shm::to_string(r.error())) : why));
   }
   try {
     key_input k = of_shape(io::read_zkey_shape(r->bytes()), key_id, "key id");

@@ -81,7 +81,8 @@ void place_keys(const node_inputs& in, gpu_plan& g) {
       lru.pop_back();
     }
     const std::uint64_t free_now = g.gpu.memory > resident_bytes ? g.gpu.memory - resident_bytes : 0;
-    const std::uint64_t allowance = sizing::copies_allowance(k.dims, workers, g.budget, resident_bytes, free_now, in.reserve);
+    const std::uint64_t allowance =
+        sizing::copies_allowance(k.dims, workers, g.budget, resident_bytes, free_now, in.reserve);
     const sizing::key_copies copies = sizing::plan_key_copies(k.dims, allowance, in.msm_copies);
     r.resident = true;
     r.footprint = sizing::key_footprint(k.dims, copies);
@@ -98,8 +99,10 @@ void place_keys(const node_inputs& in, gpu_plan& g) {
 
 std::string gib(std::uint64_t bytes) {
   char buf[32];
-  if (bytes < GiB) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(MiB));
-  else std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(GiB));
+  if (bytes < GiB)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(MiB));
+  else
+    std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(GiB));
   return buf;
 }
 
@@ -113,7 +116,8 @@ std::uint64_t synth_worker_bytes() {
 }
 
 node_plan plan_node(const node_inputs& in) {
-  if (in.keys.empty()) throw std::invalid_argument("nothing to plan: name at least one key (--key ID or FILE, or --circuit SPEC)");
+  if (in.keys.empty())
+    throw std::invalid_argument("nothing to plan: name at least one key (--key ID or FILE, or --circuit SPEC)");
   node_plan p;
   p.in = in;
   const bool cpu = in.gpus.empty();
@@ -172,10 +176,11 @@ node_plan plan_node(const node_inputs& in) {
         p.does_not_fit.push_back(s);
       }
       for (const std::string& e : r.evicted)
-        p.does_not_fit.push_back("keys " + e + " and " + name + " do not stay resident together on " + gpu + " (" +
-                                 gib(gp.budget) + " budget): making " + name + " resident evicts " + e +
-                                 ", and every switch between them uploads a key again" +
-                                 (in.msm_copies != 0 ? " (--msm-copies 0 leaves more room: copies fill what a key leaves)" : ""));
+        p.does_not_fit.push_back(
+            "keys " + e + " and " + name + " do not stay resident together on " + gpu + " (" + gib(gp.budget) +
+            " budget): making " + name + " resident evicts " + e +
+            ", and every switch between them uploads a key again" +
+            (in.msm_copies != 0 ? " (--msm-copies 0 leaves more room: copies fill what a key leaves)" : ""));
     }
   }
 
@@ -209,11 +214,14 @@ node_plan plan_node(const node_inputs& in) {
     kp.host.srs_region = shm::srs_region_bytes(k.resident_content());
     /* drop (key_store::preload_key): a --key file whose every GPU keeps it resident */
     kp.host.srs_region_drop = kp.host.srs_region;
-    if (cpu) kp.host.drop_refused = "the CPU backend proves from host memory";
-    else if (k.source == "key id") kp.host.drop_refused = "installed in the pool: the server knows no file to read it back from";
+    if (cpu)
+      kp.host.drop_refused = "the CPU backend proves from host memory";
+    else if (k.source == "key id")
+      kp.host.drop_refused = "installed in the pool: the server knows no file to read it back from";
     else if (std::any_of(p.gpus.begin(), p.gpus.end(), [&](const gpu_plan& gp) { return !gp.keys[i].resident; }))
       kp.host.drop_refused = "streamed: not resident on every GPU";
-    else kp.host.srs_region_drop = shm::srs_region_bytes(k.resident_content(true));
+    else
+      kp.host.srs_region_drop = shm::srs_region_bytes(k.resident_content(true));
     /* the CPU backend decodes the key and proves with host vectors of a proof's size */
     kp.host.server = cpu ? decoded_bytes(k) + sizing::working_bytes(k.dims) : 0;
     p.keys.push_back(kp);
@@ -226,7 +234,7 @@ node_plan plan_node(const node_inputs& in) {
     p.srs_bytes += kp.host.srs_region, p.server_bytes += kp.host.server, srs_drop += kp.host.srs_region_drop;
   p.synth_worker_bytes = synth_worker_bytes();
   sizing::host_memory_use keep{p.pool_bytes, p.srs_bytes, std::uint64_t(p.synth_workers) * p.synth_worker_bytes,
-                              p.server_bytes};
+                               p.server_bytes};
   sizing::host_memory_use drop = keep;
   drop.srs_regions = srs_drop;
   p.host_bytes = keep.total();
@@ -246,12 +254,16 @@ node_plan plan_node(const node_inputs& in) {
   if (in.shm_size && p.shm_bytes > in.shm_size)
     p.does_not_fit.push_back("/dev/shm: the " + std::string(in.hugepages.empty() ? "pool and the " : "") +
                              "SRS regions need " + gib(p.shm_bytes) + ", /dev/shm holds " + gib(in.shm_size) +
-                             " (mount -o remount,size=" + std::to_string((p.shm_bytes + GiB - 1) / GiB) + "G /dev/shm)");
+                             " (mount -o remount,size=" + std::to_string((p.shm_bytes + GiB - 1) / GiB) +
+                             "G /dev/shm)");
   for (const key_input& k : in.keys)
     if (!k.installed)
       p.notes.push_back("key " + k.name + " is not in the pool yet: its SRS region (" +
                         gib(shm::srs_region_bytes(k.resident_content())) + ") is counted in /dev/shm");
-  if (!cpu) p.notes.push_back("synthesis is not timed: partitions per minute are the GPUs'; give enough synth workers to keep them fed (cuzk status shows FILLED slots waiting)");
+  if (!cpu)
+    p.notes.push_back(
+        "synthesis is not timed: partitions per minute are the GPUs'; give enough synth workers to keep them fed (cuzk "
+        "status shows FILLED slots waiting)");
   return p;
 }
 

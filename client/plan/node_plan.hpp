@@ -29,7 +29,7 @@ struct key_input {
   bool native = false;            // a native circuit's key: the server releases its coefficients from its region
   /* what its SRS region keeps in memory once the server has parsed it (and dropped its points) */
   std::uint64_t resident_content(bool points_dropped = false) const;
-  bool installed = false;         // already in the pool (a key id): its SRS region exists
+  bool installed = false;  // already in the pool (a key id): its SRS region exists
 };
 
 struct gpu_input {
@@ -43,14 +43,14 @@ struct node_inputs {
   std::uint64_t host_ram = 0;   // bytes; 0: not checked
   std::uint64_t shm_size = 0;   // /dev/shm's size in bytes; 0: not checked
   unsigned cpu_cores = 1;
-  unsigned workers_per_gpu = 2;  // cuzk-gpu-server --workers-per-gpu
-  unsigned synth_workers = 0;    // 0: one a proving worker (one for the CPU backend)
+  unsigned workers_per_gpu = 2;       // cuzk-gpu-server --workers-per-gpu
+  unsigned synth_workers = 0;         // 0: one a proving worker (one for the CPU backend)
   std::uint64_t slots_per_class = 0;  // 0: proving workers + synth workers + 2
   std::uint64_t reserve = 2 * GiB;    // --device-reserve
   std::uint64_t budget = 0;           // --device-budget, 0: all but the reserve
   int msm_copies = -1;                // --msm-copies
   std::string pool_name;
-  std::string hugepages;  // hugetlbfs directory to create the pool on, or empty
+  std::string hugepages;        // hugetlbfs directory to create the pool on, or empty
   bool host_copy_drop = false;  // the server's --host-copy drop: its total is the one checked against host_ram
 };
 
@@ -75,15 +75,15 @@ struct residency {
 struct gpu_plan {
   gpu_input gpu;
   std::uint64_t budget = 0;
-  std::vector<residency> keys;  // as node_inputs::keys
+  std::vector<residency> keys;               // as node_inputs::keys
   std::vector<std::string> resident_at_end;  // the keys still resident after the last upload
 };
 
 /* The host memory a key holds, kept per key so that a per-key policy (a
    planned host_copy = keep|drop) changes its own lines and the totals follow. */
 struct key_host {
-  std::uint64_t srs_region = 0;  // its SRS region in /dev/shm (host_copy = keep)
-  std::uint64_t server = 0;      // the server's own copy (the CPU backend decodes the key; CUDA maps it)
+  std::uint64_t srs_region = 0;       // its SRS region in /dev/shm (host_copy = keep)
+  std::uint64_t server = 0;           // the server's own copy (the CPU backend decodes the key; CUDA maps it)
   std::uint64_t srs_region_drop = 0;  // its region with host_copy = drop: without its points where that applies
   std::string drop_refused;           // why drop does not apply to it (it then keeps its points), or empty
 };
@@ -91,8 +91,8 @@ struct key_host {
 struct key_plan {
   key_host host;
   std::size_t slot_class = 0;
-  double proof_seconds = 0;         // one partition, with the key as it ends up (streamed adds its bases' copy)
-  double partitions_per_minute = 0; // the whole node, this key alone
+  double proof_seconds = 0;          // one partition, with the key as it ends up (streamed adds its bases' copy)
+  double partitions_per_minute = 0;  // the whole node, this key alone
   std::string timings_source;
 };
 
@@ -101,11 +101,11 @@ struct node_plan {
   std::vector<class_plan> classes;
   std::uint32_t leases = 0;
   std::uint64_t jobs = 0;
-  std::uint64_t pool_bytes = 0;   // the region as cuzk-shm creates it (huge pages: rounded to the page)
-  std::uint64_t layout_hash = 0;  // the header's layout hash
-  std::uint64_t srs_bytes = 0;    // every key's SRS region
-  std::uint64_t shm_bytes = 0;    // /dev/shm: the pool (unless on huge pages) and the SRS regions
-  std::uint64_t hugepages_2m = 0; // 2 MiB pages the pool takes on hugetlbfs
+  std::uint64_t pool_bytes = 0;    // the region as cuzk-shm creates it (huge pages: rounded to the page)
+  std::uint64_t layout_hash = 0;   // the header's layout hash
+  std::uint64_t srs_bytes = 0;     // every key's SRS region
+  std::uint64_t shm_bytes = 0;     // /dev/shm: the pool (unless on huge pages) and the SRS regions
+  std::uint64_t hugepages_2m = 0;  // 2 MiB pages the pool takes on hugetlbfs
   unsigned synth_workers = 0;
   std::uint64_t synth_worker_bytes = 0;  // one synth worker's private memory
   std::uint64_t server_bytes = 0;        // the server's private memory

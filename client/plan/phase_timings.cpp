@@ -16,9 +16,9 @@ struct point {
 
 struct table {
   curves::curve_id curve;
-  const char* what;     // the machine and the run, as docs/benchmarks.md names them
-  unsigned cores;       // CPU tables: the cores measured on
-  bool copies;          // GPU tables: shifted copies resident
+  const char* what;  // the machine and the run, as docs/benchmarks.md names them
+  unsigned cores;    // CPU tables: the cores measured on
+  bool copies;       // GPU tables: shifted copies resident
   std::vector<point> points;
 };
 
@@ -31,13 +31,25 @@ using enum curves::curve_id;
    against the 88 ms a single proof takes, so the figures hold per GPU. */
 const std::vector<table>& gpu_tables() {
   static const std::vector<table> t = {
-      {bls12_381, "H200, chain (full-width witness), docs/benchmarks.md 2026-12-02", 0, false,
+      {bls12_381,
+       "H200, chain (full-width witness), docs/benchmarks.md 2026-12-02",
+       0,
+       false,
        {{20, 0.0884}, {22, 0.272}, {24, 1.057}}},
-      {bls12_381, "H200, chain, shifted copies resident, docs/benchmarks.md 2026-12-02", 0, true,
+      {bls12_381,
+       "H200, chain, shifted copies resident, docs/benchmarks.md 2026-12-02",
+       0,
+       true,
        {{20, 0.0748}, {24, 0.839}}},
-      {bn254, "H200, chain (full-width witness), docs/benchmarks.md 2026-12-02", 0, false,
+      {bn254,
+       "H200, chain (full-width witness), docs/benchmarks.md 2026-12-02",
+       0,
+       false,
        {{20, 0.0450}, {22, 0.135}, {24, 0.501}}},
-      {bn254, "H200, chain, shifted copies resident, docs/benchmarks.md 2026-12-02", 0, true,
+      {bn254,
+       "H200, chain, shifted copies resident, docs/benchmarks.md 2026-12-02",
+       0,
+       true,
        {{20, 0.0381}, {24, 0.407}}},
   };
   return t;
@@ -49,7 +61,10 @@ const std::vector<table>& gpu_tables() {
 const std::vector<table>& cpu_tables() {
   static const std::vector<table> t = {
       {bls12_381, "CPU engine, 16 cores, chain, docs/benchmarks.md (issue 9)", 16, false, {{20, 6.88}, {24, 92.9}}},
-      {bls12_381, "CPU backend, 2-core VM, chain through the service, docs/benchmarks.md (issue 5)", 2, false,
+      {bls12_381,
+       "CPU backend, 2-core VM, chain through the service, docs/benchmarks.md (issue 5)",
+       2,
+       false,
        {{14, 0.530}}},
       {bn254, "cuzk prove, 2-core VM, circom Poseidon chain, docs/benchmarks.md 2026-12-02", 2, false, {{16, 1.68}}},
   };
@@ -67,7 +82,8 @@ double at(const std::vector<point>& p, unsigned log_domain) {
 }
 
 std::string how(const table& t, unsigned log_domain) {
-  const bool measured = std::any_of(t.points.begin(), t.points.end(), [&](const point& p) { return p.log_domain == log_domain; });
+  const bool measured =
+      std::any_of(t.points.begin(), t.points.end(), [&](const point& p) { return p.log_domain == log_domain; });
   const bool inside = log_domain >= t.points.front().log_domain && log_domain <= t.points.back().log_domain;
   return std::string(t.what) + (measured ? ", measured at this size" : inside ? ", interpolated" : ", extrapolated");
 }
@@ -78,8 +94,10 @@ proof_time gpu_proof_time(curves::curve_id curve, unsigned log_domain, const std
   for (const table& t : gpu_tables()) {
     if (t.curve != curve || t.copies != with_copies) continue;
     proof_time r{at(t.points, log_domain), how(t, log_domain)};
-    if (device.empty()) r.source += "; the GPU not named (--gpu-name): the H200's figure";
-    else if (device.find("H200") == std::string::npos) r.source += "; no measurement on '" + device + "': the H200's figure";
+    if (device.empty())
+      r.source += "; the GPU not named (--gpu-name): the H200's figure";
+    else if (device.find("H200") == std::string::npos)
+      r.source += "; no measurement on '" + device + "': the H200's figure";
     return r;
   }
   return {};

@@ -42,7 +42,10 @@ nlohmann::json to_json(const node_plan& p) {
   j["pool"] = pool;
   json classes = json::array();
   for (const class_plan& c : p.classes)
-    classes.push_back({{"count", c.count}, {"domain", c.domain}, {"witness", c.witness}, {"slot_bytes", c.slot_bytes},
+    classes.push_back({{"count", c.count},
+                       {"domain", c.domain},
+                       {"witness", c.witness},
+                       {"slot_bytes", c.slot_bytes},
                        {"keys", c.keys}});
   j["slot_classes"] = classes;
   j["pool_bytes"] = p.pool_bytes;
@@ -97,8 +100,11 @@ nlohmann::json to_json(const node_plan& p) {
                     {"n_public", k.n_public},
                     {"zkey_bytes", k.zkey_bytes},
                     {"slot_class", kp.slot_class},
-                    {"host_bytes", {{"srs_region", kp.host.srs_region}, {"server", kp.host.server},
-                                    {"srs_region_drop", kp.host.srs_region_drop}, {"drop_refused", kp.host.drop_refused}}},
+                    {"host_bytes",
+                     {{"srs_region", kp.host.srs_region},
+                      {"server", kp.host.server},
+                      {"srs_region_drop", kp.host.srs_region_drop},
+                      {"drop_refused", kp.host.drop_refused}}},
                     {"proof_seconds", kp.proof_seconds},
                     {"partitions_per_minute", kp.partitions_per_minute},
                     {"timings_source", kp.timings_source}});
@@ -152,8 +158,8 @@ std::string to_text(const node_plan& p) {
         const residency& r = gp.keys[i];
         line("    " + p.in.keys[i].name + ": " + (r.resident ? "resident" : "streamed") + "; bases " + gib(r.bases) +
              ", with MSM temporaries and copies " + gib(r.footprint) + "; copies " + r.copies + " (" +
-             gib(r.copies_bytes) + "); a/b/c and proof buffers " + gib(r.working_each) + " a worker; workers that fit: " +
-             std::to_string(r.workers_fit));
+             gib(r.copies_bytes) + "); a/b/c and proof buffers " + gib(r.working_each) +
+             " a worker; workers that fit: " + std::to_string(r.workers_fit));
       }
     }
   }

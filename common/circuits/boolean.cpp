@@ -30,9 +30,12 @@ template <class C>
 r1cs::basic_lc<C> basic_bit<C>::to_lc() const {
   using lc = r1cs::basic_lc<C>;
   switch (k_) {
-    case kind::constant: return value_ ? lc(variable::one()) : lc();
-    case kind::var: return lc(var_);
-    case kind::negated: return lc(variable::one()) - var_;
+    case kind::constant:
+      return value_ ? lc(variable::one()) : lc();
+    case kind::var:
+      return lc(var_);
+    case kind::negated:
+      return lc(variable::one()) - var_;
   }
   return {};
 }
@@ -40,9 +43,12 @@ r1cs::basic_lc<C> basic_bit<C>::to_lc() const {
 template <class C>
 basic_bit<C> basic_bit<C>::operator!() const {
   switch (k_) {
-    case kind::constant: return constant(!value_);
-    case kind::var: return basic_bit(kind::negated, var_, !value_);
-    case kind::negated: return basic_bit(kind::var, var_, !value_);
+    case kind::constant:
+      return constant(!value_);
+    case kind::var:
+      return basic_bit(kind::negated, var_, !value_);
+    case kind::negated:
+      return basic_bit(kind::var, var_, !value_);
   }
   return *this;
 }
@@ -107,19 +113,18 @@ basic_bit<C> bit_maj(r1cs::basic_constraint_system<C>& cs, const basic_bit<C>& a
   const basic_bit<C> ab = bit_and(cs, a, b);
   const bool v = (a.value() + b.value() + c.value()) >= 2;
   const variable r = cs.alloc_aux(as_fr<C>(v));
-  cs.enforce(c.to_lc(), a.to_lc() + b.to_lc() - ab.to_lc() * f<C>(2), lc(r) - ab.to_lc(),
-             "c (a + b - 2ab) = maj - ab");
+  cs.enforce(c.to_lc(), a.to_lc() + b.to_lc() - ab.to_lc() * f<C>(2), lc(r) - ab.to_lc(), "c (a + b - 2ab) = maj - ab");
   return basic_bit<C>::known_boolean(r, v);
 }
 
-#define CUZK_CIRCUITS_BOOLEAN(C)                                                                             \
-  template class basic_bit<C>;                                                                               \
+#define CUZK_CIRCUITS_BOOLEAN(C)                                                                              \
+  template class basic_bit<C>;                                                                                \
   template basic_bit<C> bit_xor(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&); \
   template basic_bit<C> bit_and(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&); \
   template basic_bit<C> bit_or(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&);  \
-  template basic_bit<C> bit_ch(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&,  \
-                               const basic_bit<C>&);                                                         \
-  template basic_bit<C> bit_maj(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&, \
+  template basic_bit<C> bit_ch(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&,   \
+                               const basic_bit<C>&);                                                          \
+  template basic_bit<C> bit_maj(r1cs::basic_constraint_system<C>&, const basic_bit<C>&, const basic_bit<C>&,  \
                                 const basic_bit<C>&);
 CUZK_CIRCUITS_BOOLEAN(curves::bls12_381)
 CUZK_CIRCUITS_BOOLEAN(curves::bn254)

@@ -52,10 +52,9 @@ basic_num<C> poseidon_hash2(r1cs::basic_constraint_system<C>& cs, const basic_nu
   return poseidon_permute(cs, {basic_num<C>::constant(ff::fr<C>::zero()), l, r})[0];
 }
 
-#define CUZK_CIRCUITS_POSEIDON_GADGET(C)                                                                        \
-  template std::array<basic_num<C>, 3> poseidon_permute(r1cs::basic_constraint_system<C>&,                     \
-                                                        std::array<basic_num<C>, 3>,                           \
-                                                        const basic_poseidon_params<C>&);                      \
+#define CUZK_CIRCUITS_POSEIDON_GADGET(C)                                                                               \
+  template std::array<basic_num<C>, 3> poseidon_permute(r1cs::basic_constraint_system<C>&,                             \
+                                                        std::array<basic_num<C>, 3>, const basic_poseidon_params<C>&); \
   template basic_num<C> poseidon_hash2(r1cs::basic_constraint_system<C>&, const basic_num<C>&, const basic_num<C>&);
 CUZK_CIRCUITS_POSEIDON_GADGET(curves::bls12_381)
 CUZK_CIRCUITS_POSEIDON_GADGET(curves::bn254)

@@ -17,7 +17,7 @@ std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>&
       r1cs::scope ts(cs, "w", t);
       const word32& x15 = w[t - 15];
       const word32& x2 = w[t - 2];
-      const word32 s0 = word_xor3(cs, x15.rotr(7), x15.rotr(18), x15.shr(3));   // sigma0
+      const word32 s0 = word_xor3(cs, x15.rotr(7), x15.rotr(18), x15.shr(3));  // sigma0
       const word32 s1 = word_xor3(cs, x2.rotr(17), x2.rotr(19), x2.shr(10));   // sigma1
       const word32 terms[] = {s1, w[t - 7], s0, w[t - 16]};
       w[t] = word_add(cs, terms);
@@ -31,8 +31,8 @@ std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>&
     const word32 S0 = word_xor3(cs, a.rotr(2), a.rotr(13), a.rotr(22));
     const word32 maj = word_maj(cs, a, b, c);
     const word32 k = word32::constant(sha256_k[t]);
-    const word32 e_terms[] = {d, h, S1, ch, k, w[t]};            // d + T1
-    const word32 a_terms[] = {h, S1, ch, k, w[t], S0, maj};      // T1 + T2
+    const word32 e_terms[] = {d, h, S1, ch, k, w[t]};        // d + T1
+    const word32 a_terms[] = {h, S1, ch, k, w[t], S0, maj};  // T1 + T2
     const word32 new_e = word_add(cs, e_terms);
     const word32 new_a = word_add(cs, a_terms);
     h = g;
@@ -57,8 +57,8 @@ std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>&
 template std::array<basic_word32<curves::bls12_381>, 8> sha256_compress(
     r1cs::basic_constraint_system<curves::bls12_381>&, const std::array<basic_word32<curves::bls12_381>, 8>&,
     const std::array<basic_word32<curves::bls12_381>, 16>&);
-template std::array<basic_word32<curves::bn254>, 8> sha256_compress(
-    r1cs::basic_constraint_system<curves::bn254>&, const std::array<basic_word32<curves::bn254>, 8>&,
-    const std::array<basic_word32<curves::bn254>, 16>&);
+template std::array<basic_word32<curves::bn254>, 8> sha256_compress(r1cs::basic_constraint_system<curves::bn254>&,
+                                                                    const std::array<basic_word32<curves::bn254>, 8>&,
+                                                                    const std::array<basic_word32<curves::bn254>, 16>&);
 
 }  // namespace cuzk::circuits

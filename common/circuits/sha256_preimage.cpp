@@ -51,8 +51,8 @@ std::unique_ptr<inputs> basic_sha256_preimage<C>::parse_inputs(const nlohmann::j
   }
   in->preimage = hex_to_bytes(input_field(j, "sha256", "preimage_hex"), "sha256: \"preimage_hex\"");
   if (in->preimage.size() != bytes_)
-    throw circuit_error("sha256: \"preimage_hex\" is " + std::to_string(in->preimage.size()) + " bytes, " +
-                        spec() + " takes " + std::to_string(bytes_));
+    throw circuit_error("sha256: \"preimage_hex\" is " + std::to_string(in->preimage.size()) + " bytes, " + spec() +
+                        " takes " + std::to_string(bytes_));
   return in;
 }
 

@@ -16,8 +16,8 @@ circuit_spec parse_spec(std::string_view text) {
     const std::string_view item = rest.substr(0, comma);
     const auto eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0)
-      throw circuit_error("circuit spec \"" + std::string(text) + "\": expected key=value, got \"" +
-                          std::string(item) + "\"");
+      throw circuit_error("circuit spec \"" + std::string(text) + "\": expected key=value, got \"" + std::string(item) +
+                          "\"");
     std::string key(item.substr(0, eq));
     for (const auto& [k, v] : s.params)
       if (k == key) throw circuit_error("circuit spec \"" + std::string(text) + "\": " + key + " given twice");
@@ -54,8 +54,8 @@ std::uint64_t param_reader::u64(std::string_view key, std::uint64_t fallback, st
 void param_reader::finish(std::string_view known) const {
   for (std::size_t i = 0; i < used_.size(); ++i)
     if (!used_[i])
-      throw circuit_error(spec_.name + ": unknown parameter \"" + spec_.params[i].first + "\" (known: " +
-                          std::string(known) + ")");
+      throw circuit_error(spec_.name + ": unknown parameter \"" + spec_.params[i].first +
+                          "\" (known: " + std::string(known) + ")");
 }
 
 }  // namespace cuzk::circuits

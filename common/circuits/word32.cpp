@@ -108,14 +108,14 @@ basic_word32<C> word_add(r1cs::basic_constraint_system<C>& cs,
   return out;
 }
 
-#define CUZK_CIRCUITS_WORD32(C)                                                                          \
-  template struct basic_word32<C>;                                                                      \
-  template basic_word32<C> word_xor3(r1cs::basic_constraint_system<C>&, const basic_word32<C>&,         \
-                                     const basic_word32<C>&, const basic_word32<C>&);                   \
-  template basic_word32<C> word_ch(r1cs::basic_constraint_system<C>&, const basic_word32<C>&,           \
-                                   const basic_word32<C>&, const basic_word32<C>&);                     \
-  template basic_word32<C> word_maj(r1cs::basic_constraint_system<C>&, const basic_word32<C>&,          \
-                                    const basic_word32<C>&, const basic_word32<C>&);                    \
+#define CUZK_CIRCUITS_WORD32(C)                                                                                        \
+  template struct basic_word32<C>;                                                                                     \
+  template basic_word32<C> word_xor3(r1cs::basic_constraint_system<C>&, const basic_word32<C>&,                        \
+                                     const basic_word32<C>&, const basic_word32<C>&);                                  \
+  template basic_word32<C> word_ch(r1cs::basic_constraint_system<C>&, const basic_word32<C>&, const basic_word32<C>&,  \
+                                   const basic_word32<C>&);                                                            \
+  template basic_word32<C> word_maj(r1cs::basic_constraint_system<C>&, const basic_word32<C>&, const basic_word32<C>&, \
+                                    const basic_word32<C>&);                                                           \
   template basic_word32<C> word_add<C>(r1cs::basic_constraint_system<C>&, std::span<const basic_word32<C>>);
 CUZK_CIRCUITS_WORD32(curves::bls12_381)
 CUZK_CIRCUITS_WORD32(curves::bn254)

@@ -29,7 +29,7 @@ class error : public std::runtime_error {
 
 /* How a key becomes command-line arguments. */
 struct option {
-  std::string flag;   // "--worker-endpoint"
+  std::string flag;      // "--worker-endpoint"
   bool is_flag = false;  // a switch: true adds the flag, false adds nothing
 };
 

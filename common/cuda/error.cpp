@@ -46,8 +46,8 @@ bool error::is_sticky(cudaError_t code) noexcept {
 }
 
 out_of_memory::out_of_memory(std::string_view what, std::size_t needed, std::size_t free, std::size_t reserved)
-    : error(cudaErrorMemoryAllocation, std::string(what) + " needs " + mib(needed) + " of device memory; " +
-                                           mib(free) + " free (" + mib(reserved) + " kept in reserve)"),
+    : error(cudaErrorMemoryAllocation, std::string(what) + " needs " + mib(needed) + " of device memory; " + mib(free) +
+                                           " free (" + mib(reserved) + " kept in reserve)"),
       needed_(needed),
       free_(free),
       reserved_(reserved) {}

@@ -43,11 +43,10 @@ class out_of_memory : public error {
 
 }  // namespace cuzk::cuda
 
-#define CUZK_CUDA_OK(expr)                                                              \
-  do {                                                                                  \
-    const cudaError_t cuzk_cuda_status_ = (expr);                                       \
-    if (cuzk_cuda_status_ != cudaSuccess)                                               \
-      ::cuzk::cuda::throw_error(cuzk_cuda_status_, #expr, __FILE__, __LINE__);          \
+#define CUZK_CUDA_OK(expr)                                                                                         \
+  do {                                                                                                             \
+    const cudaError_t cuzk_cuda_status_ = (expr);                                                                  \
+    if (cuzk_cuda_status_ != cudaSuccess) ::cuzk::cuda::throw_error(cuzk_cuda_status_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 /* After a kernel launch: a bad configuration (or an earlier asynchronous

@@ -19,7 +19,8 @@ budget& default_budget() {
   static std::mutex m;
   int d = 0;
   CUZK_CUDA_OK(cudaGetDevice(&d));
-  if (d < 0 || d >= max_devices) throw error(cudaErrorInvalidDevice, "cuda::default_budget: device " + std::to_string(d));
+  if (d < 0 || d >= max_devices)
+    throw error(cudaErrorInvalidDevice, "cuda::default_budget: device " + std::to_string(d));
   std::lock_guard lock(m);
   if (!budgets[d]) budgets[d] = std::make_unique<budget>();
   return *budgets[d];

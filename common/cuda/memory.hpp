@@ -67,14 +67,16 @@ class device_buffer {
 
   /* cudaMemcpyAsync host to device into the first src.size() entries */
   void upload(std::span<const T> src, cudaStream_t s = 0) {
-    if (src.size() > n_) throw std::length_error("device_buffer::upload: " + std::to_string(src.size()) +
-                                                 " entries into " + std::to_string(n_));
+    if (src.size() > n_)
+      throw std::length_error("device_buffer::upload: " + std::to_string(src.size()) + " entries into " +
+                              std::to_string(n_));
     if (!src.empty()) CUZK_CUDA_OK(cudaMemcpyAsync(p_, src.data(), src.size_bytes(), cudaMemcpyHostToDevice, s));
   }
   /* device to host from the first dst.size() entries */
   void download(std::span<T> dst, cudaStream_t s = 0) const {
-    if (dst.size() > n_) throw std::length_error("device_buffer::download: " + std::to_string(dst.size()) +
-                                                 " entries from " + std::to_string(n_));
+    if (dst.size() > n_)
+      throw std::length_error("device_buffer::download: " + std::to_string(dst.size()) + " entries from " +
+                              std::to_string(n_));
     if (!dst.empty()) CUZK_CUDA_OK(cudaMemcpyAsync(dst.data(), p_, dst.size_bytes(), cudaMemcpyDeviceToHost, s));
   }
   /* all bytes zero */

@@ -53,17 +53,13 @@ struct fr_params {
   static constexpr std::size_t bits = 255;
   using limbs_t = std::array<std::uint64_t, n_limbs>;
   /* r */
-  static constexpr limbs_t modulus = {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805,
-                                      0x73eda753299d7d48};
+  static constexpr limbs_t modulus = {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48};
   /* R = 2^256 mod r */
-  static constexpr limbs_t r1 = {0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5,
-                                 0x1824b159acc5056f};
+  static constexpr limbs_t r1 = {0x00000001fffffffe, 0x5884b7fa00034802, 0x998c4fefecbc4ff5, 0x1824b159acc5056f};
   /* R^2 mod r */
-  static constexpr limbs_t r2 = {0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f,
-                                 0x0748d9d99f59ff11};
+  static constexpr limbs_t r2 = {0xc999e990f3f29c6d, 0x2b6cedcb87925c23, 0x05d314967254398f, 0x0748d9d99f59ff11};
   /* R^3 mod r */
-  static constexpr limbs_t r3 = {0xc62c1807439b73af, 0x1b3e0d188cf06990, 0x73d13c71c7b5f418,
-                                 0x6e2a5bb9c8db33e9};
+  static constexpr limbs_t r3 = {0xc62c1807439b73af, 0x1b3e0d188cf06990, 0x73d13c71c7b5f418, 0x6e2a5bb9c8db33e9};
   /* -r^-1 mod 2^64 */
   static constexpr std::uint64_t inv = 0xfffffffeffffffff;
   /* r - 1 = 2^s t with s = 32 */
@@ -75,8 +71,7 @@ struct fr_params {
   static constexpr limbs_t root_of_unity = {0xb9b58d8c5f0e466a, 0x5b1b4c801819d7ec, 0x0af53ae352a31e64,
                                             0x5bf3adda19e9b27b};
   /* 7 (Montgomery): the multiplicative generator, also the coset shift used by bellman */
-  static constexpr limbs_t generator = {0x0000000efffffff1, 0x17e363d300189c0f, 0xff9c57876f8457b0,
-                                        0x351332208fc5a8c4};
+  static constexpr limbs_t generator = {0x0000000efffffff1, 0x17e363d300189c0f, 0xff9c57876f8457b0, 0x351332208fc5a8c4};
   /* (r - 1) / 2 */
   static constexpr limbs_t m_minus1_over2 = {0x7fffffff80000000, 0xa9ded2017fff2dff, 0x199cec0404d0ec02,
                                              0x39f6d3a994cebea4};

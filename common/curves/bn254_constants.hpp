@@ -42,11 +42,14 @@ struct fp_params {
   /* p - 1 = 2^s t with s = 1 (p = 3 mod 4) */
   static constexpr unsigned two_adicity = 1;
   /* (t - 1) / 2 */
-  static constexpr limbs_t t_minus1_over2 = {0x4f082305b61f3f51, 0x65e05aa45a1c72a3, 0x6e14116da0605617, 0x0c19139cb84c680a};
+  static constexpr limbs_t t_minus1_over2 = {0x4f082305b61f3f51, 0x65e05aa45a1c72a3, 0x6e14116da0605617,
+                                             0x0c19139cb84c680a};
   /* g^t (Montgomery), g = 3 the smallest quadratic non-residue: a primitive 2^s-th root of unity (= -1) */
-  static constexpr limbs_t root_of_unity = {0x68c3488912edefaa, 0x8d087f6872aabf4f, 0x51e1a24709081231, 0x2259d6b14729c0fa};
+  static constexpr limbs_t root_of_unity = {0x68c3488912edefaa, 0x8d087f6872aabf4f, 0x51e1a24709081231,
+                                            0x2259d6b14729c0fa};
   /* (p - 1) / 2, the Legendre exponent */
-  static constexpr limbs_t m_minus1_over2 = {0x9e10460b6c3e7ea3, 0xcbc0b548b438e546, 0xdc2822db40c0ac2e, 0x183227397098d014};
+  static constexpr limbs_t m_minus1_over2 = {0x9e10460b6c3e7ea3, 0xcbc0b548b438e546, 0xdc2822db40c0ac2e,
+                                             0x183227397098d014};
 };
 
 struct fr_params {
@@ -67,14 +70,17 @@ struct fr_params {
   /* r - 1 = 2^s t with s = 28 */
   static constexpr unsigned two_adicity = 28;
   /* (t - 1) / 2 */
-  static constexpr limbs_t t_minus1_over2 = {0xcdcb848a1f0fac9f, 0x0c0ac2e9419f4243, 0x098d014dc2822db4, 0x0000000183227397};
+  static constexpr limbs_t t_minus1_over2 = {0xcdcb848a1f0fac9f, 0x0c0ac2e9419f4243, 0x098d014dc2822db4,
+                                             0x0000000183227397};
   /* g^t (Montgomery), g = 5: a primitive 2^28-th root of unity */
-  static constexpr limbs_t root_of_unity = {0x636e735580d13d9c, 0xa22bf3742445ffd6, 0x56452ac01eb203d8, 0x1860ef942963f9e7};
+  static constexpr limbs_t root_of_unity = {0x636e735580d13d9c, 0xa22bf3742445ffd6, 0x56452ac01eb203d8,
+                                            0x1860ef942963f9e7};
   /* 5 (Montgomery): the smallest quadratic non-residue, ffjavascript/snarkjs's
      generator of its FFT roots of unity */
   static constexpr limbs_t generator = {0x1b0d0ef99fffffe6, 0xeaba68a3a32a913f, 0x47d8eb76d8dd0689, 0x15d0085520f5bbc3};
   /* (r - 1) / 2 */
-  static constexpr limbs_t m_minus1_over2 = {0xa1f0fac9f8000000, 0x9419f4243cdcb848, 0xdc2822db40c0ac2e, 0x183227397098d014};
+  static constexpr limbs_t m_minus1_over2 = {0xa1f0fac9f8000000, 0x9419f4243cdcb848, 0xdc2822db40c0ac2e,
+                                             0x183227397098d014};
 };
 
 /* The BN parameter x (positive): p and r are polynomials in x (see above),
@@ -85,9 +91,8 @@ inline constexpr std::uint64_t x = 4965661367192848881;
    (digits in {-1, 0, 1}, no two adjacent nonzero), most significant digit first:
    66 digits, 22 of them nonzero */
 inline constexpr std::int8_t ate_loop_naf[] = {
-    1, 0, -1, 0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 0, -1, 0, 1, 0, -1, 0, 0, -1,
-    0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1, 0, 0, -1, 0, 0, 0, 0, -1, 0, 1, 0,
-    0, 0, -1, 0, -1, 0, 0, 1, 0, 0, 0, -1, 0, 0, -1, 0, 1, 0, 1, 0, 0, 0};
+    1, 0, -1, 0, 1, 0, 0, 0,  -1, 0, -1, 0, 0, 0,  -1, 0,  1, 0, -1, 0, 0, -1, 0,  0, 0, 0,  0, 1, 0, 0, -1, 0, 1,
+    0, 0, -1, 0, 0, 0, 0, -1, 0,  1, 0,  0, 0, -1, 0,  -1, 0, 0, 1,  0, 0, 0,  -1, 0, 0, -1, 0, 1, 0, 1, 0,  0, 0};
 
 /* b = 3 (Montgomery): G1 is y^2 = x^3 + 3 over Fp */
 inline constexpr limbs4 b_mont = {0x7a17caa950ad28d7, 0x1f6ac17ae15521b9, 0x334bea4e696bd284, 0x2a1f6744ce179d8e};
@@ -107,8 +112,8 @@ inline constexpr limbs4 g2_y0 = {0x4ce6cc0166fa7daa, 0xe3d1e7690c43d37b, 0x4aab7
 inline constexpr limbs4 g2_y1 = {0x55acdadcd122975b, 0xbc4b313370b38ef3, 0xec9e99ad690c3395, 0x090689d0585ff075};
 
 /* G2 cofactor: #E'(Fp2) = (p + 1 - t)(p - 1 + t) = r h2, h2 = p - 1 + t = 2p - r */
-inline constexpr std::array<std::uint64_t, 4> h2 = {0x345f2299c0f9fa8d, 0x06ceecda572a2489,
-                                                    0xb85045b68181585e, 0x30644e72e131a029};
+inline constexpr std::array<std::uint64_t, 4> h2 = {0x345f2299c0f9fa8d, 0x06ceecda572a2489, 0xb85045b68181585e,
+                                                    0x30644e72e131a029};
 
 struct fp2_limbs {
   limbs4 c0, c1;

@@ -34,8 +34,10 @@ using all = curve_list<bls12_381, bn254>;
 template <class C, class... Cs, class F>
 decltype(auto) visit_in(curve_list<C, Cs...>, curve_id id, F& f) {
   if (id == C::id) return f(C{});
-  if constexpr (sizeof...(Cs) > 0) return visit_in(curve_list<Cs...>{}, id, f);
-  else throw std::invalid_argument("unknown curve id " + std::to_string(int(id)));
+  if constexpr (sizeof...(Cs) > 0)
+    return visit_in(curve_list<Cs...>{}, id, f);
+  else
+    throw std::invalid_argument("unknown curve id " + std::to_string(int(id)));
 }
 
 template <class F>

@@ -41,7 +41,8 @@ inline std::optional<curve_id> curve_of_base_prime(std::span<const std::uint8_t>
 inline std::string describe_scalar_prime(std::span<const std::uint8_t> le) {
   auto c = curve_of_scalar_prime(le);
   if (!c) return "a prime of no curve cuzk knows (" + std::to_string(le.size()) + " bytes)";
-  return std::string(display_name(*c)) + "'s scalar field r (snarkjs and circom: " + std::string(snarkjs_name(*c)) + ")";
+  return std::string(display_name(*c)) + "'s scalar field r (snarkjs and circom: " + std::string(snarkjs_name(*c)) +
+         ")";
 }
 
 }  // namespace cuzk::curves

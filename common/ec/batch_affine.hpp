@@ -19,15 +19,15 @@ void batch_inverse(std::span<F> v) {
   std::vector<F> prefix(v.size());
   F acc = F::one();
   for (std::size_t i = 0; i < v.size(); ++i) {
-    prefix[i] = acc;                       /* prefix_i = v_0 ... v_{i-1} */
+    prefix[i] = acc; /* prefix_i = v_0 ... v_{i-1} */
     if (!v[i].is_zero()) acc *= v[i];
   }
-  F inv = acc.inverse();                   /* (v_0 ... v_{n-1})^-1 */
+  F inv = acc.inverse(); /* (v_0 ... v_{n-1})^-1 */
   for (std::size_t i = v.size(); i-- > 0;) {
     if (v[i].is_zero()) continue;
     F vi = v[i];
-    v[i] = inv * prefix[i];                /* v_i^-1 = (v_0 ... v_i)^-1 (v_0 ... v_{i-1}) */
-    inv *= vi;                             /* (v_0 ... v_{i-1})^-1 */
+    v[i] = inv * prefix[i]; /* v_i^-1 = (v_0 ... v_i)^-1 (v_0 ... v_{i-1}) */
+    inv *= vi;              /* (v_0 ... v_{i-1})^-1 */
   }
 }
 
@@ -44,7 +44,7 @@ void batch_to_affine(std::span<const jacobian<C>> in, std::span<typename jacobia
       continue;
     }
     F zi2 = zinv[i].sqr();
-    out[i] = {in[i].X * zi2, in[i].Y * zi2 * zinv[i], false};  /* x = X/Z^2, y = Y/Z^3 */
+    out[i] = {in[i].X * zi2, in[i].Y * zi2 * zinv[i], false}; /* x = X/Z^2, y = Y/Z^3 */
   }
 }
 
@@ -75,15 +75,15 @@ affine_point<F> affine_add_with_inverse(const affine_point<F>& p, const affine_p
   if (q.infinity) return p;
   F lambda;
   if (!(p.x == q.x)) {
-    lambda = (q.y - p.y) * inv;            /* lambda = (y2 - y1) / (x2 - x1) */
+    lambda = (q.y - p.y) * inv; /* lambda = (y2 - y1) / (x2 - x1) */
   } else if (p.y == q.y) {
     F xx = p.x.sqr();
-    lambda = (xx.dbl() + xx) * inv;        /* lambda = 3 x1^2 / (2 y1) */
+    lambda = (xx.dbl() + xx) * inv; /* lambda = 3 x1^2 / (2 y1) */
   } else {
-    return {};                             /* Q = -P */
+    return {}; /* Q = -P */
   }
-  F x3 = lambda.sqr() - p.x - q.x;         /* x3 = lambda^2 - x1 - x2 */
-  return {x3, lambda * (p.x - x3) - p.y, false};  /* y3 = lambda (x1 - x3) - y1 */
+  F x3 = lambda.sqr() - p.x - q.x;               /* x3 = lambda^2 - x1 - x2 */
+  return {x3, lambda * (p.x - x3) - p.y, false}; /* y3 = lambda (x1 - x3) - y1 */
 }
 
 /* acc[i] += add[i] for every i, with one shared inversion. */

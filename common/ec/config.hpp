@@ -38,10 +38,9 @@ struct g2_group {
   }
   static const affine_point<field_t>& generator() {
     using F = ff::fp<C>;
-    static const affine_point<field_t> g{
-        {F::from_canonical_unchecked(C::g2_x0), F::from_canonical_unchecked(C::g2_x1)},
-        {F::from_canonical_unchecked(C::g2_y0), F::from_canonical_unchecked(C::g2_y1)},
-        false};
+    static const affine_point<field_t> g{{F::from_canonical_unchecked(C::g2_x0), F::from_canonical_unchecked(C::g2_x1)},
+                                         {F::from_canonical_unchecked(C::g2_y0), F::from_canonical_unchecked(C::g2_y1)},
+                                         false};
     return g;
   }
 };

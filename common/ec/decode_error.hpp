@@ -20,12 +20,18 @@ enum class decode_error : std::uint8_t {
 
 constexpr std::string_view to_string(decode_error e) {
   switch (e) {
-    case decode_error::wrong_length: return "wrong length";
-    case decode_error::bad_flags: return "bad flag bits";
-    case decode_error::non_canonical_coordinate: return "coordinate not below p";
-    case decode_error::not_on_curve: return "point not on the curve";
-    case decode_error::not_in_subgroup: return "point not in the prime-order subgroup";
-    case decode_error::non_canonical_infinity: return "non-canonical encoding of infinity";
+    case decode_error::wrong_length:
+      return "wrong length";
+    case decode_error::bad_flags:
+      return "bad flag bits";
+    case decode_error::non_canonical_coordinate:
+      return "coordinate not below p";
+    case decode_error::not_on_curve:
+      return "point not on the curve";
+    case decode_error::not_in_subgroup:
+      return "point not in the prime-order subgroup";
+    case decode_error::non_canonical_infinity:
+      return "non-canonical encoding of infinity";
   }
   return "unknown decode error";
 }

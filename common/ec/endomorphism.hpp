@@ -15,9 +15,7 @@ inline g1_affine_t phi(const g1_affine_t& p) {
   if (p.infinity) return p;
   return {p.x * fp_t::from_montgomery(consts::beta_mont), p.y, false};
 }
-inline g1_jacobian_t phi(const g1_jacobian_t& p) {
-  return {p.X * fp_t::from_montgomery(consts::beta_mont), p.Y, p.Z};
-}
+inline g1_jacobian_t phi(const g1_jacobian_t& p) { return {p.X * fp_t::from_montgomery(consts::beta_mont), p.Y, p.Z}; }
 
 namespace detail {
 /* psi(x, y) = (conj(x) cx, conj(y) cy): untwist, p-power Frobenius, twist.
@@ -29,8 +27,10 @@ struct psi_coefficients {
   static const psi_coefficients& get() {
     static const psi_coefficients c = [] {
       auto g2 = ff::tower::gamma<C>(1, 2), g3 = ff::tower::gamma<C>(1, 3);
-      if constexpr (C::twist_type == curves::twist::m) return psi_coefficients{g2.inverse(), g3.inverse()};
-      else return psi_coefficients{g2, g3};
+      if constexpr (C::twist_type == curves::twist::m)
+        return psi_coefficients{g2.inverse(), g3.inverse()};
+      else
+        return psi_coefficients{g2, g3};
     }();
     return c;
   }

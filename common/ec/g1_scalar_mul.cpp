@@ -19,16 +19,16 @@ g1_jacobian_t mul_glv(const g1_jacobian_t& p, const scalar_limbs_t& k) {
   auto d = split_base_x(reduce_mod_r(k));
   ff::limbs::big<2> a, b;
   ff::limbs::u128 t;
-  t = (ff::limbs::u128)d[1] * consts::x_abs + d[0];  /* a = d0 + d1 |x| < x^2 */
+  t = (ff::limbs::u128)d[1] * consts::x_abs + d[0]; /* a = d0 + d1 |x| < x^2 */
   a = {(std::uint64_t)t, (std::uint64_t)(t >> 64)};
-  t = (ff::limbs::u128)d[3] * consts::x_abs + d[2];  /* b = d2 + d3 |x| < x^2 */
+  t = (ff::limbs::u128)d[3] * consts::x_abs + d[2]; /* b = d2 + d3 |x| < x^2 */
   b = {(std::uint64_t)t, (std::uint64_t)(t >> 64)};
 
   g1_jacobian_t tj[n];
-  detail::odd_multiples(p, tj, n);                   /* tj[i] = (2i + 1) P */
+  detail::odd_multiples(p, tj, n); /* tj[i] = (2i + 1) P */
   g1_affine_t tp[n], tq[n];
   batch_to_affine<g1_curve>(tj, tp);
-  for (std::size_t i = 0; i < n; ++i) tq[i] = -phi(tp[i]);  /* tq[i] = (2i + 1) [x^2] P */
+  for (std::size_t i = 0; i < n; ++i) tq[i] = -phi(tp[i]); /* tq[i] = (2i + 1) [x^2] P */
 
   std::int8_t da[129], db[129];
   std::size_t la = wnaf(a, w, da), lb = wnaf(b, w, db);

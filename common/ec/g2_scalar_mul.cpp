@@ -19,15 +19,15 @@ g2_jacobian_t mul_gls(const g2_jacobian_t& p, const scalar_limbs_t& k) {
   auto d = split_base_x(reduce_mod_r(k));
 
   g2_jacobian_t tj[n];
-  detail::odd_multiples(p, tj, n);                   /* tj[i] = (2i + 1) P */
+  detail::odd_multiples(p, tj, n); /* tj[i] = (2i + 1) P */
   g2_affine_t t[4][n];
   batch_to_affine<g2_curve>(tj, t[0]);
   for (std::size_t i = 0; i < n; ++i) {
     g2_affine_t s = psi(t[0][i]);
-    t[1][i] = -s;                                     /* (2i + 1) [|x|] P = -psi */
+    t[1][i] = -s; /* (2i + 1) [|x|] P = -psi */
     s = psi(s);
-    t[2][i] = s;                                      /* (2i + 1) [|x|^2] P = psi^2 */
-    t[3][i] = -psi(s);                                /* (2i + 1) [|x|^3] P = -psi^3 */
+    t[2][i] = s;       /* (2i + 1) [|x|^2] P = psi^2 */
+    t[3][i] = -psi(s); /* (2i + 1) [|x|^3] P = -psi^3 */
   }
 
   std::int8_t digits[4][65];

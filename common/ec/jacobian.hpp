@@ -53,16 +53,16 @@ struct jacobian {
   /* dbl-2009-l: 2M + 5S */
   jacobian dbl() const {
     if (is_identity()) return *this;
-    field_t A = X.sqr();                        /* A = X1^2 */
-    field_t B = Y.sqr();                        /* B = Y1^2 */
-    field_t C = B.sqr();                        /* C = B^2 */
-    field_t D = ((X + B).sqr() - A - C).dbl();  /* D = 2((X1 + B)^2 - A - C) */
-    field_t E = A.dbl() + A;                    /* E = 3A */
-    field_t F = E.sqr();                        /* F = E^2 */
+    field_t A = X.sqr();                       /* A = X1^2 */
+    field_t B = Y.sqr();                       /* B = Y1^2 */
+    field_t C = B.sqr();                       /* C = B^2 */
+    field_t D = ((X + B).sqr() - A - C).dbl(); /* D = 2((X1 + B)^2 - A - C) */
+    field_t E = A.dbl() + A;                   /* E = 3A */
+    field_t F = E.sqr();                       /* F = E^2 */
     jacobian r;
-    r.X = F - D.dbl();                             /* X3 = F - 2D */
-    r.Y = E * (D - r.X) - C.dbl().dbl().dbl();     /* Y3 = E(D - X3) - 8C */
-    r.Z = (Y * Z).dbl();                           /* Z3 = 2 Y1 Z1 */
+    r.X = F - D.dbl();                         /* X3 = F - 2D */
+    r.Y = E * (D - r.X) - C.dbl().dbl().dbl(); /* Y3 = E(D - X3) - 8C */
+    r.Z = (Y * Z).dbl();                       /* Z3 = 2 Y1 Z1 */
     return r;
   }
 
@@ -70,22 +70,22 @@ struct jacobian {
   friend jacobian operator+(const jacobian& p, const jacobian& q) {
     if (p.is_identity()) return q;
     if (q.is_identity()) return p;
-    field_t Z1Z1 = p.Z.sqr();             /* Z1Z1 = Z1^2 */
-    field_t Z2Z2 = q.Z.sqr();             /* Z2Z2 = Z2^2 */
-    field_t U1 = p.X * Z2Z2;              /* U1 = X1 Z2Z2 */
-    field_t U2 = q.X * Z1Z1;              /* U2 = X2 Z1Z1 */
-    field_t S1 = p.Y * q.Z * Z2Z2;        /* S1 = Y1 Z2 Z2Z2 */
-    field_t S2 = q.Y * p.Z * Z1Z1;        /* S2 = Y2 Z1 Z1Z1 */
-    field_t H = U2 - U1;                  /* H = U2 - U1 */
-    field_t R = (S2 - S1).dbl();          /* r = 2(S2 - S1) */
+    field_t Z1Z1 = p.Z.sqr();                                    /* Z1Z1 = Z1^2 */
+    field_t Z2Z2 = q.Z.sqr();                                    /* Z2Z2 = Z2^2 */
+    field_t U1 = p.X * Z2Z2;                                     /* U1 = X1 Z2Z2 */
+    field_t U2 = q.X * Z1Z1;                                     /* U2 = X2 Z1Z1 */
+    field_t S1 = p.Y * q.Z * Z2Z2;                               /* S1 = Y1 Z2 Z2Z2 */
+    field_t S2 = q.Y * p.Z * Z1Z1;                               /* S2 = Y2 Z1 Z1Z1 */
+    field_t H = U2 - U1;                                         /* H = U2 - U1 */
+    field_t R = (S2 - S1).dbl();                                 /* r = 2(S2 - S1) */
     if (H.is_zero()) return R.is_zero() ? p.dbl() : jacobian{};  // P = Q, or P = -Q
-    field_t I = H.dbl().sqr();            /* I = (2H)^2 */
-    field_t J = H * I;                    /* J = H I */
-    field_t V = U1 * I;                   /* V = U1 I */
+    field_t I = H.dbl().sqr();                                   /* I = (2H)^2 */
+    field_t J = H * I;                                           /* J = H I */
+    field_t V = U1 * I;                                          /* V = U1 I */
     jacobian r;
-    r.X = R.sqr() - J - V.dbl();                        /* X3 = r^2 - J - 2V */
-    r.Y = R * (V - r.X) - (S1 * J).dbl();               /* Y3 = r(V - X3) - 2 S1 J */
-    r.Z = ((p.Z + q.Z).sqr() - Z1Z1 - Z2Z2) * H;        /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H */
+    r.X = R.sqr() - J - V.dbl();                 /* X3 = r^2 - J - 2V */
+    r.Y = R * (V - r.X) - (S1 * J).dbl();        /* Y3 = r(V - X3) - 2 S1 J */
+    r.Z = ((p.Z + q.Z).sqr() - Z1Z1 - Z2Z2) * H; /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H */
     return r;
   }
 
@@ -93,20 +93,20 @@ struct jacobian {
   friend jacobian operator+(const jacobian& p, const affine_t& q) {
     if (q.infinity) return p;
     if (p.is_identity()) return from_affine(q);
-    field_t Z1Z1 = p.Z.sqr();             /* Z1Z1 = Z1^2 */
-    field_t U2 = q.x * Z1Z1;              /* U2 = X2 Z1Z1 */
-    field_t S2 = q.y * p.Z * Z1Z1;        /* S2 = Y2 Z1 Z1Z1 */
-    field_t H = U2 - p.X;                 /* H = U2 - X1 */
-    field_t R = (S2 - p.Y).dbl();         /* r = 2(S2 - Y1) */
+    field_t Z1Z1 = p.Z.sqr();      /* Z1Z1 = Z1^2 */
+    field_t U2 = q.x * Z1Z1;       /* U2 = X2 Z1Z1 */
+    field_t S2 = q.y * p.Z * Z1Z1; /* S2 = Y2 Z1 Z1Z1 */
+    field_t H = U2 - p.X;          /* H = U2 - X1 */
+    field_t R = (S2 - p.Y).dbl();  /* r = 2(S2 - Y1) */
     if (H.is_zero()) return R.is_zero() ? p.dbl() : jacobian{};
-    field_t HH = H.sqr();                 /* HH = H^2 */
-    field_t I = HH.dbl().dbl();           /* I = 4 HH */
-    field_t J = H * I;                    /* J = H I */
-    field_t V = p.X * I;                  /* V = X1 I */
+    field_t HH = H.sqr();       /* HH = H^2 */
+    field_t I = HH.dbl().dbl(); /* I = 4 HH */
+    field_t J = H * I;          /* J = H I */
+    field_t V = p.X * I;        /* V = X1 I */
     jacobian r;
-    r.X = R.sqr() - J - V.dbl();                   /* X3 = r^2 - J - 2V */
-    r.Y = R * (V - r.X) - (p.Y * J).dbl();         /* Y3 = r(V - X3) - 2 Y1 J */
-    r.Z = (p.Z + H).sqr() - Z1Z1 - HH;             /* Z3 = (Z1 + H)^2 - Z1Z1 - HH */
+    r.X = R.sqr() - J - V.dbl();           /* X3 = r^2 - J - 2V */
+    r.Y = R * (V - r.X) - (p.Y * J).dbl(); /* Y3 = r(V - X3) - 2 Y1 J */
+    r.Z = (p.Z + H).sqr() - Z1Z1 - HH;     /* Z3 = (Z1 + H)^2 - Z1Z1 - HH */
     return r;
   }
 
@@ -120,10 +120,16 @@ struct jacobian {
 
 /* The building blocks an MSM bucket loop calls by name. */
 template <class C>
-inline jacobian<C> add(const jacobian<C>& p, const jacobian<C>& q) { return p + q; }
+inline jacobian<C> add(const jacobian<C>& p, const jacobian<C>& q) {
+  return p + q;
+}
 template <class C>
-inline jacobian<C> add_mixed(const jacobian<C>& p, const typename jacobian<C>::affine_t& q) { return p + q; }
+inline jacobian<C> add_mixed(const jacobian<C>& p, const typename jacobian<C>::affine_t& q) {
+  return p + q;
+}
 template <class C>
-inline jacobian<C> dbl(const jacobian<C>& p) { return p.dbl(); }
+inline jacobian<C> dbl(const jacobian<C>& p) {
+  return p.dbl();
+}
 
 }  // namespace cuzk::ec

@@ -49,16 +49,16 @@ std::size_t wnaf(const ff::limbs::big<N>& k, unsigned w, std::int8_t* out) {
   while (!ff::limbs::is_zero(t)) {
     std::int8_t d = 0;
     if (t[0] & 1) {
-      std::int64_t m = std::int64_t(t[0] & std::uint64_t(full - 1));  /* k mod 2^w */
-      if (m >= half) m -= full;                                       /* centered in (-2^(w-1), 2^(w-1)) */
+      std::int64_t m = std::int64_t(t[0] & std::uint64_t(full - 1)); /* k mod 2^w */
+      if (m >= half) m -= full;                                      /* centered in (-2^(w-1), 2^(w-1)) */
       d = std::int8_t(m);
       ff::limbs::big<N + 1> md{};
       if (m > 0) {
         md[0] = std::uint64_t(m);
-        ff::limbs::sub(t, t, md);  /* k -= d */
+        ff::limbs::sub(t, t, md); /* k -= d */
       } else {
         md[0] = std::uint64_t(-m);
-        ff::limbs::add(t, t, md);  /* k -= d, d < 0 */
+        ff::limbs::add(t, t, md); /* k -= d, d < 0 */
       }
     }
     out[len++] = d;
@@ -67,8 +67,6 @@ std::size_t wnaf(const ff::limbs::big<N>& k, unsigned w, std::int8_t* out) {
   return len;
 }
 
-inline std::size_t wnaf(std::uint64_t k, unsigned w, std::int8_t* out) {
-  return wnaf(ff::limbs::big<1>{k}, w, out);
-}
+inline std::size_t wnaf(std::uint64_t k, unsigned w, std::int8_t* out) { return wnaf(ff::limbs::big<1>{k}, w, out); }
 
 }  // namespace cuzk::ec

@@ -28,8 +28,10 @@ void odd_multiples(const jacobian<G>& p, jacobian<G>* out, std::size_t n) {
 /* acc += d T where table[i] = (2i + 1) T and d is an odd wNAF digit (or 0) */
 template <class Acc, class Entry>
 inline void add_wnaf_digit(Acc& acc, const Entry* table, int d) {
-  if (d > 0) acc += table[d >> 1];
-  else if (d < 0) acc -= table[(-d) >> 1];
+  if (d > 0)
+    acc += table[d >> 1];
+  else if (d < 0)
+    acc -= table[(-d) >> 1];
 }
 }  // namespace detail
 
@@ -63,8 +65,10 @@ jacobian<G> mul_by_x_abs(const jacobian<G>& p) {
 /* [x]P, negated where x < 0 */
 template <class G>
 jacobian<G> mul_by_x(const jacobian<G>& p) {
-  if constexpr (G::curve::x_negative) return -mul_by_x_abs(p);
-  else return mul_by_x_abs(p);
+  if constexpr (G::curve::x_negative)
+    return -mul_by_x_abs(p);
+  else
+    return mul_by_x_abs(p);
 }
 
 /* BLS12-381's endomorphism methods (g1_scalar_mul.cpp, g2_scalar_mul.cpp) */
@@ -73,16 +77,22 @@ g2_jacobian_t mul_gls(const g2_jacobian_t& p, const scalar_limbs_t& k);
 
 template <class C>
 g1_jacobian<C> mul(const jacobian<g1_group<C>>& p, const scalar_limbs_t& k) {
-  if constexpr (C::fam == curves::family::bls12) return mul_glv(p, k);
-  else return mul_any(p, reduce_mod_r<C>(k));
+  if constexpr (C::fam == curves::family::bls12)
+    return mul_glv(p, k);
+  else
+    return mul_any(p, reduce_mod_r<C>(k));
 }
 template <class C>
 g2_jacobian<C> mul(const jacobian<g2_group<C>>& p, const scalar_limbs_t& k) {
-  if constexpr (C::fam == curves::family::bls12) return mul_gls(p, k);
-  else return mul_any(p, reduce_mod_r<C>(k));
+  if constexpr (C::fam == curves::family::bls12)
+    return mul_gls(p, k);
+  else
+    return mul_any(p, reduce_mod_r<C>(k));
 }
 template <class G>
-jacobian<G> mul(const jacobian<G>& p, const ff::fr<typename G::curve>& k) { return mul(p, k.to_canonical()); }
+jacobian<G> mul(const jacobian<G>& p, const ff::fr<typename G::curve>& k) {
+  return mul(p, k.to_canonical());
+}
 template <class P>
 g1_jacobian<typename P::curve> mul(const affine_point<ff::mont_field<P>>& p, const ff::fr<typename P::curve>& k) {
   return mul(g1_jacobian<typename P::curve>::from_affine(p), k);

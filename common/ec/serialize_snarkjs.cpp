@@ -44,21 +44,25 @@ decode_result<affine_point<F>> decode_xy(std::span<const std::uint8_t> in, point
 }  // namespace
 
 template <class F>
-std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>& p) { return encode<lem>(p); }
+std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>& p) {
+  return encode<lem>(p);
+}
 template <class F>
-std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>& p) { return encode<big_endian>(p); }
+std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>& p) {
+  return encode<big_endian>(p);
+}
 
 template <class F>
 decode_result<affine_point<F>> decode_lem(std::span<const std::uint8_t> in, point_check check) {
   if (in.size() != 2 * lem<F>::size) return decode_error::wrong_length;
-  if (bytes::all_zero(in)) return affine_point<F>{};  /* isZeroAffine: x = 0 and y = 0 */
+  if (bytes::all_zero(in)) return affine_point<F>{}; /* isZeroAffine: x = 0 and y = 0 */
   return decode_xy<lem, F>(in, check);
 }
 
 template <class F>
 decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_check check) {
   if (in.size() != 2 * big_endian<F>::size) return decode_error::wrong_length;
-  if (in[0] & 0x40) {  /* UtoLEM: the infinity flag */
+  if (in[0] & 0x40) { /* UtoLEM: the infinity flag */
     if ((in[0] & ~0x40) != 0 || !bytes::all_zero(in.subspan(1))) return decode_error::non_canonical_infinity;
     return affine_point<F>{};
   }
@@ -69,20 +73,19 @@ decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_
   constexpr unsigned spare = 8 * base_t::n_bytes - base_t::bits;
   constexpr std::uint8_t flags = std::uint8_t((0xff << (8 - spare)) & ~0x40);
   if (in[0] & flags) return decode_error::bad_flags;
-  if (bytes::all_zero(in)) return affine_point<F>{};  /* LEMtoU writes infinity as zeros */
+  if (bytes::all_zero(in)) return affine_point<F>{}; /* LEMtoU writes infinity as zeros */
   return decode_xy<big_endian, F>(in, check);
 }
 
-#define CUZK_SNARKJS_LAYOUTS(F)                                                                         \
-  template std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>&);                  \
-  template decode_result<affine_point<F>> decode_lem<F>(std::span<const std::uint8_t>, point_check);   \
-  template std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>&);                    \
+#define CUZK_SNARKJS_LAYOUTS(F)                                                                      \
+  template std::array<std::uint8_t, point_size<F>> encode_lem(const affine_point<F>&);               \
+  template decode_result<affine_point<F>> decode_lem<F>(std::span<const std::uint8_t>, point_check); \
+  template std::array<std::uint8_t, point_size<F>> encode_u(const affine_point<F>&);                 \
   template decode_result<affine_point<F>> decode_u<F>(std::span<const std::uint8_t>, point_check);
 CUZK_SNARKJS_LAYOUTS(ff::fp<curves::bls12_381>)
 CUZK_SNARKJS_LAYOUTS(ff::fp2<curves::bls12_381>)
 CUZK_SNARKJS_LAYOUTS(ff::fp<curves::bn254>)
 CUZK_SNARKJS_LAYOUTS(ff::fp2<curves::bn254>)
 #undef CUZK_SNARKJS_LAYOUTS
-
 
 }  // namespace cuzk::ec::snarkjs

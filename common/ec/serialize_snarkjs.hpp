@@ -42,23 +42,27 @@ template <class F>
 decode_result<affine_point<F>> decode_u(std::span<const std::uint8_t> in, point_check check = point_check::on_curve);
 
 /* BLS12-381's names */
-inline constexpr std::size_t g1_size = point_size<fp_t>;  // 96
+inline constexpr std::size_t g1_size = point_size<fp_t>;   // 96
 inline constexpr std::size_t g2_size = point_size<fp2_t>;  // 192
 
 inline std::array<std::uint8_t, g1_size> encode_g1_lem(const g1_affine_t& p) { return encode_lem(p); }
 inline std::array<std::uint8_t, g2_size> encode_g2_lem(const g2_affine_t& p) { return encode_lem(p); }
-inline decode_result<g1_affine_t> decode_g1_lem(std::span<const std::uint8_t> in, point_check check = point_check::on_curve) {
+inline decode_result<g1_affine_t> decode_g1_lem(std::span<const std::uint8_t> in,
+                                                point_check check = point_check::on_curve) {
   return decode_lem<fp_t>(in, check);
 }
-inline decode_result<g2_affine_t> decode_g2_lem(std::span<const std::uint8_t> in, point_check check = point_check::on_curve) {
+inline decode_result<g2_affine_t> decode_g2_lem(std::span<const std::uint8_t> in,
+                                                point_check check = point_check::on_curve) {
   return decode_lem<fp2_t>(in, check);
 }
 inline std::array<std::uint8_t, g1_size> encode_g1_u(const g1_affine_t& p) { return encode_u(p); }
 inline std::array<std::uint8_t, g2_size> encode_g2_u(const g2_affine_t& p) { return encode_u(p); }
-inline decode_result<g1_affine_t> decode_g1_u(std::span<const std::uint8_t> in, point_check check = point_check::on_curve) {
+inline decode_result<g1_affine_t> decode_g1_u(std::span<const std::uint8_t> in,
+                                              point_check check = point_check::on_curve) {
   return decode_u<fp_t>(in, check);
 }
-inline decode_result<g2_affine_t> decode_g2_u(std::span<const std::uint8_t> in, point_check check = point_check::on_curve) {
+inline decode_result<g2_affine_t> decode_g2_u(std::span<const std::uint8_t> in,
+                                              point_check check = point_check::on_curve) {
   return decode_u<fp2_t>(in, check);
 }
 

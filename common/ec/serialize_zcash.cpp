@@ -74,7 +74,7 @@ decode_result<affine_point<F>> decode_compressed(std::span<const std::uint8_t> i
   }
   auto x = L::read(body.data());
   if (!x) return decode_error::non_canonical_coordinate;
-  auto y = (x->sqr() * *x + L::curve::b()).sqrt();  /* y = sqrt(x^3 + b) */
+  auto y = (x->sqr() * *x + L::curve::b()).sqrt(); /* y = sqrt(x^3 + b) */
   if (!y) return decode_error::not_on_curve;
   if (bytes::lexicographically_largest(*y) != bool(flags & flag_sign)) *y = -*y;
   return checked(affine_point<F>{*x, *y, false}, check);

@@ -9,8 +9,8 @@ namespace {
 }  // namespace
 
 bool in_subgroup_bls12_381(const g1_jacobian_t& p) {
-  g1_jacobian_t xx = times_x_abs(times_x_abs(p));    /* [x^2]P */
-  return phi(p) == -xx;                               /* phi(P) = -[x^2]P */
+  g1_jacobian_t xx = times_x_abs(times_x_abs(p)); /* [x^2]P */
+  return phi(p) == -xx;                           /* phi(P) = -[x^2]P */
 }
 
 }  // namespace cuzk::ec

@@ -28,16 +28,18 @@ bool in_subgroup_bls12_381(const g1_jacobian_t& p);
      G2: psi(P) = [x]P on BLS12-381, psi(P) = [6x^2]P on BN254 */
 template <class C>
 bool in_subgroup(const jacobian<g1_group<C>>& p) {
-  if constexpr (C::fam == curves::family::bls12) return in_subgroup_bls12_381(p);
-  else return true;
+  if constexpr (C::fam == curves::family::bls12)
+    return in_subgroup_bls12_381(p);
+  else
+    return true;
 }
 template <class C>
 bool in_subgroup(const jacobian<g2_group<C>>& p) {
   if constexpr (C::fam == curves::family::bls12) {
     return psi(p) == mul_by_x(p);
   } else {
-    auto x2 = mul_by_x(mul_by_x(p));     /* [x^2]P */
-    auto x6 = (x2 + x2.dbl()).dbl();     /* [6x^2]P */
+    auto x2 = mul_by_x(mul_by_x(p)); /* [x^2]P */
+    auto x6 = (x2 + x2.dbl()).dbl(); /* [6x^2]P */
     return psi(p) == x6;
   }
 }
@@ -62,21 +64,23 @@ bool in_subgroup_by_order(const jacobian<G>& p) {
    BN254: G1 is the whole curve; G2 [h2]P. */
 template <class C>
 g1_jacobian<C> clear_cofactor(const jacobian<g1_group<C>>& p) {
-  if constexpr (C::fam == curves::family::bls12) return p + mul_by_x_abs(p);  /* [1 - x]P = P + [|x|]P */
-  else return p;
+  if constexpr (C::fam == curves::family::bls12)
+    return p + mul_by_x_abs(p); /* [1 - x]P = P + [|x|]P */
+  else
+    return p;
 }
 template <class C>
 g2_jacobian<C> clear_cofactor(const jacobian<g2_group<C>>& p) {
   if constexpr (C::fam == curves::family::bls12) {
     /* RFC 9380 App. G.3, clear_cofactor_bls12381_g2, with c1 = x */
-    auto t1 = mul_by_x(p);                 /* t1 = [x]P */
-    auto t2 = psi(p);                      /* t2 = psi(P) */
-    auto t3 = psi(psi(p.dbl()));           /* t3 = psi^2(2P) */
-    t3 -= t2;                              /* t3 = psi^2(2P) - psi(P) */
-    t2 = mul_by_x(t1 + t2);                /* t2 = [x]([x]P + psi(P)) */
-    t3 += t2;                              /* t3 += [x^2]P + [x]psi(P) */
-    t3 -= t1;                              /* t3 -= [x]P */
-    return t3 - p;                         /* Q = t3 - P */
+    auto t1 = mul_by_x(p);       /* t1 = [x]P */
+    auto t2 = psi(p);            /* t2 = psi(P) */
+    auto t3 = psi(psi(p.dbl())); /* t3 = psi^2(2P) */
+    t3 -= t2;                    /* t3 = psi^2(2P) - psi(P) */
+    t2 = mul_by_x(t1 + t2);      /* t2 = [x]([x]P + psi(P)) */
+    t3 += t2;                    /* t3 += [x^2]P + [x]psi(P) */
+    t3 -= t1;                    /* t3 -= [x]P */
+    return t3 - p;               /* Q = t3 - P */
   } else {
     return mul_any(p, C::g2_cofactor);
   }

@@ -52,7 +52,8 @@ bool use_cuda(std::string_view kind, std::string* note) {
   if (kind == "cuda") throw std::invalid_argument("--backend cuda: no CUDA device is present");
   if (note) *note = "backend auto: no CUDA device present, proving on the CPU";
 #else
-  if (kind == "cuda") throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");
+  if (kind == "cuda")
+    throw std::invalid_argument("--backend cuda: this build has no CUDA support (nvcc was not found)");
   if (note) *note = "backend auto: built without CUDA, proving on the CPU";
 #endif
   return false;
@@ -80,12 +81,13 @@ std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string
   why = "this build has no CUDA fixed-base engine";
 #endif
   if (kind == "cuda") throw std::invalid_argument("--backend cuda: " + why);
-  if (kind != "auto") throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
+  if (kind != "auto")
+    throw std::invalid_argument("--backend must be cpu, cuda or auto, not '" + std::string(kind) + "'");
   if (note) *note = "backend auto: " + why + ", fixed-base multiplications on the CPU";
   return std::make_unique<groth16::basic_cpu_fixed_base_engine<C>>();
 }
 
-#define CUZK_ENGINES_SELECT(C)                                                                     \
+#define CUZK_ENGINES_SELECT(C)                                                                  \
   template std::unique_ptr<groth16::basic_engine<C>> make(std::string_view, int, std::string*); \
   template std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string_view, std::string*);
 CUZK_CURVES(CUZK_ENGINES_SELECT)

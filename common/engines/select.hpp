@@ -44,6 +44,7 @@ std::unique_ptr<groth16::basic_engine<C>> make(std::string_view kind, int thread
 /* The setup's fixed-base multiplications, by the same rule: "cpu", "cuda" or
    "auto"; `note` says why auto fell back to the CPU. */
 template <class C = curves::bls12_381>
-std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string_view kind, std::string* note = nullptr);
+std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base(std::string_view kind,
+                                                                     std::string* note = nullptr);
 
 }  // namespace cuzk::engines

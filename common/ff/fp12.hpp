@@ -68,12 +68,12 @@ struct fp12 {
     if (k == 0) return r;
     using tower::fp2_frobenius;
     using tower::mul_by_gamma;
-    return {{fp2_frobenius(r.c0.c0, k),                             // w^0
-             mul_by_gamma(fp2_frobenius(r.c0.c1, k), k, 2),         // w^2
-             mul_by_gamma(fp2_frobenius(r.c0.c2, k), k, 4)},        // w^4
-            {mul_by_gamma(fp2_frobenius(r.c1.c0, k), k, 1),         // w^1
-             mul_by_gamma(fp2_frobenius(r.c1.c1, k), k, 3),         // w^3
-             mul_by_gamma(fp2_frobenius(r.c1.c2, k), k, 5)}};       // w^5
+    return {{fp2_frobenius(r.c0.c0, k),                        // w^0
+             mul_by_gamma(fp2_frobenius(r.c0.c1, k), k, 2),    // w^2
+             mul_by_gamma(fp2_frobenius(r.c0.c2, k), k, 4)},   // w^4
+            {mul_by_gamma(fp2_frobenius(r.c1.c0, k), k, 1),    // w^1
+             mul_by_gamma(fp2_frobenius(r.c1.c1, k), k, 3),    // w^3
+             mul_by_gamma(fp2_frobenius(r.c1.c2, k), k, 5)}};  // w^5
   }
 
   /* Product by a line value l = l0 + l1 v + l4 v w (positions 0, 1 and 4 of

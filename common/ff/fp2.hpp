@@ -107,25 +107,37 @@ struct fp2_wide {
 
 /* Fp2 sums with the branch-free Fp additions of fp_wide.hpp */
 template <class C>
-inline fp2<C> add(const fp2<C>& a, const fp2<C>& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
+inline fp2<C> add(const fp2<C>& a, const fp2<C>& b) {
+  return {add(a.c0, b.c0), add(a.c1, b.c1)};
+}
 template <class C>
-inline fp2<C> sub(const fp2<C>& a, const fp2<C>& b) { return {sub(a.c0, b.c0), sub(a.c1, b.c1)}; }
+inline fp2<C> sub(const fp2<C>& a, const fp2<C>& b) {
+  return {sub(a.c0, b.c0), sub(a.c1, b.c1)};
+}
 template <class C>
-inline fp2<C> dbl(const fp2<C>& a) { return add(a, a); }
+inline fp2<C> dbl(const fp2<C>& a) {
+  return add(a, a);
+}
 template <class C>
-inline fp2_wide<C> add(const fp2_wide<C>& a, const fp2_wide<C>& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
+inline fp2_wide<C> add(const fp2_wide<C>& a, const fp2_wide<C>& b) {
+  return {add(a.c0, b.c0), add(a.c1, b.c1)};
+}
 template <class C>
-inline fp2_wide<C> sub(const fp2_wide<C>& a, const fp2_wide<C>& b) { return {sub(a.c0, b.c0), sub(a.c1, b.c1)}; }
+inline fp2_wide<C> sub(const fp2_wide<C>& a, const fp2_wide<C>& b) {
+  return {sub(a.c0, b.c0), sub(a.c1, b.c1)};
+}
 
 /* k a for the small constant k of xi = k + u, by doublings and additions */
 template <unsigned K, class T>
 inline T times_small(const T& a) {
   static_assert(K >= 1);
-  if constexpr (K == 1) return a;
+  if constexpr (K == 1)
+    return a;
   else if constexpr (K % 2 == 0) {
     T h = times_small<K / 2>(a);
     return add(h, h);
-  } else return add(times_small<K - 1>(a), a);
+  } else
+    return add(times_small<K - 1>(a), a);
 }
 
 /* times xi = k + u: (k c0 - c1) + (c0 + k c1) u; for BLS12-381 (k = 1)
@@ -136,9 +148,13 @@ inline T mul_by_xi(const T& a) {
   return {sub(times_small<k>(a.c0), a.c1), add(a.c0, times_small<k>(a.c1))};
 }
 template <class C>
-inline fp2<C> mul_by_nonresidue(const fp2<C>& a) { return mul_by_xi<C>(a); }
+inline fp2<C> mul_by_nonresidue(const fp2<C>& a) {
+  return mul_by_xi<C>(a);
+}
 template <class C>
-inline fp2_wide<C> mul_by_nonresidue(const fp2_wide<C>& a) { return mul_by_xi<C>(a); }
+inline fp2_wide<C> mul_by_nonresidue(const fp2_wide<C>& a) {
+  return mul_by_xi<C>(a);
+}
 
 /* Schoolbook with the subtraction folded into an operand (zkcrypto bls12_381's
    "sum of products" idea): with u^2 = -1,
@@ -169,23 +185,37 @@ inline fp2_wide<C> sqr_wide(const fp2<C>& a) {
 }
 
 template <class C>
-inline fp2<C> reduce(const fp2_wide<C>& a) { return {reduce(a.c0), reduce(a.c1)}; }
+inline fp2<C> reduce(const fp2_wide<C>& a) {
+  return {reduce(a.c0), reduce(a.c1)};
+}
 
 template <class C>
-inline fp2<C> mul(const fp2<C>& a, const fp2<C>& b) { return reduce(mul_wide(a, b)); }
+inline fp2<C> mul(const fp2<C>& a, const fp2<C>& b) {
+  return reduce(mul_wide(a, b));
+}
 template <class C>
-inline fp2<C> sqr(const fp2<C>& a) { return reduce(sqr_wide(a)); }
+inline fp2<C> sqr(const fp2<C>& a) {
+  return reduce(sqr_wide(a));
+}
 /* a s for s in Fp */
 template <class C>
-inline fp2<C> mul(const fp2<C>& a, const fp<C>& s) { return {mul(a.c0, s), mul(a.c1, s)}; }
+inline fp2<C> mul(const fp2<C>& a, const fp<C>& s) {
+  return {mul(a.c0, s), mul(a.c1, s)};
+}
 
 }  // namespace lazy
 
 template <class C>
-inline fp2<C> operator*(const fp2<C>& a, const fp2<C>& b) { return lazy::reduce(lazy::mul_wide(a, b)); }
+inline fp2<C> operator*(const fp2<C>& a, const fp2<C>& b) {
+  return lazy::reduce(lazy::mul_wide(a, b));
+}
 template <class C>
-inline fp2<C> fp2<C>::sqr() const { return lazy::reduce(lazy::sqr_wide(*this)); }
+inline fp2<C> fp2<C>::sqr() const {
+  return lazy::reduce(lazy::sqr_wide(*this));
+}
 template <class C>
-inline fp2<C> fp2<C>::mul_by_nonresidue() const { return lazy::mul_by_nonresidue(*this); }
+inline fp2<C> fp2<C>::mul_by_nonresidue() const {
+  return lazy::mul_by_nonresidue(*this);
+}
 
 }  // namespace cuzk::ff

@@ -18,7 +18,9 @@ constexpr fp2<C> gamma(unsigned k, unsigned j) {
 }
 /* a^(p^k) for a in Fp2: u^p = -u, so odd powers conjugate */
 template <class C>
-inline fp2<C> fp2_frobenius(const fp2<C>& a, unsigned k) { return (k & 1) ? a.conjugate() : a; }
+inline fp2<C> fp2_frobenius(const fp2<C>& a, unsigned k) {
+  return (k & 1) ? a.conjugate() : a;
+}
 /* a * gamma(k, j); for k = 2 gamma lies in Fp and costs two Fp products */
 template <class C>
 inline fp2<C> mul_by_gamma(const fp2<C>& a, unsigned k, unsigned j) {
@@ -101,9 +103,13 @@ inline fp6_wide<C> sub(const fp6_wide<C>& a, const fp6_wide<C>& b) {
 }
 /* times v: (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2 */
 template <class C>
-inline fp6_wide<C> mul_by_nonresidue(const fp6_wide<C>& a) { return {mul_by_nonresidue(a.c2), a.c0, a.c1}; }
+inline fp6_wide<C> mul_by_nonresidue(const fp6_wide<C>& a) {
+  return {mul_by_nonresidue(a.c2), a.c0, a.c1};
+}
 template <class C>
-inline fp6<C> reduce(const fp6_wide<C>& a) { return {reduce(a.c0), reduce(a.c1), reduce(a.c2)}; }
+inline fp6<C> reduce(const fp6_wide<C>& a) {
+  return {reduce(a.c0), reduce(a.c1), reduce(a.c2)};
+}
 
 /* Karatsuba over three terms, 6 Fp2 products (Devegili, O hEigeartaigh,
    Scott, Dahab, "Multiplication and squaring on pairing-friendly fields",
@@ -118,8 +124,7 @@ inline fp6_wide<C> mul_wide(const fp6<C>& a, const fp6<C>& b) {
   fp2_wide<C> t0 = mul_wide(add(a.c1, a.c2), add(b.c1, b.c2));
   fp2_wide<C> t1 = mul_wide(add(a.c0, a.c1), add(b.c0, b.c1));
   fp2_wide<C> t2 = mul_wide(add(a.c0, a.c2), add(b.c0, b.c2));
-  return {add(mul_by_nonresidue(sub(t0, add(v1, v2))), v0),
-          add(sub(t1, add(v0, v1)), mul_by_nonresidue(v2)),
+  return {add(mul_by_nonresidue(sub(t0, add(v1, v2))), v0), add(sub(t1, add(v0, v1)), mul_by_nonresidue(v2)),
           add(sub(t2, add(v0, v2)), v1)};
 }
 
@@ -130,8 +135,7 @@ template <class C>
 inline fp6_wide<C> sqr_wide(const fp6<C>& a) {
   fp2_wide<C> s0 = sqr_wide(a.c0), s1 = mul_wide(dbl(a.c0), a.c1), s2 = sqr_wide(add(sub(a.c0, a.c1), a.c2));
   fp2_wide<C> s3 = mul_wide(dbl(a.c1), a.c2), s4 = sqr_wide(a.c2);
-  return {add(s0, mul_by_nonresidue(s3)), add(s1, mul_by_nonresidue(s4)),
-          sub(add(add(s1, s2), s3), add(s0, s4))};
+  return {add(s0, mul_by_nonresidue(s3)), add(s1, mul_by_nonresidue(s4)), sub(add(add(s1, s2), s3), add(s0, s4))};
 }
 
 /* (a0 + a1 v + a2 v^2) b1 v = xi a2 b1 + a0 b1 v + a1 b1 v^2 */
@@ -147,8 +151,7 @@ inline fp6_wide<C> mul_by_1_wide(const fp6<C>& a, const fp2<C>& b1) {
 template <class C>
 inline fp6_wide<C> mul_by_01_wide(const fp6<C>& a, const fp2<C>& b0, const fp2<C>& b1) {
   fp2_wide<C> v0 = mul_wide(a.c0, b0), v1 = mul_wide(a.c1, b1);
-  return {add(mul_by_nonresidue(mul_wide(a.c2, b1)), v0),
-          sub(mul_wide(add(a.c0, a.c1), add(b0, b1)), add(v0, v1)),
+  return {add(mul_by_nonresidue(mul_wide(a.c2, b1)), v0), sub(mul_wide(add(a.c0, a.c1), add(b0, b1)), add(v0, v1)),
           add(mul_wide(a.c2, b0), v1)};
 }
 
@@ -161,11 +164,17 @@ inline fp6_wide<C> mul_by_0_wide(const fp6<C>& a, const fp2<C>& b0) {
 }  // namespace lazy
 
 template <class C>
-inline fp6<C> operator*(const fp6<C>& a, const fp6<C>& b) { return lazy::reduce(lazy::mul_wide(a, b)); }
+inline fp6<C> operator*(const fp6<C>& a, const fp6<C>& b) {
+  return lazy::reduce(lazy::mul_wide(a, b));
+}
 template <class C>
-inline fp6<C> fp6<C>::sqr() const { return lazy::reduce(lazy::sqr_wide(*this)); }
+inline fp6<C> fp6<C>::sqr() const {
+  return lazy::reduce(lazy::sqr_wide(*this));
+}
 template <class C>
-inline fp6<C> fp6<C>::mul_by_1(const fp2_t& b1) const { return lazy::reduce(lazy::mul_by_1_wide(*this, b1)); }
+inline fp6<C> fp6<C>::mul_by_1(const fp2_t& b1) const {
+  return lazy::reduce(lazy::mul_by_1_wide(*this, b1));
+}
 template <class C>
 inline fp6<C> fp6<C>::mul_by_01(const fp2_t& b0, const fp2_t& b1) const {
   return lazy::reduce(lazy::mul_by_01_wide(*this, b0, b1));

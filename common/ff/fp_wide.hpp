@@ -154,7 +154,9 @@ inline fp_wide<P> mul_wide(const typename P::limbs_t& a, const typename P::limbs
   return r;
 }
 template <class P>
-inline fp_wide<P> mul_wide(const mont_field<P>& a, const mont_field<P>& b) { return mul_wide<P>(a.l, b.l); }
+inline fp_wide<P> mul_wide(const mont_field<P>& a, const mont_field<P>& b) {
+  return mul_wide<P>(a.l, b.l);
+}
 
 /* a + b mod p R */
 template <class P>
@@ -230,6 +232,8 @@ inline mont_field<P> reduce(const fp_wide<P>& w) {
 
 /* a b, with the wide product and one reduction */
 template <class P>
-inline mont_field<P> mul(const mont_field<P>& a, const mont_field<P>& b) { return reduce(mul_wide(a, b)); }
+inline mont_field<P> mul(const mont_field<P>& a, const mont_field<P>& b) {
+  return reduce(mul_wide(a, b));
+}
 
 }  // namespace cuzk::ff::lazy

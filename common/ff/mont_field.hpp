@@ -40,9 +40,7 @@ class mont_field {
     return from_canonical_unchecked(c);
   }
   /* xR = mont(x, R^2); the caller guarantees x < m */
-  static mont_field from_canonical_unchecked(const limbs_t& c) {
-    return from_montgomery(c) * from_montgomery(P::r2);
-  }
+  static mont_field from_canonical_unchecked(const limbs_t& c) { return from_montgomery(c) * from_montgomery(P::r2); }
   /* Rejects x >= m. */
   static std::optional<mont_field> from_canonical(const limbs_t& c) {
     if (!limbs::less(c, P::modulus)) return std::nullopt;

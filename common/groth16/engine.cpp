@@ -21,12 +21,12 @@ basic_h_plan<C> basic_h_plan<C>::for_key(const basic_proving_key<C>& pk) {
   if (pk.h == h_form::odd_coset) {
     p.convention = poly::h_convention::odd_coset;
     p.shift = d.odd_coset_shift();  // ζ = ω_2n
-    p.z_inv = ff::fr<C>::one();          // Z = ζ^n − 1 = −2 is folded into the key's hExps
+    p.z_inv = ff::fr<C>::one();     // Z = ζ^n − 1 = −2 is folded into the key's hExps
     p.h_len = n;
   } else {
     p.convention = poly::h_convention::coefficients;
     p.shift = poly::basic_domain<C>::coset_generator();  // g
-    p.z_inv = d.vanishing_on_coset(p.shift).inverse();  // (g^n − 1)^−1
+    p.z_inv = d.vanishing_on_coset(p.shift).inverse();   // (g^n − 1)^−1
     p.h_len = n - 1;
   }
   return p;

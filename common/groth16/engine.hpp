@@ -102,9 +102,9 @@ struct phase_span {
 struct prove_timings {
   using clock = std::chrono::steady_clock;
   static constexpr std::size_t max_spans = 16;
-  double split = 0;      // the 0/1 classification of z (orchestrator)
-  double h2d = 0;        // host → device copies (CUDA)
-  double ntt = 0;        // the quotient H: NTTs and the pointwise product
+  double split = 0;  // the 0/1 classification of z (orchestrator)
+  double h2d = 0;    // host → device copies (CUDA)
+  double ntt = 0;    // the quotient H: NTTs and the pointwise product
   double msm_a = 0, msm_b_g1 = 0, msm_b_g2 = 0, msm_l = 0, msm_h = 0;
   double batch_add = 0;  // the ones of the split (CUDA, all MSMs together)
   double msm = 0;        // the whole MSM phase, wall clock

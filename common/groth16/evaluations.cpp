@@ -57,10 +57,10 @@ void evaluate_from_coefs(const basic_proving_key<C>& pk, std::span<const ff::fr<
   tbb::parallel_for(std::size_t{0}, c.size(), [&](std::size_t i) { c[i] = a[i] * b[i]; });
 }
 
-#define CUZK_GROTH16_EVALUATIONS(C)                                                                             \
+#define CUZK_GROTH16_EVALUATIONS(C)                                                                                 \
   template void fill_public_rows<C>(std::uint64_t, std::uint32_t, std::span<const ff::fr<C>>, std::span<ff::fr<C>>, \
-                                    std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                 \
-  template void evaluate_from_coefs(const basic_proving_key<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>, \
+                                    std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                    \
+  template void evaluate_from_coefs(const basic_proving_key<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>,  \
                                     std::span<ff::fr<C>>, std::span<ff::fr<C>>);
 CUZK_CURVES(CUZK_GROTH16_EVALUATIONS)
 

@@ -27,9 +27,9 @@ class fixed_base_table {
     std::vector<point_t> jac(windows * entries);
     tbb::parallel_for(std::size_t{0}, windows, [&](std::size_t w) {
       point_t base = point_t::from_affine(g);
-      for (std::size_t i = 0; i < 8 * w; ++i) base = base.dbl();  /* 2^(8w) G */
+      for (std::size_t i = 0; i < 8 * w; ++i) base = base.dbl(); /* 2^(8w) G */
       point_t acc = base;
-      for (std::size_t d = 0; d < entries; ++d) {                 /* (d + 1) 2^(8w) G */
+      for (std::size_t d = 0; d < entries; ++d) { /* (d + 1) 2^(8w) G */
         jac[w * entries + d] = acc;
         acc += base;
       }

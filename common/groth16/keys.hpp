@@ -98,12 +98,12 @@ struct basic_proving_key {
   bool native = false;
   g1 alpha1, beta1, delta1;
   g2 beta2, gamma2, delta2;
-  std::vector<g1> ic;                            // n_public + 1
-  std::vector<basic_matrix_coef<C>> coefs;       // A and B; row n_constraints + s holds A[s] = 1 (s ≤ n_public)
-  std::vector<g1> a, b1;                         // n_vars: u_i(τ), v_i(τ)
-  std::vector<g2> b2;                            // n_vars: v_i(τ)
-  std::vector<g1> c;                             // n_vars − n_public − 1: (β u_i + α v_i + w_i)(τ)/δ
-  std::vector<g1> h_query;                       // see h_form
+  std::vector<g1> ic;                       // n_public + 1
+  std::vector<basic_matrix_coef<C>> coefs;  // A and B; row n_constraints + s holds A[s] = 1 (s ≤ n_public)
+  std::vector<g1> a, b1;                    // n_vars: u_i(τ), v_i(τ)
+  std::vector<g2> b2;                       // n_vars: v_i(τ)
+  std::vector<g1> c;                        // n_vars − n_public − 1: (β u_i + α v_i + w_i)(τ)/δ
+  std::vector<g1> h_query;                  // see h_form
   mapped_bases mapped;
 
   /* bases per query: the decoded points, or (a key read without decoding

@@ -13,8 +13,7 @@ namespace cuzk::groth16 {
 template <class C>
 basic_proving_key<C> setup_circuit(const circuits::basic_circuit<C>& c,
                                    const std::type_identity_t<basic_toxic_waste<C>>& t, h_form h,
-                                   const progress_fn& progress,
-                                   std::type_identity_t<basic_fixed_base_engine<C>>* fb) {
+                                   const progress_fn& progress, std::type_identity_t<basic_fixed_base_engine<C>>* fb) {
   r1cs::basic_recording_cs<C> cs;
   c.synthesize(cs, nullptr);
   auto pk = setup<C>(std::move(cs).finish(), t, h, progress, fb);
@@ -26,8 +25,7 @@ template <class C>
 void synthesize_into(const basic_proving_key<C>& pk, const circuits::basic_circuit<C>& c, const circuits::inputs& in,
                      std::type_identity_t<basic_buffer_view<C>> buf) {
   const r1cs::counts n = c.count();
-  if (n.inputs + n.aux != pk.n_vars || n.inputs != pk.n_public + 1 ||
-      n.constraints + pk.n_public + 1 > pk.domain_size)
+  if (n.inputs + n.aux != pk.n_vars || n.inputs != pk.n_public + 1 || n.constraints + pk.n_public + 1 > pk.domain_size)
     throw std::invalid_argument("the proving key was made for another circuit (" + c.spec() + " has " +
                                 std::to_string(n.inputs + n.aux) + " wires, " + std::to_string(n.inputs - 1) +
                                 " public; the key has " + std::to_string(pk.n_vars) + " and " +
@@ -50,11 +48,10 @@ void synthesize_into(const basic_proving_key<C>& pk, const circuits::basic_circu
   fill_public_rows<C>(n.constraints, pk.n_public, z, buf.a, buf.b, buf.c);
 }
 
-#define CUZK_GROTH16_NATIVE(C)                                                                                  \
-  template basic_proving_key<C> setup_circuit<C>(const circuits::basic_circuit<C>&,                            \
-                                                 const basic_toxic_waste<C>&, h_form, const progress_fn&,      \
-                                                 basic_fixed_base_engine<C>*);                                 \
-  template void synthesize_into<C>(const basic_proving_key<C>&, const circuits::basic_circuit<C>&,             \
+#define CUZK_GROTH16_NATIVE(C)                                                                                   \
+  template basic_proving_key<C> setup_circuit<C>(const circuits::basic_circuit<C>&, const basic_toxic_waste<C>&, \
+                                                 h_form, const progress_fn&, basic_fixed_base_engine<C>*);       \
+  template void synthesize_into<C>(const basic_proving_key<C>&, const circuits::basic_circuit<C>&,               \
                                    const circuits::inputs&, basic_buffer_view<C>);
 CUZK_CURVES(CUZK_GROTH16_NATIVE)
 

@@ -32,8 +32,8 @@ struct basic_prover_buffers {
 
 template <class C>
 basic_proving_key<C> setup_circuit(const circuits::basic_circuit<C>& c,
-                                   const std::type_identity_t<basic_toxic_waste<C>>& t,
-                                   h_form h = h_form::odd_coset, const progress_fn& progress = {},
+                                   const std::type_identity_t<basic_toxic_waste<C>>& t, h_form h = h_form::odd_coset,
+                                   const progress_fn& progress = {},
                                    std::type_identity_t<basic_fixed_base_engine<C>>* fb = nullptr);
 
 /* Synthesizes c on `in` into buf (public rows filled). Throws

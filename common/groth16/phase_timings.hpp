@@ -15,7 +15,17 @@ namespace cuzk::groth16 {
 /* cpu_prep: the host work around the kernels (splitting z, assembling the proof); verify: the server's
    self-check; total: the prove call (verify not included). */
 enum class timing : std::uint8_t {
-  h2d, ntt, msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2, batch_add, cpu_prep, verify, total
+  h2d,
+  ntt,
+  msm_h,
+  msm_l,
+  msm_a,
+  msm_b_g1,
+  msm_b_g2,
+  batch_add,
+  cpu_prep,
+  verify,
+  total
 };
 inline constexpr std::array<std::string_view, 11> timing_names{
     "h2d", "ntt", "msm_h", "msm_l", "msm_a", "msm_b_g1", "msm_b_g2", "batch_add", "cpu_prep", "verify", "total"};

@@ -47,7 +47,7 @@ struct basic_blinding {
 template <class C>
 struct basic_prove_input {
   const basic_proving_key<C>& pk;
-  std::string_view key_id;                  // names the key on a device (the SRS region's content hash); may be empty
+  std::string_view key_id;  // names the key on a device (the SRS region's content hash); may be empty
   std::span<const ff::fr<C>> a, b, c;
   std::span<const ff::fr<C>> z;
   std::optional<basic_blinding<C>> rs;      // nullopt: random

@@ -60,7 +60,8 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_prove_input<C>& in, prove_t
   prove_timings tm;
   tm.origin = t0;
   tm.origin_unix_ns = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
   const basic_h_plan<C> plan = basic_h_plan<C>::for_key(pk);
   if (plan.h_len != pk.h_count()) throw std::invalid_argument("prove: H query size does not match the domain");
 
@@ -78,10 +79,10 @@ basic_proof<C> prove(basic_engine<C>& e, const basic_prove_input<C>& in, prove_t
   const auto tb = clock::now();
   const basic_blinding<C> bl = in.rs ? *in.rs : basic_blinding<C>::random();
   const auto delta1 = ec::g1_jacobian<C>::from_affine(pk.delta1);
-  ec::g1_jacobian<C> pa = s.a + pk.alpha1 + ec::mul(delta1, bl.r);                                     /* π_A */
-  ec::g2_jacobian<C> pb = s.b2 + pk.beta2 + ec::mul(pk.delta2, bl.s);                                 /* π_B */
-  ec::g1_jacobian<C> b1 = s.b1 + pk.beta1 + ec::mul(delta1, bl.s);                                    /* B in G1 */
-  ec::g1_jacobian<C> pc = s.c + s.h + ec::mul(pa, bl.s) + ec::mul(b1, bl.r) - ec::mul(delta1, bl.r * bl.s);  /* π_C */
+  ec::g1_jacobian<C> pa = s.a + pk.alpha1 + ec::mul(delta1, bl.r);    /* π_A */
+  ec::g2_jacobian<C> pb = s.b2 + pk.beta2 + ec::mul(pk.delta2, bl.s); /* π_B */
+  ec::g1_jacobian<C> b1 = s.b1 + pk.beta1 + ec::mul(delta1, bl.s);    /* B in G1 */
+  ec::g1_jacobian<C> pc = s.c + s.h + ec::mul(pa, bl.s) + ec::mul(b1, bl.r) - ec::mul(delta1, bl.r * bl.s); /* π_C */
   const basic_proof<C> p{pa.to_affine(), pb.to_affine(), pc.to_affine()};
   tm.assemble = since(tb);
   tm.add_span(phase::assemble, tb, clock::now());
@@ -99,13 +100,12 @@ basic_proof<C> prove(const basic_proving_key<C>& pk, std::span<const ff::fr<C>> 
   return prove(*e, pk, z, a, b, c, rs, t);
 }
 
-#define CUZK_GROTH16_PROVER(C)                                                                                \
-  template struct basic_blinding<C>;                                                                          \
-  template basic_proof<C> prove(basic_engine<C>&, const basic_prove_input<C>&, prove_timings*);              \
-  template basic_proof<C> prove(const basic_proving_key<C>&, std::span<const ff::fr<C>>,                      \
-                                std::span<const ff::fr<C>>, std::span<const ff::fr<C>>,                       \
-                                std::span<const ff::fr<C>>, const std::type_identity_t<std::optional<basic_blinding<C>>>&,          \
-                                prove_timings*);
+#define CUZK_GROTH16_PROVER(C)                                                                                       \
+  template struct basic_blinding<C>;                                                                                 \
+  template basic_proof<C> prove(basic_engine<C>&, const basic_prove_input<C>&, prove_timings*);                      \
+  template basic_proof<C> prove(const basic_proving_key<C>&, std::span<const ff::fr<C>>, std::span<const ff::fr<C>>, \
+                                std::span<const ff::fr<C>>, std::span<const ff::fr<C>>,                              \
+                                const std::type_identity_t<std::optional<basic_blinding<C>>>&, prove_timings*);
 CUZK_CURVES(CUZK_GROTH16_PROVER)
 
 }  // namespace cuzk::groth16

@@ -61,7 +61,7 @@ std::vector<F> lagrange_at(const F& tau, const F& g, const F& w, std::uint64_t m
     if (den[j].is_zero()) throw std::runtime_error("setup: tau is a root of unity; draw again");
   });
   ec::batch_inverse<F>(den);
-  F scale = (tau.pow(m) - F::one()) * F::from_u64(m).inverse();  /* (τ^m − 1) / m */
+  F scale = (tau.pow(m) - F::one()) * F::from_u64(m).inverse(); /* (τ^m − 1) / m */
   tbb::parallel_for(std::size_t{0}, count, [&](std::size_t j) { den[j] *= x[j] * scale; });
   return den;
 }
@@ -162,8 +162,10 @@ basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_ide
   std::vector<fr_t> ic_s(m.n_public + 1), c_s(m.n_wires - m.n_public - 1);
   tbb::parallel_for(std::uint32_t{0}, m.n_wires, [&](std::uint32_t i) {
     fr_t k = t.beta * u[i] + t.alpha * v[i] + w[i];
-    if (i <= m.n_public) ic_s[i] = k * gamma_inv;
-    else c_s[i - m.n_public - 1] = k * delta_inv;
+    if (i <= m.n_public)
+      ic_s[i] = k * gamma_inv;
+    else
+      c_s[i - m.n_public - 1] = k * delta_inv;
   });
 
   const std::vector<fr_t> h_s = h_query_scalars(t, h, pk.log_domain());
@@ -200,13 +202,13 @@ basic_proving_key<C> setup(const r1cs::basic_matrices<C>& m, const std::type_ide
   return pk;
 }
 
-#define CUZK_GROTH16_SETUP(C)                                                                                   \
-  template struct basic_toxic_waste<C>;                                                                         \
+#define CUZK_GROTH16_SETUP(C)                                                                                      \
+  template struct basic_toxic_waste<C>;                                                                            \
   template std::vector<ff::fr<C>> lagrange_at(const ff::fr<C>&, const ff::fr<C>&, const ff::fr<C>&, std::uint64_t, \
-                                              std::uint64_t, std::size_t);                                      \
-  template std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>&, h_form, std::uint32_t);          \
+                                              std::uint64_t, std::size_t);                                         \
+  template std::vector<ff::fr<C>> h_query_scalars(const basic_toxic_waste<C>&, h_form, std::uint32_t);             \
   template void set_fixed_points(const basic_toxic_waste<C>&, basic_fixed_base_engine<C>&, basic_proving_key<C>&); \
-  template basic_proving_key<C> setup(const r1cs::basic_matrices<C>&, const basic_toxic_waste<C>&, h_form,     \
+  template basic_proving_key<C> setup(const r1cs::basic_matrices<C>&, const basic_toxic_waste<C>&, h_form,         \
                                       const progress_fn&, basic_fixed_base_engine<C>*);
 CUZK_CURVES(CUZK_GROTH16_SETUP)
 

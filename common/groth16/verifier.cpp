@@ -10,7 +10,7 @@ namespace cuzk::groth16 {
 template <class C>
 bool verify(const basic_verifying_key<C>& vk, std::span<const ff::fr<C>> public_signals, const basic_proof<C>& p) {
   if (vk.ic.size() != public_signals.size() + 1) return false;
-  auto cpub = ec::g1_jacobian<C>::from_affine(vk.ic[0]);  /* IC_0 + Σ s_i IC_{i+1} */
+  auto cpub = ec::g1_jacobian<C>::from_affine(vk.ic[0]); /* IC_0 + Σ s_i IC_{i+1} */
   for (std::size_t i = 0; i < public_signals.size(); ++i) cpub += ec::mul(vk.ic[i + 1], public_signals[i]);
   const std::array<pairing::g1_g2_pair_of<C>, 4> pairs = {{
       {-p.a, p.b},

@@ -10,9 +10,13 @@ namespace cuzk::io {
 namespace {
 
 template <class P>
-json dec(const ff::mont_field<P>& v) { return v.to_decimal(); }
+json dec(const ff::mont_field<P>& v) {
+  return v.to_decimal();
+}
 template <class C>
-json dec2(const ff::fp2<C>& v) { return json::array({dec(v.c0), dec(v.c1)}); }
+json dec2(const ff::fp2<C>& v) {
+  return json::array({dec(v.c0), dec(v.c1)});
+}
 
 template <class P>
 json g1_json(const ec::affine_point<ff::mont_field<P>>& p) {
@@ -40,7 +44,9 @@ F field(const json& j, const std::string& where, const char* field_name) {
   return *v;
 }
 template <class C>
-ff::fp<C> fp(const json& j, const std::string& where) { return field<ff::fp<C>>(j, where, "base field"); }
+ff::fp<C> fp(const json& j, const std::string& where) {
+  return field<ff::fp<C>>(j, where, "base field");
+}
 template <class C>
 ff::fp2<C> fp2(const json& j, const std::string& where) {
   if (!j.is_array() || j.size() != 2) throw json_malformed(where + ": expected [c0, c1]");
@@ -118,8 +124,11 @@ std::optional<curves::curve_id> curve_of(const json& j) {
 
 template <class C>
 json proof_to_json(const groth16::basic_proof<C>& p) {
-  return json{{"pi_a", g1_json(p.a)}, {"pi_b", g2_json(p.b)}, {"pi_c", g1_json(p.c)},
-              {"protocol", "groth16"}, {"curve", std::string(curves::snarkjs_name(C::id))}};
+  return json{{"pi_a", g1_json(p.a)},
+              {"pi_b", g2_json(p.b)},
+              {"pi_c", g1_json(p.c)},
+              {"protocol", "groth16"},
+              {"curve", std::string(curves::snarkjs_name(C::id))}};
 }
 
 template <class C>
@@ -150,8 +159,7 @@ json vk_to_json(const groth16::basic_verifying_key<C>& vk) {
   /* e(α, β) as nested [[[c0, c1] × 3] × 2], the Fp12 = Fp6[w] / Fp2[v] tower */
   const auto ab = pairing::pairing(vk.alpha1, vk.beta2);
   json gt = json::array();
-  for (const auto* f6 : {&ab.c0, &ab.c1})
-    gt.push_back(json::array({dec2(f6->c0), dec2(f6->c1), dec2(f6->c2)}));
+  for (const auto* f6 : {&ab.c0, &ab.c1}) gt.push_back(json::array({dec2(f6->c0), dec2(f6->c1), dec2(f6->c2)}));
   json ic = json::array();
   for (const auto& p : vk.ic) ic.push_back(g1_json(p));
   return json{{"protocol", "groth16"},
@@ -183,12 +191,12 @@ groth16::basic_verifying_key<C> vk_from_json(const json& j) {
   return vk;
 }
 
-#define CUZK_SNARKJS_JSON(C)                                                                   \
-  template json proof_to_json(const groth16::basic_proof<C>&);                                \
-  template groth16::basic_proof<C> proof_from_json<C>(const json&);                           \
-  template json public_to_json<C>(std::span<const ff::fr<C>>);                                \
-  template std::vector<ff::fr<C>> public_from_json<C>(const json&);                           \
-  template json vk_to_json(const groth16::basic_verifying_key<C>&);                           \
+#define CUZK_SNARKJS_JSON(C)                                        \
+  template json proof_to_json(const groth16::basic_proof<C>&);      \
+  template groth16::basic_proof<C> proof_from_json<C>(const json&); \
+  template json public_to_json<C>(std::span<const ff::fr<C>>);      \
+  template std::vector<ff::fr<C>> public_from_json<C>(const json&); \
+  template json vk_to_json(const groth16::basic_verifying_key<C>&); \
   template groth16::basic_verifying_key<C> vk_from_json<C>(const json&);
 CUZK_SNARKJS_JSON(curves::bls12_381)
 CUZK_SNARKJS_JSON(curves::bn254)

@@ -30,19 +30,32 @@ constexpr std::uint32_t cuzk_native_section = 101;
 
 std::string_view section_name(std::uint32_t type) {
   switch (type) {
-    case 1: return "header";
-    case 2: return "groth16 header";
-    case 3: return "IC";
-    case 4: return "coefficients";
-    case 5: return "A points";
-    case 6: return "B1 points";
-    case 7: return "B2 points";
-    case 8: return "C points";
-    case 9: return "H points";
-    case 10: return "contributions";
-    case cuzk_info_section: return "cuzk key info";
-    case cuzk_native_section: return "cuzk native circuit";
-    default: return "unknown";
+    case 1:
+      return "header";
+    case 2:
+      return "groth16 header";
+    case 3:
+      return "IC";
+    case 4:
+      return "coefficients";
+    case 5:
+      return "A points";
+    case 6:
+      return "B1 points";
+    case 7:
+      return "B2 points";
+    case 8:
+      return "C points";
+    case 9:
+      return "H points";
+    case 10:
+      return "contributions";
+    case cuzk_info_section:
+      return "cuzk key info";
+    case cuzk_native_section:
+      return "cuzk native circuit";
+    default:
+      return "unknown";
   }
 }
 
@@ -100,7 +113,8 @@ std::vector<ec::affine_point<F>> points(const r1cs::byte_source& src, const r1cs
         out[first + i] = *res;
       } else {
         std::uint64_t cur = bad.load();
-        while (i < cur && !bad.compare_exchange_weak(cur, i)) {}
+        while (i < cur && !bad.compare_exchange_weak(cur, i)) {
+        }
         if (i <= bad.load()) why = (int)res.error();
       }
     });
@@ -145,9 +159,9 @@ void read_zkey_head(const r1cs::byte_source& src, const r1cs::binfile& f, groth1
     /* at most the larger curve's header, then exactly C's */
     byte_reader r = fixed(src, s, 4 + 48 + 4 + n8r, scratch);
     if (const auto c = read_curve(r); c != C::id)
-      r.fail("the key is " + std::string(curves::display_name(c)) + "'s (snarkjs: " +
-             std::string(curves::snarkjs_name(c)) + "), not " + std::string(curves::display_name(C::id)) + "'s (" +
-             std::string(curves::snarkjs_name(C::id)) + ")");
+      r.fail("the key is " + std::string(curves::display_name(c)) +
+             "'s (snarkjs: " + std::string(curves::snarkjs_name(c)) + "), not " +
+             std::string(curves::display_name(C::id)) + "'s (" + std::string(curves::snarkjs_name(C::id)) + ")");
     const std::size_t at = r.position();
     r = fixed(src, s, size, scratch);
     r.take(at, "fields");
@@ -227,7 +241,8 @@ groth16::basic_proving_key<C> read_zkey(const r1cs::byte_source& src, bool decod
             const auto k = groth16::decode_coef_record<C>(b.data() + j * record);
             if (!k || k->matrix > 1 || k->constraint >= pk.domain_size || k->signal >= pk.n_vars) {
               std::uint64_t cur = bad.load();
-              while (first + j < cur && !bad.compare_exchange_weak(cur, first + j)) {}
+              while (first + j < cur && !bad.compare_exchange_weak(cur, first + j)) {
+              }
               continue;
             }
             pk.coefs[first + j] = *k;
@@ -293,7 +308,8 @@ zkey_shape read_zkey_shape(const r1cs::byte_source& src) {
   k.domain_size = r.u32("domainSize");
   if (k.n_vars < std::uint64_t(k.n_public) + 1) r.fail("nVars is smaller than nPublic + 1");
   const std::uint32_t n = k.domain_size;
-  if (n < 2 || (n & (n - 1)) || n > (1u << 28)) r.fail("domainSize " + std::to_string(n) + " is not a power of two in [2, 2^28]");
+  if (n < 2 || (n & (n - 1)) || n > (1u << 28))
+    r.fail("domainSize " + std::to_string(n) + " is not a power of two in [2, 2^28]");
   if (auto info = f.unique(cuzk_info_section, "zkey", section_name(cuzk_info_section))) {
     byte_reader ri = fixed(src, *info, 4, scratch);
     const std::uint32_t h = ri.u32("h_form");
@@ -310,7 +326,8 @@ zkey_shape read_zkey_shape(const r1cs::byte_source& src) {
     k.coefs_offset = s4.offset + 4;
     byte_reader r4 = fixed(src, s4, 4, scratch);
     k.n_coefs = r4.u32("count");
-    if (k.n_coefs * (12 + n8r) != s4.size - 4) r4.fail("count " + std::to_string(k.n_coefs) + " does not match the section size");
+    if (k.n_coefs * (12 + n8r) != s4.size - 4)
+      r4.fail("count " + std::to_string(k.n_coefs) + " does not match the section size");
   }
   const zkey_layout l = zkey_layout::of(k.curve, k.n_vars, k.n_public, k.domain_size, 0, k.h);
   const std::uint64_t g1 = l.g1(), g2 = l.g2();
@@ -417,15 +434,15 @@ void write_zkey_file(const std::filesystem::path& path, const groth16::basic_pro
   std::filesystem::rename(tmp, path);
 }
 
-#define CUZK_IO_ZKEY(C)                                                                                        \
-  template groth16::basic_proving_key<C> read_zkey<C>(const r1cs::byte_source&);                              \
-  template groth16::basic_proving_key<C> read_zkey<C>(std::span<const std::uint8_t>);                         \
-  template groth16::basic_proving_key<C> read_zkey_mapped<C>(std::span<const std::uint8_t>,                   \
-                                                             std::shared_ptr<const void>, bool);             \
-  template groth16::basic_proving_key<C> read_zkey_file<C>(const std::filesystem::path&);                     \
-  template groth16::basic_verifying_key<C> read_zkey_vk<C>(const r1cs::byte_source&);                         \
-  template groth16::basic_verifying_key<C> read_zkey_vk_file<C>(const std::filesystem::path&);                \
-  template std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>&);                        \
+#define CUZK_IO_ZKEY(C)                                                                          \
+  template groth16::basic_proving_key<C> read_zkey<C>(const r1cs::byte_source&);                 \
+  template groth16::basic_proving_key<C> read_zkey<C>(std::span<const std::uint8_t>);            \
+  template groth16::basic_proving_key<C> read_zkey_mapped<C>(std::span<const std::uint8_t>,      \
+                                                             std::shared_ptr<const void>, bool); \
+  template groth16::basic_proving_key<C> read_zkey_file<C>(const std::filesystem::path&);        \
+  template groth16::basic_verifying_key<C> read_zkey_vk<C>(const r1cs::byte_source&);            \
+  template groth16::basic_verifying_key<C> read_zkey_vk_file<C>(const std::filesystem::path&);   \
+  template std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>&);           \
   template void write_zkey_file(const std::filesystem::path&, const groth16::basic_proving_key<C>&);
 CUZK_IO_ZKEY(curves::bls12_381)
 CUZK_IO_ZKEY(curves::bn254)

@@ -40,10 +40,10 @@ struct zkey_shape {
   curves::curve_id curve = curves::curve_id::bls12_381;
   std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   groth16::h_form h = groth16::h_form::odd_coset;
-  std::uint64_t n_coefs = 0;  // section 4's records
+  std::uint64_t n_coefs = 0;       // section 4's records
   std::uint64_t coefs_offset = 0;  // the first record's offset in the file
-  bool native = false;        // section 101
-  std::uint64_t bytes = 0;    // the whole file
+  bool native = false;             // section 101
+  std::uint64_t bytes = 0;         // the whole file
   /* the point sections A, B1, B2, C, H (5 .. 9): offset and bytes each */
   std::array<std::pair<std::uint64_t, std::uint64_t>, 5> points{};
 };

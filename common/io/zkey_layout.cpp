@@ -57,7 +57,8 @@ zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::u
   if (n_vars < std::uint64_t(n_public) + 1) throw std::invalid_argument("zkey: nVars is smaller than nPublic + 1");
   if (domain_size < 2 || (domain_size & (domain_size - 1)))
     throw std::invalid_argument("zkey: domainSize " + std::to_string(domain_size) + " is not a power of two");
-  if (n_coefs > 0xffffffffu) throw std::invalid_argument("zkey: " + std::to_string(n_coefs) + " coefficients do not fit a u32 count");
+  if (n_coefs > 0xffffffffu)
+    throw std::invalid_argument("zkey: " + std::to_string(n_coefs) + " coefficients do not fit a u32 count");
   zkey_layout l;
   l.curve = curve;
   l.n8q = curve == curves::curve_id::bn254 ? 32 : 48;
@@ -68,9 +69,9 @@ zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::u
   l.h = h;
   l.native = native;
   std::uint64_t at = 4 + 4 + 4;
-  at += section_header + 4;             // 1
+  at += section_header + 4;                // 1
   at += section_header + groth_header(l);  // 2
-  at += section_header;                 // 4
+  at += section_header;                    // 4
   l.coefs = at + 4;
   at = l.coefs + n_coefs * zkey_coef_bytes;
   auto next = [&](std::uint64_t bytes) {
@@ -95,7 +96,8 @@ zkey_layout zkey_layout::of(curves::curve_id curve, std::uint32_t n_vars, std::u
 template <class C>
 void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth16::basic_proving_key<C>& vk) {
   if (out.size() != l.size)
-    throw std::invalid_argument("zkey: " + std::to_string(out.size()) + " bytes given for a key of " + std::to_string(l.size));
+    throw std::invalid_argument("zkey: " + std::to_string(out.size()) + " bytes given for a key of " +
+                                std::to_string(l.size));
   if (l.curve != C::id) throw std::invalid_argument("zkey: the layout is of another curve than the key");
   const bool coefficient = l.h == groth16::h_form::coefficient;
   const std::uint64_t G1 = l.g1(), G2 = l.g2();
@@ -125,7 +127,7 @@ void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth1
   w.u32(l.n_coefs);
   const std::pair<std::uint32_t, std::uint64_t> points[] = {
       {3, (std::uint64_t(l.n_public) + 1) * G1}, {5, std::uint64_t(l.n_vars) * G1}, {6, std::uint64_t(l.n_vars) * G1},
-      {7, std::uint64_t(l.n_vars) * G2},         {8, l.n_private() * G1},          {9, l.n_h() * G1}};
+      {7, std::uint64_t(l.n_vars) * G2},         {8, l.n_private() * G1},           {9, l.n_h() * G1}};
   const std::uint64_t data[] = {l.ic, l.a, l.b1, l.b2, l.c, l.h_query};
   for (std::size_t i = 0; i < 6; ++i) cursor(out, data[i] - section_header).section(points[i].first, points[i].second);
   /* contributions: a zero circuit hash and no contributions (a fresh key) */
@@ -154,6 +156,7 @@ void put_coef(std::span<std::uint8_t> out, const zkey_layout& l, std::uint64_t i
 
 template void write_frame(std::span<std::uint8_t>, const zkey_layout&,
                           const groth16::basic_proving_key<curves::bls12_381>&);
-template void write_frame(std::span<std::uint8_t>, const zkey_layout&, const groth16::basic_proving_key<curves::bn254>&);
+template void write_frame(std::span<std::uint8_t>, const zkey_layout&,
+                          const groth16::basic_proving_key<curves::bn254>&);
 
 }  // namespace cuzk::io

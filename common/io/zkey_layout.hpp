@@ -32,11 +32,11 @@ struct zkey_layout {
 
   std::uint64_t coefs = 0;  // the first coefficient record (after the u32 count)
   std::uint64_t ic = 0, a = 0, b1 = 0, b2 = 0, c = 0, h_query = 0;
-  std::uint64_t size = 0;   // the whole file
+  std::uint64_t size = 0;  // the whole file
 
   /* std::invalid_argument for counts no .zkey can hold */
-  static zkey_layout of(curves::curve_id curve, std::uint32_t n_vars, std::uint32_t n_public,
-                        std::uint32_t domain_size, std::uint64_t n_coefs, groth16::h_form h, bool native = false);
+  static zkey_layout of(curves::curve_id curve, std::uint32_t n_vars, std::uint32_t n_public, std::uint32_t domain_size,
+                        std::uint64_t n_coefs, groth16::h_form h, bool native = false);
   template <class C>
   static zkey_layout of(const groth16::basic_proving_key<C>& pk, std::uint64_t n_coefs) {
     return of(C::id, pk.n_vars, pk.n_public, pk.domain_size, n_coefs, pk.h, pk.native);
@@ -61,7 +61,7 @@ void write_frame(std::span<std::uint8_t> out, const zkey_layout& l, const groth1
 using coef_value_bytes = std::array<std::uint8_t, 32>;
 template <class P>
 coef_value_bytes coef_bytes(const ff::mont_field<P>& v) {
-  using F = ff::mont_field<P>;  /* v's limbs are v R; read those as a value twice */
+  using F = ff::mont_field<P>; /* v's limbs are v R; read those as a value twice */
   return F::from_canonical_unchecked(F::from_canonical_unchecked(v.l).l).to_bytes_le();
 }
 

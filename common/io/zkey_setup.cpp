@@ -29,8 +29,8 @@ class qap_cs final : public r1cs::basic_constraint_system<C> {
 
   /* one of the passes: on_row(row, a, b, c) with the merged terms of A and B
      (c unmerged: only its sums matter) */
-  using row_fn = std::function<void(std::uint64_t, std::span<const term>, std::span<const term>,
-                                    std::span<const term>)>;
+  using row_fn =
+      std::function<void(std::uint64_t, std::span<const term>, std::span<const term>, std::span<const term>)>;
   qap_cs(std::uint64_t n_inputs, row_fn f) : n_inputs_(n_inputs), f_(std::move(f)) {}
 
   variable alloc_input(const fr&) override {
@@ -134,7 +134,8 @@ void basic_zkey_setup<C>::write(std::span<std::uint8_t> out) {
   groth16::set_fixed_points(t_, e, vk);
   write_frame(out, l, vk);
 
-  /* u_i += A[row][i] L_row(τ), v_i += B[row][i] L, w_i += C[row][i] L (w in k_); the A and B entries are the coefficients */
+  /* u_i += A[row][i] L_row(τ), v_i += B[row][i] L, w_i += C[row][i] L (w in k_); the A and B entries are the
+   * coefficients */
   step("accumulating the QAP at tau and writing the coefficients", 0, n_.constraints);
   std::uint32_t log_n = 0;
   while ((1u << log_n) < l.domain_size) ++log_n;
@@ -170,14 +171,16 @@ void basic_zkey_setup<C>::write(std::span<std::uint8_t> out) {
       put_coef(out, l, i++, 1, static_cast<std::uint32_t>(row), x.wire, bytes_of(x.coeff));
     }
     for (const auto& x : cc) k_[x.wire] += times(x.coeff, lr);
-    if ((row & ((1u << 24) - 1)) == 0 && row) step("accumulating the QAP at tau and writing the coefficients", row, n_.constraints);
+    if ((row & ((1u << 24) - 1)) == 0 && row)
+      step("accumulating the QAP at tau and writing the coefficients", row, n_.constraints);
   });
   c_.synthesize(cs, nullptr);
   if (!(cs.sizes() == n_) || i + l.n_public + 1 != l.n_coefs) throw differs();
   /* rows n_c + s carry A[s] = 1 */
   for (std::uint32_t s = 0; s <= l.n_public; ++s) {
     u_[s] += lag.at(n_.constraints + s);
-    put_coef(out, l, i++, groth16::basic_matrix_coef<C>{0, static_cast<std::uint32_t>(n_.constraints + s), s, fr::one()});
+    put_coef(out, l, i++,
+             groth16::basic_matrix_coef<C>{0, static_cast<std::uint32_t>(n_.constraints + s), s, fr::one()});
   }
   /* IC_i = (β u_i + α v_i + w_i) / γ (i ≤ n_public), C_i = (…) / δ */
   const fr gamma_inv = t_.gamma.inverse(), delta_inv = t_.delta.inverse();

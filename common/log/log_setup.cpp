@@ -19,12 +19,23 @@ class priority_flag final : public spdlog::custom_flag_formatter {
     int p = 6;
     switch (msg.level) {
       case spdlog::level::trace:
-      case spdlog::level::debug: p = 7; break;
-      case spdlog::level::info: p = 6; break;
-      case spdlog::level::warn: p = 4; break;
-      case spdlog::level::err: p = 3; break;
-      case spdlog::level::critical: p = 2; break;
-      default: p = 6;
+      case spdlog::level::debug:
+        p = 7;
+        break;
+      case spdlog::level::info:
+        p = 6;
+        break;
+      case spdlog::level::warn:
+        p = 4;
+        break;
+      case spdlog::level::err:
+        p = 3;
+        break;
+      case spdlog::level::critical:
+        p = 2;
+        break;
+      default:
+        p = 6;
     }
     const char text[] = {'<', static_cast<char>('0' + p), '>'};
     dest.append(text, text + 3);

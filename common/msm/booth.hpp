@@ -41,8 +41,8 @@ inline std::int32_t booth_digit(const ec::scalar_limbs_t& k, unsigned w, unsigne
   const unsigned lo = w * c;
   /* v = b_{wc+c-1} ... b_{wc} b_{wc-1}: the window and the bit below it */
   const std::uint32_t v = lo ? bits_at(k, lo - 1, c + 1) : bits_at(k, 0, c) << 1;
-  std::int32_t d = std::int32_t((v + 1) >> 1);   /* b_{wc-1} + sum_{j<c} b_{wc+j} 2^j */
-  if (v >> c) d -= std::int32_t(1) << c;          /* - b_{wc+c-1} 2^c */
+  std::int32_t d = std::int32_t((v + 1) >> 1); /* b_{wc-1} + sum_{j<c} b_{wc+j} 2^j */
+  if (v >> c) d -= std::int32_t(1) << c;       /* - b_{wc+c-1} 2^c */
   return d;
 }
 

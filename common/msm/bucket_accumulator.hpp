@@ -112,8 +112,10 @@ class bucket_accumulator {
      (empty bucket, P = -B_b), or queues it when B_b is already in the batch. */
   void place(pending e) {
     if (stamp_[e.bucket] == epoch_) {
-      if (queue_.size() < cap_) queue_.push_back(e);
-      else side_add(e);
+      if (queue_.size() < cap_)
+        queue_.push_back(e);
+      else
+        side_add(e);
       return;
     }
     affine_t& b = buckets_[e.bucket];
@@ -122,7 +124,7 @@ class bucket_accumulator {
       return;
     }
     if (b.x == e.p->x) {
-      if (!(b.y == y_of(e)) || b.y.is_zero()) {  /* B + (-B) = O; 2B = O when y = 0 */
+      if (!(b.y == y_of(e)) || b.y.is_zero()) { /* B + (-B) = O; 2B = O when y = 0 */
         b = {};
         return;
       }
@@ -143,7 +145,7 @@ class bucket_accumulator {
     for (std::size_t j = 0; j < k; ++j) {
       const pending& e = batch_[j];
       const affine_t& b = buckets_[e.bucket];
-      den_[j] = e.doubling ? b.y.dbl() : e.p->x - b.x;  /* d = 2 y1, or x2 - x1 */
+      den_[j] = e.doubling ? b.y.dbl() : e.p->x - b.x; /* d = 2 y1, or x2 - x1 */
       prefix_[j] = acc;
       acc *= den_[j];
     }
@@ -151,19 +153,19 @@ class bucket_accumulator {
     for (std::size_t j = k; j-- > 0;) {
       const pending& e = batch_[j];
       affine_t& b = buckets_[e.bucket];
-      field_t dinv = inv * prefix_[j];                   /* 1 / d_j */
-      inv *= den_[j];                                    /* 1 / (d_0 ... d_{j-1}) */
+      field_t dinv = inv * prefix_[j]; /* 1 / d_j */
+      inv *= den_[j];                  /* 1 / (d_0 ... d_{j-1}) */
       /* For -P (y2 = -y_P) the slope is computed negated, mu = -lambda, which
          saves negating y_P: lambda^2 = mu^2 and lambda (x1 - x3) = mu (x3 - x1). */
       const bool flip = e.negate && !e.doubling;
       field_t lambda;
       if (e.doubling) {
         field_t xx = b.x.sqr();
-        lambda = (xx.dbl() + xx) * dinv;                 /* lambda = 3 x1^2 / (2 y1) */
+        lambda = (xx.dbl() + xx) * dinv; /* lambda = 3 x1^2 / (2 y1) */
       } else if (flip) {
-        lambda = (e.p->y + b.y) * dinv;                  /* mu = (y_P + y1) / (x2 - x1) */
+        lambda = (e.p->y + b.y) * dinv; /* mu = (y_P + y1) / (x2 - x1) */
       } else {
-        lambda = (e.p->y - b.y) * dinv;                  /* lambda = (y2 - y1) / (x2 - x1) */
+        lambda = (e.p->y - b.y) * dinv; /* lambda = (y2 - y1) / (x2 - x1) */
       }
       field_t x3 = lambda.sqr() - b.x - e.p->x;          /* x3 = lambda^2 - x1 - x2 */
       b.y = lambda * (flip ? x3 - b.x : b.x - x3) - b.y; /* y3 = lambda (x1 - x3) - y1 */
@@ -208,15 +210,14 @@ class bucket_accumulator {
     std::vector<field_t> inv(k);
     for (std::size_t i = 0; i < k; ++i) {
       const auto& s = side_[touched_[i]];
-      inv[i] = s.ZZ * s.ZZZ;                     /* zero for a side bucket back at O */
+      inv[i] = s.ZZ * s.ZZZ; /* zero for a side bucket back at O */
     }
     ec::batch_inverse<field_t>(inv);
     std::vector<affine_t> acc(k), add(k);
     for (std::size_t i = 0; i < k; ++i) {
       const auto& s = side_[touched_[i]];
       acc[i] = buckets_[touched_[i]];
-      if (!s.is_identity())
-        add[i] = {s.X * s.ZZZ * inv[i], s.Y * s.ZZ * inv[i], false};  /* X / ZZ, Y / ZZZ */
+      if (!s.is_identity()) add[i] = {s.X * s.ZZZ * inv[i], s.Y * s.ZZ * inv[i], false}; /* X / ZZ, Y / ZZZ */
     }
     ec::batch_add_affine<field_t>(acc, add);
     for (std::size_t i = 0; i < k; ++i) {

@@ -24,13 +24,15 @@ ec::jacobian<Curve> reduce_buckets(std::span<const ec::affine_point<typename Cur
   std::uint64_t run = 0;  // positions since R last changed, not yet in total
   auto flush = [&] {
     if (run == 0 || running.is_identity()) return;
-    if (run == 1) total += running;                         /* total += R */
-    else total += times(running, run);                      /* total += g R */
+    if (run == 1)
+      total += running; /* total += R */
+    else
+      total += times(running, run); /* total += g R */
   };
   for (std::size_t i = buckets.size(); i-- > 0;) {
     if (!buckets[i].infinity) {
       flush();
-      running += buckets[i];                                /* R_b = R_{b+1} + B_b */
+      running += buckets[i]; /* R_b = R_{b+1} + B_b */
       run = 0;
     }
     ++run;

@@ -36,16 +36,16 @@ class batched_reducer {
     prefix_.resize(S);
     for (std::size_t j = L; j-- > 0;) {
       for (std::size_t s = 0; s < S; ++s) add_[s] = s * L + j < m ? buckets[s * L + j] : affine_t{};
-      batch_add(R_, add_);  /* R_s += B_{sL + j} */
-      batch_add(T_, R_);    /* T_s += R_s */
+      batch_add(R_, add_); /* R_s += B_{sL + j} */
+      batch_add(T_, R_);   /* T_s += R_s */
     }
     xyzz<Curve> running, weighted, t_sum;
     for (std::size_t s = S; s-- > 1;) {
-      running += R_[s];     /* running = R_{S-1} + ... + R_s */
-      weighted += running;  /* sum_s s R_s, as sum over s of those running sums */
+      running += R_[s];    /* running = R_{S-1} + ... + R_s */
+      weighted += running; /* sum_s s R_s, as sum over s of those running sums */
     }
     for (std::size_t s = 0; s < S; ++s) t_sum += T_[s];
-    if (!weighted.is_identity()) t_sum += times(weighted, L);  /* + L sum_s s R_s */
+    if (!weighted.is_identity()) t_sum += times(weighted, L); /* + L sum_s s R_s */
     return t_sum.to_jacobian();
   }
 
@@ -58,14 +58,14 @@ class batched_reducer {
     field_t prod = field_t::one();
     for (std::size_t s = 0; s < acc.size(); ++s) {
       den_[s] = ec::affine_add_denominator(acc[s], add[s]);
-      prefix_[s] = prod;                    /* d_0 ... d_{s-1} */
+      prefix_[s] = prod; /* d_0 ... d_{s-1} */
       if (!den_[s].is_zero()) prod *= den_[s];
     }
     field_t inv = prod.inverse();
     for (std::size_t s = acc.size(); s-- > 0;) {
       field_t d_inv;
       if (!den_[s].is_zero()) {
-        d_inv = inv * prefix_[s];           /* 1 / d_s */
+        d_inv = inv * prefix_[s]; /* 1 / d_s */
         inv *= den_[s];
       }
       acc[s] = ec::affine_add_with_inverse(acc[s], add[s], d_inv);

@@ -79,16 +79,16 @@ extern template struct group_msm<ec::g2_group<curves::bn254>>;
 
 /* ---- BLS12-381 ---- */
 
-inline g1_jacobian_t msm_g1(std::span<const g1_affine_t> bases, std::span<const fr_t> scalars,
-                            const options& opt = {}, stats* st = nullptr) {
+inline g1_jacobian_t msm_g1(std::span<const g1_affine_t> bases, std::span<const fr_t> scalars, const options& opt = {},
+                            stats* st = nullptr) {
   return g1_msm<curves::bls12_381>::msm(bases, scalars, opt, st);
 }
 inline g1_jacobian_t msm_g1(std::span<const g1_affine_t> bases, std::span<const scalar_limbs_t> scalars,
                             const options& opt = {}, stats* st = nullptr) {
   return g1_msm<curves::bls12_381>::msm(bases, scalars, opt, st);
 }
-inline g2_jacobian_t msm_g2(std::span<const g2_affine_t> bases, std::span<const fr_t> scalars,
-                            const options& opt = {}, stats* st = nullptr) {
+inline g2_jacobian_t msm_g2(std::span<const g2_affine_t> bases, std::span<const fr_t> scalars, const options& opt = {},
+                            stats* st = nullptr) {
   return g2_msm<curves::bls12_381>::msm(bases, scalars, opt, st);
 }
 inline g2_jacobian_t msm_g2(std::span<const g2_affine_t> bases, std::span<const scalar_limbs_t> scalars,

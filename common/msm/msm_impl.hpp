@@ -39,8 +39,8 @@ inline void check_split(std::size_t bases, std::span<const std::uint32_t> ones, 
 template <class G>
 ec::jacobian<G> presplit_msm(std::span<const ec::affine_point<typename G::field_t>> bases,
                              std::span<const std::uint32_t> ones, std::span<const std::uint32_t> others,
-                             std::span<const ec::scalar_limbs_t> other_scalars, std::uint32_t first,
-                             const options& opt, stats* st) {
+                             std::span<const ec::scalar_limbs_t> other_scalars, std::uint32_t first, const options& opt,
+                             stats* st) {
   check_split(bases.size(), ones, others, other_scalars.size(), first);
   return with_threads(opt.threads, [&] {
     if (st) st->split = {bases.size() - ones.size() - others.size(), ones.size(), others.size()};
@@ -53,8 +53,8 @@ ec::jacobian<G> presplit_msm(std::span<const ec::affine_point<typename G::field_
 
 /* Scalar: ff::fr<C> or ec::scalar_limbs_t */
 template <class G, class Scalar>
-ec::jacobian<G> split_msm(std::span<const ec::affine_point<typename G::field_t>> bases,
-                          std::span<const Scalar> scalars, const options& opt, stats* st) {
+ec::jacobian<G> split_msm(std::span<const ec::affine_point<typename G::field_t>> bases, std::span<const Scalar> scalars,
+                          const options& opt, stats* st) {
   check_sizes(bases.size(), scalars.size());
   return with_threads(opt.threads, [&] {
     const scalar_split s = split_scalars<typename G::curve>(scalars);
@@ -91,8 +91,8 @@ ec::jacobian<G> plain_msm(std::span<const ec::affine_point<typename G::field_t>>
 }
 
 template <class G, class Scalar>
-ec::jacobian<G> any_msm(std::span<const ec::affine_point<typename G::field_t>> bases,
-                        std::span<const Scalar> scalars, const options& opt, stats* st) {
+ec::jacobian<G> any_msm(std::span<const ec::affine_point<typename G::field_t>> bases, std::span<const Scalar> scalars,
+                        const options& opt, stats* st) {
   return opt.split ? split_msm<G>(bases, scalars, opt, st) : plain_msm<G>(bases, scalars, opt, st);
 }
 
@@ -106,8 +106,8 @@ auto group_msm<G>::msm(std::span<const affine_t> bases, std::span<const scalar_t
   return detail::any_msm<G>(bases, scalars, opt, st);
 }
 template <class G>
-auto group_msm<G>::msm(std::span<const affine_t> bases, std::span<const scalar_limbs_t> scalars,
-                       const options& opt, stats* st) -> jacobian_t {
+auto group_msm<G>::msm(std::span<const affine_t> bases, std::span<const scalar_limbs_t> scalars, const options& opt,
+                       stats* st) -> jacobian_t {
   return detail::any_msm<G>(bases, scalars, opt, st);
 }
 template <class G>

@@ -27,9 +27,9 @@ struct split_counts {
 
 struct stats {
   split_counts split;
-  unsigned window_bits = 0;     // c
-  unsigned windows = 0;         // ceil((bits + 1) / c): ceil(256 / c) on BLS12-381, ceil(255 / c) on BN254
-  unsigned chunks = 0;          // point chunks per window (tasks = windows x chunks)
+  unsigned window_bits = 0;  // c
+  unsigned windows = 0;      // ceil((bits + 1) / c): ceil(256 / c) on BLS12-381, ceil(255 / c) on BN254
+  unsigned chunks = 0;       // point chunks per window (tasks = windows x chunks)
   std::size_t batch_size = 0;
   std::uint64_t batched_adds = 0;   // bucket additions done in batch-affine form
   std::uint64_t batches = 0;        // inversions they took

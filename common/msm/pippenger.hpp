@@ -35,9 +35,8 @@ namespace cuzk::msm {
    r (canonical). Bases at infinity contribute nothing. Runs in the caller's
    TBB arena. */
 template <class G>
-ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>> bases,
-                          const std::uint32_t* sel, std::uint32_t first,
-                          std::span<const ec::scalar_limbs_t> scalars, const options& opt = {},
+ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>> bases, const std::uint32_t* sel,
+                          std::uint32_t first, std::span<const ec::scalar_limbs_t> scalars, const options& opt = {},
                           stats* st = nullptr) {
   using jac_t = ec::jacobian<G>;
   constexpr unsigned bits = scalar_bits<typename G::curve>;
@@ -101,8 +100,8 @@ ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>>
          running sums that skip the empty runs */
       std::size_t filled = 0;
       for (const auto& b : acc.buckets()) filled += !b.infinity;
-      sums[t] = filled >= 64 && 2 * filled >= half ? ws.reducer.reduce(acc.buckets())
-                                                    : reduce_buckets<G>(acc.buckets());
+      sums[t] =
+          filled >= 64 && 2 * filled >= half ? ws.reducer.reduce(acc.buckets()) : reduce_buckets<G>(acc.buckets());
     }
   });
 
@@ -116,8 +115,8 @@ ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>>
 
   jac_t result;
   for (unsigned w = W; w-- > 0;) {
-    for (unsigned i = 0; i < c && !result.is_identity(); ++i) result = result.dbl();  /* result *= 2^c */
-    for (unsigned chunk = 0; chunk < C; ++chunk) result += sums[std::size_t(chunk) * W + w];  /* += S_w */
+    for (unsigned i = 0; i < c && !result.is_identity(); ++i) result = result.dbl();         /* result *= 2^c */
+    for (unsigned chunk = 0; chunk < C; ++chunk) result += sums[std::size_t(chunk) * W + w]; /* += S_w */
   }
   return result;
 }

@@ -12,13 +12,13 @@ namespace {
 /* Costs in units of one batch-affine bucket addition (6 field
    multiplications, 8 additions, its share of the batch's inversion: about
    8 multiplications' time), measured on x86-64, G1 and G2 alike: */
-constexpr double reduce_dense = 1.8;       // per bucket: two batch-affine additions (bucket_reduce_batched)
-constexpr double reduce_sparse = 4.0;      // per non-empty bucket: XYZZ madd + add, 10 + 14 multiplications
-constexpr double scan_per_bucket = 0.02;   // clearing and scanning an empty bucket
-constexpr double per_task = 40;            // workspace setup, the last small batches
-constexpr double inversion = 4;            // one batch's inversion (safegcd, ~30 multiplications)
+constexpr double reduce_dense = 1.8;      // per bucket: two batch-affine additions (bucket_reduce_batched)
+constexpr double reduce_sparse = 4.0;     // per non-empty bucket: XYZZ madd + add, 10 + 14 multiplications
+constexpr double scan_per_bucket = 0.02;  // clearing and scanning an empty bucket
+constexpr double per_task = 40;           // workspace setup, the last small batches
+constexpr double inversion = 4;           // one batch's inversion (safegcd, ~30 multiplications)
 
-constexpr double jacobian_add = 2.5;       // combining chunk and window sums
+constexpr double jacobian_add = 2.5;  // combining chunk and window sums
 constexpr double doubling = 1.1;
 
 /* Additions per batch: half the buckets (the queue absorbs the conflicts
@@ -38,9 +38,10 @@ double plan_cost(unsigned scalar_bits, std::size_t n, unsigned threads, unsigned
     const int t = std::min(int(c), std::max(0, int(scalar_bits) - int(w * c)));
     const double buckets = t == int(c) ? std::ldexp(1.0, t - 1) : std::ldexp(1.0, t);
     const double adds = points * (1.0 - 1.0 / (2 * buckets + 1));      /* digit 0 w.p. about 1/(2m + 1) */
-    const double filled = buckets * (1.0 - std::exp(-adds / buckets));   /* expected non-empty buckets */
+    const double filled = buckets * (1.0 - std::exp(-adds / buckets)); /* expected non-empty buckets */
     const double reduce = filled >= buckets / 2 ? reduce_dense : reduce_sparse;
-    const double task = adds * (1 + inversion / double(default_batch(c))) + filled * reduce + buckets * scan_per_bucket + per_task;
+    const double task =
+        adds * (1 + inversion / double(default_batch(c))) + filled * reduce + buckets * scan_per_bucket + per_task;
     work += task * chunks;
     if (t == int(c)) {
       full_task = task;

@@ -11,10 +11,10 @@
 namespace cuzk::msm {
 
 struct plan {
-  unsigned window_bits;   // c
-  unsigned windows;       // W
-  unsigned chunks;        // C
-  std::size_t batch_size; // additions per batch-affine batch
+  unsigned window_bits;    // c
+  unsigned windows;        // W
+  unsigned chunks;         // C
+  std::size_t batch_size;  // additions per batch-affine batch
 };
 
 /* The plan for n scalars below 2^scalar_bits (msm::scalar_bits<C>) on

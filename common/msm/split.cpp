@@ -21,7 +21,8 @@ enum class kind : std::uint8_t { zero, one, other };
 template <class Classify>
 scalar_split split_blocks(std::size_t n, Classify classify) {
   if (n >= 0xffffffffu) throw std::length_error("msm: at most 2^32 - 1 scalars");
-  const std::size_t block = std::max<std::size_t>(4096, n / (16 * std::size_t(tbb::this_task_arena::max_concurrency())) + 1);
+  const std::size_t block =
+      std::max<std::size_t>(4096, n / (16 * std::size_t(tbb::this_task_arena::max_concurrency())) + 1);
   const std::size_t blocks = (n + block - 1) / block;
   std::vector<std::size_t> n_ones(blocks + 1), n_others(blocks + 1);
   std::vector<kind> kinds(n);
@@ -67,7 +68,7 @@ scalar_split split_scalars(std::span<const ff::fr<C>> scalars) {
     const ff::fr<C>& k = scalars[i];
     if (k.is_zero()) return kind::zero;
     if (k.is_one()) return kind::one;
-    if (convert) out = k.to_canonical();  /* k = mont(kR, 1) */
+    if (convert) out = k.to_canonical(); /* k = mont(kR, 1) */
     return kind::other;
   });
 }

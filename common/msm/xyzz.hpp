@@ -34,32 +34,32 @@ struct xyzz {
   static xyzz dbl_affine(const affine_t& p) {
     if (p.infinity || p.y.is_zero()) return {};
     const auto d = xyzz_double(p.x, p.y);
-    return {d.X, d.Y, d.V, d.W};  /* ZZ3 = V, ZZZ3 = W */
+    return {d.X, d.Y, d.V, d.W}; /* ZZ3 = V, ZZZ3 = W */
   }
 
   /* dbl-2008-s-1: 6M + 3S */
   xyzz dbl() const {
     if (is_identity() || Y.is_zero()) return {};
     const auto d = xyzz_double(X, Y);
-    return {d.X, d.Y, d.V * ZZ, d.W * ZZZ};  /* ZZ3 = V ZZ1, ZZZ3 = W ZZZ1 */
+    return {d.X, d.Y, d.V * ZZ, d.W * ZZZ}; /* ZZ3 = V ZZ1, ZZZ3 = W ZZZ1 */
   }
 
   /* madd-2008-s: 8M + 2S */
   xyzz& operator+=(const affine_t& q) {
     if (q.infinity) return *this;
     if (is_identity()) return *this = {q.x, q.y, field_t::one(), field_t::one()};
-    field_t U2 = q.x * ZZ;               /* U2 = X2 ZZ1 */
-    field_t S2 = q.y * ZZZ;              /* S2 = Y2 ZZZ1 */
-    field_t P = U2 - X;                  /* P = U2 - X1 */
-    field_t R = S2 - Y;                  /* R = S2 - Y1 */
+    field_t U2 = q.x * ZZ;                                                 /* U2 = X2 ZZ1 */
+    field_t S2 = q.y * ZZZ;                                                /* S2 = Y2 ZZZ1 */
+    field_t P = U2 - X;                                                    /* P = U2 - X1 */
+    field_t R = S2 - Y;                                                    /* R = S2 - Y1 */
     if (P.is_zero()) return *this = R.is_zero() ? dbl_affine(q) : xyzz{};  // Q = this, or Q = -this
-    field_t PP = P.sqr();                /* PP = P^2 */
-    field_t PPP = P * PP;                /* PPP = P PP */
-    field_t Q = X * PP;                  /* Q = X1 PP */
-    X = R.sqr() - PPP - Q.dbl();         /* X3 = R^2 - PPP - 2 Q */
-    Y = R * (Q - X) - Y * PPP;           /* Y3 = R (Q - X3) - Y1 PPP */
-    ZZ *= PP;                            /* ZZ3 = ZZ1 PP */
-    ZZZ *= PPP;                          /* ZZZ3 = ZZZ1 PPP */
+    field_t PP = P.sqr();                                                  /* PP = P^2 */
+    field_t PPP = P * PP;                                                  /* PPP = P PP */
+    field_t Q = X * PP;                                                    /* Q = X1 PP */
+    X = R.sqr() - PPP - Q.dbl();                                           /* X3 = R^2 - PPP - 2 Q */
+    Y = R * (Q - X) - Y * PPP;                                             /* Y3 = R (Q - X3) - Y1 PPP */
+    ZZ *= PP;                                                              /* ZZ3 = ZZ1 PP */
+    ZZZ *= PPP;                                                            /* ZZZ3 = ZZZ1 PPP */
     return *this;
   }
 
@@ -67,20 +67,20 @@ struct xyzz {
   xyzz& operator+=(const xyzz& q) {
     if (q.is_identity()) return *this;
     if (is_identity()) return *this = q;
-    field_t U1 = X * q.ZZ;               /* U1 = X1 ZZ2 */
-    field_t U2 = q.X * ZZ;               /* U2 = X2 ZZ1 */
-    field_t S1 = Y * q.ZZZ;              /* S1 = Y1 ZZZ2 */
-    field_t S2 = q.Y * ZZZ;              /* S2 = Y2 ZZZ1 */
-    field_t P = U2 - U1;                 /* P = U2 - U1 */
-    field_t R = S2 - S1;                 /* R = S2 - S1 */
+    field_t U1 = X * q.ZZ;  /* U1 = X1 ZZ2 */
+    field_t U2 = q.X * ZZ;  /* U2 = X2 ZZ1 */
+    field_t S1 = Y * q.ZZZ; /* S1 = Y1 ZZZ2 */
+    field_t S2 = q.Y * ZZZ; /* S2 = Y2 ZZZ1 */
+    field_t P = U2 - U1;    /* P = U2 - U1 */
+    field_t R = S2 - S1;    /* R = S2 - S1 */
     if (P.is_zero()) return *this = R.is_zero() ? dbl() : xyzz{};
-    field_t PP = P.sqr();                /* PP = P^2 */
-    field_t PPP = P * PP;                /* PPP = P PP */
-    field_t Q = U1 * PP;                 /* Q = U1 PP */
-    X = R.sqr() - PPP - Q.dbl();         /* X3 = R^2 - PPP - 2 Q */
-    Y = R * (Q - X) - S1 * PPP;          /* Y3 = R (Q - X3) - S1 PPP */
-    ZZ = ZZ * q.ZZ * PP;                 /* ZZ3 = ZZ1 ZZ2 PP */
-    ZZZ = ZZZ * q.ZZZ * PPP;             /* ZZZ3 = ZZZ1 ZZZ2 PPP */
+    field_t PP = P.sqr();        /* PP = P^2 */
+    field_t PPP = P * PP;        /* PPP = P PP */
+    field_t Q = U1 * PP;         /* Q = U1 PP */
+    X = R.sqr() - PPP - Q.dbl(); /* X3 = R^2 - PPP - 2 Q */
+    Y = R * (Q - X) - S1 * PPP;  /* Y3 = R (Q - X3) - S1 PPP */
+    ZZ = ZZ * q.ZZ * PP;         /* ZZ3 = ZZ1 ZZ2 PP */
+    ZZZ = ZZZ * q.ZZZ * PPP;     /* ZZZ3 = ZZZ1 ZZZ2 PPP */
     return *this;
   }
 

@@ -17,14 +17,14 @@ struct xyzz_doubling {
 /* dbl-2008-s-1 (mdbl-2008-s-1 for an affine point) */
 template <class F>
 CUZK_HDI xyzz_doubling<F> xyzz_double(const F& X1, const F& Y1) {
-  const F U = Y1.dbl();            /* U = 2 Y1 */
-  const F V = U.sqr();             /* V = U^2 */
-  const F W = U * V;               /* W = U V */
-  const F S = X1 * V;              /* S = X1 V */
+  const F U = Y1.dbl(); /* U = 2 Y1 */
+  const F V = U.sqr();  /* V = U^2 */
+  const F W = U * V;    /* W = U V */
+  const F S = X1 * V;   /* S = X1 V */
   const F xx = X1.sqr();
-  const F M = xx.dbl() + xx;       /* M = 3 X1^2 (+ a ZZ1^2, a = 0) */
-  const F X3 = M.sqr() - S.dbl();  /* X3 = M^2 - 2 S */
-  return {X3, M * (S - X3) - W * Y1, V, W};  /* Y3 = M (S - X3) - W Y1 */
+  const F M = xx.dbl() + xx;                /* M = 3 X1^2 (+ a ZZ1^2, a = 0) */
+  const F X3 = M.sqr() - S.dbl();           /* X3 = M^2 - 2 S */
+  return {X3, M * (S - X3) - W * Y1, V, W}; /* Y3 = M (S - X3) - W Y1 */
 }
 
 }  // namespace cuzk::msm

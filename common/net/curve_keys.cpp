@@ -66,7 +66,8 @@ void write_file(const std::filesystem::path& p, const std::string& text, mode_t 
 curve_keypair make_curve_keypair() {
   if (!zmq_has("curve")) throw std::runtime_error("this libzmq was built without CURVE");
   char pub[41], sec[41];
-  if (zmq_curve_keypair(pub, sec) != 0) throw std::runtime_error(std::string("zmq_curve_keypair: ") + zmq_strerror(zmq_errno()));
+  if (zmq_curve_keypair(pub, sec) != 0)
+    throw std::runtime_error(std::string("zmq_curve_keypair: ") + zmq_strerror(zmq_errno()));
   return {pub, sec};
 }
 

@@ -21,7 +21,8 @@ std::array<std::uint8_t, 24> short_nonce(std::string_view prefix, std::uint64_t 
 }
 
 bool named(std::span<const std::uint8_t> body, std::string_view name) {
-  return body.size() >= 1 + name.size() && body[0] == name.size() && std::memcmp(body.data() + 1, name.data(), name.size()) == 0;
+  return body.size() >= 1 + name.size() && body[0] == name.size() &&
+         std::memcmp(body.data() + 1, name.data(), name.size()) == 0;
 }
 
 /* A box this side makes fails only on a weak key the peer gave: the connection ends. */
@@ -50,14 +51,16 @@ curve_server_keys curve_server_keys_from_z85(std::string_view public_z85, std::s
     throw std::runtime_error("a CURVE key is 40 characters of Z85");
   init_sodium();
   curve_key derived{};
-  if (crypto_scalarmult_base(derived.data(), k.secret_key.data()) != 0) throw std::runtime_error("not a CURVE secret key");
+  if (crypto_scalarmult_base(derived.data(), k.secret_key.data()) != 0)
+    throw std::runtime_error("not a CURVE secret key");
   if (derived != k.public_key) throw std::runtime_error("the public key is not the secret key's");
   return k;
 }
 
 curve_server::curve_server(const curve_server_keys& keys) : keys_(keys) {
   init_sodium();
-  if (crypto_box_keypair(transient_public_.data(), transient_secret_.data()) != 0) throw std::runtime_error("crypto_box_keypair failed");
+  if (crypto_box_keypair(transient_public_.data(), transient_secret_.data()) != 0)
+    throw std::runtime_error("crypto_box_keypair failed");
   randombytes_buf(cookie_key_.data(), cookie_key_.size());
 }
 
@@ -72,11 +75,14 @@ bytes curve_server::hello(std::span<const std::uint8_t> body) {
   if (state_ != state::hello) throw protocol_error("a HELLO after the handshake began");
   if (!named(body, "HELLO")) throw protocol_error("expected HELLO");
   if (body.size() != 200) throw protocol_error("a HELLO of " + std::to_string(body.size()) + " bytes (it has 200)");
-  if (body[6] != 1 || body[7] != 0) throw protocol_error("CURVE version " + std::to_string(body[6]) + "." + std::to_string(body[7]) + " (1.0 is served)");
+  if (body[6] != 1 || body[7] != 0)
+    throw protocol_error("CURVE version " + std::to_string(body[6]) + "." + std::to_string(body[7]) +
+                         " (1.0 is served)");
   std::memcpy(client_transient_.data(), body.data() + 80, 32);
   const auto n = curve_nonce("CurveZMQHELLO---", body.data() + 112);
   std::uint8_t zeros[64];
-  if (crypto_box_open_easy(zeros, body.data() + 120, 80, n.data(), client_transient_.data(), keys_.secret_key.data()) != 0)
+  if (crypto_box_open_easy(zeros, body.data() + 120, 80, n.data(), client_transient_.data(), keys_.secret_key.data()) !=
+      0)
     throw protocol_error("a HELLO that does not open (not this server's key?)");
   peer_nonce_ = zmtp::get_be(body.data() + 112, 8);
 
@@ -105,13 +111,16 @@ bytes curve_server::hello(std::span<const std::uint8_t> body) {
 
 // INITIATE: name (9), cookie (96), short nonce (8), Box[C (32) + vouch nonce (16) + vouch (80) + metadata](C'→S').
 curve_server::initiated curve_server::initiate(std::span<const std::uint8_t> body) {
-  if (state_ != state::initiate) throw protocol_error(state_ == state::hello ? "an INITIATE before HELLO" : "a second INITIATE");
+  if (state_ != state::initiate)
+    throw protocol_error(state_ == state::hello ? "an INITIATE before HELLO" : "a second INITIATE");
   if (!named(body, "INITIATE")) throw protocol_error("expected INITIATE");
-  if (body.size() < 9 + 96 + 8 + 128 + mac) throw protocol_error("a truncated INITIATE of " + std::to_string(body.size()) + " bytes");
+  if (body.size() < 9 + 96 + 8 + 128 + mac)
+    throw protocol_error("a truncated INITIATE of " + std::to_string(body.size()) + " bytes");
   std::uint8_t cookie[64];
   const auto cn = curve_nonce("COOKIE--", body.data() + 9);
   if (crypto_secretbox_open_easy(cookie, body.data() + 25, 80, cn.data(), cookie_key_.data()) != 0 ||
-      sodium_memcmp(cookie, client_transient_.data(), 32) != 0 || sodium_memcmp(cookie + 32, transient_secret_.data(), 32) != 0)
+      sodium_memcmp(cookie, client_transient_.data(), 32) != 0 ||
+      sodium_memcmp(cookie + 32, transient_secret_.data(), 32) != 0)
     throw protocol_error("an INITIATE with a cookie this connection did not give");
   sodium_memzero(cookie, sizeof cookie);
   const std::uint64_t short_n = zmtp::get_be(body.data() + 105, 8);
@@ -119,7 +128,8 @@ curve_server::initiated curve_server::initiate(std::span<const std::uint8_t> bod
   const auto in = curve_nonce("CurveZMQINITIATE", body.data() + 105);
   const std::size_t boxed = body.size() - 113;
   bytes plain(boxed - mac);
-  if (crypto_box_open_easy(plain.data(), body.data() + 113, boxed, in.data(), client_transient_.data(), transient_secret_.data()) != 0)
+  if (crypto_box_open_easy(plain.data(), body.data() + 113, boxed, in.data(), client_transient_.data(),
+                           transient_secret_.data()) != 0)
     throw protocol_error("an INITIATE box that does not open");
   initiated r;
   std::memcpy(r.client_key.data(), plain.data(), 32);
@@ -127,7 +137,8 @@ curve_server::initiated curve_server::initiate(std::span<const std::uint8_t> bod
   std::uint8_t vouch[64];
   if (crypto_box_open_easy(vouch, plain.data() + 48, 80, vn.data(), r.client_key.data(), transient_secret_.data()) != 0)
     throw protocol_error("an INITIATE whose vouch does not open with the key it names");
-  if (sodium_memcmp(vouch, client_transient_.data(), 32) != 0 || sodium_memcmp(vouch + 32, keys_.public_key.data(), 32) != 0)
+  if (sodium_memcmp(vouch, client_transient_.data(), 32) != 0 ||
+      sodium_memcmp(vouch + 32, keys_.public_key.data(), 32) != 0)
     throw protocol_error("an INITIATE whose vouch names another connection or server");
   r.socket_type = zmtp::socket_type_of(std::span(plain).subspan(128));
   if (crypto_box_beforenm(shared_.data(), client_transient_.data(), transient_secret_.data()) != 0)
@@ -152,7 +163,10 @@ bytes curve_server::ready(std::string_view socket_type) {
 bytes curve_server::error(std::string_view reason) {
   const auto n = std::min<std::size_t>(reason.size(), 255);
   bytes e(7 + n);
-  std::memcpy(e.data(), "\x05" "ERROR", 6);
+  std::memcpy(e.data(),
+              "\x05"
+              "ERROR",
+              6);
   e[6] = static_cast<std::uint8_t>(n);
   if (n) std::memcpy(e.data() + 7, reason.data(), n);
   return e;

@@ -47,9 +47,9 @@ class curve_server {
 
   /* Each takes a command body (name size, name, data) and throws zmtp::protocol_error with a sentence on
      anything else; the returned bodies go in command frames (zmtp::command_frame). */
-  std::vector<std::uint8_t> hello(std::span<const std::uint8_t> body);                // → WELCOME
-  initiated initiate(std::span<const std::uint8_t> body);                             // the vouch checked
-  std::vector<std::uint8_t> ready(std::string_view socket_type);                      // → READY
+  std::vector<std::uint8_t> hello(std::span<const std::uint8_t> body);  // → WELCOME
+  initiated initiate(std::span<const std::uint8_t> body);               // the vouch checked
+  std::vector<std::uint8_t> ready(std::string_view socket_type);        // → READY
   /* An ERROR command body (plaintext, reason at most 255 bytes). */
   static std::vector<std::uint8_t> error(std::string_view reason);
 

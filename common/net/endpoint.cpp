@@ -45,7 +45,8 @@ void bind_socket_file(const std::string& endpoint, mode_t mode, std::optional<gi
                       const std::function<void()>& bind) {
   const auto path = ipc_path(endpoint);
   if (!path && group)
-    throw std::invalid_argument(endpoint + " has no socket file whose group could be set, so a group would not limit "
+    throw std::invalid_argument(endpoint +
+                                " has no socket file whose group could be set, so a group would not limit "
                                 "who connects; bind an ipc:///path endpoint to limit it to a group");
   if (!path) {
     bind();
@@ -53,8 +54,7 @@ void bind_socket_file(const std::string& endpoint, mode_t mode, std::optional<gi
   }
   struct stat st {};
   if (::lstat(path->c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode))
-      throw std::runtime_error(*path + " exists and is not a socket; refusing to replace it");
+    if (!S_ISSOCK(st.st_mode)) throw std::runtime_error(*path + " exists and is not a socket; refusing to replace it");
     if (ipc_answers(*path))
       throw std::runtime_error("another process answers on " + *path + "; refusing to take over its socket");
     ::unlink(path->c_str());  // a dead server's socket

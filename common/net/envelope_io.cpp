@@ -26,11 +26,11 @@ std::size_t drain(zmq::socket_t& s, const zmq::message_t& first) {
 }
 
 decoded wrong_frame_count(std::size_t frames, std::size_t expected) {
-  return util::unexpected<proto::decode_error>{
-      {proto::error_code::malformed,
-       std::to_string(frames) + " frames, expected " + std::to_string(expected) +
-           " (DEALER peers send one frame, no empty delimiter)",
-       0}};
+  return util::unexpected<proto::decode_error>{{proto::error_code::malformed,
+                                                std::to_string(frames) + " frames, expected " +
+                                                    std::to_string(expected) +
+                                                    " (DEALER peers send one frame, no empty delimiter)",
+                                                0}};
 }
 
 send_result send_frames(zmq::socket_t& s, const peer_id* peer, const proto::message& m, zmq::send_flags flags) {

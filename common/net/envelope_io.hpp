@@ -26,7 +26,7 @@ using peer_id = std::string;
 
 struct routed {
   peer_id peer;
-  decoded msg;  // the message, or why it was refused (reply with proto::error_message)
+  decoded msg;                           // the message, or why it was refused (reply with proto::error_message)
   std::optional<peer_credentials> cred;  // the sender's SO_PEERCRED (ipc peers only; peer.hpp)
   std::string user_id;                   // what the ZAP handler named the connection (CURVE peers), or empty
 };
@@ -40,8 +40,7 @@ enum class send_result {
 /* DEALER side. */
 [[nodiscard]] send_result send(zmq::socket_t& dealer, const proto::message& m,
                                zmq::send_flags flags = zmq::send_flags::dontwait);
-[[nodiscard]] std::optional<decoded> receive(zmq::socket_t& dealer,
-                                             zmq::recv_flags flags = zmq::recv_flags::dontwait);
+[[nodiscard]] std::optional<decoded> receive(zmq::socket_t& dealer, zmq::recv_flags flags = zmq::recv_flags::dontwait);
 
 /* ROUTER side. */
 [[nodiscard]] send_result send_to(zmq::socket_t& router, const peer_id& peer, const proto::message& m,

@@ -4,7 +4,9 @@
 
 namespace cuzk::net {
 
-void set_linger(zmq::socket_t& s, milliseconds linger) { s.set(zmq::sockopt::linger, static_cast<int>(linger.count())); }
+void set_linger(zmq::socket_t& s, milliseconds linger) {
+  s.set(zmq::sockopt::linger, static_cast<int>(linger.count()));
+}
 
 void set_router_mandatory(zmq::socket_t& s, bool on) { s.set(zmq::sockopt::router_mandatory, on); }
 

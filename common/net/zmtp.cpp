@@ -8,7 +8,7 @@ namespace cuzk::net::zmtp {
 namespace {
 
 constexpr std::uint8_t flag_more = 0x01, flag_long = 0x02, flag_command = 0x04;
-constexpr std::size_t max_command_bytes = 4096;  // READY with its properties, PING with its context, INITIATE
+constexpr std::size_t max_command_bytes = 4096;          // READY with its properties, PING with its context, INITIATE
 constexpr std::size_t sealed_overhead = 8 + 8 + 16 + 1;  // "\x07MESSAGE", nonce, MAC, flags
 constexpr std::uint8_t sealed_more = 0x01, sealed_command = 0x02;
 
@@ -88,7 +88,8 @@ std::string socket_type_of(std::span<const std::uint8_t> data) {
     const std::uint64_t v = get_be(data.data() + 1 + n, 4);
     if (data.size() < 1 + n + 4 + v) throw protocol_error("a truncated metadata property value");
     if (key == "Socket-Type")
-      type.assign(data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4), data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4 + v));
+      type.assign(data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4),
+                  data.begin() + static_cast<std::ptrdiff_t>(1 + n + 4 + v));
     data = data.subspan(1 + n + 4 + v);
   }
   return type;
@@ -129,7 +130,8 @@ std::optional<event> reader::next() {
     if (!greeted_) {
       if (have >= 1 && p[0] != 0xff) throw protocol_error("not a ZMTP greeting (first byte is not 0xFF)");
       if (have >= 10 && !(p[9] & 0x01)) throw protocol_error("not a ZMTP 2.0+ greeting");
-      if (have >= 11 && p[10] < 3) throw protocol_error("ZMTP version " + std::to_string(p[10]) + " is not served (3.x is)");
+      if (have >= 11 && p[10] < 3)
+        throw protocol_error("ZMTP version " + std::to_string(p[10]) + " is not served (3.x is)");
       if (have < greeting_bytes) return std::nullopt;
       char wanted[20] = {};
       std::memcpy(wanted, mechanism_.data(), std::min<std::size_t>(mechanism_.size(), 20));
@@ -149,10 +151,13 @@ std::optional<event> reader::next() {
     const bool is_command = flags & flag_command;
     const bool sealed = open_ != nullptr;
     const std::size_t room = max_message_ - std::min(max_message_, partial_bytes_) + (sealed ? sealed_overhead : 0);
-    if (is_command && !sealed && size > max_command_bytes) throw protocol_error("a command of " + std::to_string(size) + " bytes");
+    if (is_command && !sealed && size > max_command_bytes)
+      throw protocol_error("a command of " + std::to_string(size) + " bytes");
     if ((!is_command || sealed) && size > room)
       throw protocol_error("a message over the limit of " + std::to_string(max_message_) + " bytes");
-    if (!is_command && !ready_) throw protocol_error(mechanism_ == "NULL" ? "a message before the READY command" : "a message before the handshake");
+    if (!is_command && !ready_)
+      throw protocol_error(mechanism_ == "NULL" ? "a message before the READY command"
+                                                : "a message before the handshake");
     if (have < head + size) return std::nullopt;
     std::span<const std::uint8_t> body(p + head, static_cast<std::size_t>(size));
     pos_ += head + static_cast<std::size_t>(size);
@@ -179,7 +184,8 @@ std::optional<event> reader::plain(std::uint8_t flags, std::span<const std::uint
   }
   if (body.size() > max_message_ - std::min(max_message_, partial_bytes_))
     throw protocol_error("a message over the limit of " + std::to_string(max_message_) + " bytes");
-  if (partial_.size() == max_frames_) throw protocol_error("more than " + std::to_string(max_frames_) + " frames in a message");
+  if (partial_.size() == max_frames_)
+    throw protocol_error("more than " + std::to_string(max_frames_) + " frames in a message");
   partial_.emplace_back(body.begin(), body.end());
   partial_bytes_ += body.size();
   if (flags & flag_more) return std::nullopt;

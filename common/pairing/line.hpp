@@ -50,7 +50,9 @@ inline ff::mont_field<P> half(const ff::mont_field<P>& a) {
   return ff::mont_field<P>::from_montgomery(t);
 }
 template <class C>
-inline ff::fp2<C> half(const ff::fp2<C>& a) { return {half(a.c0), half(a.c1)}; }
+inline ff::fp2<C> half(const ff::fp2<C>& a) {
+  return {half(a.c0), half(a.c1)};
+}
 
 /* 3 b' z: on BLS12-381 b' = 4 xi, so 12 xi z by additions; otherwise one
    product by the constant 3 b' */
@@ -75,19 +77,19 @@ inline ff::fp2<C> mul_by_3b(const ff::fp2<C>& z) {
 template <class C>
 inline line_coeffs<C> doubling_step(g2_projective<C>& t) {
   using fp2_t = ff::fp2<C>;
-  fp2_t a = half(mul(t.x, t.y));                // A = X Y / 2
-  fp2_t b = sqr(t.y);                           // B = Y^2
-  fp2_t c = sqr(t.z);                           // C = Z^2
-  fp2_t e = mul_by_3b(c);                       // E = 3 b' C
-  fp2_t f = add(dbl(e), e);                     // F = 3 E
-  fp2_t g = half(add(b, f));                    // G = (B + F) / 2
-  fp2_t h = sub(sqr(add(t.y, t.z)), add(b, c)); // H = (Y + Z)^2 - B - C = 2 Y Z
-  fp2_t j = sqr(t.x);                           // J = X^2
+  fp2_t a = half(mul(t.x, t.y));                 // A = X Y / 2
+  fp2_t b = sqr(t.y);                            // B = Y^2
+  fp2_t c = sqr(t.z);                            // C = Z^2
+  fp2_t e = mul_by_3b(c);                        // E = 3 b' C
+  fp2_t f = add(dbl(e), e);                      // F = 3 E
+  fp2_t g = half(add(b, f));                     // G = (B + F) / 2
+  fp2_t h = sub(sqr(add(t.y, t.z)), add(b, c));  // H = (Y + Z)^2 - B - C = 2 Y Z
+  fp2_t j = sqr(t.x);                            // J = X^2
   fp2_t e2 = sqr(e);
-  t.x = mul(a, sub(b, f));                      // X3 = A (B - F)
-  t.y = sub(sqr(g), add(dbl(e2), e2));          // Y3 = G^2 - 3 E^2
-  t.z = mul(b, h);                              // Z3 = B H
-  return {sub(e, b), add(dbl(j), j), -h};       // (E - B, 3 J, -H)
+  t.x = mul(a, sub(b, f));                 // X3 = A (B - F)
+  t.y = sub(sqr(g), add(dbl(e2), e2));     // Y3 = G^2 - 3 E^2
+  t.z = mul(b, h);                         // Z3 = B H
+  return {sub(e, b), add(dbl(j), j), -h};  // (E - B, 3 J, -H)
 }
 
 /* T = T + Q for Q affine, and the chord through T and Q. Slope
@@ -97,26 +99,28 @@ inline line_coeffs<C> doubling_step(g2_projective<C>& t) {
 template <class C>
 inline line_coeffs<C> addition_step(g2_projective<C>& t, const ec::g2_affine<C>& q) {
   using fp2_t = ff::fp2<C>;
-  fp2_t theta = sub(t.y, mul(q.y, t.z));        // theta = Y - yQ Z
-  fp2_t lambda = sub(t.x, mul(q.x, t.z));       // lambda = X - xQ Z
-  fp2_t c = sqr(theta);                         // C = theta^2
-  fp2_t d = sqr(lambda);                        // D = lambda^2
-  fp2_t e = mul(lambda, d);                     // E = lambda^3
-  fp2_t f = mul(t.z, c);                        // F = Z C
-  fp2_t g = mul(t.x, d);                        // G = X D
-  fp2_t h = sub(add(e, f), dbl(g));             // H = E + F - 2 G
+  fp2_t theta = sub(t.y, mul(q.y, t.z));   // theta = Y - yQ Z
+  fp2_t lambda = sub(t.x, mul(q.x, t.z));  // lambda = X - xQ Z
+  fp2_t c = sqr(theta);                    // C = theta^2
+  fp2_t d = sqr(lambda);                   // D = lambda^2
+  fp2_t e = mul(lambda, d);                // E = lambda^3
+  fp2_t f = mul(t.z, c);                   // F = Z C
+  fp2_t g = mul(t.x, d);                   // G = X D
+  fp2_t h = sub(add(e, f), dbl(g));        // H = E + F - 2 G
   fp2_t ey = mul(e, t.y);
-  t.x = mul(lambda, h);                         // X3 = lambda H
-  t.y = sub(mul(theta, sub(g, h)), ey);         // Y3 = theta (G - H) - E Y
-  t.z = mul(t.z, e);                            // Z3 = Z E
+  t.x = mul(lambda, h);                  // X3 = lambda H
+  t.y = sub(mul(theta, sub(g, h)), ey);  // Y3 = theta (G - H) - E Y
+  t.z = mul(t.z, e);                     // Z3 = Z E
   return {sub(mul(theta, q.x), mul(lambda, q.y)), -theta, lambda};
 }
 
 /* f * l(P) */
 template <class C>
 inline ff::fp12<C> mul_by_line(const ff::fp12<C>& f, const line_coeffs<C>& l, const ec::g1_affine<C>& p) {
-  if constexpr (C::twist_type == curves::twist::m) return f.mul_by_014(l.l0, mul(l.lx, p.x), mul(l.ly, p.y));
-  else return f.mul_by_034(mul(l.ly, p.y), mul(l.lx, p.x), l.l0);
+  if constexpr (C::twist_type == curves::twist::m)
+    return f.mul_by_014(l.l0, mul(l.lx, p.x), mul(l.ly, p.y));
+  else
+    return f.mul_by_034(mul(l.ly, p.y), mul(l.lx, p.x), l.l0);
 }
 
 }  // namespace cuzk::pairing::detail

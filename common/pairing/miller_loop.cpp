@@ -23,13 +23,12 @@ namespace {
 template <class C>
 void double_all(ff::fp12<C>& f, std::vector<detail::g2_projective<C>>& t,
                 const std::vector<const g1_g2_pair_of<C>*>& live) {
-  for (std::size_t i = 0; i < live.size(); ++i)
-    f = detail::mul_by_line(f, detail::doubling_step(t[i]), live[i]->first);
+  for (std::size_t i = 0; i < live.size(); ++i) f = detail::mul_by_line(f, detail::doubling_step(t[i]), live[i]->first);
 }
 /* T = T + Q_i for every pair, f = f prod l_{T,Q_i}(P) */
 template <class C, class Q>
-void add_all(ff::fp12<C>& f, std::vector<detail::g2_projective<C>>& t,
-             const std::vector<const g1_g2_pair_of<C>*>& live, Q q_of) {
+void add_all(ff::fp12<C>& f, std::vector<detail::g2_projective<C>>& t, const std::vector<const g1_g2_pair_of<C>*>& live,
+             Q q_of) {
   for (std::size_t i = 0; i < live.size(); ++i)
     f = detail::mul_by_line(f, detail::addition_step(t[i], q_of(*live[i])), live[i]->first);
 }
@@ -64,11 +63,13 @@ ff::fp12<C> multi_miller_loop(std::span<const g1_g2_pair_of<C>> pairs) {
     for (std::size_t i = 1; i < n; ++i) {
       if (i != 1) f = f.sqr();
       double_all(f, t, live);
-      if (naf[i] == 1) add_all(f, t, live, q);
-      else if (naf[i] == -1) add_all(f, t, live, [](const g1_g2_pair_of<C>& pq) { return -pq.second; });
+      if (naf[i] == 1)
+        add_all(f, t, live, q);
+      else if (naf[i] == -1)
+        add_all(f, t, live, [](const g1_g2_pair_of<C>& pq) { return -pq.second; });
     }
-    add_all(f, t, live, [](const g1_g2_pair_of<C>& pq) { return ec::psi(pq.second); });        /* + Q1 */
-    add_all(f, t, live, [](const g1_g2_pair_of<C>& pq) { return -ec::psi(ec::psi(pq.second)); });  /* - Q2 */
+    add_all(f, t, live, [](const g1_g2_pair_of<C>& pq) { return ec::psi(pq.second); });           /* + Q1 */
+    add_all(f, t, live, [](const g1_g2_pair_of<C>& pq) { return -ec::psi(ec::psi(pq.second)); }); /* - Q2 */
   }
   if constexpr (C::x_negative) f = f.conjugate();
   return f;

@@ -15,8 +15,7 @@ void check_log_size(unsigned log_n) {
   constexpr unsigned s = max_log_size_of<C>;
   if (log_n > s)
     throw std::invalid_argument("NTT domain 2^" + std::to_string(log_n) + " exceeds 2^" + std::to_string(s) +
-                                ", the largest power-of-two subgroup of " + std::string(curves::name(C::id)) +
-                                "'s Fr");
+                                ", the largest power-of-two subgroup of " + std::string(curves::name(C::id)) + "'s Fr");
 }
 
 }  // namespace

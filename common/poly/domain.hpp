@@ -71,7 +71,6 @@ class basic_domain {
   std::shared_ptr<tables> tables_;
 };
 
-
 extern template class basic_domain<curves::bls12_381>;
 extern template class basic_domain<curves::bn254>;
 

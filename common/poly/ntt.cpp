@@ -47,10 +47,10 @@ void coset_intt(const basic_domain<C>& d, std::span<ff::fr<C>> a, const ff::fr<C
   distribute_powers(a, d.size_inv(), g.inverse());  // a_j n^-1 g^-j
 }
 
-#define CUZK_POLY_NTT(C)                                                                     \
-  template void ntt(const basic_domain<C>&, std::span<ff::fr<C>>);                           \
-  template void intt(const basic_domain<C>&, std::span<ff::fr<C>>);                          \
-  template void coset_ntt(const basic_domain<C>&, std::span<ff::fr<C>>, const ff::fr<C>&);   \
+#define CUZK_POLY_NTT(C)                                                                   \
+  template void ntt(const basic_domain<C>&, std::span<ff::fr<C>>);                         \
+  template void intt(const basic_domain<C>&, std::span<ff::fr<C>>);                        \
+  template void coset_ntt(const basic_domain<C>&, std::span<ff::fr<C>>, const ff::fr<C>&); \
   template void coset_intt(const basic_domain<C>&, std::span<ff::fr<C>>, const ff::fr<C>&);
 CUZK_POLY_NTT(curves::bls12_381)
 CUZK_POLY_NTT(curves::bn254)

@@ -31,9 +31,9 @@ void coset_ntt(const basic_domain<C>& d, std::span<ff::fr<C>> a, const ff::fr<C>
 template <class C>
 void coset_intt(const basic_domain<C>& d, std::span<ff::fr<C>> a, const ff::fr<C>& g);
 
-#define CUZK_POLY_NTT(C)                                                                \
-  extern template void ntt(const basic_domain<C>&, std::span<ff::fr<C>>);              \
-  extern template void intt(const basic_domain<C>&, std::span<ff::fr<C>>);             \
+#define CUZK_POLY_NTT(C)                                                                          \
+  extern template void ntt(const basic_domain<C>&, std::span<ff::fr<C>>);                         \
+  extern template void intt(const basic_domain<C>&, std::span<ff::fr<C>>);                        \
   extern template void coset_ntt(const basic_domain<C>&, std::span<ff::fr<C>>, const ff::fr<C>&); \
   extern template void coset_intt(const basic_domain<C>&, std::span<ff::fr<C>>, const ff::fr<C>&);
 CUZK_POLY_NTT(curves::bls12_381)

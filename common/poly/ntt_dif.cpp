@@ -117,7 +117,7 @@ void bit_reverse(std::span<F> a, unsigned log_n, const F* scale) {
   });
 }
 
-#define CUZK_POLY_NTT_DIF(C)                                                      \
+#define CUZK_POLY_NTT_DIF(C)                                                  \
   template void dif(const basic_domain<C>&, std::span<ff::fr<C>>, direction); \
   template void bit_reverse(std::span<ff::fr<C>>, unsigned, const ff::fr<C>*);
 CUZK_POLY_NTT_DIF(curves::bls12_381)

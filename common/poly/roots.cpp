@@ -13,8 +13,7 @@ constexpr typename C::fr_params::limbs_t odd_part() {
   t[0] -= 1;  // r is odd, no borrow
   constexpr unsigned s = C::fr_params::two_adicity;
   static_assert(s > 0 && s < 64);
-  for (std::size_t i = 0; i < t.size(); ++i)
-    t[i] = (t[i] >> s) | (i + 1 < t.size() ? t[i + 1] << (64 - s) : 0);
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = (t[i] >> s) | (i + 1 < t.size() ? t[i + 1] << (64 - s) : 0);
   return t;
 }
 
@@ -55,9 +54,9 @@ ff::fr<C> primitive_root(unsigned log_order, root_family f) {
   return w;
 }
 
-#define CUZK_POLY_ROOTS(C)                                          \
-  template ff::fr<C> root_base<C>(root_family);                     \
-  template ff::fr<C> two_adic_root<C>(root_family);                 \
+#define CUZK_POLY_ROOTS(C)                          \
+  template ff::fr<C> root_base<C>(root_family);     \
+  template ff::fr<C> two_adic_root<C>(root_family); \
   template ff::fr<C> primitive_root<C>(unsigned, root_family);
 CUZK_POLY_ROOTS(curves::bls12_381)
 CUZK_POLY_ROOTS(curves::bn254)

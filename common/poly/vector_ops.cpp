@@ -73,13 +73,13 @@ struct ops {
 
 }  // namespace
 
-#define CUZK_POLY_VECTOR_OPS(F)                                                                                   \
-  void add_assign(std::span<F> a, std::span<const F> b) { ops<F>::add_assign(a, b); }                             \
-  void sub_assign(std::span<F> a, std::span<const F> b) { ops<F>::sub_assign(a, b); }                             \
-  void mul_assign(std::span<F> a, std::span<const F> b) { ops<F>::mul_assign(a, b); }                             \
+#define CUZK_POLY_VECTOR_OPS(F)                                                                                        \
+  void add_assign(std::span<F> a, std::span<const F> b) { ops<F>::add_assign(a, b); }                                  \
+  void sub_assign(std::span<F> a, std::span<const F> b) { ops<F>::sub_assign(a, b); }                                  \
+  void mul_assign(std::span<F> a, std::span<const F> b) { ops<F>::mul_assign(a, b); }                                  \
   void mul_sub_assign(std::span<F> a, std::span<const F> b, std::span<const F> c) { ops<F>::mul_sub_assign(a, b, c); } \
-  void scale(std::span<F> a, const F& c) { ops<F>::scale(a, c); }                                                 \
-  void distribute_powers(std::span<F> a, const F& c, const F& g) { ops<F>::distribute_powers(a, c, g); }          \
+  void scale(std::span<F> a, const F& c) { ops<F>::scale(a, c); }                                                      \
+  void distribute_powers(std::span<F> a, const F& c, const F& g) { ops<F>::distribute_powers(a, c, g); }               \
   F evaluate(std::span<const F> coeffs, const F& x) { return ops<F>::evaluate(coeffs, x); }
 CUZK_POLY_VECTOR_OPS(ff::fr<curves::bls12_381>)
 CUZK_POLY_VECTOR_OPS(ff::fr<curves::bn254>)

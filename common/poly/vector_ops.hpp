@@ -24,13 +24,13 @@ namespace cuzk::poly {
 
 using ff::fr_t;
 
-#define CUZK_POLY_VECTOR_OPS(F)                                                         \
-  void add_assign(std::span<F> a, std::span<const F> b);                                \
-  void sub_assign(std::span<F> a, std::span<const F> b);                                \
-  void mul_assign(std::span<F> a, std::span<const F> b);                                \
-  void mul_sub_assign(std::span<F> a, std::span<const F> b, std::span<const F> c);      \
-  void scale(std::span<F> a, const F& c);                                               \
-  void distribute_powers(std::span<F> a, const F& c, const F& g);                       \
+#define CUZK_POLY_VECTOR_OPS(F)                                                    \
+  void add_assign(std::span<F> a, std::span<const F> b);                           \
+  void sub_assign(std::span<F> a, std::span<const F> b);                           \
+  void mul_assign(std::span<F> a, std::span<const F> b);                           \
+  void mul_sub_assign(std::span<F> a, std::span<const F> b, std::span<const F> c); \
+  void scale(std::span<F> a, const F& c);                                          \
+  void distribute_powers(std::span<F> a, const F& c, const F& g);                  \
   F evaluate(std::span<const F> coeffs, const F& x);
 CUZK_POLY_VECTOR_OPS(ff::fr<curves::bls12_381>)
 CUZK_POLY_VECTOR_OPS(ff::fr<curves::bn254>)

@@ -10,14 +10,12 @@ namespace cuzk::proto {
 
 namespace {
 
-#define CUZK_RULE(expr)           \
-  do {                            \
+#define CUZK_RULE(expr)              \
+  do {                               \
     if (auto r_ = (expr)) return r_; \
   } while (0)
 
-std::string at(std::string_view field, std::size_t i) {
-  return std::string(field) + "[" + std::to_string(i) + "]";
-}
+std::string at(std::string_view field, std::size_t i) { return std::string(field) + "[" + std::to_string(i) + "]"; }
 
 rule_result fail(std::string field, std::string_view what) { return field + ": " + std::string(what); }
 
@@ -69,7 +67,8 @@ rule_result check_body(const status_request& m) {
   if (m.job_id) CUZK_RULE(check_job_id("StatusRequest.job_id", *m.job_id));
   if (m.owner_uid && !m.job_id) return fail("StatusRequest.owner_uid", "set without a job_id");
   if (m.capacity_only && m.job_id) return fail("StatusRequest.capacity_only", "set with a job_id");
-  if (m.cluster && (m.job_id || m.capacity_only)) return fail("StatusRequest.cluster", "set with a job_id or capacity_only");
+  if (m.cluster && (m.job_id || m.capacity_only))
+    return fail("StatusRequest.cluster", "set with a job_id or capacity_only");
   return std::nullopt;
 }
 rule_result check_body(const upload& m) {
@@ -78,12 +77,15 @@ rule_result check_body(const upload& m) {
   if (m.size == 0 || m.size > max_upload_bytes)
     return fail("Upload.size", std::to_string(m.size) + ", expected 1.." + std::to_string(max_upload_bytes));
   if (m.data.empty() || m.data.size() > max_upload_chunk_bytes)
-    return fail("Upload.data", std::to_string(m.data.size()) + " bytes, expected 1.." + std::to_string(max_upload_chunk_bytes));
+    return fail("Upload.data",
+                std::to_string(m.data.size()) + " bytes, expected 1.." + std::to_string(max_upload_chunk_bytes));
   if (m.offset >= m.size || m.data.size() > m.size - m.offset)
-    return fail("Upload.offset", std::to_string(m.offset) + " + " + std::to_string(m.data.size()) + " bytes pass the size " +
-                                     std::to_string(m.size));
-  if (m.kind == upload_kind::wtns && m.offset == 0) CUZK_RULE(check_key("Upload.zkey", m.zkey));
-  else if (!m.zkey.empty()) CUZK_RULE(check_key("Upload.zkey", m.zkey));
+    return fail("Upload.offset", std::to_string(m.offset) + " + " + std::to_string(m.data.size()) +
+                                     " bytes pass the size " + std::to_string(m.size));
+  if (m.kind == upload_kind::wtns && m.offset == 0)
+    CUZK_RULE(check_key("Upload.zkey", m.zkey));
+  else if (!m.zkey.empty())
+    CUZK_RULE(check_key("Upload.zkey", m.zkey));
   return std::nullopt;
 }
 rule_result check_body(const upload_ack& m) { return check_job_id("UploadAck.upload_id", m.upload_id); }
@@ -127,8 +129,8 @@ rule_result check_gpu(const std::string& f, const gpu_status& g) {
   if (!(g.busy_ratio >= 0 && g.busy_ratio <= 1)) return fail(f + ".busy_ratio", "not in 0..1");
   if (g.mem_free > g.mem_total) return fail(f + ".mem_free", "more than mem_total");
   if (g.resident_keys.size() > max_resident_keys)
-    return fail(f + ".resident_keys", std::to_string(g.resident_keys.size()) + " keys, at most " +
-                                          std::to_string(max_resident_keys));
+    return fail(f + ".resident_keys",
+                std::to_string(g.resident_keys.size()) + " keys, at most " + std::to_string(max_resident_keys));
   for (std::size_t i = 0; i < g.resident_keys.size(); ++i)
     CUZK_RULE(check_token(at(f + ".resident_keys", i), g.resident_keys[i], max_key_id_bytes));
   if (g.resident_shifts.size() > g.resident_keys.size())
@@ -145,11 +147,12 @@ rule_result check_capacity(const std::string& f, const capacity& c) {
   for (std::size_t i = 0; i < c.keys.size(); ++i) {
     const auto& k = c.keys[i];
     if (!k.key_id.empty()) CUZK_RULE(check_token(at(f + ".keys", i) + ".key_id", k.key_id, max_key_id_bytes));
-    if (!in_range(k.priority, priority::high, priority::critical)) return fail(at(f + ".keys", i) + ".priority", "unknown");
+    if (!in_range(k.priority, priority::high, priority::critical))
+      return fail(at(f + ".keys", i) + ".priority", "unknown");
   }
   if (c.classes.size() > max_capacity_classes)
-    return fail(f + ".classes", std::to_string(c.classes.size()) + " classes, at most " +
-                                    std::to_string(max_capacity_classes));
+    return fail(f + ".classes",
+                std::to_string(c.classes.size()) + " classes, at most " + std::to_string(max_capacity_classes));
   for (std::size_t i = 0; i < c.classes.size(); ++i)
     if (c.classes[i].free > c.classes[i].slots) return fail(at(f + ".classes", i) + ".free", "more than slots");
   if (!(c.partitions_per_minute >= 0) || !(c.estimated_wait_s >= 0))
@@ -209,7 +212,8 @@ rule_result check_body(const status_reply& m) {
     return fail("StatusReply.gpus", std::to_string(m.gpus.size()) + " GPUs, at most " + std::to_string(max_gpus));
   for (std::size_t i = 0; i < m.gpus.size(); ++i) CUZK_RULE(check_gpu(at("StatusReply.gpus", i), m.gpus[i]));
   if (m.keys.size() > max_resident_keys)
-    return fail("StatusReply.keys", std::to_string(m.keys.size()) + " keys, at most " + std::to_string(max_resident_keys));
+    return fail("StatusReply.keys",
+                std::to_string(m.keys.size()) + " keys, at most " + std::to_string(max_resident_keys));
   for (std::size_t i = 0; i < m.keys.size(); ++i) {
     CUZK_RULE(check_token(at("StatusReply.keys", i) + ".key_id", m.keys[i].key_id, max_key_id_bytes));
     if (m.keys[i].host_copy != "keep" && m.keys[i].host_copy != "drop")

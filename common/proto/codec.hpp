@@ -16,7 +16,7 @@ namespace cuzk::proto {
 
 struct decode_error {
   error_code code = error_code::malformed;
-  std::string reason;           // for people: which field, which rule
+  std::string reason;            // for people: which field, which rule
   std::uint64_t request_id = 0;  // the frame's, when it could be read (to echo)
 };
 

@@ -53,18 +53,25 @@ top_level scan(std::span<const std::uint8_t> frame) {
         if (!read_varint(p, end, n)) return t.broken = "truncated varint", t;
         skip = 0;
         break;
-      case 1: skip = 8; break;
+      case 1:
+        skip = 8;
+        break;
       case 2:
         if (!read_varint(p, end, n)) return t.broken = "truncated length", t;
         skip = n;
         break;
-      case 5: skip = 4; break;
-      default: return t.broken = "unsupported wire type", t;
+      case 5:
+        skip = 4;
+        break;
+      default:
+        return t.broken = "unsupported wire type", t;
     }
     if (skip > static_cast<std::uint64_t>(end - p)) return t.broken = "field runs past the end of the frame", t;
     p += skip;
-    if (is_body_field(static_cast<std::uint32_t>(field))) ++t.bodies;
-    else if (field != 1 && field != 2 && t.unknown_field == 0) t.unknown_field = static_cast<std::uint32_t>(field);
+    if (is_body_field(static_cast<std::uint32_t>(field)))
+      ++t.bodies;
+    else if (field != 1 && field != 2 && t.unknown_field == 0)
+      t.unknown_field = static_cast<std::uint32_t>(field);
   }
   return t;
 }
@@ -141,9 +148,7 @@ struct converter {
     return {w.upload_id(), enum_value<upload_kind>(w.kind(), 1, 2), w.size(), w.offset(), w.data(), w.zkey()};
   }
   upload_ack from(const wire::UploadAck& w) { return {w.upload_id(), w.received()}; }
-  accepted from(const wire::Accepted& w) {
-    return {w.job_id(), w.created(), enum_value<job_state>(w.state(), 1, 4)};
-  }
+  accepted from(const wire::Accepted& w) { return {w.job_id(), w.created(), enum_value<job_state>(w.state(), 1, 4)}; }
   job_status from(const wire::JobStatus& w) {
     job_status m;
     m.job_id = w.job_id();
@@ -157,8 +162,14 @@ struct converter {
     m.partitions.reserve(static_cast<std::size_t>(w.partitions_size()));
     for (const auto& p : w.partitions()) {
       partition_status ps{enum_value<partition_state>(p.state(), 1, 6),
-                          p.synth_start_ns(), p.synth_end_ns(), p.prove_start_ns(), p.prove_end_ns(),
-                          p.syntheses(), p.attempts(), std::nullopt, p.gpu()};
+                          p.synth_start_ns(),
+                          p.synth_end_ns(),
+                          p.prove_start_ns(),
+                          p.prove_end_ns(),
+                          p.syntheses(),
+                          p.attempts(),
+                          std::nullopt,
+                          p.gpu()};
       if (p.has_timings()) ps.timings = proto::from_wire(p.timings());
       m.partitions.push_back(std::move(ps));
     }
@@ -174,11 +185,11 @@ struct converter {
     status_reply m;
     for (const auto& j : w.jobs()) m.jobs.push_back(from(j));
     for (const auto& s : w.slots())
-      m.slots.push_back({s.index(), s.class_index(), enum_value<slot_state>(s.state(), 1, 4),
-                         s.generation(), s.owner()});
+      m.slots.push_back(
+          {s.index(), s.class_index(), enum_value<slot_state>(s.state(), 1, 4), s.generation(), s.owner()});
     for (const auto& k : w.workers())
-      m.workers.push_back({k.lease(), k.name(), k.pid(),
-                           enum_value<worker_state>(k.state(), 1, 3), k.heartbeat_age_ms()});
+      m.workers.push_back(
+          {k.lease(), k.name(), k.pid(), enum_value<worker_state>(k.state(), 1, 3), k.heartbeat_age_ms()});
     m.jobs_omitted = w.jobs_omitted();
     for (const auto& g : w.gpus()) m.gpus.push_back(proto::from_wire(g));
     m.hung_timeout_ms = w.hung_timeout_ms();
@@ -188,7 +199,8 @@ struct converter {
       capacity out;
       for (const auto& k : c.keys())
         out.keys.push_back({k.key_id(), proto::priority_from_wire(k.priority()), k.queued(), k.running()});
-      for (const auto& k : c.classes()) out.classes.push_back({k.class_index(), k.domain(), k.witness(), k.slots(), k.free()});
+      for (const auto& k : c.classes())
+        out.classes.push_back({k.class_index(), k.domain(), k.witness(), k.slots(), k.free()});
       out.partitions_per_minute = c.partitions_per_minute();
       out.estimated_wait_s = c.estimated_wait_s();
       out.accepting = c.accepting();
@@ -201,7 +213,11 @@ struct converter {
       const auto& c = w.cluster();
       cluster_view v{c.node(), c.database_up(), c.database_error(), c.dead_after_ms(), {}, c.queued()};
       for (const auto& n : c.nodes())
-        v.nodes.push_back({n.name(), n.alive(), n.heartbeat_age_ms(), n.claims(), n.keys(),
+        v.nodes.push_back({n.name(),
+                           n.alive(),
+                           n.heartbeat_age_ms(),
+                           n.claims(),
+                           n.keys(),
                            {n.key_ids().begin(), n.key_ids().end()}});
       m.cluster = std::move(v);
     }
@@ -226,26 +242,46 @@ struct converter {
   body from(const wire::Envelope& e) {
     using E = wire::Envelope;
     switch (e.body_case()) {
-      case E::kSubmit: return from(e.submit());
-      case E::kStatusRequest: return from(e.status_request());
-      case E::kFetch: return from(e.fetch());
-      case E::kWait: return from(e.wait());
-      case E::kUpload: return from(e.upload());
-      case E::kAccepted: return from(e.accepted());
-      case E::kJobStatus: return from(e.job_status());
-      case E::kProofReply: return from(e.proof_reply());
-      case E::kStatusReply: return from(e.status_reply());
-      case E::kError: return from(e.error());
-      case E::kUploadAck: return from(e.upload_ack());
-      case E::kReady: return from(e.ready());
-      case E::kAssign: return from(e.assign());
-      case E::kFilled: return from(e.filled());
-      case E::kSynthFailed: return from(e.synth_failed());
-      case E::kHeartbeat: return from(e.heartbeat());
-      case E::kBye: return from(e.bye());
-      case E::kAbortSynthesis: return from(e.abort_synthesis());
-      case E::kSynthAborted: return from(e.synth_aborted());
-      case E::BODY_NOT_SET: break;
+      case E::kSubmit:
+        return from(e.submit());
+      case E::kStatusRequest:
+        return from(e.status_request());
+      case E::kFetch:
+        return from(e.fetch());
+      case E::kWait:
+        return from(e.wait());
+      case E::kUpload:
+        return from(e.upload());
+      case E::kAccepted:
+        return from(e.accepted());
+      case E::kJobStatus:
+        return from(e.job_status());
+      case E::kProofReply:
+        return from(e.proof_reply());
+      case E::kStatusReply:
+        return from(e.status_reply());
+      case E::kError:
+        return from(e.error());
+      case E::kUploadAck:
+        return from(e.upload_ack());
+      case E::kReady:
+        return from(e.ready());
+      case E::kAssign:
+        return from(e.assign());
+      case E::kFilled:
+        return from(e.filled());
+      case E::kSynthFailed:
+        return from(e.synth_failed());
+      case E::kHeartbeat:
+        return from(e.heartbeat());
+      case E::kBye:
+        return from(e.bye());
+      case E::kAbortSynthesis:
+        return from(e.abort_synthesis());
+      case E::kSynthAborted:
+        return from(e.synth_aborted());
+      case E::BODY_NOT_SET:
+        break;
     }
     return bye{};  // unreachable: decode() handles BODY_NOT_SET first
   }
@@ -273,8 +309,7 @@ util::expected<message, decode_error> decode_frame(std::span<const std::uint8_t>
                   id);
   if (t.bodies == 0) {
     if (t.unknown_field)
-      return refuse(error_code::unknown_message, "unknown message (field " + std::to_string(t.unknown_field) + ")",
-                    id);
+      return refuse(error_code::unknown_message, "unknown message (field " + std::to_string(t.unknown_field) + ")", id);
     return refuse(error_code::unknown_message, "no message body", id);
   }
   if (t.bodies > 1) return refuse(error_code::malformed, "more than one message body", id);

@@ -82,7 +82,6 @@ void put(wire::ClusterView& w, const cluster_view& c) {
   w.set_queued(c.queued);
 }
 
-
 void put(wire::Envelope& e, const body& b) {
   std::visit(overloaded{
                  [&](const submit& m) {

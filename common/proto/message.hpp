@@ -22,7 +22,12 @@ using cuzk::priority;  // util/priority.hpp; the wire's Priority numbers it othe
 /* The numbering of the wire enums (cuzk.proto); 0 is never valid. */
 enum class job_state : std::uint8_t { queued = 1, running = 2, done = 3, failed = 4 };
 enum class partition_state : std::uint8_t {
-  queued = 1, synthesizing = 2, synthesized = 3, proving = 4, done = 5, failed = 6
+  queued = 1,
+  synthesizing = 2,
+  synthesized = 3,
+  proving = 4,
+  done = 5,
+  failed = 6
 };
 enum class slot_state : std::uint8_t { free = 1, assigned = 2, filled = 3, proving = 4 };
 enum class worker_state : std::uint8_t { idle = 1, busy = 2, hung = 3 };
@@ -44,7 +49,7 @@ enum class error_code : std::uint8_t {
 // ---- client → server ----
 
 struct native_work {
-  std::string circuit;      // "chain:size=1024"
+  std::string circuit;  // "chain:size=1024"
   std::string inputs_json;
   friend bool operator==(const native_work&, const native_work&) = default;
 };
@@ -130,7 +135,7 @@ struct job_status {
   std::uint64_t submitted_ns = 0, finished_ns = 0;
   proto::priority priority = priority::normal;
   std::string client;
-  std::vector<partition_status> partitions;  // 1..16
+  std::vector<partition_status> partitions;              // 1..16
   curves::curve_id curve = curves::curve_id::bls12_381;  // its key's
   friend bool operator==(const job_status&, const job_status&) = default;
 };
@@ -163,10 +168,10 @@ struct worker_status {
    StatusReply.gpus carries (wire_map.cpp). A new status field is one line here, one in GpuStatus, and one in
    each direction of wire_map.cpp. */
 struct gpu_status {
-  std::int32_t device = 0;  // CUDA ordinal
-  std::string name;         // "NVIDIA H200"
-  std::uint32_t workers = 0;  // proving workers on it
-  double busy_ratio = 0;      // time with a kernel running / wall time, over the last minute: 0..1
+  std::int32_t device = 0;                    // CUDA ordinal
+  std::string name;                           // "NVIDIA H200"
+  std::uint32_t workers = 0;                  // proving workers on it
+  double busy_ratio = 0;                      // time with a kernel running / wall time, over the last minute: 0..1
   std::uint64_t mem_total = 0, mem_free = 0;  // bytes, cudaMemGetInfo
   std::uint64_t budget = 0;                   // bytes keys and buffers may use (total minus the reserve)
   std::vector<std::string> resident_keys;     // key ids whose bases are on the device, most recent first (operators)
@@ -216,7 +221,7 @@ struct cluster_node_status {
   friend bool operator==(const cluster_node_status&, const cluster_node_status&) = default;
 };
 struct cluster_view {
-  std::string node;            // the answering node's name
+  std::string node;  // the answering node's name
   bool database_up = false;
   std::string database_error;  // why not (libpq's words, never the password)
   std::uint64_t dead_after_ms = 0;
@@ -232,7 +237,7 @@ struct status_reply {
   std::vector<gpu_status> gpus;
   std::uint32_t hung_timeout_ms = 0;
   std::optional<proto::capacity> capacity;
-  std::vector<key_memory> keys;  // operators only
+  std::vector<key_memory> keys;                        // operators only
   std::optional<cluster_view> cluster = std::nullopt;  // asked with status_request::cluster
   friend bool operator==(const status_reply&, const status_reply&) = default;
 };
@@ -289,7 +294,7 @@ struct synth_aborted {
 };
 
 using body = std::variant<submit, status_request, fetch, wait_request, upload,                       //
-                          accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,       //
+                          accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,  //
                           ready, assign, filled, synth_failed, heartbeat, bye, abort_synthesis, synth_aborted>;
 
 /* One Envelope. The version is not a field: decode() accepts only

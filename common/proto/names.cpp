@@ -18,7 +18,7 @@ std::string_view name(job_state s) noexcept {
   return pick(n, static_cast<unsigned>(s));
 }
 std::string_view name(partition_state s) noexcept {
-  static constexpr std::array<std::string_view, 7> n{"invalid",  "queued", "synthesizing", "synthesized",
+  static constexpr std::array<std::string_view, 7> n{"invalid", "queued", "synthesizing", "synthesized",
                                                      "proving", "done",   "failed"};
   return pick(n, static_cast<unsigned>(s));
 }
@@ -32,8 +32,9 @@ std::string_view name(worker_state s) noexcept {
 }
 std::string_view name(error_code c) noexcept {
   static constexpr std::array<std::string_view, 13> n{
-      "invalid",     "malformed",       "unsupported_version", "unknown_message", "too_large",  "unknown_job",
-      "bad_request", "unknown_circuit", "internal",            "conflict",        "table_full", "unavailable",
+      "invalid",   "malformed",   "unsupported_version", "unknown_message",
+      "too_large", "unknown_job", "bad_request",         "unknown_circuit",
+      "internal",  "conflict",    "table_full",          "unavailable",
       "busy"};
   return pick(n, static_cast<unsigned>(c));
 }
@@ -43,9 +44,9 @@ std::string_view name(upload_kind k) noexcept {
 }
 std::string_view name(const body& b) noexcept {
   static constexpr std::array<std::string_view, std::variant_size_v<body>> n{
-      "submit",      "status_request", "fetch",        "wait",   "upload",       "accepted",  "job_status", "proof_reply",
-      "status_reply", "error",         "upload_ack",   "ready",  "assign",       "filled",    "synth_failed", "heartbeat",
-      "bye",         "abort",          "aborted"};
+      "submit",       "status_request", "fetch", "wait",       "upload", "accepted", "job_status",
+      "proof_reply",  "status_reply",   "error", "upload_ack", "ready",  "assign",   "filled",
+      "synth_failed", "heartbeat",      "bye",   "abort",      "aborted"};
   return pick(n, static_cast<unsigned>(b.index()));
 }
 

@@ -32,10 +32,14 @@ bool is_utf8(std::string_view s) noexcept {
     }
     std::size_t len;
     std::uint32_t cp, min;
-    if ((c & 0xe0) == 0xc0) len = 2, cp = c & 0x1f, min = 0x80;
-    else if ((c & 0xf0) == 0xe0) len = 3, cp = c & 0x0f, min = 0x800;
-    else if ((c & 0xf8) == 0xf0) len = 4, cp = c & 0x07, min = 0x10000;
-    else return false;
+    if ((c & 0xe0) == 0xc0)
+      len = 2, cp = c & 0x1f, min = 0x80;
+    else if ((c & 0xf0) == 0xe0)
+      len = 3, cp = c & 0x0f, min = 0x800;
+    else if ((c & 0xf8) == 0xf0)
+      len = 4, cp = c & 0x07, min = 0x10000;
+    else
+      return false;
     if (static_cast<std::size_t>(end - p) < len) return false;
     for (std::size_t i = 1; i < len; ++i) {
       if ((p[i] & 0xc0) != 0x80) return false;
@@ -74,7 +78,8 @@ rule_result check_path(std::string_view field, std::string_view v) {
 rule_result check_key(std::string_view field, std::string_view v) {
   const bool key_id = v.size() == 32 && v.find_first_not_of("0123456789abcdef") == std::string_view::npos;
   if (key_id) return std::nullopt;
-  if (!v.empty() && v.front() != '/') return fail(field, "neither an absolute path nor a key id (32 lowercase hex digits)");
+  if (!v.empty() && v.front() != '/')
+    return fail(field, "neither an absolute path nor a key id (32 lowercase hex digits)");
   return check_path(field, v);
 }
 

@@ -8,26 +8,20 @@
 
 namespace cuzk::r1cs {
 
-void byte_reader::fail(std::string_view message) const {
-  throw format_error(context_ + ": " + std::string(message));
-}
+void byte_reader::fail(std::string_view message) const { throw format_error(context_ + ": " + std::string(message)); }
 
 std::span<const std::uint8_t> byte_reader::take(std::size_t n, std::string_view what) {
   if (n > remaining())
-    fail(std::string(what) + " needs " + std::to_string(n) + " bytes at offset " + std::to_string(pos_) +
-         " but only " + std::to_string(remaining()) + " remain");
+    fail(std::string(what) + " needs " + std::to_string(n) + " bytes at offset " + std::to_string(pos_) + " but only " +
+         std::to_string(remaining()) + " remain");
   auto r = bytes_.subspan(pos_, n);
   pos_ += n;
   return r;
 }
 
-std::uint32_t byte_reader::u32(std::string_view what) {
-  return le32(take(4, what).data());
-}
+std::uint32_t byte_reader::u32(std::string_view what) { return le32(take(4, what).data()); }
 
-std::uint64_t byte_reader::u64(std::string_view what) {
-  return le64(take(8, what).data());
-}
+std::uint64_t byte_reader::u64(std::string_view what) { return le64(take(8, what).data()); }
 
 curves::curve_id scalar_curve(std::span<const std::uint8_t> prime, const byte_reader& r) {
   if (auto c = curves::curve_of_scalar_prime(prime)) return *c;
@@ -44,8 +38,7 @@ std::string section_context(std::string_view kind, std::uint32_t type, std::stri
   return std::string(kind) + ": section " + std::to_string(type) + " (" + std::string(name) + ")";
 }
 
-std::optional<binfile_section> binfile::unique(std::uint32_t type, std::string_view kind,
-                                                std::string_view name) const {
+std::optional<binfile_section> binfile::unique(std::uint32_t type, std::string_view kind, std::string_view name) const {
   std::optional<binfile_section> found;
   for (const auto& s : sections) {
     if (s.type != type) continue;
@@ -59,12 +52,10 @@ binfile parse_binfile(const byte_source& src, std::string_view kind, std::uint32
                       section_namer name) {
   const std::uint64_t size = src.size();
   auto fail = [&](const std::string& message) -> void { throw format_error(std::string(kind) + ": " + message); };
-  if (size < 12)
-    fail("file is " + std::to_string(size) + " bytes, too short for magic, version and section count");
+  if (size < 12) fail("file is " + std::to_string(size) + " bytes, too short for magic, version and section count");
   std::vector<std::uint8_t> scratch;
   const auto preamble = src.view(0, 12, scratch);
-  if (std::memcmp(preamble.data(), kind.data(), 4) != 0)
-    fail("not a ." + std::string(kind) + " file (bad magic)");
+  if (std::memcmp(preamble.data(), kind.data(), 4) != 0) fail("not a ." + std::string(kind) + " file (bad magic)");
   binfile f;
   f.version = le32(preamble.data() + 4);
   if (f.version != expected_version)

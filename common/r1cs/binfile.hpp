@@ -32,8 +32,7 @@ inline std::uint64_t le64(const std::uint8_t* b) { return le32(b) | std::uint64_
 class byte_reader {
  public:
   /* context prefixes every message, e.g. "r1cs: section 2 (constraints)" */
-  byte_reader(std::span<const std::uint8_t> bytes, std::string context)
-      : bytes_(bytes), context_(std::move(context)) {}
+  byte_reader(std::span<const std::uint8_t> bytes, std::string context) : bytes_(bytes), context_(std::move(context)) {}
 
   std::uint32_t u32(std::string_view what);
   std::uint64_t u64(std::string_view what);

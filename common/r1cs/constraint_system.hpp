@@ -54,7 +54,6 @@ class basic_constraint_system {
   virtual void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) = 0;
 };
 
-
 /* RAII namespace: scope s(cs, "round", i); */
 template <class C>
 class scope {

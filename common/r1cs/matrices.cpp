@@ -12,8 +12,8 @@ namespace {
 template <class C>
 void check_z(const basic_matrices<C>& m, std::size_t z) {
   if (z != m.n_wires)
-    throw error("assignment has " + std::to_string(z) + " values, the constraint system " +
-                std::to_string(m.n_wires) + " wires");
+    throw error("assignment has " + std::to_string(z) + " values, the constraint system " + std::to_string(m.n_wires) +
+                " wires");
 }
 
 }  // namespace
@@ -39,8 +39,8 @@ ff::fr<C> dot(std::span<const basic_term<C>> row, std::span<const ff::fr<C>> z) 
 }
 
 template <class C>
-void evaluate(const basic_matrices<C>& m, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a,
-              std::span<ff::fr<C>> b, std::span<ff::fr<C>> c) {
+void evaluate(const basic_matrices<C>& m, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a, std::span<ff::fr<C>> b,
+              std::span<ff::fr<C>> c) {
   check_z(m, z.size());
   const std::uint64_t n = m.n_constraints();
   if (a.size() < n || b.size() < n || c.size() < n)
@@ -61,11 +61,11 @@ std::optional<std::uint64_t> first_unsatisfied(const basic_matrices<C>& m, std::
   return std::nullopt;
 }
 
-#define CUZK_R1CS_MATRICES(C)                                                                                  \
-  template void merge_by_wire(std::vector<basic_term<C>>&);                                                   \
-  template ff::fr<C> dot(std::span<const basic_term<C>>, std::span<const ff::fr<C>>);                         \
-  template void evaluate(const basic_matrices<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>,           \
-                         std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                         \
+#define CUZK_R1CS_MATRICES(C)                                                                        \
+  template void merge_by_wire(std::vector<basic_term<C>>&);                                          \
+  template ff::fr<C> dot(std::span<const basic_term<C>>, std::span<const ff::fr<C>>);                \
+  template void evaluate(const basic_matrices<C>&, std::span<const ff::fr<C>>, std::span<ff::fr<C>>, \
+                         std::span<ff::fr<C>>, std::span<ff::fr<C>>);                                \
   template std::optional<std::uint64_t> first_unsatisfied(const basic_matrices<C>&, std::span<const ff::fr<C>>);
 CUZK_R1CS_MATRICES(curves::bls12_381)
 CUZK_R1CS_MATRICES(curves::bn254)

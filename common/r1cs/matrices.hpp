@@ -76,8 +76,8 @@ ff::fr<C> dot(std::span<const basic_term<C>> row, std::span<const ff::fr<C>> z);
    caller memory (a slot). Throws capacity_error when a, b or c is shorter than
    the constraint count, error when z does not have n_wires values. */
 template <class C>
-void evaluate(const basic_matrices<C>& m, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a,
-              std::span<ff::fr<C>> b, std::span<ff::fr<C>> c);
+void evaluate(const basic_matrices<C>& m, std::span<const ff::fr<C>> z, std::span<ff::fr<C>> a, std::span<ff::fr<C>> b,
+              std::span<ff::fr<C>> c);
 
 /* The first i with <A_i,z> * <B_i,z> != <C_i,z>, if any (z as in evaluate). */
 template <class C>

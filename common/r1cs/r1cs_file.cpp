@@ -16,12 +16,18 @@ constexpr std::uint64_t header_bytes = 4 + field_bytes + 4 * 4 + 8 + 4;
 
 std::string_view section_name(std::uint32_t type) {
   switch (type) {
-    case 1: return "header";
-    case 2: return "constraints";
-    case 3: return "wire-to-label map";
-    case 4: return "custom gates list";
-    case 5: return "custom gates application";
-    default: return "unknown";
+    case 1:
+      return "header";
+    case 2:
+      return "constraints";
+    case 3:
+      return "wire-to-label map";
+    case 4:
+      return "custom gates list";
+    case 5:
+      return "custom gates application";
+    default:
+      return "unknown";
   }
 }
 
@@ -206,8 +212,8 @@ r1cs_shape read_r1cs_shape(const byte_source& src) {
   const auto ws = f.unique(wire_map_section, "r1cs", section_name(wire_map_section));
   if (!ws) throw format_error(ctx(wire_map_section) + ": missing");
   if (ws->size != std::uint64_t(h.n_wires) * 8)
-    throw format_error(ctx(wire_map_section) + ": is " + std::to_string(ws->size) + " bytes, expected 8 x nWires = " +
-                       std::to_string(std::uint64_t(h.n_wires) * 8));
+    throw format_error(ctx(wire_map_section) + ": is " + std::to_string(ws->size) +
+                       " bytes, expected 8 x nWires = " + std::to_string(std::uint64_t(h.n_wires) * 8));
   // each constraint takes at least 12 bytes (three term counts)
   if (std::uint64_t(h.n_constraints) * 12 > cs->size)
     throw format_error(ctx(constraints_section) + ": header declares " + std::to_string(h.n_constraints) +
@@ -227,13 +233,12 @@ void check_r1cs_shape(const r1cs_shape& s, const r1cs_bounds& b) {
     throw format_error("r1cs: the header declares " + std::to_string(std::uint64_t(h.n_pub_out) + h.n_pub_in) +
                        " public signals, the key " + std::to_string(b.n_public));
   if (h.n_constraints > b.max_constraints)
-    throw format_error("r1cs: the header declares " + std::to_string(h.n_constraints) +
-                       " constraints, more than the " + std::to_string(b.max_constraints) + " the key's domain holds");
+    throw format_error("r1cs: the header declares " + std::to_string(h.n_constraints) + " constraints, more than the " +
+                       std::to_string(b.max_constraints) + " the key's domain holds");
   // each of the 3 linear combinations of a constraint names each wire at most once
-  const std::uint64_t most =
-      saturating_mul(h.n_constraints, 12) +
-      std::min(~std::uint64_t{0} - saturating_mul(h.n_constraints, 12),
-               saturating_mul(saturating_mul(3ull * h.n_constraints, h.n_wires), term_bytes));
+  const std::uint64_t most = saturating_mul(h.n_constraints, 12) +
+                             std::min(~std::uint64_t{0} - saturating_mul(h.n_constraints, 12),
+                                      saturating_mul(saturating_mul(3ull * h.n_constraints, h.n_wires), term_bytes));
   if (s.constraints_bytes > most)
     throw format_error(ctx(constraints_section) + ": is " + std::to_string(s.constraints_bytes) + " bytes, more than " +
                        std::to_string(h.n_constraints) + " constraints over " + std::to_string(h.n_wires) +
@@ -328,12 +333,12 @@ std::vector<std::uint8_t> write_r1cs(const basic_r1cs_file<C>& f) {
   return std::move(w).take();
 }
 
-#define CUZK_R1CS_FILE(C)                                                                                  \
-  template std::uint64_t evaluate_r1cs<C>(const byte_source&, const r1cs_shape&, std::span<const ff::fr<C>>,  \
-                                          std::span<ff::fr<C>>, std::span<ff::fr<C>>, std::span<ff::fr<C>>);  \
-  template basic_r1cs_file<C> read_r1cs<C>(std::span<const std::uint8_t>);                                  \
-  template basic_r1cs_file<C> read_r1cs_file<C>(const std::filesystem::path&);                              \
-  template r1cs_header header_for(const basic_matrices<C>&);                                                \
+#define CUZK_R1CS_FILE(C)                                                                                    \
+  template std::uint64_t evaluate_r1cs<C>(const byte_source&, const r1cs_shape&, std::span<const ff::fr<C>>, \
+                                          std::span<ff::fr<C>>, std::span<ff::fr<C>>, std::span<ff::fr<C>>); \
+  template basic_r1cs_file<C> read_r1cs<C>(std::span<const std::uint8_t>);                                   \
+  template basic_r1cs_file<C> read_r1cs_file<C>(const std::filesystem::path&);                               \
+  template r1cs_header header_for(const basic_matrices<C>&);                                                 \
   template std::vector<std::uint8_t> write_r1cs(const basic_r1cs_file<C>&);
 CUZK_R1CS_FILE(curves::bls12_381)
 CUZK_R1CS_FILE(curves::bn254)

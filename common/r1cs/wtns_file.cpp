@@ -14,9 +14,12 @@ constexpr std::uint32_t field_bytes = 32;
 
 std::string_view section_name(std::uint32_t type) {
   switch (type) {
-    case 1: return "header";
-    case 2: return "witness";
-    default: return "unknown";
+    case 1:
+      return "header";
+    case 2:
+      return "witness";
+    default:
+      return "unknown";
   }
 }
 
@@ -148,10 +151,10 @@ std::vector<std::uint8_t> write_wtns(std::span<const ff::fr<C>> z) {
   return std::move(w).take();
 }
 
-#define CUZK_WTNS_FILE(C)                                                                         \
-  template std::uint64_t read_wtns_into<C>(const byte_source&, std::span<ff::fr<C>>);             \
-  template std::uint64_t read_wtns_into<C>(std::span<const std::uint8_t>, std::span<ff::fr<C>>);  \
-  template std::vector<ff::fr<C>> read_wtns_prefix<C>(const byte_source&, std::uint64_t);         \
+#define CUZK_WTNS_FILE(C)                                                                        \
+  template std::uint64_t read_wtns_into<C>(const byte_source&, std::span<ff::fr<C>>);            \
+  template std::uint64_t read_wtns_into<C>(std::span<const std::uint8_t>, std::span<ff::fr<C>>); \
+  template std::vector<ff::fr<C>> read_wtns_prefix<C>(const byte_source&, std::uint64_t);        \
   template std::vector<ff::fr<C>> read_wtns<C>(const byte_source&);                              \
   template std::vector<ff::fr<C>> read_wtns<C>(std::span<const std::uint8_t>);                   \
   template std::vector<ff::fr<C>> read_wtns_file<C>(const std::filesystem::path&);               \

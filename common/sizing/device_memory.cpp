@@ -51,8 +51,8 @@ curve_sizes sizes_of(curves::curve_id c) noexcept {
 std::string key_copies::describe() const {
   if (!total()) return "none";
   std::string out;
-  for (const auto& [name, sh] : {std::pair<const char*, const msm_shifts*>{"h", &h}, {"l", &c}, {"a", &a},
-                                 {"b1", &b1}, {"b2", &b2}})
+  for (const auto& [name, sh] :
+       {std::pair<const char*, const msm_shifts*>{"h", &h}, {"l", &c}, {"a", &a}, {"b1", &b1}, {"b2", &b2}})
     out += (out.empty() ? "" : " ") + std::string(name) + " " + std::to_string(sh->copies) +
            (sh->copies ? "@" + std::to_string(sh->c) : "");
   return out;

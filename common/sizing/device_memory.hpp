@@ -71,8 +71,8 @@ std::uint64_t resident_need(const key_dims& k, unsigned workers);
    a margin of the reserve and a quarter of each worker's buffers (on the
    H200 a 2^25 key planned to the byte left 1.0 GiB free under the 2 GiB
    reserve once both workers allocated, and every proof failed). */
-std::uint64_t copies_allowance(const key_dims& k, unsigned workers, std::uint64_t budget,
-                               std::uint64_t resident_bytes, std::uint64_t free_now, std::uint64_t reserve);
+std::uint64_t copies_allowance(const key_dims& k, unsigned workers, std::uint64_t budget, std::uint64_t resident_bytes,
+                               std::uint64_t free_now, std::uint64_t reserve);
 /* The most proving workers whose buffers fit beside k resident (copies
    aside) within the budget; 0 when the key alone does not fit. */
 unsigned workers_that_fit(const key_dims& k, std::uint64_t budget);

@@ -43,7 +43,7 @@ unsigned msm_window_bits(std::size_t n, unsigned bits) {
 msm_shifts msm_plan_shifts(std::size_t n, unsigned max_copies, unsigned bits) {
   /* every point of every copy has a 31-bit index (booth_keys' values) */
   if (n) {
-    const std::size_t fit = (msm_max_shifted_points - 1) / n;  /* the bases and fit - 1 copies */
+    const std::size_t fit = (msm_max_shifted_points - 1) / n; /* the bases and fit - 1 copies */
     max_copies = fit ? unsigned(std::min<std::size_t>(max_copies, fit - 1)) : 0;
   }
   msm_shifts best{};

@@ -23,7 +23,7 @@ constexpr int rank(priority p) noexcept { return p == priority::critical ? -1 : 
 
 constexpr std::string_view name(priority p) noexcept {
   return static_cast<std::size_t>(p) < priority_names.size() ? priority_names[static_cast<std::size_t>(p)]
-                                                              : std::string_view("invalid");
+                                                             : std::string_view("invalid");
 }
 /* "high" | "normal" | "low" | "critical". */
 constexpr std::optional<priority> priority_from_name(std::string_view s) noexcept {

@@ -22,11 +22,16 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, char32_t* cp) noexc
   const unsigned c = p[0];
   std::size_t len;
   std::uint32_t v, min;
-  if (c < 0x80) len = 1, v = c, min = 0;
-  else if ((c & 0xe0) == 0xc0) len = 2, v = c & 0x1f, min = 0x80;
-  else if ((c & 0xf0) == 0xe0) len = 3, v = c & 0x0f, min = 0x800;
-  else if ((c & 0xf8) == 0xf0) len = 4, v = c & 0x07, min = 0x10000;
-  else return 0;
+  if (c < 0x80)
+    len = 1, v = c, min = 0;
+  else if ((c & 0xe0) == 0xc0)
+    len = 2, v = c & 0x1f, min = 0x80;
+  else if ((c & 0xf0) == 0xe0)
+    len = 3, v = c & 0x0f, min = 0x800;
+  else if ((c & 0xf8) == 0xf0)
+    len = 4, v = c & 0x07, min = 0x10000;
+  else
+    return 0;
   if (left < len) return 0;
   for (std::size_t k = 1; k < len; ++k) {
     if ((p[k] & 0xc0) != 0x80) return 0;

@@ -17,7 +17,7 @@ namespace cuzk::server::metrics {
 
 /* Upper bounds in seconds: 5 ms to 10 min (+Inf is implicit). */
 inline constexpr std::array<double, 16> duration_buckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
-                                                            2.5,   5,    10,    30,   60,  120,  300,  600};
+                                                            2.5,   5,    10,    30,   60,  120,  300, 600};
 
 class histogram {
  public:

@@ -51,7 +51,8 @@ struct metrics_http::impl : std::enable_shared_from_this<metrics_http::impl> {
 
 class http_session : public std::enable_shared_from_this<http_session> {
  public:
-  http_session(tcp::socket s, std::shared_ptr<metrics_http::impl> owner, std::string peer, std::optional<std::uint32_t> uid)
+  http_session(tcp::socket s, std::shared_ptr<metrics_http::impl> owner, std::string peer,
+               std::optional<std::uint32_t> uid)
       : stream_(std::move(s)), owner_(std::move(owner)), peer_(std::move(peer)), uid_(uid) {
     pos_ = owner_->live.insert(owner_->live.end(), this);
     ++owner_->per_peer[peer_];
@@ -84,9 +85,11 @@ class http_session : public std::enable_shared_from_this<http_session> {
     } else {
       const std::string_view target(rq.target().data(), rq.target().size());
       const auto q = target.find('?');
-      const auto path = target.substr(0, q), query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
+      const auto path = target.substr(0, q),
+                 query = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
       try {
-        r = owner_->closed ? http_reply{503, "text/plain; charset=utf-8", "stopping\n"} : owner_->on_get(path, query, uid_);
+        r = owner_->closed ? http_reply{503, "text/plain; charset=utf-8", "stopping\n"}
+                           : owner_->on_get(path, query, uid_);
       } catch (const std::exception& e) {
         r = {500, "text/plain; charset=utf-8", std::string(e.what()) + "\n"};
       }
@@ -180,8 +183,9 @@ std::optional<std::uint32_t> metrics_http::impl::peer_uid(const tcp::endpoint& l
   if (diag < 0) diag = ::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_SOCK_DIAG);
   if (diag < 0) return std::nullopt;
   auto plain = [](const asio::ip::address& a) {
-    return a.is_v6() && a.to_v6().is_v4_mapped() ? asio::ip::address(asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()))
-                                                 : a;
+    return a.is_v6() && a.to_v6().is_v4_mapped()
+               ? asio::ip::address(asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()))
+               : a;
   };
   const auto src = plain(remote.address()), dst = plain(local.address());
   if (src.is_v4() != dst.is_v4()) return std::nullopt;

@@ -23,21 +23,30 @@ double seconds_between(std::uint64_t from_ns, std::uint64_t to_ns) {
 
 constexpr std::string_view job_state_name(shm::job_state s) {
   switch (s) {
-    case shm::job_state::free: return "free";
-    case shm::job_state::reserved: return "reserved";
-    case shm::job_state::active: return "active";
-    case shm::job_state::done: return "done";
-    case shm::job_state::failed: return "failed";
+    case shm::job_state::free:
+      return "free";
+    case shm::job_state::reserved:
+      return "reserved";
+    case shm::job_state::active:
+      return "active";
+    case shm::job_state::done:
+      return "done";
+    case shm::job_state::failed:
+      return "failed";
   }
   return "unknown";
 }
 
 constexpr std::string_view slot_state_name(shm::slot_state s) {
   switch (s) {
-    case shm::slot_state::free: return "free";
-    case shm::slot_state::assigned: return "assigned";
-    case shm::slot_state::filled: return "filled";
-    case shm::slot_state::proving: return "proving";
+    case shm::slot_state::free:
+      return "free";
+    case shm::slot_state::assigned:
+      return "assigned";
+    case shm::slot_state::filled:
+      return "filled";
+    case shm::slot_state::proving:
+      return "proving";
   }
   return "unknown";
 }
@@ -74,8 +83,9 @@ http_reply server::on_http(std::string_view path, std::string_view query, std::o
   if (path == "/trace.json" || path == "/timeline") {
     if (!peer_uid || !opt_.is_operator(static_cast<uid_t>(*peer_uid)))
       return {403, "text/plain; charset=utf-8",
-              std::string(path) + " shows every client's jobs: it is served only to an operator (root, the server's uid "
-              "or an --operator uid) connecting from this host; " +
+              std::string(path) +
+                  " shows every client's jobs: it is served only to an operator (root, the server's uid "
+                  "or an --operator uid) connecting from this host; " +
                   (peer_uid ? "this connection is uid " + std::to_string(*peer_uid) : "this peer is not on this host") +
                   "\n"};
     return timeline_reply(path, query);
@@ -90,7 +100,8 @@ http_reply server::on_http(std::string_view path, std::string_view query, std::o
     if (state_.serving && !state_.stopping) return {200, "text/plain; charset=utf-8", "ready\n"};
     return {503, "text/plain; charset=utf-8", state_.stopping ? "stopping\n" : "starting\n"};
   }
-  return {404, "text/plain; charset=utf-8", "not found: /metrics, /healthz, /readyz, /trace.json and /timeline are served\n"};
+  return {404, "text/plain; charset=utf-8",
+          "not found: /metrics, /healthz, /readyz, /trace.json and /timeline are served\n"};
 }
 
 std::string server::metrics_text() const {
@@ -99,7 +110,8 @@ std::string server::metrics_text() const {
            "Partitions proven and stored since the server started, by the curve of their key.");
   for (const auto c : {curves::curve_id::bls12_381, curves::curve_id::bn254})
     w.sample("cuzk_proofs_completed_total", {{"curve", std::string(curves::name(c))}}, double(series_.of(c).completed));
-  w.family("cuzk_proofs_failed_total", "counter", "Partitions whose synthesis or proof failed since the server started.");
+  w.family("cuzk_proofs_failed_total", "counter",
+           "Partitions whose synthesis or proof failed since the server started.");
   w.sample("cuzk_proofs_failed_total", double(counters_.failed));
 
   w.family("cuzk_queue_depth", "gauge", "Partitions waiting for a synthesis worker, by priority.");
@@ -128,7 +140,8 @@ std::string server::metrics_text() const {
   std::map<std::pair<std::uint32_t, std::string_view>, std::uint64_t> slots;
   const auto& hdr = region_->header();
   for (std::uint32_t c = 0; c < std::min<std::uint32_t>(hdr.n_classes, shm::max_slot_classes); ++c)
-    for (auto st : {shm::slot_state::free, shm::slot_state::assigned, shm::slot_state::filled, shm::slot_state::proving})
+    for (auto st :
+         {shm::slot_state::free, shm::slot_state::assigned, shm::slot_state::filled, shm::slot_state::proving})
       slots[{c, slot_state_name(st)}] = 0;
   for (std::uint64_t s = 0; s < slots_->size(); ++s)
     if (auto word = slots_->word(s)) ++slots[{slots_->class_of(s), slot_state_name(word->state)}];
@@ -140,10 +153,12 @@ std::string server::metrics_text() const {
   w.family("cuzk_key_host_bytes", "gauge",
            "Bytes of host memory each --key's SRS region holds, by its host_copy ([keys]: keep, or drop once every "
            "GPU holds its points).");
-  for (const auto& k : keys) w.sample("cuzk_key_host_bytes", {{"key", k.key_id}, {"host_copy", k.host_copy}}, double(k.host_bytes));
+  for (const auto& k : keys)
+    w.sample("cuzk_key_host_bytes", {{"key", k.key_id}, {"host_copy", k.host_copy}}, double(k.host_bytes));
   w.family("cuzk_key_device_bytes", "gauge",
            "Bytes each --key takes on the GPUs, summed over them: bases, shifted copies and MSM temporaries.");
-  for (const auto& k : keys) w.sample("cuzk_key_device_bytes", {{"key", k.key_id}, {"host_copy", k.host_copy}}, double(k.device_bytes));
+  for (const auto& k : keys)
+    w.sample("cuzk_key_device_bytes", {{"key", k.key_id}, {"host_copy", k.host_copy}}, double(k.device_bytes));
   w.family("cuzk_workers", "gauge", "Synthesis workers connected to the server.");
   w.sample("cuzk_workers", double(workers_->size()));
   w.family("cuzk_gpu_busy_ratio", "gauge", "Share of the last minute each GPU ran a kernel (0..1).");
@@ -174,12 +189,15 @@ std::string server::metrics_text() const {
     w.sample("cuzk_client_closed_total", {{"reason", "handshake"}}, double(cc.handshake_timeouts));
     w.sample("cuzk_client_closed_total", {{"reason", "slow_reader"}}, double(cc.slow_readers));
     w.sample("cuzk_client_closed_total", {{"reason", "protocol"}}, double(cc.protocol_errors));
-    w.family("cuzk_client_accept_errors_total", "counter", "Failed accepts of client connections (out of descriptors).");
+    w.family("cuzk_client_accept_errors_total", "counter",
+             "Failed accepts of client connections (out of descriptors).");
     w.sample("cuzk_client_accept_errors_total", double(cc.accept_errors));
   }
   // What a scheduler reads from the capacity reply (operator view: every key).
-  const auto cap = requests_->capacity_for(peer{"", net::peer_credentials{::geteuid(), ::getegid(), 0}, channel::clients, {}});
-  w.family("cuzk_key_partitions", "gauge", "Partitions of unfinished jobs, by key, priority and state (queued, running).");
+  const auto cap =
+      requests_->capacity_for(peer{"", net::peer_credentials{::geteuid(), ::getegid(), 0}, channel::clients, {}});
+  w.family("cuzk_key_partitions", "gauge",
+           "Partitions of unfinished jobs, by key, priority and state (queued, running).");
   for (const auto& k : cap.keys)
     for (const auto& [state, n] : {std::pair("queued", k.queued), std::pair("running", k.running)})
       w.sample("cuzk_key_partitions",
@@ -197,7 +215,8 @@ std::string server::metrics_text() const {
     w.sample("cuzk_cluster_claims_preparing", double(claims_->taking()));
     const auto& cr = cluster_counts_;
     w.family("cuzk_cluster_submits_refused_total", "counter",
-             "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs or their partitions, or bytes of "
+             "Submits this node refused at a cluster-wide per-client limit: unfinished jobs, critical jobs or their "
+             "partitions, or bytes of "
              "files the client's unfinished jobs keep in the database (--max-spool-per-client).");
     w.sample("cuzk_cluster_submits_refused_total", {{"reason", "jobs"}}, double(cr.refused_jobs));
     w.sample("cuzk_cluster_submits_refused_total", {{"reason", "critical"}}, double(cr.refused_critical));
@@ -207,7 +226,8 @@ std::string server::metrics_text() const {
     w.sample("cuzk_cluster_proofs_refused_total", double(cr.proofs_refused));
   }
   if (uploads_->enabled()) {
-    w.family("cuzk_spool_bytes", "gauge", "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");
+    w.family("cuzk_spool_bytes", "gauge",
+             "Bytes of streamed files in the spool: uploads in progress, complete, or a job's.");
     w.sample("cuzk_spool_bytes", double(uploads_->bytes()));
     w.family("cuzk_spool_files", "gauge", "Streamed files in the spool: uploads in progress, complete, or a job's.");
     w.sample("cuzk_spool_files", double(uploads_->files()));
@@ -222,7 +242,8 @@ std::string server::metrics_text() const {
     w.sample("cuzk_network_connections", double(network_->connections()));
     w.family("cuzk_network_accepted_total", "counter", "Network connections admitted at accept (within both bounds).");
     w.sample("cuzk_network_accepted_total", double(nc.accepted));
-    w.family("cuzk_network_refused_total", "counter", "Network connections closed at accept, by the bound they passed.");
+    w.family("cuzk_network_refused_total", "counter",
+             "Network connections closed at accept, by the bound they passed.");
     w.sample("cuzk_network_refused_total", {{"reason", "per_address"}}, double(nc.refused_per_address));
     w.sample("cuzk_network_refused_total", {{"reason", "total"}}, double(nc.refused_total));
     w.family("cuzk_network_closed_total", "counter",
@@ -234,7 +255,8 @@ std::string server::metrics_text() const {
     w.sample("cuzk_network_closed_total", {{"reason", "protocol"}}, double(nc.protocol_errors));
     w.sample("cuzk_network_closed_total", {{"reason", "revoked"}}, double(nc.revoked));
     w.sample("cuzk_network_closed_total", {{"reason", "idle"}}, double(nc.idle_timeouts));
-    w.family("cuzk_network_accept_errors_total", "counter", "Failed accepts of network connections (out of descriptors).");
+    w.family("cuzk_network_accept_errors_total", "counter",
+             "Failed accepts of network connections (out of descriptors).");
     w.sample("cuzk_network_accept_errors_total", double(nc.accept_errors));
   }
   if (http_) {

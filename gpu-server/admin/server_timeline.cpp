@@ -72,8 +72,8 @@ void server::note_synthesis(const peer& p, const proto::filled& f) {
       name = std::string(shm::field_text(leases[i].name));
       break;
     }
-  timeline_.add({start, end, timeline_.lane("synth worker " + name), span_kind::synthesis, 0, (*e)->job,
-                 (*e)->partition});
+  timeline_.add(
+      {start, end, timeline_.lane("synth worker " + name), span_kind::synthesis, 0, (*e)->job, (*e)->partition});
 }
 
 http_reply server::timeline_reply(std::string_view path, std::string_view query) const {

@@ -8,9 +8,12 @@ namespace cuzk::server {
 
 std::string_view name(span_kind k) {
   switch (k) {
-    case span_kind::proof: return "proof";
-    case span_kind::synthesis: return "synthesis";
-    default: return groth16::name(static_cast<groth16::phase>(static_cast<unsigned>(k) - 2));
+    case span_kind::proof:
+      return "proof";
+    case span_kind::synthesis:
+      return "synthesis";
+    default:
+      return groth16::name(static_cast<groth16::phase>(static_cast<unsigned>(k) - 2));
   }
 }
 
@@ -119,8 +122,9 @@ std::string trace_event_json(const timeline& t, std::uint64_t from_ns) {
   auto metadata = [&](const char* what, std::uint32_t pid, unsigned tid, const char* key, std::string_view value,
                       bool quoted) {
     sep();
-    std::snprintf(buf, sizeof buf, "{\"name\":\"%s\",\"ph\":\"M\",\"ts\":0,\"pid\":%u,\"tid\":%u,\"args\":{\"%s\":", what,
-                  pid, tid, key);
+    std::snprintf(buf, sizeof buf,
+                  "{\"name\":\"%s\",\"ph\":\"M\",\"ts\":0,\"pid\":%u,\"tid\":%u,\"args\":{\"%s\":", what, pid, tid,
+                  key);
     out += buf;
     if (quoted)
       append_json_string(out, value);
@@ -150,11 +154,10 @@ std::string trace_event_json(const timeline& t, std::uint64_t from_ns) {
     std::snprintf(buf, sizeof buf,
                   "{\"name\":\"%.*s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":%u,"
                   "\"tid\":%u,\"args\":{\"job\":%llu,\"partition\":%u}}",
-                  int(name(s.kind).size()), name(s.kind).data(),
-                  s.kind == span_kind::synthesis ? "synth" : "prove", (unsigned long long)(s.start_ns / 1000),
-                  (unsigned long long)(s.start_ns % 1000), (unsigned long long)((end - s.start_ns) / 1000),
-                  (unsigned long long)((end - s.start_ns) % 1000), pid_of[s.lane], unsigned(s.track),
-                  (unsigned long long)s.job, s.partition);
+                  int(name(s.kind).size()), name(s.kind).data(), s.kind == span_kind::synthesis ? "synth" : "prove",
+                  (unsigned long long)(s.start_ns / 1000), (unsigned long long)(s.start_ns % 1000),
+                  (unsigned long long)((end - s.start_ns) / 1000), (unsigned long long)((end - s.start_ns) % 1000),
+                  pid_of[s.lane], unsigned(s.track), (unsigned long long)s.job, s.partition);
     out += buf;
   }
   std::snprintf(buf, sizeof buf,

@@ -57,11 +57,20 @@ std::string xml_escaped(std::string_view s) {
   std::string out;
   for (const unsigned char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c < 0x20 ? '?' : static_cast<char>(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c < 0x20 ? '?' : static_cast<char>(c);
     }
   }
   return out;
@@ -116,7 +125,8 @@ std::string timeline_page(const timeline& t, std::uint64_t from_ns, std::uint64_
   };
 
   int height = lanes_y0;
-  for (auto l : lanes) height += (timeline::is_synth_lane(t.lane_name(l)) ? synth_lane_height : prover_lane_height) + lane_gap;
+  for (auto l : lanes)
+    height += (timeline::is_synth_lane(t.lane_name(l)) ? synth_lane_height : prover_lane_height) + lane_gap;
   height += lanes.empty() ? 40 : 20;
 
   std::string svg;
@@ -170,8 +180,7 @@ std::string timeline_page(const timeline& t, std::uint64_t from_ns, std::uint64_
   /* one pass over the spans: by (lane, track, kind), each group by start */
   std::map<std::tuple<std::uint32_t, std::uint8_t, span_kind>, std::vector<const timeline_span*>> groups;
   for (const auto& s : spans) groups[{s.lane, s.track, s.kind}].push_back(&s);
-  for (auto& [k, v] : groups)
-    std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->start_ns < b->start_ns; });
+  for (auto& [k, v] : groups) std::sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->start_ns < b->start_ns; });
   auto group = [&](std::uint32_t lane, std::uint8_t tr, span_kind k) -> const std::vector<const timeline_span*>* {
     const auto it = groups.find({lane, tr, k});
     return it == groups.end() ? nullptr : &it->second;
@@ -228,10 +237,11 @@ std::string timeline_page(const timeline& t, std::uint64_t from_ns, std::uint64_
           else
             std::snprintf(buf, sizeof buf, "%zu %.*s spans over %.3f ms", b.n, int(nm.size()), nm.data(), ms);
           const std::string tip = buf;
-          std::snprintf(buf, sizeof buf,
-                        "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" shape-rendering=\"crispEdges\">"
-                        "<title>%s</title></rect>\n",
-                        b.x0, by, b.x1 - b.x0, bh, colours[static_cast<std::size_t>(k)], tip.c_str());
+          std::snprintf(
+              buf, sizeof buf,
+              "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" shape-rendering=\"crispEdges\">"
+              "<title>%s</title></rect>\n",
+              b.x0, by, b.x1 - b.x0, bh, colours[static_cast<std::size_t>(k)], tip.c_str());
           svg += buf;
         }
       }

@@ -29,9 +29,9 @@ template <class C>
 struct basic_prove_output {
   groth16::basic_proof<C> proof;
   groth16::prove_timings timings;
-  double stage = 0;  // seconds copying a, b, c, z into heap memory first (--no-register)
-  int gpu = -1;      // the GPU that proved it (index into gpus()), -1 on the CPU
-  int worker = 0;    // which of that GPU's proving workers (0 on the CPU)
+  double stage = 0;       // seconds copying a, b, c, z into heap memory first (--no-register)
+  int gpu = -1;           // the GPU that proved it (index into gpus()), -1 on the CPU
+  int worker = 0;         // which of that GPU's proving workers (0 on the CPU)
   bool streamed = false;  // its key's bases were streamed, not resident
 };
 
@@ -88,7 +88,7 @@ struct backend_options {
   std::vector<int> gpus;
   unsigned workers_per_gpu = 2;  // proving workers per GPU: one copies and prepares while the other computes
   std::size_t device_reserve = std::size_t(2) << 30;  // device memory no allocation may use
-  std::size_t device_budget = 0;  // what resident keys and buffers may use per GPU; 0: the rest
+  std::size_t device_budget = 0;                      // what resident keys and buffers may use per GPU; 0: the rest
   int msm_copies = -1;  // shifted copies of a resident key's MSM bases a query: -1 as many as pay and fit, 0 none
   /* false (--no-register): the pool is not registered and a, b, c, z go
      through heap memory first, the old way, to compare the two */

@@ -42,7 +42,9 @@ double gib(std::size_t bytes) { return double(bytes) / double(1ULL << 30); }
 class cuda_backend final : public prover_backend {
  public:
   cuda_backend(const backend_options& opt, fault_plan faults)
-      : threads_(opt.threads), register_(opt.register_pool), faults_(faults),
+      : threads_(opt.threads),
+        register_(opt.register_pool),
+        faults_(faults),
         registry_(std::make_shared<cuda::host_registry>()) {
     std::vector<int> gpus = opt.gpus;
     if (gpus.empty())
@@ -59,13 +61,13 @@ class cuda_backend final : public prover_backend {
         auto ctx = std::make_shared<cuda::device_context>(co, registry_);
         const unsigned lanes = lanes_for(co.workers);
         const auto i = cuda::info(d);
-        spdlog::info("GPU {}: CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}; "
-                     "{} workers ({} lanes each: {}), budget {:.1f} GiB, reserve {:.1f} GiB, MSM copies {}",
-                     gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor,
-                     co.workers, lanes,
-                     lanes > 1 ? "the next proof's inputs copied during the MSMs" : "one proof a worker at a time",
-                     gib(ctx->budget()), gib(co.reserve),
-                     co.msm_copies < 0 ? std::string("as fit") : std::to_string(co.msm_copies));
+        spdlog::info(
+            "GPU {}: CUDA device {}: {}, {} SMs, {:.1f} GiB ({:.1f} GiB free), compute capability {}.{}; "
+            "{} workers ({} lanes each: {}), budget {:.1f} GiB, reserve {:.1f} GiB, MSM copies {}",
+            gpus_.size(), d, i.name, i.sms, gib(i.total_mem), gib(i.free_mem), i.cc_major, i.cc_minor, co.workers,
+            lanes, lanes > 1 ? "the next proof's inputs copied during the MSMs" : "one proof a worker at a time",
+            gib(ctx->budget()), gib(co.reserve),
+            co.msm_copies < 0 ? std::string("as fit") : std::to_string(co.msm_copies));
         for (unsigned w = 0; w < co.workers; ++w) {
           auto engines = cuda::make_worker(ctx, lanes);
           for (unsigned l = 0; l < lanes; ++l) lanes_.emplace_back(engines, l, int(gpus_.size()), workers_);
@@ -103,22 +105,23 @@ class cuda_backend final : public prover_backend {
     CUZK_CUDA_OK(cudaSetDevice(gpus_.front().ctx->device()));
     std::size_t total = 0, n = 0;
     const auto t0 = clock::now();
-    for (std::size_t i = 0; i < chunks.size(); ++i) {  // the registry that holds the keys' mapped bases holds the pool too
+    for (std::size_t i = 0; i < chunks.size();
+         ++i) {  // the registry that holds the keys' mapped bases holds the pool too
       const auto& c = chunks[i];
       if (c.empty()) continue;
       try {
         (void)registry_->add(c, nullptr, false);
       } catch (const std::exception& e) {
-        throw std::runtime_error("cannot register the pool's payload with CUDA (chunk " + std::to_string(i + 1) + " of " +
-                                 std::to_string(chunks.size()) + ", " + std::to_string(c.size()) + " bytes): " +
-                                 e.what() + "; start with --no-register to prove without it");
+        throw std::runtime_error("cannot register the pool's payload with CUDA (chunk " + std::to_string(i + 1) +
+                                 " of " + std::to_string(chunks.size()) + ", " + std::to_string(c.size()) +
+                                 " bytes): " + e.what() + "; start with --no-register to prove without it");
       }
       ++n;
       total += c.size();
     }
     const double s = since(t0);
-    spdlog::info("registered the pool's payload with CUDA: {} chunk(s), {:.2f} GiB in {:.3f} s ({:.3f} s/GiB)",
-                 n, gib(total), s, total ? s / gib(total) : 0.0);
+    spdlog::info("registered the pool's payload with CUDA: {} chunk(s), {:.2f} GiB in {:.3f} s ({:.3f} s/GiB)", n,
+                 gib(total), s, total ? s / gib(total) : 0.0);
   }
 
   /* Streamed for every proof: say why, and how many workers a GPU may run for
@@ -129,14 +132,16 @@ class cuda_backend final : public prover_backend {
     const std::size_t bases = cuda::basic_device_key<C>::footprint(pk), work = cuda::working_bytes<C>(pk);
     const unsigned fit = sizing::workers_that_fit(sizing::dims_of(pk), ctx.budget());
     if (fit >= 1 && fit < ctx.workers())
-      spdlog::warn("key {}: its bases and MSM workspace ({:.3f} GiB) and {} workers' buffers ({:.3f} GiB each) exceed "
-                   "GPU {}'s {:.3f} GiB budget, so it is streamed for every proof; with --workers-per-gpu {} it would "
-                   "stay resident",
-                   key_id, gib(bases), ctx.workers(), gib(work), g, gib(ctx.budget()), fit);
+      spdlog::warn(
+          "key {}: its bases and MSM workspace ({:.3f} GiB) and {} workers' buffers ({:.3f} GiB each) exceed "
+          "GPU {}'s {:.3f} GiB budget, so it is streamed for every proof; with --workers-per-gpu {} it would "
+          "stay resident",
+          key_id, gib(bases), ctx.workers(), gib(work), g, gib(ctx.budget()), fit);
     else
-      spdlog::info("key {}: too large to stay resident on GPU {} within its {:.3f} GiB budget (bases and MSM workspace "
-                   "{:.3f} GiB, buffers {:.3f} GiB a worker); its bases will be streamed for each proof",
-                   key_id, g, gib(ctx.budget()), gib(bases), gib(work));
+      spdlog::info(
+          "key {}: too large to stay resident on GPU {} within its {:.3f} GiB budget (bases and MSM workspace "
+          "{:.3f} GiB, buffers {:.3f} GiB a worker); its bases will be streamed for each proof",
+          key_id, g, gib(ctx.budget()), gib(bases), gib(work));
   }
 
   bool attach_key(std::string_view key_id, const job::any_key& key) override {
@@ -175,9 +180,10 @@ class cuda_backend final : public prover_backend {
         cuda::stream s;
         const bool from_file = cuda::points_released(m);
         if (const auto dk = ctx.resident(key_id, pk, s)) {
-          spdlog::info("key {}: resident on GPU {} ({:.2f} GiB of bases{}, {:.2f} GiB of shifted copies: {}) in {:.3f} s",
-                       key_id, g, gib(cuda::basic_device_key<C>::bases_bytes(pk)), from_file ? " read from its file" : "",
-                       gib(dk->shifted_bytes()), dk->shifts().describe(), since(t1));
+          spdlog::info(
+              "key {}: resident on GPU {} ({:.2f} GiB of bases{}, {:.2f} GiB of shifted copies: {}) in {:.3f} s",
+              key_id, g, gib(cuda::basic_device_key<C>::bases_bytes(pk)), from_file ? " read from its file" : "",
+              gib(dk->shifted_bytes()), dk->shifts().describe(), since(t1));
         } else {
           everywhere = false;
           not_resident(key_id, pk, g, ctx);
@@ -219,7 +225,8 @@ class cuda_backend final : public prover_backend {
           throw cuda::error(cudaErrorLaunchOutOfResources, "injected transient CUDA error (CUZK_CUDA_FAULT)");
         case fault_plan::kind::sticky:
           throw cuda::error(cudaErrorIllegalAddress, "injected sticky CUDA error (CUZK_CUDA_FAULT)");
-        case fault_plan::kind::none: break;
+        case fault_plan::kind::none:
+          break;
       }
       std::span<const fr> a = in.a, b = in.b, c = in.c, z = in.z;
       if (!register_) {  // the old way: the bytes are in pageable heap memory when the engine copies them
@@ -238,9 +245,8 @@ class cuda_backend final : public prover_backend {
         out.stage = since(t);
       }
       engine.use_key(std::string(in.key_id));
-      out.proof = poly::with_threads(threads_, [&] {
-        return groth16::prove(engine, in.pk, z, a, b, c, in.rs, &out.timings, in.stop);
-      });
+      out.proof = poly::with_threads(
+          threads_, [&] { return groth16::prove(engine, in.pk, z, a, b, c, in.rs, &out.timings, in.stop); });
       out.streamed = engine.streamed();
       ++gpu.proofs;
     } catch (const cuda::out_of_memory& e) {  // not the device's fault, and a retry would not fit either
@@ -330,9 +336,8 @@ class cuda_backend final : public prover_backend {
     std::size_t index;
     explicit lane_lease(cuda_backend& be) : b(be) {
       std::unique_lock lk(b.mu_);
-      b.cv_.wait(lk, [&] {
-        return std::any_of(b.lanes_.begin(), b.lanes_.end(), [](const lane& w) { return !w.busy; });
-      });
+      b.cv_.wait(lk,
+                 [&] { return std::any_of(b.lanes_.begin(), b.lanes_.end(), [](const lane& w) { return !w.busy; }); });
       std::vector<cuda_lanes::lane_state> st;
       for (const auto& l : b.lanes_) st.push_back({l.gpu, l.worker, l.busy});
       index = cuda_lanes::pick(st, b.next_);

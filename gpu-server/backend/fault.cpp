@@ -26,9 +26,12 @@ class faulty_backend final : public prover_backend {
  private:
   any_output prove_any(any_input in) override {
     switch (plan_.next()) {
-      case fault_plan::kind::transient: throw device_fault("injected transient device error (CUZK_CUDA_FAULT)", false);
-      case fault_plan::kind::sticky: throw device_fault("injected sticky device error (CUZK_CUDA_FAULT)", true);
-      case fault_plan::kind::none: break;
+      case fault_plan::kind::transient:
+        throw device_fault("injected transient device error (CUZK_CUDA_FAULT)", false);
+      case fault_plan::kind::sticky:
+        throw device_fault("injected sticky device error (CUZK_CUDA_FAULT)", true);
+      case fault_plan::kind::none:
+        break;
     }
     return std::visit([&](auto* p) -> any_output { return inner_->prove(*p); }, in);
   }
@@ -50,9 +53,12 @@ std::optional<fault_plan> fault_plan::parse(std::string_view text) {
     count = rest.substr(c2 + 1);
     rest = rest.substr(0, c2);
   }
-  if (what == "transient") f.what_ = kind::transient;
-  else if (what == "sticky" && count == "1") f.what_ = kind::sticky;
-  else return std::nullopt;
+  if (what == "transient")
+    f.what_ = kind::transient;
+  else if (what == "sticky" && count == "1")
+    f.what_ = kind::sticky;
+  else
+    return std::nullopt;
   const auto n = number(rest), k = number(count);
   if (!n || !k) return std::nullopt;
   f.first_ = *n;

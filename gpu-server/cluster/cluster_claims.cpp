@@ -58,8 +58,10 @@ void cluster_claims::note_database(bool up, const std::string& why) {
   if (!up && database_up_) spdlog::warn("cluster database: {}; this node keeps proving what it holds", why);
   database_up_ = up;
   database_error_ = up ? std::string() : why;
-  if (!up) up_since_.reset();
-  else if (!up_since_) up_since_ = std::chrono::steady_clock::now();
+  if (!up)
+    up_since_.reset();
+  else if (!up_since_)
+    up_since_ = std::chrono::steady_clock::now();
 }
 
 void cluster_claims::tick() {
@@ -126,7 +128,8 @@ void cluster_claims::beat() {
         // Another live node under this name: nothing of its is touched (its claims look like this node's).
         if ((*holder = db.heartbeat(node, keys, instance, dead))) return std::vector<cluster_job>{};
         if (judge)
-          if (auto n = db.release_dead(dead)) spdlog::warn("cluster: {} job(s) of silent nodes returned to the queue", n);
+          if (auto n = db.release_dead(dead))
+            spdlog::warn("cluster: {} job(s) of silent nodes returned to the queue", n);
         db.expire(retention);
         for (auto id : held) db.reclaim(id, node);  // still ours, or ours again if nobody took it
         return db.claimed_by(node);
@@ -141,7 +144,8 @@ void cluster_claims::beat() {
           char age[32];
           std::snprintf(age, sizeof age, "%.1f", h.silent_s);
           const auto why = "cluster node name " + c_.opt.cluster.node + " is in use by a live node (" + h.instance +
-                           ", last heartbeat " + age + " s ago); give this node a name of its own with --cluster-node, "
+                           ", last heartbeat " + age +
+                           " s ago); give this node a name of its own with --cluster-node, "
                            "or start it once that node has been silent for --cluster-dead-after (" +
                            std::to_string(c_.opt.cluster.dead_after.count()) + " s)";
           if (refused_) refused_(why);
@@ -189,8 +193,10 @@ void cluster_claims::take_in(const cluster_job& j) {
   if (const auto* w = std::get_if<proto::circom_work>(&request->work))
     for (const auto* f : {&w->wtns, w->r1cs ? &*w->r1cs : nullptr})
       if (f && !f->starts_with(proto::upload_prefix))
-        return give_up(j.id, "its witness was named by a path on the node that accepted it, and a node opens no client's "
-                             "path for another node; submit it again", true);
+        return give_up(j.id,
+                       "its witness was named by a path on the node that accepted it, and a node opens no client's "
+                       "path for another node; submit it again",
+                       true);
   const auto streamed = named_uploads(*request);
   if (!streamed.empty() && !c_.spool.enabled())
     return give_up(j.id, "node " + c_.opt.cluster.node + " keeps no spool (--spool-dir) for streamed witnesses", false);
@@ -212,7 +218,8 @@ void cluster_claims::take_in(const cluster_job& j) {
           return note_database(false, r.error());
         }
         spooled uploaded;
-        for (const auto& [kind, path] : files) (kind == proto::upload_kind::wtns ? uploaded.wtns : uploaded.r1cs) = path;
+        for (const auto& [kind, path] : files)
+          (kind == proto::upload_kind::wtns ? uploaded.wtns : uploaded.r1cs) = path;
         boost::asio::post(c_.prep, [this, j, request, files, uploaded] {
           // The accepting node checked the client's right to the key; here the service names it by id.
           const net::peer_credentials service{::geteuid(), ::getegid(), 0};
@@ -222,8 +229,8 @@ void cluster_claims::take_in(const cluster_job& j) {
       });
 }
 
-void cluster_claims::taken_in(const cluster_job& j, const std::vector<std::pair<proto::upload_kind, std::string>>& files,
-                                 prepared r) {
+void cluster_claims::taken_in(const cluster_job& j,
+                              const std::vector<std::pair<proto::upload_kind, std::string>>& files, prepared r) {
   taking_.erase(j.id);
   auto remove_files = [&] {
     std::error_code ec;
@@ -236,8 +243,7 @@ void cluster_claims::taken_in(const cluster_job& j, const std::vector<std::pair<
   c_.keys.keep(r.key_id, r.pk);
   const auto owner = local_uid_of(j.owner).value_or(0);
   const auto job_id = local_job_id(j.id, j.attempts);
-  shm::job_request req{job_id, j.client, r.key_id, r.spec_json, j.priority,
-                       j.partitions};
+  shm::job_request req{job_id, j.client, r.key_id, r.spec_json, j.priority, j.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
   req.owner_uid = owner;
   if (auto d = util::from_hex(j.digest_hex); d && d->size() == req.digest.size())
@@ -278,7 +284,8 @@ void cluster_claims::report(shm::job_ref j, bool again) {
   const auto* r = *rec;
   const auto id = cluster_id_of(*r);
   const auto st = shm::job_word_state(*r);
-  if (!id || (r->fetched && !again) || (st != shm::job_state::done && st != shm::job_state::failed) || reporting_.count(*id))
+  if (!id || (r->fetched && !again) || (st != shm::job_state::done && st != shm::job_state::failed) ||
+      reporting_.count(*id))
     return;
   std::vector<std::vector<std::uint8_t>> results;
   std::string error;
@@ -300,8 +307,10 @@ void cluster_claims::report(shm::job_ref j, bool again) {
         reporting_.erase(id);
         if (!ok) return note_database(false, ok.error());  // kept; the next heartbeat sends it again
         note_database(true, {});
-        if (*ok) spdlog::info("cluster job {} {} in the database", id, done ? "proven: its proofs are" : "failed: recorded");
-        else spdlog::warn("cluster job {}: its claim was no longer this node's; its result is discarded", id);
+        if (*ok)
+          spdlog::info("cluster job {} {} in the database", id, done ? "proven: its proofs are" : "failed: recorded");
+        else
+          spdlog::warn("cluster job {}: its claim was no longer this node's; its result is discarded", id);
         c_.jobs.mark_fetched(j);
         claim_more();
       });

@@ -72,8 +72,7 @@ class cluster_claims {
   void reconcile(const std::vector<cluster_job>& mine);
   /* A claimed job into the local table: its files from the database, prepared on the pool, recorded. */
   void take_in(const cluster_job& j);
-  void taken_in(const cluster_job& j, const std::vector<std::pair<proto::upload_kind, std::string>>& files,
-                prepared r);
+  void taken_in(const cluster_job& j, const std::vector<std::pair<proto::upload_kind, std::string>>& files, prepared r);
   /* Gives a claim back (this node cannot record it now) or fails the job (it cannot be proven). */
   void give_up(std::int64_t id, const std::string& why, bool fail);
   /* A finished cluster job's result to the database (again: though it was reported before). */

@@ -27,7 +27,7 @@ bool holds_password(const std::string& conninfo) {
 }
 
 std::optional<std::string> credential_file_refusal(const std::filesystem::path& p) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(p.c_str(), &st) != 0) return "cannot read " + p.string() + ": " + std::strerror(errno);
   if (!S_ISREG(st.st_mode)) return p.string() + " is not a regular file";
   if (st.st_mode & 077)
@@ -57,9 +57,11 @@ std::optional<std::string> database_refusal(const std::string& conninfo, bool fr
                                             const std::string& config) {
   if (conninfo.empty() || !holds_password(conninfo)) return std::nullopt;
   if (from_command_line)
-    return std::string("--cluster-database holds a password, and every local user reads a command line "
-                       "(/proc/PID/cmdline); ") + where_instead;
-  struct stat st{};
+    return std::string(
+               "--cluster-database holds a password, and every local user reads a command line "
+               "(/proc/PID/cmdline); ") +
+           where_instead;
+  struct stat st {};
   if (!config.empty() && ::stat(config.c_str(), &st) == 0 && (st.st_mode & 077))
     return "[cluster] database in " + config + " holds a password, and others may read that file; " + where_instead;
   return std::nullopt;

@@ -29,10 +29,14 @@ constexpr std::uint64_t max_stored_file = 1000ULL << 20;
 
 proto::job_state state_of(cluster_state s) {
   switch (s) {
-    case cluster_state::done: return proto::job_state::done;
-    case cluster_state::failed: return proto::job_state::failed;
-    case cluster_state::claimed: return proto::job_state::running;
-    case cluster_state::queued: break;
+    case cluster_state::done:
+      return proto::job_state::done;
+    case cluster_state::failed:
+      return proto::job_state::failed;
+    case cluster_state::claimed:
+      return proto::job_state::running;
+    case cluster_state::queued:
+      break;
   }
   return proto::job_state::queued;
 }
@@ -69,8 +73,8 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
   proto::submit request = s;
   request.zkey = r.key_id;
   struct source {
-    std::string kind, path;              // path: the spool file, or the client's (for errors)
-    std::shared_ptr<opened_file> file;   // the client's file, opened under its identity; null: the spool file
+    std::string kind, path;             // path: the spool file, or the client's (for errors)
+    std::shared_ptr<opened_file> file;  // the client's file, opened under its identity; null: the spool file
   };
   std::vector<source> sources;
   auto streamed = [&](proto::upload_kind kind, const std::string& path, std::shared_ptr<opened_file> f) {
@@ -84,8 +88,9 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
   }
   for (const auto& in : sources) {
     std::uint64_t size = 0;
-    struct stat st{};
-    if (in.file) size = ::fstat(in.file->fd(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    struct stat st {};
+    if (in.file)
+      size = ::fstat(in.file->fd(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
     else {
       std::error_code ec;
       size = std::filesystem::file_size(in.path, ec);
@@ -111,14 +116,17 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
                                              : r1cs::read_whole_file(in.path, in.kind)});
         return db.submit(j, inputs, most, critical, bytes, critical_parts);
       },
-      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, partitions = s.partitions, stored](
-          util::expected<cluster_submit_outcome, std::string> out) {
+      [this, to = p.to(), rq, job_id = s.job_id, uid = p.cred.uid, partitions = s.partitions,
+       stored](util::expected<cluster_submit_outcome, std::string> out) {
         if (!out) {
           c_.out.reply_error(to, rq, proto::error_code::unavailable,
                              "the cluster database cannot take the job now (" + out.error() + "); retry");
           return stored(false, false);
         }
-        if (out->busy) ++(out->stored_full ? c_.counts.refused_files : out->critical ? c_.counts.refused_critical : c_.counts.refused_jobs);
+        if (out->busy)
+          ++(out->stored_full ? c_.counts.refused_files
+             : out->critical  ? c_.counts.refused_critical
+                              : c_.counts.refused_jobs);
         if (out->busy && out->stored_full) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
                              "your unfinished jobs keep " + std::to_string(out->stored_bytes >> 20) +
@@ -141,8 +149,9 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
         }
         if (out->busy) {
           c_.out.reply_error(to, rq, proto::error_code::busy,
-                             "you hold " + std::to_string(out->unfinished) + " unfinished jobs in the cluster, the limit per " +
-                                 "client is " + std::to_string(c_.opt.max_jobs_per_client) + "; wait for some");
+                             "you hold " + std::to_string(out->unfinished) +
+                                 " unfinished jobs in the cluster, the limit per " + "client is " +
+                                 std::to_string(c_.opt.max_jobs_per_client) + "; wait for some");
           return stored(false, false);
         }
         if (out->conflict) {
@@ -162,13 +171,17 @@ void cluster_job_directory::refuse(const submission& sub, const std::string& why
   if (!admit(p, rq)) return;
   const auto digest_hex = util::to_hex(digest);
   look_up(
-      p.cred.uid, [owner = owner_of(p), job_id = s.job_id](cluster_store& db) { return answer{db.find(owner, job_id), {}, {}}; },
+      p.cred.uid,
+      [owner = owner_of(p), job_id = s.job_id](cluster_store& db) {
+        return answer{db.find(owner, job_id), {}, {}};
+      },
       [this, to = p.to(), rq, job_id = s.job_id, digest_hex, why, code](util::expected<answer, std::string> a) {
         if (!a) return unavailable(to, rq, a.error());
         if (!a->job) return c_.out.reply_error(to, rq, code, why);
         if (a->job->digest_hex != digest_hex)
-          return c_.out.reply_error(to, rq, proto::error_code::conflict,
-                                    "job " + job_id + " was submitted before with a different request; choose another job id");
+          return c_.out.reply_error(
+              to, rq, proto::error_code::conflict,
+              "job " + job_id + " was submitted before with a different request; choose another job id");
         c_.out.send(to, proto::message{rq, proto::accepted{job_id, false, state_of(a->job->state)}});
       });
 }
@@ -180,13 +193,14 @@ void cluster_job_directory::unavailable(const address& to, std::uint64_t rq, con
 bool cluster_job_directory::admit(const peer& p, std::uint64_t rq) {
   const unsigned most = std::max(4u, c_.opt.max_fetches_per_client);
   if (in_flight_[p.cred.uid] < most) return true;
-  c_.out.reply_error(p.to(), rq, proto::error_code::busy,
-                     "you have " + std::to_string(most) + " requests waiting for the cluster database; retry when they are answered");
+  c_.out.reply_error(
+      p.to(), rq, proto::error_code::busy,
+      "you have " + std::to_string(most) + " requests waiting for the cluster database; retry when they are answered");
   return false;
 }
 
 void cluster_job_directory::look_up(uid_t uid, std::function<answer(cluster_store&)> f,
-                               std::function<void(util::expected<answer, std::string>)> done) {
+                                    std::function<void(util::expected<answer, std::string>)> done) {
   ++in_flight_[uid];
   c_.link.call<answer>(std::move(f), [this, uid, done = std::move(done)](util::expected<answer, std::string> a) {
     if (--in_flight_[uid] == 0) in_flight_.erase(uid);
@@ -204,7 +218,7 @@ proto::job_status cluster_job_directory::status_of(const cluster_job& j) const {
   st.priority = j.priority;
   st.client = util::printable(j.client, proto::max_client_bytes);
   st.curve = curves::valid_curve_id(static_cast<std::uint8_t>(j.curve)) ? curves::curve_id(j.curve)
-                                                                       : curves::curve_id::bls12_381;
+                                                                        : curves::curve_id::bls12_381;
   // Proven here: the partitions' detail from this node's table.
   if (j.state == cluster_state::claimed && j.node == c_.opt.cluster.node)
     if (auto ref = c_.jobs.find(local_job_id(j.id, j.attempts), std::nullopt))
@@ -235,9 +249,10 @@ bool cluster_job_directory::answer_finished(const address& to, std::uint64_t rq,
       spdlog::warn("{}", util::printable(a.error));
     }
     c_.out.reply_error(to, rq, proto::error_code::internal, a.error);
-  }
-  else if (a.proofs) c_.out.send(to, proto::message{rq, *a.proofs});
-  else return false;
+  } else if (a.proofs)
+    c_.out.send(to, proto::message{rq, *a.proofs});
+  else
+    return false;
   return true;
 }
 
@@ -278,7 +293,8 @@ cluster_job_directory::answer cluster_job_directory::answer_of(std::optional<clu
                           std::is_same_v<V, groth16::basic_verifying_key<curves::bls12_381>>)
               return false;  // another curve's proof
             else
-              return r.public_signals.size() + 1 == v->ic.size() && groth16::verify<typename V::curve>(*v, r.public_signals, r.proof);
+              return r.public_signals.size() + 1 == v->ic.size() &&
+                     groth16::verify<typename V::curve>(*v, r.public_signals, r.proof);
           },
           job::decode_result(stored), vk->second);
       if (!verifies) {
@@ -365,7 +381,8 @@ void cluster_job_directory::cluster(const peer& p, std::uint64_t rq) {
           ns.keys = static_cast<std::uint32_t>(n.keys.size());
           if (all)  // key ids are the operator's, as in the node's own status
             for (const auto& k : n.keys)
-              if (ns.key_ids.size() < proto::max_cluster_node_keys && !proto::check_token("", k, proto::max_key_id_bytes))
+              if (ns.key_ids.size() < proto::max_cluster_node_keys &&
+                  !proto::check_token("", k, proto::max_key_id_bytes))
                 ns.key_ids.push_back(k);
           v.nodes.push_back(std::move(ns));
         }
@@ -403,7 +420,8 @@ void cluster_job_directory::wait(const peer& p, std::uint64_t rq, const proto::w
         if (!a) return unavailable(to, rq, a.error());
         if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
         if (answer_finished(to, rq, *a)) return;
-        const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == uid; });
+        const auto pending =
+            std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == uid; });
         if (static_cast<std::uint64_t>(pending) >= c_.opt.max_waits_per_client)
           return c_.out.reply_error(to, rq, proto::error_code::busy,
                                     "you have " + std::to_string(pending) + " pending waits, the limit per client is " +
@@ -417,7 +435,8 @@ void cluster_job_directory::recheck(const std::vector<waiter>& ws) {
     look_up(
         w.uid, [id = w.id, vks = vks_now()](cluster_store& db) { return answer_of(db.get(id), vks); },
         [this, w](util::expected<answer, std::string> a) {
-          if (a && !a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
+          if (a && !a->job)
+            return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
           if (a && answer_finished(w.to, w.request_id, *a)) return;
           waiters_.push_back(w);  // still running, or the database is away: its deadline answers it
         });
@@ -441,10 +460,14 @@ void cluster_job_directory::expire_waits() {
   const auto now = std::chrono::steady_clock::now();
   for (const auto& w : util::take_if(waiters_, [&](const waiter& w) { return w.deadline <= now; }))
     look_up(
-        w.uid, [id = w.id](cluster_store& db) { return answer{db.get(id), std::nullopt, {}}; },
+        w.uid,
+        [id = w.id](cluster_store& db) {
+          return answer{db.get(id), std::nullopt, {}};
+        },
         [this, w](util::expected<answer, std::string> a) {
           if (!a) return unavailable(w.to, w.request_id, a.error());
-          if (!a->job) return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
+          if (!a->job)
+            return c_.out.reply_error(w.to, w.request_id, proto::error_code::unknown_job, "the job is no longer known");
           c_.out.send(w.to, proto::message{w.request_id, status_of(*a->job)});
         });
 }

@@ -106,7 +106,8 @@ class cluster_job_directory final : public job_directory {
   void unavailable(const address& to, std::uint64_t rq, const std::string& why);
   /* Runs a database look-up for this client unless it has too many in flight (then busy). */
   bool admit(const peer& p, std::uint64_t rq);
-  void look_up(uid_t uid, std::function<answer(cluster_store&)> f, std::function<void(util::expected<answer, std::string>)> done);
+  void look_up(uid_t uid, std::function<answer(cluster_store&)> f,
+               std::function<void(util::expected<answer, std::string>)> done);
   proto::job_status status_of(const cluster_job& j) const;
   /* Answers a finished job (its proofs or its failure); false while it runs. */
   bool answer_finished(const address& to, std::uint64_t rq, const answer& a);

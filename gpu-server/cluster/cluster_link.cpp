@@ -56,7 +56,8 @@ void cluster_link::listen() {
         }
         boost::asio::post(loop_, [this, id] { ev_.done(id); });
       });
-      receiver queued(c, "cuzk_queued", [this](const std::string&) { boost::asio::post(loop_, [this] { ev_.queued(); }); });
+      receiver queued(c, "cuzk_queued",
+                      [this](const std::string&) { boost::asio::post(loop_, [this] { ev_.queued(); }); });
       listening_ = true;
       if (warned) spdlog::info("cluster database: listening again");
       warned = false;

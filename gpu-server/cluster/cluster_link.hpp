@@ -29,8 +29,8 @@ class cluster_link {
   /* The loop's: what the listener heard. */
   struct events {
     std::function<void(std::int64_t job)> done;  // a job finished (or failed) on some node
-    std::function<void()> queued;                 // a job waits to be claimed
-    std::function<void()> resync;                 // the listener (re)connected: notifications may have been missed
+    std::function<void()> queued;                // a job waits to be claimed
+    std::function<void()> resync;                // the listener (re)connected: notifications may have been missed
   };
   cluster_link(std::string conninfo, boost::asio::io_context& loop);
   ~cluster_link();

@@ -24,7 +24,8 @@ std::vector<std::string> array_values(const pqxx::field& f) {
   std::vector<std::string> out;
   if (f.is_null()) return out;
   auto parser = f.as_array();
-  for (auto [kind, value] = parser.get_next(); kind != pqxx::array_parser::done; std::tie(kind, value) = parser.get_next())
+  for (auto [kind, value] = parser.get_next(); kind != pqxx::array_parser::done;
+       std::tie(kind, value) = parser.get_next())
     if (kind == pqxx::array_parser::string_value) out.push_back(value);
   return out;
 }
@@ -65,15 +66,15 @@ cluster_job job_of(const pqxx::row& r) {
   return j;
 }
 
-#define CUZK_JOB_TIMES                                                     \
+#define CUZK_JOB_TIMES                                              \
   "(extract(epoch FROM submitted) * 1e9)::bigint AS submitted_ns, " \
   "(extract(epoch FROM finished) * 1e9)::bigint AS finished_ns"
 /* rank (util/priority.hpp) in SQL: critical (3) first, then high, normal, low */
 constexpr const char* rank_sql = "CASE WHEN priority = 3 THEN -1 ELSE priority END";
 static_assert(stored(priority::critical) == 3 && rank(priority::high) == stored(priority::high));
 constexpr const char* columns =
-    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, error, "
-    CUZK_JOB_TIMES;
+    "id, owner, job_id, digest, key_id, spec, client, priority, curve, partitions, state, node, attempts, "
+    "error, " CUZK_JOB_TIMES;
 #undef CUZK_JOB_TIMES
 
 /* A done job's proofs, in partition order. */
@@ -97,15 +98,19 @@ std::optional<cluster_job> job_with_proofs(pqxx::work& w, const pqxx::result& r)
 std::string_view name(cluster_state s) { return state_names.at(static_cast<std::size_t>(s)); }
 
 std::string with_liveness(const std::string& conninfo) {
-  static const std::pair<const char*, const char*> settings[] = {
-      {"connect_timeout", "5"}, {"keepalives_idle", "5"}, {"keepalives_interval", "2"}, {"keepalives_count", "3"},
-      {"tcp_user_timeout", "10000"}};
+  static const std::pair<const char*, const char*> settings[] = {{"connect_timeout", "5"},
+                                                                 {"keepalives_idle", "5"},
+                                                                 {"keepalives_interval", "2"},
+                                                                 {"keepalives_count", "3"},
+                                                                 {"tcp_user_timeout", "10000"}};
   const bool uri = conninfo.starts_with("postgresql://") || conninfo.starts_with("postgres://");
   std::string out = conninfo;
   for (const auto& [name, value] : settings) {
     if (conninfo.find(name) != std::string::npos) continue;
-    if (uri) out += std::string(out.find('?') == std::string::npos ? "?" : "&") + name + "=" + value;
-    else out += std::string(out.empty() ? "" : " ") + name + "=" + value;
+    if (uri)
+      out += std::string(out.find('?') == std::string::npos ? "?" : "&") + name + "=" + value;
+    else
+      out += std::string(out.empty() ? "" : " ") + name + "=" + value;
   }
   return out;
 }
@@ -184,17 +189,19 @@ void cluster_store::migrate() {
   run([](pqxx::work& w) {
     w.exec("SELECT pg_advisory_xact_lock(7170)");  // nodes starting together create the tables once
     const auto has_column = [&](const std::string& table, const std::string& column) {
-      return !w.exec_params("SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
-                            "table_name = $1 AND column_name = $2",
-                            table, column)
+      return !w.exec_params(
+                   "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND "
+                   "table_name = $1 AND column_name = $2",
+                   table, column)
                   .empty();
     };
     /* A job's byte strings by a key of theirs, gone with the job. */
     const auto job_bytes = [&](const std::string& table, const std::string& key, const std::string& key_type,
                                const std::string& data) {
-      w.exec("CREATE TABLE IF NOT EXISTS " + table + " (job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE "
-             "CASCADE, " + key + " " + key_type + " NOT NULL, " + data + " bytea NOT NULL, PRIMARY KEY (job, " + key +
-             "))");
+      w.exec("CREATE TABLE IF NOT EXISTS " + table +
+             " (job bigint NOT NULL REFERENCES cuzk_jobs (id) ON DELETE "
+             "CASCADE, " +
+             key + " " + key_type + " NOT NULL, " + data + " bytea NOT NULL, PRIMARY KEY (job, " + key + "))");
     };
     w.exec(R"sql(
       CREATE TABLE IF NOT EXISTS cuzk_nodes (
@@ -230,8 +237,9 @@ void cluster_store::migrate() {
     job_bytes("cuzk_proofs", "part", "integer", "proof");  // a done job's proofs, by partition
     // A database of an older schema kept a done job's proofs as hex text in cuzk_jobs.results: they move here.
     if (has_column("cuzk_jobs", "results")) {
-      w.exec("INSERT INTO cuzk_proofs (job, part, proof) SELECT j.id, r.n - 1, decode(r.hex, 'hex') FROM cuzk_jobs j, "
-             "unnest(j.results) WITH ORDINALITY AS r(hex, n) WHERE j.results IS NOT NULL ON CONFLICT DO NOTHING");
+      w.exec(
+          "INSERT INTO cuzk_proofs (job, part, proof) SELECT j.id, r.n - 1, decode(r.hex, 'hex') FROM cuzk_jobs j, "
+          "unnest(j.results) WITH ORDINALITY AS r(hex, n) WHERE j.results IS NOT NULL ON CONFLICT DO NOTHING");
       w.exec("ALTER TABLE cuzk_jobs DROP COLUMN results");
     }
     w.exec("DROP INDEX IF EXISTS cuzk_jobs_queued");  // by priority's stored value, before critical ranked first
@@ -260,9 +268,10 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
       if (n >= max_unfinished) return cluster_submit_outcome{0, false, false, cluster_state::queued, true, n};
     }
     if (j.priority == priority::critical) {
-      const auto held = w.exec_params("SELECT count(*), coalesce(sum(partitions), 0)::bigint FROM cuzk_jobs "
-                                      "WHERE owner = $1 AND priority = $2 AND state IN ('queued', 'claimed')",
-                                      j.owner, stored(j.priority))[0];
+      const auto held = w.exec_params(
+          "SELECT count(*), coalesce(sum(partitions), 0)::bigint FROM cuzk_jobs "
+          "WHERE owner = $1 AND priority = $2 AND state IN ('queued', 'claimed')",
+          j.owner, stored(j.priority))[0];
       const auto n = held[0].as<std::uint64_t>(), parts = held[1].as<std::uint64_t>();
       if (n >= max_critical) return cluster_submit_outcome{0, false, false, cluster_state::queued, true, n, true};
       if (j.partitions > max_critical_partitions || parts > max_critical_partitions - j.partitions) {
@@ -274,9 +283,10 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
     if (max_stored_bytes != UINT64_MAX && !inputs.empty()) {
       std::uint64_t adding = 0;
       for (const auto& in : inputs) adding += in.bytes.size();
-      const auto held = w.exec_params("SELECT coalesce(sum(octet_length(i.data)), 0)::bigint FROM cuzk_inputs i "
-                                      "JOIN cuzk_jobs j ON j.id = i.job WHERE j.owner = $1",
-                                      j.owner)[0][0]
+      const auto held = w.exec_params(
+                             "SELECT coalesce(sum(octet_length(i.data)), 0)::bigint FROM cuzk_inputs i "
+                             "JOIN cuzk_jobs j ON j.id = i.job WHERE j.owner = $1",
+                             j.owner)[0][0]
                             .as<std::uint64_t>();
       if (adding > max_stored_bytes || held > max_stored_bytes - adding) {
         cluster_submit_outcome out{0, false, false, cluster_state::queued, true};
@@ -298,7 +308,8 @@ cluster_submit_outcome cluster_store::submit(const cluster_job& j, const std::ve
       return cluster_submit_outcome{id, true, false, cluster_state::queued};
     }
     // Another node recorded the same id meanwhile.
-    known = w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
+    known =
+        w.exec_params("SELECT id, digest, state FROM cuzk_jobs WHERE owner = $1 AND job_id = $2", j.owner, j.job_id);
     const bool same = known[0][1].as<std::string>() == j.digest_hex;
     return cluster_submit_outcome{known[0][0].as<std::int64_t>(), false, !same, state_in(known[0][2])};
   });
@@ -315,8 +326,8 @@ std::optional<node_holder> cluster_store::heartbeat(const std::string& node, con
         "cuzk_nodes.heartbeat < now() - make_interval(secs => $4) RETURNING node",
         node, array_literal(key_ids), instance, static_cast<double>(live.count()));
     if (!r.empty()) return std::nullopt;
-    auto h = w.exec_params("SELECT instance, extract(epoch FROM now() - heartbeat)::float8 FROM cuzk_nodes WHERE node = $1",
-                           node);
+    auto h = w.exec_params(
+        "SELECT instance, extract(epoch FROM now() - heartbeat)::float8 FROM cuzk_nodes WHERE node = $1", node);
     return node_holder{h[0][0].as<std::string>(), h[0][1].as<double>()};
   });
 }
@@ -325,13 +336,14 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
                                               std::uint32_t most, bool streamed) {
   if (!most || key_ids.empty()) return {};
   auto jobs = run([&](pqxx::work& w) {
-    auto r = w.exec_params(std::string(
-                               "UPDATE cuzk_jobs SET state = 'claimed', node = $1, claimed = now(), attempts = attempts + 1 "
-                               "WHERE id IN (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND key_id = ANY($2::text[]) " +
-                               std::string(streamed ? "" : "AND NOT EXISTS (SELECT 1 FROM cuzk_inputs WHERE job = cuzk_jobs.id) ") +
-                               "ORDER BY " + std::string(rank_sql) + ", id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ") +
-                               columns,
-                           node, array_literal(key_ids), most);
+    auto r = w.exec_params(
+        std::string(
+            "UPDATE cuzk_jobs SET state = 'claimed', node = $1, claimed = now(), attempts = attempts + 1 "
+            "WHERE id IN (SELECT id FROM cuzk_jobs WHERE state = 'queued' AND key_id = ANY($2::text[]) " +
+            std::string(streamed ? "" : "AND NOT EXISTS (SELECT 1 FROM cuzk_inputs WHERE job = cuzk_jobs.id) ") +
+            "ORDER BY " + std::string(rank_sql) + ", id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ") +
+            columns,
+        node, array_literal(key_ids), most);
     std::vector<cluster_job> out;
     for (const auto& row : r) out.push_back(job_of(row));
     return out;
@@ -343,11 +355,13 @@ std::vector<cluster_job> cluster_store::claim(const std::string& node, const std
 }
 
 bool cluster_store::complete(std::int64_t id, const std::string& node,
-                             const std::vector<std::vector<std::uint8_t>>& results,
-                             const std::string& digest_hex, std::optional<std::uint32_t> owner_uid) {
+                             const std::vector<std::vector<std::uint8_t>>& results, const std::string& digest_hex,
+                             std::optional<std::uint32_t> owner_uid) {
   return run([&](pqxx::work& w) {
-    auto held = w.exec_params("SELECT owner, digest FROM cuzk_jobs WHERE id = $1 AND node = $2 AND state = 'claimed' "
-                              "FOR UPDATE", id, node);
+    auto held = w.exec_params(
+        "SELECT owner, digest FROM cuzk_jobs WHERE id = $1 AND node = $2 AND state = 'claimed' "
+        "FOR UPDATE",
+        id, node);
     if (held.empty()) return false;
     if (!digest_hex.empty() && held[0][1].as<std::string>() != digest_hex) return false;
     if (owner_uid && local_uid_of(held[0][0].as<std::string>()) != owner_uid) return false;
@@ -356,9 +370,10 @@ bool cluster_store::complete(std::int64_t id, const std::string& node,
         "RETURNING id",
         id, node);
     for (std::size_t i = 0; i < results.size() && !r.empty(); ++i)
-      w.exec_params("INSERT INTO cuzk_proofs (job, part, proof) VALUES ($1, $2, $3) ON CONFLICT (job, part) DO UPDATE "
-                    "SET proof = EXCLUDED.proof",
-                    id, static_cast<int>(i), pqxx::binarystring(results[i].data(), results[i].size()));
+      w.exec_params(
+          "INSERT INTO cuzk_proofs (job, part, proof) VALUES ($1, $2, $3) ON CONFLICT (job, part) DO UPDATE "
+          "SET proof = EXCLUDED.proof",
+          id, static_cast<int>(i), pqxx::binarystring(results[i].data(), results[i].size()));
     if (!r.empty()) w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);  // a finished job's files go now
     if (!r.empty()) w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
     return !r.empty();
@@ -442,9 +457,9 @@ std::vector<cluster_job> cluster_store::claimed_by(const std::string& node) {
 std::vector<cluster_job> cluster_store::list(const std::string& owner, std::uint32_t most) {
   return run([&](pqxx::work& w) {
     std::vector<cluster_job> out;
-    for (const auto& row : w.exec_params(std::string("SELECT ") + columns +
-                                             " FROM cuzk_jobs WHERE $1 = '' OR owner = $1 ORDER BY id DESC LIMIT $2",
-                                         owner, most))
+    for (const auto& row : w.exec_params(
+             std::string("SELECT ") + columns + " FROM cuzk_jobs WHERE $1 = '' OR owner = $1 ORDER BY id DESC LIMIT $2",
+             owner, most))
       out.push_back(job_of(row));
     return out;
   });
@@ -472,10 +487,10 @@ std::vector<std::pair<std::string, std::vector<std::string>>> cluster_store::nod
 std::vector<cluster_node> cluster_store::node_views() {
   return run([&](pqxx::work& w) {
     std::vector<cluster_node> out;
-    for (const auto& row : w.exec(
-             "SELECT n.node, n.instance, n.keys, extract(epoch FROM now() - n.heartbeat)::float8, "
-             "(SELECT count(*) FROM cuzk_jobs j WHERE j.state = 'claimed' AND j.node = n.node) FROM cuzk_nodes n "
-             "ORDER BY n.node"))
+    for (const auto& row :
+         w.exec("SELECT n.node, n.instance, n.keys, extract(epoch FROM now() - n.heartbeat)::float8, "
+                "(SELECT count(*) FROM cuzk_jobs j WHERE j.state = 'claimed' AND j.node = n.node) FROM cuzk_nodes n "
+                "ORDER BY n.node"))
       out.push_back({row[0].as<std::string>(), row[1].as<std::string>(), array_values(row[2]), row[3].as<double>(),
                      row[4].as<std::uint64_t>()});
     return out;

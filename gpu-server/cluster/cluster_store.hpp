@@ -40,15 +40,15 @@ inline std::ostream& operator<<(std::ostream& o, cluster_state s) { return o << 
 struct cluster_job {
   std::int64_t id = 0;
   std::string owner, job_id, digest_hex, key_id, spec;
-  std::string client;  // the client's label (proto::submit::client)
+  std::string client;                          // the client's label (proto::submit::client)
   cuzk::priority priority = priority::normal;  // the column holds its stored value (util/priority.hpp)
-  int curve = 1;       // the key's (curves::curve_id)
+  int curve = 1;                               // the key's (curves::curve_id)
   std::uint32_t partitions = 1;
   cluster_state state = cluster_state::queued;
   std::string node;  // the claiming node
   std::uint32_t attempts = 0;
   std::string error;
-  std::vector<std::vector<std::uint8_t>> results;  // per partition, once done: job::encode_result's bytes
+  std::vector<std::vector<std::uint8_t>> results;   // per partition, once done: job::encode_result's bytes
   std::uint64_t submitted_ns = 0, finished_ns = 0;  // Unix time
 };
 
@@ -61,14 +61,14 @@ struct cluster_input {
 
 struct cluster_submit_outcome {
   std::int64_t id = 0;
-  bool created = false;   // false: the owner's job id was known with the same digest
-  bool conflict = false;  // the owner's job id is known with another digest
+  bool created = false;                         // false: the owner's job id was known with the same digest
+  bool conflict = false;                        // the owner's job id is known with another digest
   cluster_state state = cluster_state::queued;  // the job's state now
-  bool busy = false;      // not recorded: the owner holds `max_unfinished` unfinished jobs
+  bool busy = false;                            // not recorded: the owner holds `max_unfinished` unfinished jobs
   std::uint64_t unfinished = 0;
   bool critical = false;  // busy with `max_critical` unfinished critical jobs, or over `max_critical_partitions`:
   std::optional<std::uint64_t> critical_partitions = std::nullopt;  // the latter: the partitions of those jobs
-  bool stored_full = false;      // busy: the owner's files in the database and these would pass `max_stored_bytes`
+  bool stored_full = false;        // busy: the owner's files in the database and these would pass `max_stored_bytes`
   std::uint64_t stored_bytes = 0;  // then: what the owner's unfinished jobs keep there
 };
 
@@ -82,7 +82,7 @@ struct node_holder {
 struct cluster_node {
   std::string name, instance;
   std::vector<std::string> keys;
-  double silent_s = 0;     // since its last heartbeat, by the database's clock
+  double silent_s = 0;       // since its last heartbeat, by the database's clock
   std::uint64_t claims = 0;  // jobs it holds claimed
 };
 

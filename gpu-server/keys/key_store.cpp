@@ -28,7 +28,13 @@ void remember_file(std::map<std::string, std::string>& files, const std::string&
 
 key_store::key_store(const server_options& opt, const shm::job_table& jobs, boost::asio::io_context& io,
                      boost::asio::thread_pool& pool, hooks h)
-    : opt_(opt), jobs_(jobs), io_(io), pool_(pool), hooks_(std::move(h)), keys_(opt.pool), files_(opt.keys_dirs, "key") {}
+    : opt_(opt),
+      jobs_(jobs),
+      io_(io),
+      pool_(pool),
+      hooks_(std::move(h)),
+      keys_(opt.pool),
+      files_(opt.keys_dirs, "key") {}
 
 void key_store::preload(prover_backend& backend) {
   keys_.decode_points(!backend.reads_mapped_bases());
@@ -55,8 +61,10 @@ void key_store::preload_key(prover_backend& backend, const std::string& k) {
   const bool installed = shm::is_key_id(k);  // already in the pool (cuzk-shm load-srs, cuzk setup --pool)
   auto policy = opt_.host_copy_of(k, installed ? k : std::string());
   if (policy == job::host_copy::drop && installed) {
-    spdlog::warn("key {}: host_copy = drop, but it was installed in the pool and the server knows no file of it to "
-                 "read its points back from: it keeps its host copy (name its .zkey with --key to drop it)", k);
+    spdlog::warn(
+        "key {}: host_copy = drop, but it was installed in the pool and the server knows no file of it to "
+        "read its points back from: it keeps its host copy (name its .zkey with --key to drop it)",
+        k);
     policy = job::host_copy::keep;
   }
   if (policy == job::host_copy::drop) {
@@ -67,10 +75,13 @@ void key_store::preload_key(prover_backend& backend, const std::string& k) {
       throw std::runtime_error("key " + k + ": " + util::printable(e.what()));
     }
     if (!backend.would_stay_resident(dims)) {
-      spdlog::warn("key {}: host_copy = drop, but it would not stay resident on every GPU ({}): it keeps its host "
-                   "copy, from which it is {}", k, backend.name() == "cpu" ? "the CPU backend proves from host memory"
-                                                                          : "it does not fit beside the keys already there",
-                   backend.name() == "cpu" ? "proven" : "streamed");
+      spdlog::warn(
+          "key {}: host_copy = drop, but it would not stay resident on every GPU ({}): it keeps its host "
+          "copy, from which it is {}",
+          k,
+          backend.name() == "cpu" ? "the CPU backend proves from host memory"
+                                  : "it does not fit beside the keys already there",
+          backend.name() == "cpu" ? "proven" : "streamed");
       policy = job::host_copy::keep;
     }
   }
@@ -80,18 +91,24 @@ void key_store::preload_key(prover_backend& backend, const std::string& k) {
   const bool everywhere = backend.attach_key(id, pk);
   if (policy == job::host_copy::drop) {
     if (!everywhere)
-      throw std::runtime_error("key " + k + ": host_copy = drop, but it could not be made resident on every GPU; "
-                               "start with --host-copy-keep " + k);
+      throw std::runtime_error("key " + k +
+                               ": host_copy = drop, but it could not be made resident on every GPU; "
+                               "start with --host-copy-keep " +
+                               k);
     backend.forget_host_copy(pk);
     const std::uint64_t n = keys_.release_points(id);
-    spdlog::info("key {} ({}): host_copy = drop: its {:.2f} GiB of points left host memory (every GPU holds them; a "
-                 "restart reads them from the file)", id, k, double(n) / double(1ULL << 30));
+    spdlog::info(
+        "key {} ({}): host_copy = drop: its {:.2f} GiB of points left host memory (every GPU holds them; a "
+        "restart reads them from the file)",
+        id, k, double(n) / double(1ULL << 30));
   }
   policy_[id] = policy;
-  if (installed) verify(id, pk);
-  else ready_keys_[id] = pk;
-  spdlog::info("key {} ({}): domain 2^{}, {} witness values, host_copy = {}, loaded in {:.2f} s", id, k, pk->log_domain(),
-               pk->n_vars, policy == job::host_copy::drop ? "drop" : "keep",
+  if (installed)
+    verify(id, pk);
+  else
+    ready_keys_[id] = pk;
+  spdlog::info("key {} ({}): domain 2^{}, {} witness values, host_copy = {}, loaded in {:.2f} s", id, k,
+               pk->log_domain(), pk->n_vars, policy == job::host_copy::drop ? "drop" : "keep",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
@@ -168,7 +185,8 @@ job::any_key key_store::resolve(const std::string& zkey, const net::peer_credent
 // alone proves nothing: a client names by id a key the operator installed,
 // or one whose file (under a keys directory) it can read itself now.
 bool key_store::may_name(const net::peer_credentials& who, const std::string& key_id) const {
-  if (opt_.is_operator(who.uid) || std::find(opt_.keys.begin(), opt_.keys.end(), key_id) != opt_.keys.end()) return true;
+  if (opt_.is_operator(who.uid) || std::find(opt_.keys.begin(), opt_.keys.end(), key_id) != opt_.keys.end())
+    return true;
   for (const auto& [path, id] : preloaded_)
     if (id == key_id) return true;
   if (auto it = key_files_of_.find(key_id); it != key_files_of_.end() && !is_network_uid(who.uid))
@@ -182,7 +200,8 @@ bool key_store::may_name(const net::peer_credentials& who, const std::string& ke
 // again, unless a job names it (pool threads; the job table is only read).
 void key_store::drop_unused(const std::string& key_id) {
   bool used = false;
-  jobs_.for_each([&](shm::job_ref, const shm::job_record& rec) { used = used || shm::field_text(rec.key_id) == key_id; });
+  jobs_.for_each(
+      [&](shm::job_ref, const shm::job_record& rec) { used = used || shm::field_text(rec.key_id) == key_id; });
   for (const auto& [path, id] : preloaded_) used = used || id == key_id;
   if (used) return;
   {
@@ -223,9 +242,8 @@ void key_store::verify(const std::string& key_id, job::any_key pk) {
     if (error.empty())
       spdlog::info("key {}: its SRS region hashes to its id (checked in {:.2f} s while serving)", key_id,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    boost::asio::post(io_, [this, key_id, pk = error.empty() ? pk : job::any_key(), error] {
-      loaded(key_id, pk, error);
-    });
+    boost::asio::post(io_,
+                      [this, key_id, pk = error.empty() ? pk : job::any_key(), error] { loaded(key_id, pk, error); });
   });
 }
 
@@ -250,8 +268,10 @@ void key_store::trim() {
   });
   std::size_t idle = 0;
   for (auto it = ready_keys_.begin(); it != ready_keys_.end();) {
-    if (!used.count(it->first) && ++idle > keep_idle) it = ready_keys_.erase(it);
-    else ++it;
+    if (!used.count(it->first) && ++idle > keep_idle)
+      it = ready_keys_.erase(it);
+    else
+      ++it;
   }
 }
 

@@ -87,13 +87,13 @@ void authorized_clients::reload_if_changed(bool first) {
     const auto& same_key = by_key[e.key];
     const auto& same_uid = by_uid[network_uid(e.name)];
     if ((same_key.size() > 1 || same_uid.size() > 1) && !was(&e)) {
-      refused[e.file] = same_key.size() > 1 ? "another file holds the same key" : "another client's name maps to the same uid; rename one";
+      refused[e.file] = same_key.size() > 1 ? "another file holds the same key"
+                                            : "another client's name maps to the same uid; rename one";
       continue;
     }
     next[e.key] = e.name;
   }
-  if (first && !refused.empty())
-    throw std::runtime_error(refused.begin()->first + ": " + refused.begin()->second);
+  if (first && !refused.empty()) throw std::runtime_error(refused.begin()->first + ": " + refused.begin()->second);
   for (const auto& [file, why] : refused)
     if (auto it = refused_.find(file); it == refused_.end() || it->second != why)
       spdlog::error("clients directory: {} is refused: {}", util::printable(file), util::printable(why));

@@ -31,7 +31,11 @@ struct client_listener::impl
                         creds.erase(id);
                         if (c) c(id);
                       }),
-        io(io), acceptor(io), retry(io), limits(l), on_message(std::move(m)) {}
+        io(io),
+        acceptor(io),
+        retry(io),
+        limits(l),
+        on_message(std::move(m)) {}
   asio::io_context& io;
   local::acceptor acceptor;
   asio::steady_timer retry;
@@ -43,7 +47,9 @@ struct client_listener::impl
   void accept() { accept_next(shared_from_this(), "client connection"); }
   void admit(local::socket s);
   std::string describe(const session& s) const { return "uid " + std::to_string(creds.at(s.id).uid); }
-  void message(session& s, std::vector<std::vector<std::uint8_t>> frames) { on_message(s.id, creds.at(s.id), std::move(frames)); }
+  void message(session& s, std::vector<std::vector<std::uint8_t>> frames) {
+    on_message(s.id, creds.at(s.id), std::move(frames));
+  }
   std::optional<std::string> authorize(session&, const net::curve_key&) { return std::nullopt; }  // NULL: never asked
 };
 

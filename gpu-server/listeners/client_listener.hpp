@@ -29,8 +29,8 @@
 namespace cuzk::server {
 
 struct client_limits {
-  std::uint32_t per_uid = 64;   // connections one uid may hold (operators too)
-  std::uint32_t total = 1024;   // all clients' connections; capped below RLIMIT_NOFILE at start
+  std::uint32_t per_uid = 64;  // connections one uid may hold (operators too)
+  std::uint32_t total = 1024;  // all clients' connections; capped below RLIMIT_NOFILE at start
   std::chrono::milliseconds handshake{5000};
   std::size_t max_queued_bytes = 32u << 20;  // replies a connection has not read; beyond: closed
   unsigned messages_per_turn = 4;            // requests of one connection handled before others get a turn

@@ -14,7 +14,8 @@ uid_t network_uid(std::string_view name) {
 bool is_client_name(std::string_view name) {
   if (name.empty() || name.size() > 64 || name.front() == '.') return false;
   for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '-'))
       return false;
   return true;
 }

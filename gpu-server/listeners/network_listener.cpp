@@ -33,7 +33,8 @@ struct host_port {
 
 /* tcp://HOST:PORT: HOST an address, [v6], a name or * (any); PORT a number or * (any). */
 host_port parse_endpoint(const std::string& endpoint) {
-  if (endpoint.rfind("tcp://", 0) != 0) throw std::runtime_error("the network endpoint " + endpoint + " is not tcp://ADDR:PORT");
+  if (endpoint.rfind("tcp://", 0) != 0)
+    throw std::runtime_error("the network endpoint " + endpoint + " is not tcp://ADDR:PORT");
   const std::string rest = endpoint.substr(6);
   const auto colon = rest.rfind(':');
   if (colon == std::string::npos) throw std::runtime_error("the network endpoint " + endpoint + " names no port");
@@ -45,11 +46,13 @@ host_port parse_endpoint(const std::string& endpoint) {
 
 tcp::endpoint resolve(asio::io_context& io, const std::string& endpoint) {
   const auto hp = parse_endpoint(endpoint);
-  if (hp.host == "*" || hp.host.empty()) return tcp::endpoint(tcp::v4(), static_cast<unsigned short>(std::stoul(hp.port)));
+  if (hp.host == "*" || hp.host.empty())
+    return tcp::endpoint(tcp::v4(), static_cast<unsigned short>(std::stoul(hp.port)));
   tcp::resolver r(io);
   boost::system::error_code ec;
   const auto results = r.resolve(hp.host, hp.port, tcp::resolver::passive | tcp::resolver::numeric_service, ec);
-  if (ec || results.empty()) throw std::runtime_error("the network endpoint " + endpoint + ": " + (ec ? ec.message() : "no address"));
+  if (ec || results.empty())
+    throw std::runtime_error("the network endpoint " + endpoint + ": " + (ec ? ec.message() : "no address"));
   return results.begin()->endpoint();
 }
 
@@ -77,7 +80,12 @@ struct network_listener::impl
       : session_table({opt.max_connections, opt.max_per_address},
                       {"network: ", "network connections", "address", &network_counters::refused_per_address},
                       std::move(c)),
-        io(io), acceptor(io), retry(io), revoke(io), opt(opt), on_message(std::move(m)) {
+        io(io),
+        acceptor(io),
+        retry(io),
+        revoke(io),
+        opt(opt),
+        on_message(std::move(m)) {
     limits.handshake = opt.handshake;
   }
   asio::io_context& io;
@@ -93,13 +101,16 @@ struct network_listener::impl
   std::string describe(const connection& c) const {
     return "from " + c.address + (c.name.empty() ? "" : ", client " + c.name);
   }
-  void message(connection& c, std::vector<std::vector<std::uint8_t>> frames) { on_message(c.id, c.name, std::move(frames)); }
+  void message(connection& c, std::vector<std::vector<std::uint8_t>> frames) {
+    on_message(c.id, c.name, std::move(frames));
+  }
   std::optional<std::string> name_of(const net::curve_key& key) {
     return clients->name_of(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
   }
   std::optional<std::string> authorize(connection& c, const net::curve_key& key) {
     auto name = name_of(key);
-    if (name) ++counters.admitted;
+    if (name)
+      ++counters.admitted;
     else {
       ++counters.refused;
       warn("refused a CURVE key no file in the clients directory holds (" + describe(c) + ")");
@@ -149,14 +160,17 @@ network_listener::network_listener(asio::io_context& io, const network_options& 
   const auto ep = resolve(io, opt.endpoint);
   if (opt.insecure_loopback) {
     if (!ep.address().is_loopback())
-      throw std::runtime_error("--insecure-loopback serves plaintext TCP on a loopback address only (127.0.0.1, ::1), "
-                               "not " + opt.endpoint + "; give the server a key (--server-key) to serve other addresses");
+      throw std::runtime_error(
+          "--insecure-loopback serves plaintext TCP on a loopback address only (127.0.0.1, ::1), "
+          "not " +
+          opt.endpoint + "; give the server a key (--server-key) to serve other addresses");
     if (!opt.server_key.empty())
       throw std::runtime_error("--insecure-loopback and --server-key exclude each other: plaintext or CURVE");
   } else {
     if (opt.server_key.empty() || opt.clients_dir.empty())
-      throw std::runtime_error("a network endpoint needs --server-key (cuzk keygen) and --clients-dir (NAME.pub files), "
-                               "or --insecure-loopback for plaintext on a loopback address");
+      throw std::runtime_error(
+          "a network endpoint needs --server-key (cuzk keygen) and --clients-dir (NAME.pub files), "
+          "or --insecure-loopback for plaintext on a loopback address");
     impl_->clients.emplace(opt.clients_dir);
     const auto k = net::read_curve_secret(opt.server_key);
     try {

@@ -37,10 +37,12 @@ struct network_counters {
 class network_listener {
  public:
   /* One request: the connection it came on, the client's name, its frames. */
-  using message_handler = std::function<void(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>>)>;
+  using message_handler =
+      std::function<void(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>>)>;
   using close_handler = std::function<void(std::uint64_t conn)>;
   /* Checks the options (a sentence for the operator when they are refused), reads the keys, binds. */
-  network_listener(boost::asio::io_context& io, const network_options& opt, message_handler on_message, close_handler on_close);
+  network_listener(boost::asio::io_context& io, const network_options& opt, message_handler on_message,
+                   close_handler on_close);
   ~network_listener();
   network_listener(const network_listener&) = delete;
   network_listener& operator=(const network_listener&) = delete;

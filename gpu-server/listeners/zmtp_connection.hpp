@@ -35,7 +35,10 @@ template <class Socket, class Owner>
 struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Owner>> {
   /* curve: the server's keys for CURVE; none: NULL. */
   zmtp_connection(std::shared_ptr<Owner> owner, Socket s, std::uint64_t id, const net::curve_server_keys* curve)
-      : owner(std::move(owner)), sock(std::move(s)), deadline(sock.get_executor()), id(id),
+      : owner(std::move(owner)),
+        sock(std::move(s)),
+        deadline(sock.get_executor()),
+        id(id),
         reader(proto::zmq_max_message_bytes, 16, curve ? "CURVE" : "NULL") {
     if (curve) this->curve = std::make_unique<net::curve_server>(*curve);
   }
@@ -43,8 +46,8 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
   Socket sock;
   boost::asio::steady_timer deadline;
   std::uint64_t id;
-  std::string address;  // the peer's address, as the listener counts it
-  std::string name;     // CURVE: the client the proven key belongs to
+  std::string address;   // the peer's address, as the listener counts it
+  std::string name;      // CURVE: the client the proven key belongs to
   net::curve_key key{};  // CURVE: the key INITIATE proved
   std::unique_ptr<net::curve_server> curve;
   net::zmtp::reader reader;
@@ -127,13 +130,16 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
         deadline.cancel();
         watch_idle(o);
         return;
-      case net::zmtp::event::handshake: return handshake(o, e.frames.at(0));
+      case net::zmtp::event::handshake:
+        return handshake(o, e.frames.at(0));
       case net::zmtp::event::ping: {
         const auto pong = net::zmtp::command_body("PONG", e.frames.at(0));
         enqueue(curve ? net::zmtp::message_frame(curve->seal(0x02, pong)) : net::zmtp::command_frame(pong));
         return;
       }
-      case net::zmtp::event::message: o.message(*this, std::move(e.frames)); return;
+      case net::zmtp::event::message:
+        o.message(*this, std::move(e.frames));
+        return;
     }
   }
   void handshake(Owner& o, const std::vector<std::uint8_t>& body) {
@@ -142,7 +148,8 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
       return;
     }
     const auto proven = curve->initiate(body);
-    if (proven.socket_type != "DEALER") throw net::zmtp::protocol_error("a " + proven.socket_type + " socket (DEALER is served)");
+    if (proven.socket_type != "DEALER")
+      throw net::zmtp::protocol_error("a " + proven.socket_type + " socket (DEALER is served)");
     auto who = o.authorize(*this, proven.client_key);
     if (!who) {
       enqueue(net::zmtp::command_frame(net::curve_server::error("400")));  // ZAP's status: the client's key is refused
@@ -174,15 +181,16 @@ struct zmtp_connection : std::enable_shared_from_this<zmtp_connection<Socket, Ow
   void write() {
     writing = true;
     auto self = this->shared_from_this();
-    boost::asio::async_write(sock, boost::asio::buffer(out.front()), [self](const boost::system::error_code& ec, std::size_t) {
-      if (self->closed) return;
-      if (ec) return self->close();
-      self->queued -= self->out.front().size();
-      self->out.pop_front();
-      if (!self->out.empty()) return self->write();
-      self->writing = false;
-      if (self->closing) self->close();
-    });
+    boost::asio::async_write(sock, boost::asio::buffer(out.front()),
+                             [self](const boost::system::error_code& ec, std::size_t) {
+                               if (self->closed) return;
+                               if (ec) return self->close();
+                               self->queued -= self->out.front().size();
+                               self->out.pop_front();
+                               if (!self->out.empty()) return self->write();
+                               self->writing = false;
+                               if (self->closing) self->close();
+                             });
   }
   void close() {
     if (closed) return;

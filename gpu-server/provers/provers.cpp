@@ -68,13 +68,14 @@ std::optional<proof_job> provers::proof_of(std::uint64_t s) {
   const shm::job_ref j = shm::job_of(**e);
   auto rec = c_.jobs.get(j);
   if (!rec) return std::nullopt;
-  proof_job pj{s, w->generation, j, (*e)->partition, nullptr, std::string(shm::field_text((*rec)->key_id)),
+  proof_job pj{s,           w->generation, j, (*e)->partition, nullptr, std::string(shm::field_text((*rec)->key_id)),
                std::nullopt};
   pj.pk = c_.keys.ready(pj.key_id);
   if (!pj.pk) return std::nullopt;  // parsing on the pool; dispatch runs again when it is ready
   try {
     if ((*e)->curve != std::uint64_t(pj.pk->curve))
-      throw std::runtime_error("slot " + std::to_string(s) + " was filled with elements of another curve than the key's (" +
+      throw std::runtime_error("slot " + std::to_string(s) +
+                               " was filled with elements of another curve than the key's (" +
                                std::string(curves::display_name(pj.pk->curve)) + ")");
     pj.blinding = job::spec::from_json(std::string_view((*rec)->spec, (*rec)->spec_len)).blinding;
   } catch (const std::exception& ex) {
@@ -97,7 +98,8 @@ void provers::start() {
     if (!pj) return;
     if (!c_.slots.start_proving(pj->slot, pj->gen, c_.lease.index())) return;
     ++proving_;
-    if (auto rec = c_.jobs.get(pj->job)) in_flight_[pj->slot] = {shm::rank((*rec)->priority), (*rec)->seq, pj->stop, pj->job};
+    if (auto rec = c_.jobs.get(pj->job))
+      in_flight_[pj->slot] = {shm::rank((*rec)->priority), (*rec)->seq, pj->stop, pj->job};
     {
       std::lock_guard lk(mu_);
       to_prove_.push_back(std::move(*pj));
@@ -132,10 +134,11 @@ void provers::preempt() {
     if (victim == in_flight_.end()) return;
     victim->second.stop->store(true, std::memory_order_release);
     ++stopping;
-    spdlog::info("a critical slot waits: the proof of slot {} stops at its next phase boundary (job {}: preemption {} of "
-                 "at most {})",
-                 victim->first, victim->second.job.index, c_.counters.preemptions.note(victim->second.job),
-                 c_.opt.critical.max_preemptions);
+    spdlog::info(
+        "a critical slot waits: the proof of slot {} stops at its next phase boundary (job {}: preemption {} of "
+        "at most {})",
+        victim->first, victim->second.job.index, c_.counters.preemptions.note(victim->second.job),
+        c_.opt.critical.max_preemptions);
   }
 }
 
@@ -200,11 +203,13 @@ proof_done provers::prove(proof_job pj) {
 void provers::on_device_error(const proof_done& d) {
   const auto& w = d.what;
   if (*d.device_fault) {
-    const bool filled = static_cast<bool>(c_.slots.reclaim_proving(w.slot, w.gen, c_.lease.index()));  // PROVING → FILLED
-    spdlog::critical("job {} partition {}: {}; the device is lost: slot {} is {} and the server exits with code {} "
-                     "so that it is restarted",
-                     w.job.index, w.partition, util::printable(d.error), w.slot, filled ? "FILLED again" : "left to reclamation",
-                     exit_device_lost);
+    const bool filled =
+        static_cast<bool>(c_.slots.reclaim_proving(w.slot, w.gen, c_.lease.index()));  // PROVING → FILLED
+    spdlog::critical(
+        "job {} partition {}: {}; the device is lost: slot {} is {} and the server exits with code {} "
+        "so that it is restarted",
+        w.job.index, w.partition, util::printable(d.error), w.slot, filled ? "FILLED again" : "left to reclamation",
+        exit_device_lost);
     h_.device_lost();
     return;
   }
@@ -229,7 +234,8 @@ void provers::done(proof_done d) {
   in_flight_.erase(w.slot);
   if (d.preempted) {
     // Nothing is lost: the slot's a, b, c and z are intact, and it is proven again later.
-    const bool filled = static_cast<bool>(c_.slots.reclaim_proving(w.slot, w.gen, c_.lease.index()));  // PROVING → FILLED
+    const bool filled =
+        static_cast<bool>(c_.slots.reclaim_proving(w.slot, w.gen, c_.lease.index()));  // PROVING → FILLED
     ++c_.counters.preempted;
     spdlog::info("job {} partition {}: proof preempted for a critical one after {:.3f} s; slot {} is {}", w.job.index,
                  w.partition, (d.end_ns - d.start_ns) / 1e9, w.slot, filled ? "FILLED again" : "gone");
@@ -254,22 +260,23 @@ void provers::stored(const proof_done& d) {
     if (d.error.empty()) h_.observed(d, synth_start, synth_end);
   }
   if (d.error.empty()) {
-    if (auto r = c_.jobs.store_result(w.job, w.partition, w.gen, d.result, partition_timings_of(d.timings, d.verify, d.gpu));
+    if (auto r =
+            c_.jobs.store_result(w.job, w.partition, w.gen, d.result, partition_timings_of(d.timings, d.verify, d.gpu));
         !r) {
       spdlog::warn("job {} partition {}: storing the proof: {}", w.job.index, w.partition, to_string(r.error()));
       // A result that can never be stored fails the job rather than leaving it running forever.
       if (r.error() == shm::error::too_large)
-        (void)c_.jobs.fail(w.job, w.partition, "the proof and public signals (" + std::to_string(d.result.size()) +
-                                                  " bytes) do not fit the job table's " +
-                                                  std::to_string(shm::result_bytes) + " bytes");
+        (void)c_.jobs.fail(w.job, w.partition,
+                           "the proof and public signals (" + std::to_string(d.result.size()) +
+                               " bytes) do not fit the job table's " + std::to_string(shm::result_bytes) + " bytes");
     }
     shm::failpoint("server.proof.stored");
     ++c_.counters.proofs;
     const auto rec = c_.jobs.get(w.job);
     spdlog::info("proven job={} partition={} backend={} gpu={} prover={} streamed={} {} wait_ms={:.1f}",
-                 rec ? util::printable(shm::field_text((*rec)->job_id)) : std::to_string(w.job.index),
-                 w.partition, c_.backend.name(), d.gpu, d.worker, d.streamed,
-                 timings_log_fields(d.timings, d.verify, d.stage), d.timings.wait * 1e3);
+                 rec ? util::printable(shm::field_text((*rec)->job_id)) : std::to_string(w.job.index), w.partition,
+                 c_.backend.name(), d.gpu, d.worker, d.streamed, timings_log_fields(d.timings, d.verify, d.stage),
+                 d.timings.wait * 1e3);
     (void)c_.slots.release(w.slot, w.gen, c_.lease.index());
   } else {
     ++c_.counters.failed;

@@ -75,7 +75,7 @@ class provers {
   context c_;
   hooks h_;
   std::map<std::pair<std::uint64_t, std::uint64_t>, unsigned> device_failures_;  // (slot, gen) → transient faults
-  unsigned proving_ = 0;  // handed to the threads and not done (io thread only)
+  unsigned proving_ = 0;   // handed to the threads and not done (io thread only)
   unsigned reserved_ = 0;  // provers kept for critical slots
   struct in_flight_proof {
     int rank;

@@ -53,7 +53,8 @@ class scheduler {
   }
   std::size_t size() const { return queue_.size(); }
   std::size_t count(priority p) const {
-    return static_cast<std::size_t>(std::count_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.prio == p; }));
+    return static_cast<std::size_t>(
+        std::count_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.prio == p; }));
   }
   void clear() { queue_.clear(); }
 

@@ -30,7 +30,8 @@ std::optional<std::string> client_requests::precheck(const peer& p, const proto:
   if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
     for (const auto* f : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr}) {
       if (!f || f->starts_with(proto::upload_prefix)) continue;
-      if (p.network()) return "a network client streams its files (cuzk submit --upload); it names no file on the server's host";
+      if (p.network())
+        return "a network client streams its files (cuzk submit --upload); it names no file on the server's host";
       if (auto why = witness_files_.lexical_refusal(*f)) return why;
     }
   }
@@ -55,7 +56,8 @@ double& client_requests::critical_budget(uid_t uid) {
   const auto refilled = [&](const bucket& b) {
     return std::min(rate, b.partitions + std::chrono::duration<double>(now - b.at).count() * rate / 60);
   };
-  std::erase_if(critical_budget_, [&](const auto& kv) { return kv.first != uid && refilled(kv.second) >= rate; });  // full
+  std::erase_if(critical_budget_,
+                [&](const auto& kv) { return kv.first != uid && refilled(kv.second) >= rate; });  // full
   auto& b = critical_budget_.try_emplace(uid, bucket{rate, now}).first->second;
   b.partitions = refilled(b);
   b.at = now;
@@ -76,7 +78,8 @@ std::optional<std::string> client_requests::critical_refusal(const peer& p, std:
   if (o.partitions_per_minute > 0) {
     if (partitions > o.partitions_per_minute)
       return refused("this job has " + std::to_string(partitions) + " partitions, more than the " +
-                     fmt::format("{:g}", o.partitions_per_minute) + " critical partitions a client may submit per minute");
+                     fmt::format("{:g}", o.partitions_per_minute) +
+                     " critical partitions a client may submit per minute");
     if (const auto left = critical_budget(p.cred.uid); left < partitions)
       return refused("you submitted critical work at the limit of " + fmt::format("{:g}", o.partitions_per_minute) +
                      " partitions per minute; this job's " + std::to_string(partitions) + " partition(s) fit in " +
@@ -99,7 +102,8 @@ std::optional<std::string> client_requests::refusal_for(std::uint32_t held, std:
     return "you have " + std::to_string(preparing) + " submissions being prepared, the limit per client is " +
            std::to_string(c_.opt.max_preparing_per_client) + "; retry when they are answered";
   if (to_prepare_.size() + prep_running_ >= c_.opt.max_preparing)
-    return "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) + " submissions; retry shortly";
+    return "the server is preparing " + std::to_string(to_prepare_.size() + prep_running_) +
+           " submissions; retry shortly";
   return std::nullopt;
 }
 
@@ -115,7 +119,8 @@ proto::capacity client_requests::capacity_for(const peer& p) const {
     const auto st = shm::job_word_state(rec);
     if ((st == shm::job_state::done || st == shm::job_state::failed) && shm::evictable(rec, retention_ns)) ++evictable;
     if (st != shm::job_state::active) return;
-    const std::string key = all || rec.owner_uid == p.cred.uid ? std::string(shm::field_text(rec.key_id)) : std::string();
+    const std::string key =
+        all || rec.owner_uid == p.cred.uid ? std::string(shm::field_text(rec.key_id)) : std::string();
     auto& [queued, running] = load[{key, int(rec.priority)}];
     for (std::uint32_t i = 0; i < rec.n_partitions; ++i) {
       const auto s = shm::part_word::unpack(rec.parts[i].word.load(std::memory_order_acquire)).state;
@@ -129,14 +134,18 @@ proto::capacity client_requests::capacity_for(const peer& p) const {
     cap.keys.push_back({k.first, static_cast<proto::priority>(k.second), v.first, v.second});
   }
   c_.node.capacity(cap);  // slot classes, throughput
-  cap.estimated_wait_s = waiting && cap.partitions_per_minute > 0 ? 60.0 * double(waiting) / cap.partitions_per_minute : 0;
+  cap.estimated_wait_s =
+      waiting && cap.partitions_per_minute > 0 ? 60.0 * double(waiting) / cap.partitions_per_minute : 0;
   const auto preparing = preparing_of(p.cred.uid);
   cap.jobs_held = entries_of(p.cred.uid) + preparing;
   cap.jobs_limit = entry_limit();
   std::optional<std::string> why;
-  if (!c_.loop.accepting) why = "the server is shutting down";
-  else if (live - evictable >= c_.jobs.capacity()) why = "the job table is full of unfinished or unfetched jobs";
-  else why = refusal_for(cap.jobs_held, preparing);
+  if (!c_.loop.accepting)
+    why = "the server is shutting down";
+  else if (live - evictable >= c_.jobs.capacity())
+    why = "the job table is full of unfinished or unfetched jobs";
+  else
+    why = refusal_for(cap.jobs_held, preparing);
   cap.accepting = !why;
   if (why) cap.refusal = util::printable(*why, proto::max_error_bytes, true);
   return cap;
@@ -153,7 +162,8 @@ std::uint32_t client_requests::entry_limit() const {
 // the preparation pool, which serves the clients' queues in turn.
 void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submit& s) {
   ++c_.counters.submits;
-  if (!c_.loop.accepting) return c_.out.reply_error(p.to(), rq, proto::error_code::unavailable, "the server is shutting down");
+  if (!c_.loop.accepting)
+    return c_.out.reply_error(p.to(), rq, proto::error_code::unavailable, "the server is shutting down");
   submission sub{p, rq, s, request_digest(s), {}};
   if (c_.directory.answer_known(sub)) return;  // idempotent: the same job, never proven twice
   if (auto why = precheck(p, s)) return c_.out.reply_error(p.to(), rq, proto::error_code::bad_request, *why);
@@ -162,7 +172,8 @@ void client_requests::submit(const peer& p, std::uint64_t rq, const proto::submi
     return c_.out.reply_error(p.to(), rq, proto::error_code::busy, *why);
   if (s.priority == proto::priority::critical)
     if (auto why = critical_refusal(p, s.partitions)) return c_.directory.refuse(sub, *why, proto::error_code::busy);
-  if (auto why = claim_uploads(p, s, sub.uploaded)) return c_.directory.refuse(sub, *why, proto::error_code::bad_request);
+  if (auto why = claim_uploads(p, s, sub.uploaded))
+    return c_.directory.refuse(sub, *why, proto::error_code::bad_request);
   ++preparing_by_uid_[p.cred.uid];
   to_prepare_.push(p.cred.uid, std::move(sub));
   start_preparing();
@@ -225,9 +236,12 @@ void client_requests::on_prepared(const submission& sub, prepared r) {
     if (charged && !out.created) critical_budget(p.cred.uid) += s.partitions;
     // The uploads it names are the new job's now, the directory's (the spool's copies go), or the client's again.
     for (const auto& [id, kind] : named_uploads(s))
-      if (out.job) c_.uploaded.consumed(p.cred.uid, id, *out.job);
-      else if (out.stored) c_.uploaded.discard(p.cred.uid, id);
-      else c_.uploaded.release(p.cred.uid, id);
+      if (out.job)
+        c_.uploaded.consumed(p.cred.uid, id, *out.job);
+      else if (out.stored)
+        c_.uploaded.discard(p.cred.uid, id);
+      else
+        c_.uploaded.release(p.cred.uid, id);
     dispatch_();
   });
 }

@@ -83,7 +83,7 @@ class client_requests {
   std::function<void()> dispatch_;
   file_policy witness_files_;
 
-  fair_queue<uid_t, submission> to_prepare_;  // Submits waiting for a preparation thread, round robin by uid
+  fair_queue<uid_t, submission> to_prepare_;         // Submits waiting for a preparation thread, round robin by uid
   std::map<uid_t, std::uint32_t> preparing_by_uid_;  // queued or running
   unsigned prep_running_ = 0;
   struct bucket {

@@ -94,7 +94,8 @@ util::expected<opened_file, std::string> file_policy::open_under(const net::peer
                                                                  const std::string& path) const {
   auto failed = [&](int err) {
     if (err == ELOOP || err == EXDEV)
-      return unexpected("the " + what_ + " " + path + " goes through a symbolic link, which the server does not follow");
+      return unexpected("the " + what_ + " " + path +
+                        " goes through a symbolic link, which the server does not follow");
     return unexpected("cannot open the " + what_ + " " + path + ": " + std::strerror(err));
   };
   fd_guard dir{top};

@@ -33,7 +33,8 @@ class opened_file {
 
 class file_policy {
  public:
-  file_policy(std::vector<std::filesystem::path> dirs, std::string what) : dirs_(std::move(dirs)), what_(std::move(what)) {}
+  file_policy(std::vector<std::filesystem::path> dirs, std::string what)
+      : dirs_(std::move(dirs)), what_(std::move(what)) {}
   bool empty() const noexcept { return dirs_.empty(); }
   /* Why a path is refused before any file is looked at (not absolute,
      outside the allowed directories), or nullopt: cheap, for the loop. */

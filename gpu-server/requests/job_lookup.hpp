@@ -24,7 +24,7 @@ inline std::optional<std::string> reserved_job_id(std::string_view job_id) {
 }
 
 struct job_owner {
-  std::optional<uid_t> uid;  // the owner whose job is meant; none: unknown_job, or ambiguous
+  std::optional<uid_t> uid;      // the owner whose job is meant; none: unknown_job, or ambiguous
   std::vector<uid_t> ambiguous;  // several owners and none named: their uids, ascending
 };
 

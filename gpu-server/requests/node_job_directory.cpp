@@ -20,9 +20,12 @@ namespace {
 
 proto::job_state job_state_of(const shm::job_record& rec, shm::job_state s) {
   switch (s) {
-    case shm::job_state::done: return proto::job_state::done;
-    case shm::job_state::failed: return proto::job_state::failed;
-    default: break;
+    case shm::job_state::done:
+      return proto::job_state::done;
+    case shm::job_state::failed:
+      return proto::job_state::failed;
+    default:
+      break;
   }
   for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
     if (shm::part_word::unpack(rec.parts[p].word.load(std::memory_order_acquire)).state != shm::part_state::queued)
@@ -38,7 +41,8 @@ proto::job_status job_status_of(const shm::job_record& rec, const shm::slot_tabl
   st.state = job_state_of(rec, shm::job_word_state(rec));
   // Made valid and bounded on the way out too (a record of an older server may hold a cut character):
   // one bad string would make the whole reply undecodable for the operator.
-  st.error = util::printable({rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error)}, proto::max_error_bytes, true);
+  st.error = util::printable({rec.error, std::min<std::size_t>(rec.error_len, sizeof rec.error)},
+                             proto::max_error_bytes, true);
   st.submitted_ns = rec.submitted_ns;
   st.finished_ns = rec.finished_ns;
   st.priority = rec.priority;
@@ -49,12 +53,18 @@ proto::job_status job_status_of(const shm::job_record& rec, const shm::slot_tabl
     const auto pw = shm::part_word::unpack(part.word.load(std::memory_order_acquire));
     proto::partition_status ps;
     switch (pw.state) {
-      case shm::part_state::queued: ps.state = proto::partition_state::queued; break;
-      case shm::part_state::done: ps.state = proto::partition_state::done; break;
-      case shm::part_state::failed: ps.state = proto::partition_state::failed; break;
+      case shm::part_state::queued:
+        ps.state = proto::partition_state::queued;
+        break;
+      case shm::part_state::done:
+        ps.state = proto::partition_state::done;
+        break;
+      case shm::part_state::failed:
+        ps.state = proto::partition_state::failed;
+        break;
       case shm::part_state::slotted: {
         auto sw = slots.word(pw.slot);
-        ps.state = !sw                                         ? proto::partition_state::queued
+        ps.state = !sw                                      ? proto::partition_state::queued
                    : sw->state == shm::slot_state::assigned ? proto::partition_state::synthesizing
                    : sw->state == shm::slot_state::filled   ? proto::partition_state::synthesized
                    : sw->state == shm::slot_state::proving  ? proto::partition_state::proving
@@ -85,8 +95,9 @@ bool node_job_directory::answer_known(const submission& sub) {
   if (!rec) return false;
   if (std::memcmp((*rec)->digest, digest.data(), digest.size()) != 0)
     c_.out.reply_error(p.to(), rq, proto::error_code::conflict,
-                       "job " + s.job_id + " was submitted before with a different request (key, circuit, "
-                       "inputs or witness); choose another job id");
+                       "job " + s.job_id +
+                           " was submitted before with a different request (key, circuit, "
+                           "inputs or witness); choose another job id");
   else
     c_.out.send(p.to(), proto::message{rq, proto::accepted{s.job_id, false, job_status_of(**rec, c_.slots).state}});
   return true;
@@ -132,19 +143,20 @@ std::optional<shm::job_ref> node_job_directory::record(const submission& sub, co
   if (!out) {
     if (out.error() == shm::error::job_table_full)
       return refuse(proto::error_code::busy, "the job table is full of unfinished or unfetched jobs; retry later");
-    return refuse(proto::error_code::internal, std::string("cannot record the job: ") + std::string(to_string(out.error())));
+    return refuse(proto::error_code::internal,
+                  std::string("cannot record the job: ") + std::string(to_string(out.error())));
   }
   if (out->conflict)
     return refuse(proto::error_code::conflict,
                   "job " + s.job_id + " was submitted before with a different request; choose another job id");
   shm::failpoint("server.submit.accepted");
   auto rec = c_.jobs.get(out->job);
-  c_.out.send(p.to(), proto::message{rq, proto::accepted{s.job_id, out->created,
-                                                         rec ? job_status_of(**rec, c_.slots).state
-                                                             : proto::job_state::queued}});
+  c_.out.send(p.to(), proto::message{
+                          rq, proto::accepted{s.job_id, out->created,
+                                              rec ? job_status_of(**rec, c_.slots).state : proto::job_state::queued}});
   if (!out->created) return std::nullopt;
-  spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", util::printable(s.job_id), p.cred.uid, s.partitions,
-               proto::name(s.priority));
+  spdlog::info("job {} of uid {} accepted ({} partition(s), priority {})", util::printable(s.job_id), p.cred.uid,
+               s.partitions, proto::name(s.priority));
   return out->job;
 }
 
@@ -219,7 +231,8 @@ bool node_job_directory::answer_finished(const address& id, uid_t uid, std::uint
   auto& fetching = fetching_by_uid_[uid];
   if (fetching >= c_.opt.max_fetches_per_client) {
     c_.out.reply_error(id, rq, proto::error_code::busy,
-                       "you have " + std::to_string(fetching) + " proof replies being prepared, the limit per client is " +
+                       "you have " + std::to_string(fetching) +
+                           " proof replies being prepared, the limit per client is " +
                            std::to_string(c_.opt.max_fetches_per_client) + "; retry when they are answered");
     return true;
   }
@@ -241,7 +254,8 @@ bool node_job_directory::answer_finished(const address& id, uid_t uid, std::uint
     boost::asio::post(c_.io, [this, id, uid, rq, j, pr = std::move(pr), error]() mutable {
       if (--fetching_by_uid_[uid] == 0) fetching_by_uid_.erase(uid);
       // Evicted while its reply was built: what was read may be another job's.
-      if (!c_.jobs.get(j)) return c_.out.reply_error(id, rq, proto::error_code::unknown_job, "the job is no longer known");
+      if (!c_.jobs.get(j))
+        return c_.out.reply_error(id, rq, proto::error_code::unknown_job, "the job is no longer known");
       if (error) return c_.out.reply_error(id, rq, proto::error_code::internal, *error);
       if (c_.out.send(id, proto::message{rq, std::move(pr)})) c_.jobs.mark_fetched(j);
     });
@@ -261,7 +275,8 @@ void node_job_directory::wait(const peer& p, std::uint64_t rq, const proto::wait
   auto j = find_job(p, rq, w.job_id, w.owner_uid);
   if (!j) return;
   if (answer_finished(p.to(), p.cred.uid, rq, *j)) return;
-  const auto pending = std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == p.cred.uid; });
+  const auto pending =
+      std::count_if(waiters_.begin(), waiters_.end(), [&](const waiter& x) { return x.uid == p.cred.uid; });
   if (static_cast<std::uint64_t>(pending) >= c_.opt.max_waits_per_client)
     return c_.out.reply_error(p.to(), rq, proto::error_code::busy,
                               "you have " + std::to_string(pending) + " pending waits, the limit per client is " +

@@ -111,7 +111,7 @@ std::uint64_t witness_count(int fd, const std::string& path, curves::curve_id ke
 /* A spool file the service wrote for this client's upload. */
 util::expected<opened_file, std::string> opened_spool(const std::string& path) {
   const int fd = job::open_identified(path, "", "upload");
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
     return util::unexpected<std::string>("cannot read the upload " + path);
@@ -138,8 +138,9 @@ void check_constraint_system(int fd, const std::string& path, const job::key_sha
 
 }  // namespace
 
-prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys, const shm::slot_table& slots,
-                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded, bool keep_named) {
+prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys,
+                 const shm::slot_table& slots, const file_policy& witnesses, const std::string& pool,
+                 const spooled& uploaded, bool keep_named) {
   prepared r;
   try {
     r.pk = keys.resolve(s.zkey, who, r.key_id);

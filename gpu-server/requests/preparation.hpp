@@ -32,8 +32,8 @@ struct spooled {
   std::optional<std::string> wtns, r1cs;
 };
 
-prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys, const shm::slot_table& slots,
-                 const file_policy& witnesses, const std::string& pool, const spooled& uploaded = {},
-                 bool keep_named = false);
+prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys,
+                 const shm::slot_table& slots, const file_policy& witnesses, const std::string& pool,
+                 const spooled& uploaded = {}, bool keep_named = false);
 
 }  // namespace cuzk::server

@@ -25,7 +25,8 @@ void add_jobs(proto::status_reply& st, std::size_t n, F&& status_at) {
   for (; i < n; ++i) {
     std::optional<proto::job_status> js = status_at(i);
     if (!js) continue;
-    const std::size_t cost = 64 + js->job_id.size() + js->client.size() + js->error.size() + 160 * js->partitions.size();
+    const std::size_t cost =
+        64 + js->job_id.size() + js->client.size() + js->error.size() + 160 * js->partitions.size();
     if (bytes + cost > status_job_bytes) break;
     bytes += cost;
     st.jobs.push_back(std::move(*js));

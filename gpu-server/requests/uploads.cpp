@@ -148,21 +148,24 @@ void uploads::chunk(const peer& p, std::uint64_t rq, const proto::upload& u) {
     if (auto why = admit(p.cred.uid, u)) return refuse(proto::error_code::busy, *why);
     if (u.kind == proto::upload_kind::wtns) {
       if (auto why = check_witness_header(u)) return refuse(proto::error_code::bad_request, *why);
-      if (!keys_.ready(u.zkey)) return refuse(proto::error_code::busy, "the key " + u.zkey + " is being loaded; send again");
+      if (!keys_.ready(u.zkey))
+        return refuse(proto::error_code::busy, "the key " + u.zkey + " is being loaded; send again");
     }
     if (it != files_.end()) drop(it);
     const auto path = dir_ / (std::to_string(p.cred.uid) + "-" + util::to_hex(u.upload_id));
     it = files_.emplace(k, entry{path, u.kind, u.size, 0, std::chrono::steady_clock::now(), std::nullopt}).first;
-  } else if (it == files_.end() || it->second.job || it->second.claimed || it->second.size != u.size || it->second.kind != u.kind ||
-             u.offset != it->second.received) {
+  } else if (it == files_.end() || it->second.job || it->second.claimed || it->second.size != u.size ||
+             it->second.kind != u.kind || u.offset != it->second.received) {
     return refuse(proto::error_code::bad_request,
-                  it == files_.end() ? "no upload " + u.upload_id + " in progress (send offset 0 first)"
-                                     : "upload " + u.upload_id + " expects offset " + std::to_string(it->second.received) +
-                                           " of " + std::to_string(it->second.size) + " bytes");
+                  it == files_.end()
+                      ? "no upload " + u.upload_id + " in progress (send offset 0 first)"
+                      : "upload " + u.upload_id + " expects offset " + std::to_string(it->second.received) + " of " +
+                            std::to_string(it->second.size) + " bytes");
   }
   auto& e = it->second;
   util::fd_guard fd{::open(e.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)};
-  if (fd.fd < 0 || ::pwrite(fd.fd, u.data.data(), u.data.size(), static_cast<off_t>(u.offset)) != ssize_t(u.data.size())) {
+  if (fd.fd < 0 ||
+      ::pwrite(fd.fd, u.data.data(), u.data.size(), static_cast<off_t>(u.offset)) != ssize_t(u.data.size())) {
     const std::string why = std::strerror(errno);
     drop(it);
     return refuse(proto::error_code::internal, "cannot write the spool (" + why + "); the upload is dropped");
@@ -210,7 +213,8 @@ std::filesystem::path uploads::cluster_file(std::int64_t cluster_id, proto::uplo
 void uploads::adopt(uid_t owner, const std::filesystem::path& path, proto::upload_kind kind, shm::job_ref job) {
   std::error_code ec;
   const std::uint64_t size = std::filesystem::file_size(path, ec);
-  files_[{owner, "job:" + path.string()}] = {path, kind, ec ? 0 : size, ec ? 0 : size, std::chrono::steady_clock::now(), job};
+  files_[{owner, "job:" + path.string()}] = {path, kind, ec ? 0 : size, ec ? 0 : size, std::chrono::steady_clock::now(),
+                                             job};
 }
 
 void uploads::expire() {
@@ -226,13 +230,16 @@ void uploads::expire() {
     } else if (e.received < e.size) {
       gone = now - e.last > opt_.uploads.stall;
       if (gone)
-        spdlog::warn("upload {} of uid {}: no chunk for {} s; dropped at {} of {} bytes", util::printable(it->first.second),
-                     it->first.first, opt_.uploads.stall.count(), e.received, e.size);
+        spdlog::warn("upload {} of uid {}: no chunk for {} s; dropped at {} of {} bytes",
+                     util::printable(it->first.second), it->first.first, opt_.uploads.stall.count(), e.received,
+                     e.size);
     } else {
       gone = now - e.last > opt_.uploads.keep;
     }
-    if (gone) drop(it++);
-    else ++it;
+    if (gone)
+      drop(it++);
+    else
+      ++it;
   }
 }
 

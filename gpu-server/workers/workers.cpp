@@ -15,8 +15,13 @@
 namespace cuzk::server {
 
 proto::assign workers::assign_message(std::uint64_t slot, std::uint64_t gen, shm::job_ref j, std::uint32_t partition,
-                                     const shm::job_record& rec) const {
-  return proto::assign{slot, gen, j.index, j.generation, partition, std::string(shm::field_text(rec.key_id)),
+                                      const shm::job_record& rec) const {
+  return proto::assign{slot,
+                       gen,
+                       j.index,
+                       j.generation,
+                       partition,
+                       std::string(shm::field_text(rec.key_id)),
                        std::string(rec.spec, std::min<std::size_t>(rec.spec_len, shm::spec_bytes))};
 }
 
@@ -52,7 +57,9 @@ void workers::ready(const peer& p, const proto::ready& r) {
   w.capacity = r.capacity;
   w.busy.reset();
   w.seen = std::chrono::steady_clock::now();
-  if (is_new) spdlog::info("worker {} (lease {}, pid {}, uid {}) ready", util::printable(r.name), r.lease, p.cred.pid, p.cred.uid);
+  if (is_new)
+    spdlog::info("worker {} (lease {}, pid {}, uid {}) ready", util::printable(r.name), r.lease, p.cred.pid,
+                 p.cred.uid);
   // A slot still ASSIGNED to an idle worker: its Assign was lost (a server
   // restart between the region write and the send). Send it again.
   for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
@@ -131,8 +138,7 @@ void workers::kill_hung() {
     const auto* e = shm::lease_entries(c_.region) + w->owner;
     if (e->pid <= 0 || shm::process_start_time(e->pid) != e->start_time) continue;
     spdlog::warn("worker {} (lease {}, pid {}) holds slot {} and has not heartbeaten for {} ms: killing it",
-                 util::printable(shm::field_text(e->name)), w->owner, e->pid, s,
-                 c_.opt.hung_timeout.count());
+                 util::printable(shm::field_text(e->name)), w->owner, e->pid, s, c_.opt.hung_timeout.count());
     ::kill(e->pid, SIGKILL);
   }
 }
@@ -157,8 +163,8 @@ void workers::reap_dead() {
                              ") died while synthesizing it: killed, out of memory?";
     auto rep = shm::reclaim(c_.region, shm::reclaim_options{w->owner, false});
     if (rep && rep->assigned_freed) {
-      spdlog::warn("worker lease {} died: {} slot(s) freed, {} partition(s) requeued", w->owner,
-                   rep->assigned_freed, rep->partitions_requeued);
+      spdlog::warn("worker lease {} died: {} slot(s) freed, {} partition(s) requeued", w->owner, rep->assigned_freed,
+                   rep->partitions_requeued);
       reclaimed = true;
     }
     if (e && c_.queue.refuse_poison(held, held_partition, c_.opt.max_synth_crashes, last)) refused.push_back(held);
@@ -229,7 +235,8 @@ bool workers::abort_one(std::uint32_t cls) {
     if (!w.busy || w.identity.empty() || aborting_.count(w.busy->first)) continue;
     const auto [slot, gen] = *w.busy;
     const auto vc = c_.slots.class_of(slot);
-    if (vc >= shm::max_slot_classes || classes[vc].domain < classes[cls].domain || classes[vc].witness < classes[cls].witness)
+    if (vc >= shm::max_slot_classes || classes[vc].domain < classes[cls].domain ||
+        classes[vc].witness < classes[cls].witness)
       continue;
     auto word = c_.slots.word(slot);
     auto e = c_.slots.entry(slot);
@@ -246,9 +253,10 @@ bool workers::abort_one(std::uint32_t cls) {
   if (!c_.out.send({w.identity, channel::workers}, proto::message{0, proto::abort_synthesis{slot, gen}})) return false;
   aborting_[slot] = gen;
   const shm::job_ref j = shm::job_of(**c_.slots.entry(slot));
-  spdlog::info("a critical partition waits: asking worker {} to abort its synthesis of slot {} (job {}: preemption {} of "
-               "at most {})",
-               util::printable(w.name), slot, j.index, c_.counters.preemptions.note(j), c_.opt.critical.max_preemptions);
+  spdlog::info(
+      "a critical partition waits: asking worker {} to abort its synthesis of slot {} (job {}: preemption {} of "
+      "at most {})",
+      util::printable(w.name), slot, j.index, c_.counters.preemptions.note(j), c_.opt.critical.max_preemptions);
   return true;
 }
 
@@ -268,7 +276,8 @@ void workers::aborted(const peer& p, const proto::synth_aborted& a) {
   if (!lease) return (void)++c_.counters.refused;
   auto word = c_.slots.word(a.slot);
   auto e = c_.slots.entry(a.slot);
-  if (!word || !e || word->state != shm::slot_state::assigned || word->generation != a.generation || word->owner != *lease)
+  if (!word || !e || word->state != shm::slot_state::assigned || word->generation != a.generation ||
+      word->owner != *lease)
     return (void)++c_.counters.stale;
   const shm::job_ref j = shm::job_of(**e);
   const std::uint32_t partition = (*e)->partition;

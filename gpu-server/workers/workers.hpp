@@ -41,9 +41,11 @@ class workers {
     server_counters& counters;
   };
   struct hooks {
-    std::function<std::optional<std::uint32_t>(const shm::job_record&)> class_for;  // the slot class of a job, once its key is parsed
-    std::function<void(shm::job_ref)> failed;  // a job failed here (counted, dropped from the queue, its Waits answered)
-    std::function<void()> dispatch;            // a worker became idle
+    std::function<std::optional<std::uint32_t>(const shm::job_record&)>
+        class_for;  // the slot class of a job, once its key is parsed
+    std::function<void(shm::job_ref)>
+        failed;                      // a job failed here (counted, dropped from the queue, its Waits answered)
+    std::function<void()> dispatch;  // a worker became idle
   };
   workers(context c, hooks h) : c_(c), h_(std::move(h)) {}
 
@@ -89,7 +91,7 @@ class workers {
 
   context c_;
   hooks h_;
-  std::map<std::uint32_t, worker> workers_;  // by lease index
+  std::map<std::uint32_t, worker> workers_;          // by lease index
   std::map<std::uint64_t, std::uint64_t> aborting_;  // slot → generation asked to abort, until it moves on
 };
 

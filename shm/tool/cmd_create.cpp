@@ -18,7 +18,8 @@ void apply_pool_json(create_args& a, const nlohmann::json& j) {
   if (a.name.empty() && j.contains("name")) a.name = j["name"].get<std::string>();
   if (a.slots.empty() && j.contains("slots")) {
     for (const auto& s : j["slots"]) {
-      if (s.is_string()) a.slots.push_back(s.get<std::string>());
+      if (s.is_string())
+        a.slots.push_back(s.get<std::string>());
       else
         a.slots.push_back(std::to_string(s.at("count").get<std::uint64_t>()) + "x" +
                           std::to_string(s.at("constraints").get<std::uint64_t>()) +
@@ -45,7 +46,8 @@ std::string resolve(create_args& a) {
       return "cannot read plan " + a.plan + ": " + e.what();
     }
     if (!j.is_object() || j.value("cuzk_plan", 0) != 1 || !j.contains("pool") || !j["pool"].is_object())
-      return "plan " + a.plan + " is not a cuzk plan (version 1, with a \"pool\" object): write it with cuzk plan --json";
+      return "plan " + a.plan +
+             " is not a cuzk plan (version 1, with a \"pool\" object): write it with cuzk plan --json";
     try {
       apply_pool_json(a, j["pool"]);
     } catch (const std::exception& e) {
@@ -108,8 +110,8 @@ int cmd_create(const create_args& in) {
   const region_header& h = r->header();
   std::string classes;
   for (std::uint32_t i = 0; i < h.n_classes; ++i)
-    classes += (i ? ", " : "") + std::to_string(h.classes[i].count) + "x" + std::to_string(h.classes[i].domain) +
-               " (" + std::to_string(h.classes[i].slot_bytes >> 20) + " MiB each)";
+    classes += (i ? ", " : "") + std::to_string(h.classes[i].count) + "x" + std::to_string(h.classes[i].domain) + " (" +
+               std::to_string(h.classes[i].slot_bytes >> 20) + " MiB each)";
   const std::string access = a.group.empty() ? "mode 0600" : "mode 0660, group " + a.group;
   std::printf("created pool '%s': %llu slots [%s], %u leases, %llu jobs, %.3f GiB%s, %s, in %.2f s\n", a.name.c_str(),
               static_cast<unsigned long long>(h.n_slots), classes.c_str(), h.lease_capacity,
@@ -128,11 +130,14 @@ int cmd_ensure(const create_args& in) {
   if (auto d = check_shm_dir(false, &why); !d && d.error() != error::not_found) return fail(why);
   auto r = region::open({a.name, a.hugepages}, &why);
   if (!r && r.error() == error::not_found) return cmd_create(a);
-  if (!r) return fail("pool '" + a.name + "' exists but does not validate: " + (why.empty() ? std::string(to_string(r.error())) : why));
+  if (!r)
+    return fail("pool '" + a.name +
+                "' exists but does not validate: " + (why.empty() ? std::string(to_string(r.error())) : why));
   auto want = detail::plan_layout(cfg.classes, cfg.lease_capacity, cfg.job_capacity, &why);
   if (!want) return fail(why);
   if (want->hash != r->header().layout_hash)
-    return fail("pool '" + a.name + "' exists with another layout than the configuration's; its jobs are kept: "
+    return fail("pool '" + a.name +
+                "' exists with another layout than the configuration's; its jobs are kept: "
                 "drain and `cuzk-shm destroy` it to apply the new layout");
   std::printf("pool '%s' present, layout as configured (epoch %llu)\n", a.name.c_str(),
               static_cast<unsigned long long>(r->header().epoch.load()));

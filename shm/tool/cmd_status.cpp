@@ -15,39 +15,57 @@ namespace {
 
 const char* name_of(slot_state s) {
   switch (s) {
-    case slot_state::free: return "free";
-    case slot_state::assigned: return "assigned";
-    case slot_state::filled: return "filled";
-    case slot_state::proving: return "proving";
+    case slot_state::free:
+      return "free";
+    case slot_state::assigned:
+      return "assigned";
+    case slot_state::filled:
+      return "filled";
+    case slot_state::proving:
+      return "proving";
   }
   return "?";
 }
 const char* name_of(job_state s) {
   switch (s) {
-    case job_state::free: return "free";
-    case job_state::reserved: return "reserved";
-    case job_state::active: return "active";
-    case job_state::done: return "done";
-    case job_state::failed: return "failed";
+    case job_state::free:
+      return "free";
+    case job_state::reserved:
+      return "reserved";
+    case job_state::active:
+      return "active";
+    case job_state::done:
+      return "done";
+    case job_state::failed:
+      return "failed";
   }
   return "?";
 }
 const char* name_of(part_state s) {
   switch (s) {
-    case part_state::queued: return "queued";
-    case part_state::slotted: return "slotted";
-    case part_state::done: return "done";
-    case part_state::failed: return "failed";
+    case part_state::queued:
+      return "queued";
+    case part_state::slotted:
+      return "slotted";
+    case part_state::done:
+      return "done";
+    case part_state::failed:
+      return "failed";
   }
   return "?";
 }
 const char* name_of(role r) {
   switch (r) {
-    case role::none: return "none";
-    case role::server: return "server";
-    case role::worker: return "worker";
-    case role::tool: return "tool";
-    case role::client: return "client";
+    case role::none:
+      return "none";
+    case role::server:
+      return "server";
+    case role::worker:
+      return "worker";
+    case role::tool:
+      return "tool";
+    case role::client:
+      return "client";
   }
   return "?";
 }
@@ -142,16 +160,18 @@ void print_table(const nlohmann::json& j) {
   std::printf("pool %s: %.3f GiB, layout v%u (%s), epoch %llu, server %s%s\n", j["name"].get<std::string>().c_str(),
               j["total_bytes"].get<double>() / (1ULL << 30), j["version"].get<unsigned>(),
               j["layout_hash"].get<std::string>().c_str(), j["epoch"].get<unsigned long long>(),
-              j["server_alive"].get<bool>() ? "running" : "not running", j["hugepages"].get<bool>() ? ", huge pages" : "");
-  std::printf("\nslots\n  %-6s %-6s %-9s %-11s %-6s %s\n", "index", "class", "state", "generation", "owner", "job/partition");
+              j["server_alive"].get<bool>() ? "running" : "not running",
+              j["hugepages"].get<bool>() ? ", huge pages" : "");
+  std::printf("\nslots\n  %-6s %-6s %-9s %-11s %-6s %s\n", "index", "class", "state", "generation", "owner",
+              "job/partition");
   for (const auto& s : j["slots"]) {
     std::string owner = s["owner"].is_null() ? "-" : std::to_string(s["owner"].get<unsigned>());
     std::string bound = s.contains("job") ? std::to_string(s["job"].get<unsigned long long>()) + "/" +
                                                 std::to_string(s["partition"].get<unsigned>())
                                           : "-";
-    std::printf("  %-6llu %-6u %-9s %-11llu %-6s %s\n", s["index"].get<unsigned long long>(), s["class"].get<unsigned>(),
-                s["state"].get<std::string>().c_str(), s["generation"].get<unsigned long long>(), owner.c_str(),
-                bound.c_str());
+    std::printf("  %-6llu %-6u %-9s %-11llu %-6s %s\n", s["index"].get<unsigned long long>(),
+                s["class"].get<unsigned>(), s["state"].get<std::string>().c_str(),
+                s["generation"].get<unsigned long long>(), owner.c_str(), bound.c_str());
   }
   std::printf("\nleases\n  %-6s %-7s %-8s %-6s %-9s %s\n", "index", "role", "pid", "state", "heartbeat", "name");
   if (j["leases"].empty()) std::printf("  (none)\n");
@@ -189,8 +209,10 @@ int cmd_status(const status_args& a) {
   nlohmann::json j = snapshot(*r, hung_after_s);
   // ASCII, and a record's bytes that are not UTF-8 as U+FFFD: client text reaches the operator's terminal
   // without raw controls or bidi overrides, and an older server's cut error never makes the dump throw.
-  if (a.json) std::printf("%s\n", j.dump(2, ' ', true, nlohmann::json::error_handler_t::replace).c_str());
-  else print_table(j);
+  if (a.json)
+    std::printf("%s\n", j.dump(2, ' ', true, nlohmann::json::error_handler_t::replace).c_str());
+  else
+    print_table(j);
   return 0;
 }
 

@@ -20,8 +20,8 @@ struct create_args {
   std::string hugepages;
   unsigned threads = 0;
   std::string config;
-  std::string group;               // non-empty: pool, lock file and SRS regions 0660 with this group
-  std::string plan;                // cuzk plan --json output: its "pool" (before --config; command-line values win)
+  std::string group;  // non-empty: pool, lock file and SRS regions 0660 with this group
+  std::string plan;   // cuzk plan --json output: its "pool" (before --config; command-line values win)
 };
 int cmd_create(const create_args& a);
 /* create when the pool is absent; when present, check that its layout is the configured one (never destroys) */

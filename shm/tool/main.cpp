@@ -25,11 +25,11 @@ int main(int argc, char** argv) {
 
   create_args ca;
   auto pool_options = [&ca](CLI::App* c) {
-    c->add_option("--name", ca.name, "pool name (the file NAME in the service's directory, /dev/shm/cuzk or $CUZK_SHM_DIR)");
+    c->add_option("--name", ca.name,
+                  "pool name (the file NAME in the service's directory, /dev/shm/cuzk or $CUZK_SHM_DIR)");
     c->add_option("--slots", ca.slots, "slot class COUNTxMAX_CONSTRAINTS[:w=WITNESS], repeatable (e.g. 4x65536)");
     c->add_option("--jobs", ca.jobs, "job table capacity (default 256)")->check(range(std::uint64_t{1}, max_jobs));
-    c->add_option("--leases", ca.leases, "process lease entries (default 64)")
-        ->check(range(1u, cuzk::shm::max_leases));
+    c->add_option("--leases", ca.leases, "process lease entries (default 64)")->check(range(1u, cuzk::shm::max_leases));
     c->add_option("--hugepages", ca.hugepages, "hugetlbfs directory to back the region");
     c->add_option("--threads", ca.threads, "pre-touch threads (default: all cores)")->check(range(0u, max_threads));
     c->add_option("--group", ca.group,
@@ -55,9 +55,10 @@ int main(int argc, char** argv) {
   status->add_option("--name", sa.name)->required();
   status->add_option("--hugepages", sa.hugepages, "hugetlbfs directory the region lives in");
   status->add_flag("--json", sa.json, "machine-readable output");
-  status->add_option("--hung-after", sa.hung_after_s,
-                     "seconds without heartbeat before a live lease counts as hung (default: the gpu-server's "
-                     "--hung-timeout, recorded in the pool; 60 when no server has run)")
+  status
+      ->add_option("--hung-after", sa.hung_after_s,
+                   "seconds without heartbeat before a live lease counts as hung (default: the gpu-server's "
+                   "--hung-timeout, recorded in the pool; 60 when no server has run)")
       ->check(range(0.0, 24.0 * 3600));
 
   destroy_args da;
@@ -78,10 +79,14 @@ int main(int argc, char** argv) {
   const auto path = cuzk::config::config_path(argc, argv);
   if (argc > 1 && (args[1] == "create" || args[1] == "ensure") && path && path->ends_with(".toml")) {
     try {
-      from_file = cuzk::config::read(
-          *path, {{"pool",
-                   {{"name", {"--name"}}, {"slots", {"--slots"}}, {"jobs", {"--jobs"}}, {"leases", {"--leases"}},
-                    {"hugepages", {"--hugepages"}}, {"threads", {"--threads"}}, {"group", {"--group"}}}}});
+      from_file = cuzk::config::read(*path, {{"pool",
+                                              {{"name", {"--name"}},
+                                               {"slots", {"--slots"}},
+                                               {"jobs", {"--jobs"}},
+                                               {"leases", {"--leases"}},
+                                               {"hugepages", {"--hugepages"}},
+                                               {"threads", {"--threads"}},
+                                               {"group", {"--group"}}}}});
     } catch (const cuzk::config::error& e) {
       return fail(e.what());
     }

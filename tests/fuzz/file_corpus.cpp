@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < 3; ++i) {
       const auto inst = test::make_random_instance(rng, 3 + i, 1 + i % 2, 2);
-      put(out / ("random-" + std::to_string(i) + ".r1cs"), r1cs::write_r1cs(r1cs::basic_r1cs_file<curves::bls12_381>{r1cs::header_for(inst.m), inst.m}));
+      put(out / ("random-" + std::to_string(i) + ".r1cs"),
+          r1cs::write_r1cs(r1cs::basic_r1cs_file<curves::bls12_381>{r1cs::header_for(inst.m), inst.m}));
     }
   } else if (kind == "wtns") {
     for (const char* stem : {"chain4", "mix3"})

@@ -85,8 +85,8 @@ void zkey_one(std::span<const std::uint8_t> b) {
   bool same = pk.n_vars == back.n_vars && pk.n_public == back.n_public && pk.domain_size == back.domain_size &&
               pk.h == back.h && pk.alpha1 == back.alpha1 && pk.beta1 == back.beta1 && pk.delta1 == back.delta1 &&
               pk.beta2 == back.beta2 && pk.gamma2 == back.gamma2 && pk.delta2 == back.delta2 && pk.ic == back.ic &&
-              pk.a == back.a && pk.b1 == back.b1 && pk.b2 == back.b2 && pk.c == back.c &&
-              pk.h_query == back.h_query && pk.coefs.size() == back.coefs.size();
+              pk.a == back.a && pk.b1 == back.b1 && pk.b2 == back.b2 && pk.c == back.c && pk.h_query == back.h_query &&
+              pk.coefs.size() == back.coefs.size();
   for (std::size_t i = 0; same && i < pk.coefs.size(); ++i)
     same = pk.coefs[i].matrix == back.coefs[i].matrix && pk.coefs[i].constraint == back.coefs[i].constraint &&
            pk.coefs[i].signal == back.coefs[i].signal && pk.coefs[i].value == back.coefs[i].value;
@@ -100,9 +100,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::uint8_t> b{data, size};
   try {
     switch (r) {
-      case reader::r1cs: r1cs_one(b); break;
-      case reader::wtns: wtns_one(b); break;
-      case reader::zkey: zkey_one(b); break;
+      case reader::r1cs:
+        r1cs_one(b);
+        break;
+      case reader::wtns:
+        wtns_one(b);
+        break;
+      case reader::zkey:
+        zkey_one(b);
+        break;
     }
   } catch (const r1cs::format_error& e) {
     check_refusal(r, e.what(), data, size);

@@ -77,8 +77,12 @@ bytes random_bytes(std::mt19937_64& g, std::size_t n) {
 void garble(std::mt19937_64& g, bytes& b) {
   if (b.empty()) return;
   switch (g() % 3) {
-    case 0: b[g() % b.size()] ^= static_cast<std::uint8_t>(1u << (g() % 8)); break;
-    case 1: b.resize(g() % b.size()); break;
+    case 0:
+      b[g() % b.size()] ^= static_cast<std::uint8_t>(1u << (g() % 8));
+      break;
+    case 1:
+      b.resize(g() % b.size());
+      break;
     default:
       for (int i = 0; i < 4; ++i) b[g() % b.size()] = static_cast<std::uint8_t>(g());
   }
@@ -89,12 +93,16 @@ TEST(NetworkFuzz, TheEndpointSurvivesMalformedHandshakesAndFramesAndKeepsServing
   const auto d = svc.dir();
   fs::create_directories(d / "clients.d");
   for (const char* who : {"server", "alice", "mallory"})
-    ASSERT_EQ(std::system((cli_bin() + " keygen --out " + (d / (std::string(who) + ".key")).string() + " > /dev/null 2>&1").c_str()), 0);
+    ASSERT_EQ(
+        std::system(
+            (cli_bin() + " keygen --out " + (d / (std::string(who) + ".key")).string() + " > /dev/null 2>&1").c_str()),
+        0);
   fs::copy_file(d / "alice.key.pub", d / "clients.d" / "alice.pub");
   const auto server_keys = net::read_curve_secret(d / "server.key"), alice = net::read_curve_secret(d / "alice.key"),
              mallory = net::read_curve_secret(d / "mallory.key");
-  auto server = svc.start_server({}, {"--network-endpoint", "tcp://127.0.0.1:*", "--server-key", (d / "server.key").string(),
-                                      "--clients-dir", (d / "clients.d").string(), "--network-handshake-timeout", "1"});
+  auto server =
+      svc.start_server({}, {"--network-endpoint", "tcp://127.0.0.1:*", "--server-key", (d / "server.key").string(),
+                            "--clients-dir", (d / "clients.d").string(), "--network-handshake-timeout", "1"});
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
   const auto port = static_cast<unsigned short>(std::stoul(ep.substr(ep.rfind(':') + 1)));
@@ -110,20 +118,24 @@ TEST(NetworkFuzz, TheEndpointSurvivesMalformedHandshakesAndFramesAndKeepsServing
     connection c(port);
     ASSERT_GE(c.fd, 0) << "connect " << n << " failed:\n" << server_logs(svc);
     const bool authorized = g() % 2;
-    curve_client me(authorized ? alice.public_key : mallory.public_key, authorized ? alice.secret_key : mallory.secret_key,
-                    server_keys.public_key);
+    curve_client me(authorized ? alice.public_key : mallory.public_key,
+                    authorized ? alice.secret_key : mallory.secret_key, server_keys.public_key);
     bool greeted = false;
     bytes body;
     const auto kind = g() % 8;
     switch (kind) {
-      case 0: c.put(random_bytes(g, g() % 300)); break;
+      case 0:
+        c.put(random_bytes(g, g() % 300));
+        break;
       case 1: {
         auto gr = curve_client::greeting();
         garble(g, gr);
         c.put(gr);
         break;
       }
-      case 2: c.put(curve_client::greeting(g() % 2 ? "NULL" : "PLAIN")); break;
+      case 2:
+        c.put(curve_client::greeting(g() % 2 ? "NULL" : "PLAIN"));
+        break;
       case 3: {  // a frame header claiming up to 2^64 bytes
         bytes h{static_cast<std::uint8_t>(g() % 2 ? 0x02 : 0x06)};
         for (int i = 0; i < 8; ++i) h.push_back(static_cast<std::uint8_t>(i < 2 ? g() % 256 : g()));
@@ -161,9 +173,14 @@ TEST(NetworkFuzz, TheEndpointSurvivesMalformedHandshakesAndFramesAndKeepsServing
         }
         auto m = me.seal(0, random_bytes(g, g() % 64));
         switch (g() % 3) {
-          case 0: garble(g, m); break;
-          case 1: c.put(curve_client::frame(0, m)); break;  // then the same again: a replayed nonce
-          default: m = random_bytes(g, g() % 100);
+          case 0:
+            garble(g, m);
+            break;
+          case 1:
+            c.put(curve_client::frame(0, m));
+            break;  // then the same again: a replayed nonce
+          default:
+            m = random_bytes(g, g() % 100);
         }
         c.put(curve_client::frame(static_cast<std::uint8_t>(g() % 2 ? 0 : 0x04), m));
         break;

@@ -35,7 +35,8 @@ void property(bytes& out, std::string_view name, std::string_view value) {
 curve_client::curve_client(std::string_view pub, std::string_view sec, std::string_view server_pub)
     : public_key(z85(pub)), secret_key(z85(sec)), server_key(z85(server_pub)) {
   if (sodium_init() < 0) throw std::runtime_error("sodium_init");
-  if (crypto_box_keypair(transient_public.data(), transient_secret.data()) != 0) throw std::runtime_error("crypto_box_keypair");
+  if (crypto_box_keypair(transient_public.data(), transient_secret.data()) != 0)
+    throw std::runtime_error("crypto_box_keypair");
 }
 
 bytes curve_client::greeting(std::string_view mechanism) {
@@ -76,7 +77,8 @@ bool curve_client::welcome(std::span<const std::uint8_t> body) {
   if (body.size() != 168 || std::memcmp(body.data(), "\x07WELCOME", 8) != 0) return false;
   const auto n = curve_nonce("WELCOME-", body.data() + 8);
   std::uint8_t plain[128];
-  if (crypto_box_open_easy(plain, body.data() + 24, 144, n.data(), server_key.data(), transient_secret.data()) != 0) return false;
+  if (crypto_box_open_easy(plain, body.data() + 24, 144, n.data(), server_key.data(), transient_secret.data()) != 0)
+    return false;
   std::memcpy(server_transient.data(), plain, 32);
   cookie.assign(plain + 32, plain + 128);
   return true;
@@ -102,7 +104,8 @@ bytes curve_client::initiate(std::string_view socket_type, std::string_view iden
   std::memcpy(out.data() + 9, cookie.data(), std::min<std::size_t>(cookie.size(), 96));
   net::zmtp::put_be(out.data() + 105, nonce++, 8);
   const auto n = curve_nonce("CurveZMQINITIATE", out.data() + 105);
-  made(crypto_box_easy(out.data() + 113, plain.data(), plain.size(), n.data(), server_transient.data(), transient_secret.data()));
+  made(crypto_box_easy(out.data() + 113, plain.data(), plain.size(), n.data(), server_transient.data(),
+                       transient_secret.data()));
   return out;
 }
 
@@ -124,7 +127,8 @@ bytes curve_client::seal(std::uint8_t flags, std::span<const std::uint8_t> body)
   std::memcpy(m.data(), "\x07MESSAGE", 8);
   net::zmtp::put_be(m.data() + 8, nonce++, 8);
   const auto n = curve_nonce("CurveZMQMESSAGEC", m.data() + 8);
-  made(crypto_box_easy(m.data() + 16, plain.data(), plain.size(), n.data(), server_transient.data(), transient_secret.data()));
+  made(crypto_box_easy(m.data() + 16, plain.data(), plain.size(), n.data(), server_transient.data(),
+                       transient_secret.data()));
   return m;
 }
 

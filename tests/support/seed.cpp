@@ -15,8 +15,8 @@ std::uint64_t seed() {
       std::random_device rd;
       v = (std::uint64_t(rd()) << 32) ^ rd();
     }
-    std::fprintf(stderr, "[cuzk] test seed %llu (replay with CUZK_TEST_SEED=%llu)\n",
-                 (unsigned long long)v, (unsigned long long)v);
+    std::fprintf(stderr, "[cuzk] test seed %llu (replay with CUZK_TEST_SEED=%llu)\n", (unsigned long long)v,
+                 (unsigned long long)v);
     return v;
   }();
   return s;

@@ -41,13 +41,13 @@ CUZK_HDI affine<F> add_with_inverse(const affine<F>& p, const affine<F>& q, cons
   if (p.x == q.x) {
     if (!(p.y == q.y) || p.y.is_zero()) return affine<F>::infinity();  // P = -Q
     const F xx = p.x.sqr();
-    lambda = (xx.dbl() + xx) * inv;  /* lambda = 3 x1^2 / (2 y1) */
+    lambda = (xx.dbl() + xx) * inv; /* lambda = 3 x1^2 / (2 y1) */
   } else {
-    lambda = (q.y - p.y) * inv;      /* lambda = (y2 - y1) / (x2 - x1) */
+    lambda = (q.y - p.y) * inv; /* lambda = (y2 - y1) / (x2 - x1) */
   }
   affine<F> r;
-  r.x = lambda.sqr() - p.x - q.x;    /* x3 = lambda^2 - x1 - x2 */
-  r.y = lambda * (p.x - r.x) - p.y;  /* y3 = lambda (x1 - x3) - y1 */
+  r.x = lambda.sqr() - p.x - q.x;   /* x3 = lambda^2 - x1 - x2 */
+  r.y = lambda * (p.x - r.x) - p.y; /* y3 = lambda (x1 - x3) - y1 */
   return r;
 }
 

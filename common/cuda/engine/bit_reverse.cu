@@ -7,7 +7,8 @@ namespace cuzk::cuda {
 namespace {
 
 __global__ void bit_reverse_kernel(std::uint32_t* idx, std::size_t n, unsigned log_n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     idx[i] = log_n ? __brev(std::uint32_t(i)) >> (32 - log_n) : 0;
 }
 

@@ -57,9 +57,9 @@ template <class C>
 struct worker_state {
   using fr_t = ff::fr<C>;
   explicit worker_state(int d) : device(select(d)) {}
-  int device;    // selected before the streams are made on it
-  stream s[8];   // 0: NTTs, H; 1: z's split, A; 2: B1; 3: C; 4: B2; 5: key uploads; 6: z, a, b, c copies;
-                 // 7: never used, so an event recorded on it fires at once (a clock: the spans' anchor)
+  int device;   // selected before the streams are made on it
+  stream s[8];  // 0: NTTs, H; 1: z's split, A; 2: B1; 3: C; 4: B2; 5: key uploads; 6: z, a, b, c copies;
+                // 7: never used, so an event recorded on it fires at once (a clock: the spans' anchor)
   device_buffer<fr_t> abc, scratch, z;
   device_buffer<scalar_t> h;
   device_buffer<std::uint32_t> bitrev;
@@ -70,7 +70,7 @@ struct worker_state {
 
 /* The four copies of one proof (z, a, b, c) on the copy stream, an event after each. */
 struct input_copies {
-  event anchor;                          // fired at `at` (the idle clock stream): events to host time
+  event anchor;  // fired at `at` (the idle clock stream): events to host time
   std::chrono::steady_clock::time_point at;
   event copy0, z_in, abc_in[3];
 };
@@ -84,7 +84,11 @@ class cuda_engine final : public basic_engine<C> {
  public:
   cuda_engine(std::shared_ptr<device_context> ctx, bool overlap, std::shared_ptr<worker_state<C>> w,
               std::shared_ptr<proof_gate> gate)
-      : ctx_(std::move(ctx)), w_(std::move(w)), gate_(std::move(gate)), device_(w_->device), overlap_(overlap),
+      : ctx_(std::move(ctx)),
+        w_(std::move(w)),
+        gate_(std::move(gate)),
+        device_(w_->device),
+        overlap_(overlap),
         s_(w_->s) {}
 
   std::string_view name() const override { return "cuda"; }
@@ -121,7 +125,8 @@ class cuda_engine final : public basic_engine<C> {
     cp.z_in.record(s_[6]);
     for (int v = 0; v < 3; ++v) {
       const std::span<const fr_t> src = v == 0 ? in.a : v == 1 ? in.b : in.c;
-      CUZK_CUDA_OK(cudaMemcpyAsync(w_->abc.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
+      CUZK_CUDA_OK(
+          cudaMemcpyAsync(w_->abc.data() + v * n, src.data(), n * sizeof(fr_t), cudaMemcpyHostToDevice, s_[6]));
       cp.abc_in[v].record(s_[6]);
     }
   }
@@ -170,9 +175,8 @@ class cuda_engine final : public basic_engine<C> {
     CUZK_CUDA_OK(cudaStreamWaitEvent(s_[1], cp.z_in, 0));
 
     const ntt::basic_h_params<C> hp{plan.convention, plan.log_n, plan.family, plan.shift, plan.z_inv};
-    const ntt::order h_order =
-        ntt::compute_h(w.abc.data(), w.abc.data() + n, w.abc.data() + 2 * n, w.h.data(), w.scratch.data(), hp, s_[0],
-                       {cp.abc_in[0], cp.abc_in[1], cp.abc_in[2]});
+    const ntt::order h_order = ntt::compute_h(w.abc.data(), w.abc.data() + n, w.abc.data() + 2 * n, w.h.data(),
+                                              w.scratch.data(), hp, s_[0], {cp.abc_in[0], cp.abc_in[1], cp.abc_in[2]});
     ntt_end.record(s_[0]);
     w.consumed.record(s_[0]);
     if (h_order == ntt::order::bit_reversed && w.bitrev_log != plan.log_n) {
@@ -220,8 +224,8 @@ class cuda_engine final : public basic_engine<C> {
       others_before += !in.z[i].is_one() && !in.z[i].is_zero();
     }
     const device_split z_dev{zr.ones, zr.n_ones, zr.others, zr.k, zr.n_others, 0};
-    const device_split c_dev{zr.ones + ones_before, zr.n_ones - ones_before, zr.others + others_before,
-                             zr.k + others_before, zr.n_others - others_before, first};
+    const device_split c_dev{zr.ones + ones_before, zr.n_ones - ones_before,     zr.others + others_before,
+                             zr.k + others_before,  zr.n_others - others_before, first};
     const std::uint32_t* h_idx = h_order == ntt::order::bit_reversed ? w.bitrev.data() : nullptr;
 
     const auto t0 = clock::now();
@@ -303,8 +307,8 @@ class cuda_engine final : public basic_engine<C> {
      buffered: the next query's bases copy (stream 5) while this one's MSM
      runs, so at most two queries' bases are on the device. */
   void streamed_msms(const proving_key& pk, const device_split& z_dev, const device_split& c_dev,
-                     const std::uint32_t* h_idx, std::size_t h_len, msm_sums& out,
-                     groth16::prove_timings& tm, const std::atomic<bool>* stop) {
+                     const std::uint32_t* h_idx, std::size_t h_len, msm_sums& out, groth16::prove_timings& tm,
+                     const std::atomic<bool>* stop) {
     const auto& m = pk.mapped;
     double batch[4] = {0, 0, 0, 0};
     std::optional<msm::basic_g1_bases<C>> cur, next;
@@ -394,8 +398,8 @@ worker_lanes make_worker(std::shared_ptr<device_context> ctx, unsigned lanes, bo
   return out;
 }
 
-#define CUZK_CUDA_ENGINE_INSTANCES(C)                                                                  \
-  template std::unique_ptr<basic_engine<C>> make_engine(const engine_options&);                     \
+#define CUZK_CUDA_ENGINE_INSTANCES(C)                                           \
+  template std::unique_ptr<basic_engine<C>> make_engine(const engine_options&); \
   template std::unique_ptr<basic_engine<C>> make_engine(std::shared_ptr<device_context>, bool);
 CUZK_CURVES(CUZK_CUDA_ENGINE_INSTANCES)
 

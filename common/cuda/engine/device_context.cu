@@ -86,7 +86,7 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
       return std::static_pointer_cast<const key_t>(it->key);
     }
     if (it->key.use_count() > 1) return nullptr;  // another key at the same address, still in use: stream
-    resident_bytes_ -= it->footprint;              // the old key at this address is gone
+    resident_bytes_ -= it->footprint;             // the old key at this address is gone
     keys_.erase(it);
     break;
   }
@@ -123,7 +123,7 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
     key = std::make_shared<const key_t>(pk, s, sh);
   } catch (const out_of_memory&) {
     if (!sh.total()) throw;
-    sh = {};  /* the estimate fell short: the key without copies, as before them */
+    sh = {}; /* the estimate fell short: the key without copies, as before them */
     key = std::make_shared<const key_t>(pk, s, sh);
   }
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
@@ -133,9 +133,9 @@ std::shared_ptr<const basic_device_key<C>> device_context::resident(std::string_
   return key;
 }
 
-#define CUZK_CONTEXT_INSTANCES(C)                                                                               \
-  template std::shared_ptr<const basic_device_key<C>> device_context::resident(                                \
-      std::string_view, const groth16::basic_proving_key<C>&, cudaStream_t);                                    \
+#define CUZK_CONTEXT_INSTANCES(C)                                               \
+  template std::shared_ptr<const basic_device_key<C>> device_context::resident( \
+      std::string_view, const groth16::basic_proving_key<C>&, cudaStream_t);    \
   template bool device_context::register_mapped(const groth16::basic_proving_key<C>&);
 CUZK_CURVES(CUZK_CONTEXT_INSTANCES)
 #undef CUZK_CONTEXT_INSTANCES

@@ -46,10 +46,10 @@ struct context_status {
   double busy_ratio = 0;
   double busy_seconds = 0;  // since the context was made: the union of the proofs' kernel spans
   std::size_t mem_total = 0, mem_free = 0, budget = 0, resident_bytes = 0;
-  std::vector<std::string> resident_keys;  // most recently used first
-  std::vector<std::string> resident_shifts;  // each key's shifted copies (key_shifts::describe), same order
+  std::vector<std::string> resident_keys;       // most recently used first
+  std::vector<std::string> resident_shifts;     // each key's shifted copies (key_shifts::describe), same order
   std::vector<std::size_t> resident_key_bytes;  // each key's footprint, same order
-  std::size_t shifted_bytes = 0;             // of resident_bytes, the shifted copies' points
+  std::size_t shifted_bytes = 0;                // of resident_bytes, the shifted copies' points
   std::uint64_t uploads = 0, evictions = 0, streamed = 0;
   std::string register_error;  // the first SRS region that could not be registered, and why
 };
@@ -101,8 +101,8 @@ class device_context {
     curves::curve_id curve;
     std::shared_ptr<const void> key;
     std::size_t footprint;
-    std::string shifts;          // key_shifts::describe()
-    std::size_t shifted_bytes;   // the copies' points
+    std::string shifts;            // key_shifts::describe()
+    std::size_t shifted_bytes;     // the copies' points
     groth16::mapped_bases mapped;  // its points released from host memory (host_copy = drop): never evicted
   };
   std::string id_of(std::string_view key_id, const void* pk) const;
@@ -127,7 +127,7 @@ class device_context {
   event ref_;
   std::chrono::steady_clock::time_point ref_host_;
   std::deque<std::pair<double, double>> busy_;  // seconds since ref_, in the order proofs finished
-  util::interval_union busy_union_;  // the same spans, merged: busy_total_ counts each second once
+  util::interval_union busy_union_;             // the same spans, merged: busy_total_ counts each second once
   double busy_total_ = 0;
 };
 

@@ -22,14 +22,14 @@ sizing::key_copies to_sizing(const key_shifts& k) {
 using sizing::dims_of;
 
 static_assert(msm::group<ec::g1_affine<curves::bls12_381>>::point_bytes == 96 &&
-              msm::group<ec::g2_affine<curves::bls12_381>>::point_bytes == 192 &&
-              msm::group<ec::g1_affine<curves::bn254>>::point_bytes == 64 &&
-              msm::group<ec::g2_affine<curves::bn254>>::point_bytes == 128,
+                  msm::group<ec::g2_affine<curves::bls12_381>>::point_bytes == 192 &&
+                  msm::group<ec::g1_affine<curves::bn254>>::point_bytes == 64 &&
+                  msm::group<ec::g2_affine<curves::bn254>>::point_bytes == 128,
               "sizing::sizes_of must match the device's point sizes");
 static_assert(msm::group<ec::g1_affine<curves::bls12_381>>::scalar_bits == 255 &&
-              msm::group<ec::g2_affine<curves::bls12_381>>::scalar_bits == 255 &&
-              msm::group<ec::g1_affine<curves::bn254>>::scalar_bits == 254 &&
-              msm::group<ec::g2_affine<curves::bn254>>::scalar_bits == 254,
+                  msm::group<ec::g2_affine<curves::bls12_381>>::scalar_bits == 255 &&
+                  msm::group<ec::g1_affine<curves::bn254>>::scalar_bits == 254 &&
+                  msm::group<ec::g2_affine<curves::bn254>>::scalar_bits == 254,
               "sizing::sizes_of must match the device's scalar bits");
 
 }  // namespace
@@ -101,8 +101,13 @@ basic_device_key<C>::basic_device_key(const proving_key& pk, cudaStream_t s, con
       b1(upload_bases(pk.mapped.b1, pk.b1, s, sh.b1.copies, pk.mapped.source.get())),
       c(upload_bases(pk.mapped.c, pk.c, s, sh.c.copies, pk.mapped.source.get())),
       h(upload_bases(pk.mapped.h, pk.h_query, s, sh.h.copies, pk.mapped.source.get())),
-      b2(upload_bases(pk.mapped.b2, pk.b2, s, sh.b2.copies, pk.mapped.source.get())), pk_(&pk), n_vars_(pk.n_vars),
-      domain_size_(pk.domain_size), delta1_(pk.delta1), bytes_(bases_bytes(pk)), footprint_(footprint(pk, sh)),
+      b2(upload_bases(pk.mapped.b2, pk.b2, s, sh.b2.copies, pk.mapped.source.get())),
+      pk_(&pk),
+      n_vars_(pk.n_vars),
+      domain_size_(pk.domain_size),
+      delta1_(pk.delta1),
+      bytes_(bases_bytes(pk)),
+      footprint_(footprint(pk, sh)),
       shifts_(sh) {
   CUZK_CUDA_OK(cudaStreamSynchronize(s));
   if (sh.total()) {
@@ -150,13 +155,13 @@ std::size_t working_bytes(const groth16::basic_proving_key<C>& pk) {
   return sizing::working_bytes(dims_of(pk));
 }
 
-#define CUZK_DEVICE_KEY_INSTANCES(C)                                                                         \
-  template class basic_device_key<C>;                                                                        \
-  template key_shifts plan_key_shifts(const groth16::basic_proving_key<C>&, std::size_t, int);               \
+#define CUZK_DEVICE_KEY_INSTANCES(C)                                                                                \
+  template class basic_device_key<C>;                                                                               \
+  template key_shifts plan_key_shifts(const groth16::basic_proving_key<C>&, std::size_t, int);                      \
   template msm::basic_g1_bases<C> upload_bases(std::span<const std::uint8_t>, const std::vector<ec::g1_affine<C>>&, \
-                                               cudaStream_t, unsigned, const groth16::points_source*);       \
+                                               cudaStream_t, unsigned, const groth16::points_source*);              \
   template msm::basic_g2_bases<C> upload_bases(std::span<const std::uint8_t>, const std::vector<ec::g2_affine<C>>&, \
-                                               cudaStream_t, unsigned, const groth16::points_source*);       \
+                                               cudaStream_t, unsigned, const groth16::points_source*);              \
   template std::size_t working_bytes(const groth16::basic_proving_key<C>&);
 CUZK_CURVES(CUZK_DEVICE_KEY_INSTANCES)
 #undef CUZK_DEVICE_KEY_INSTANCES

@@ -13,7 +13,8 @@ namespace {
 template <class F>
 __global__ void classify(const F* z, std::size_t n, std::uint8_t* flags, std::uint32_t* iota,
                          ec::scalar_limbs_t* canonical) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     const F v = z[i];
     const bool one = v.is_one(), other = !one && !v.is_zero();
     flags[i] = one;
@@ -48,14 +49,17 @@ device_splitter::result device_splitter::split(const ff::fr<C>* z, std::size_t n
   classify<<<blocks, 256, 0, s>>>(reinterpret_cast<const fr<C>*>(z), n, flags_.data(), iota_.data(), canonical_.data());
   CUZK_CUDA_LAUNCHED();
   std::size_t bytes = 0, need = 0;
-  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(nullptr, need, iota_.data(), flags_.data(), ones_.data(), counts_.data(), int(n), s));
-  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(nullptr, bytes, canonical_.data(), flags_.data(), k_.data(), counts_.data(), int(n), s));
+  CUZK_CUDA_OK(
+      cub::DeviceSelect::Flagged(nullptr, need, iota_.data(), flags_.data(), ones_.data(), counts_.data(), int(n), s));
+  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(nullptr, bytes, canonical_.data(), flags_.data(), k_.data(), counts_.data(),
+                                          int(n), s));
   grow(temp_, std::max(need, bytes) + 1, "the split's scratch");
   bytes = temp_.size();
-  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(temp_.data(), bytes, iota_.data(), flags_.data(), ones_.data(), counts_.data(), int(n), s));
+  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(temp_.data(), bytes, iota_.data(), flags_.data(), ones_.data(),
+                                          counts_.data(), int(n), s));
   bytes = temp_.size();
-  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(temp_.data(), bytes, iota_.data(), flags_.data() + n, others_.data(), counts_.data() + 1,
-                                          int(n), s));
+  CUZK_CUDA_OK(cub::DeviceSelect::Flagged(temp_.data(), bytes, iota_.data(), flags_.data() + n, others_.data(),
+                                          counts_.data() + 1, int(n), s));
   bytes = temp_.size();
   CUZK_CUDA_OK(cub::DeviceSelect::Flagged(temp_.data(), bytes, canonical_.data(), flags_.data() + n, k_.data(),
                                           counts_.data() + 1, int(n), s));
@@ -66,8 +70,8 @@ device_splitter::result device_splitter::split(const ff::fr<C>* z, std::size_t n
 }
 
 template device_splitter::result device_splitter::split<curves::bls12_381>(const ff::fr<curves::bls12_381>*,
-                                                                          std::size_t, cudaStream_t);
+                                                                           std::size_t, cudaStream_t);
 template device_splitter::result device_splitter::split<curves::bn254>(const ff::fr<curves::bn254>*, std::size_t,
-                                                                      cudaStream_t);
+                                                                       cudaStream_t);
 
 }  // namespace cuzk::cuda

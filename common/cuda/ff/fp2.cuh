@@ -17,7 +17,7 @@ struct fp2 {
   CUZK_HDI static fp2 one() { return {base_t::one(), base_t::zero()}; }
   CUZK_HDI bool is_zero() const {
     std::uint32_t acc = 0;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < base_t::n; ++i) acc |= c0.v[i] | c1.v[i];
     return acc == 0;
   }
@@ -33,9 +33,9 @@ CUZK_UNROLL
 
   /* Karatsuba, u^2 = -1: c0 = a0 b0 - a1 b1, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 */
   CUZK_HDI friend fp2 operator*(const fp2& a, const fp2& b) {
-    base_t t0 = a.c0 * b.c0;                    /* t0 = a0 b0 */
-    base_t t1 = a.c1 * b.c1;                    /* t1 = a1 b1 */
-    base_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1);  /* t2 = (a0 + a1)(b0 + b1) */
+    base_t t0 = a.c0 * b.c0;                   /* t0 = a0 b0 */
+    base_t t1 = a.c1 * b.c1;                   /* t1 = a1 b1 */
+    base_t t2 = (a.c0 + a.c1) * (b.c0 + b.c1); /* t2 = (a0 + a1)(b0 + b1) */
     return {t0 - t1, t2 - t0 - t1};
   }
   /* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */

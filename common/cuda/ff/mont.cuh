@@ -20,15 +20,15 @@ namespace cuzk::cuda {
 template <class T, std::size_t K>
 CUZK_HDI T pow_words(const T& x, const limbs32<K>& e) {
   std::uint32_t w[K];
-CUZK_UNROLL
+  CUZK_UNROLL
   for (std::size_t i = 0; i < K; ++i) w[i] = e.w[i];
   T r = T::one();
-CUZK_NO_UNROLL
+  CUZK_NO_UNROLL
   for (std::size_t i = 0; i < K; ++i) {
     const std::uint32_t top = w[K - 1];
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t k = K - 1; k > 0; --k) w[k] = w[k - 1];
-CUZK_NO_UNROLL
+    CUZK_NO_UNROLL
     for (int b = 31; b >= 0; --b) {
       r = r.sqr();
       if ((top >> b) & 1) r *= x;
@@ -50,14 +50,14 @@ struct alignas(16) mont {  // 16: the device moves it with 128-bit loads
   CUZK_HDI static mont one() { return from_limbs(P::one()); }
   CUZK_HDI static mont from_limbs(const limbs32<n>& l) {
     mont r;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) r.v[i] = l.w[i];
     return r;
   }
   /* xR = mont(x, R^2); the caller guarantees x < m */
   CUZK_HDI static mont from_canonical(const std::uint32_t in[n]) {
     mont x;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) x.v[i] = in[i];
     return x * from_limbs(P::r2());
   }
@@ -70,26 +70,26 @@ CUZK_UNROLL
     mont one_int{};
     one_int.v[0] = 1;
     mont r = *this * one_int;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) out[i] = r.v[i];
   }
 
   CUZK_HDI bool is_zero() const {
     std::uint32_t acc = 0;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) acc |= v[i];
     return acc == 0;
   }
   CUZK_HDI bool is_one() const {
     constexpr limbs32<n> R = P::one();
     std::uint32_t acc = 0;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) acc |= v[i] ^ R.w[i];
     return acc == 0;
   }
   CUZK_HDI friend bool operator==(const mont& a, const mont& b) {
     std::uint32_t acc = 0;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) acc |= a.v[i] ^ b.v[i];
     return acc == 0;
   }
@@ -104,14 +104,14 @@ CUZK_UNROLL
     std::uint32_t t[n];
     mont r;
     t[0] = c.add_cc(a.v[0], b.v[0]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i < n - 1; ++i) t[i] = c.addc_cc(a.v[i], b.v[i]);
     t[n - 1] = c.addc_last(a.v[n - 1], b.v[n - 1]);
     r.v[0] = c.sub_cc(t[0], M.w[0]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i < n; ++i) r.v[i] = c.subc_cc(t[i], M.w[i]);
     const std::uint32_t borrow = c.subc(0, 0);  // all ones when a + b < m
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) r.v[i] = borrow ? t[i] : r.v[i];
     return r;
   }
@@ -122,11 +122,11 @@ CUZK_UNROLL
     std::uint32_t t[n];
     mont r;
     t[0] = c.sub_cc(a.v[0], b.v[0]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i < n; ++i) t[i] = c.subc_cc(a.v[i], b.v[i]);
     const std::uint32_t mask = c.subc(0, 0);
     r.v[0] = c.add_cc(t[0], M.w[0] & mask);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i < n - 1; ++i) r.v[i] = c.addc_cc(t[i], M.w[i] & mask);
     r.v[n - 1] = c.addc(t[n - 1], M.w[n - 1] & mask);
     return r;
@@ -137,11 +137,11 @@ CUZK_UNROLL
     constexpr limbs32<n> M = P::modulus();
     mont r;
     r.v[0] = c.sub_cc(M.w[0], a.v[0]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i < n - 1; ++i) r.v[i] = c.subc_cc(M.w[i], a.v[i]);
     r.v[n - 1] = c.subc(M.w[n - 1], a.v[n - 1]);
     const bool z = a.is_zero();
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) r.v[i] = z ? 0u : r.v[i];
     return r;
   }
@@ -163,7 +163,7 @@ CUZK_UNROLL
   /* the first row: x = a_even b_0, y = a_odd b_0 (no carries) */
   template <class C>
   CUZK_HDI static void first_row(std::uint32_t* x, std::uint32_t* y, const std::uint32_t* a, std::uint32_t bi, C&) {
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t j = 0; j < n; j += 2) {
       x[j] = a[j] * bi;
       x[j + 1] = mul_hi(a[j], bi);
@@ -176,7 +176,7 @@ CUZK_UNROLL
   CUZK_HDI static void next_row(std::uint32_t* x, std::uint32_t* y, const std::uint32_t* a, std::uint32_t bi, C& c) {
     c.discard(y[0]);
     x[0] = c.add_cc(x[0], y[1]);  // word 0 of the old y joins x; its carry goes to word 1 = new y_0
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t j = 0; j + 2 < n; j += 2) {  // y <- y >> 2 words + a_odd b_i
       y[j] = c.madc_lo_cc(a[j + 1], bi, y[j + 2]);
       y[j + 1] = c.madc_hi_cc(a[j + 1], bi, y[j + 3]);
@@ -185,7 +185,7 @@ CUZK_UNROLL
     y[n - 1] = c.madc_hi_last(a[n - 1], bi, 0);
     x[0] = c.mad_lo_cc(a[0], bi, x[0]);  // x += a_even b_i
     x[1] = c.madc_hi_cc(a[0], bi, x[1]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t j = 2; j < n; j += 2) {
       x[j] = c.madc_lo_cc(a[j], bi, x[j]);
       x[j + 1] = c.madc_hi_cc(a[j], bi, x[j + 1]);
@@ -199,7 +199,7 @@ CUZK_UNROLL
     const std::uint32_t q = x[0] * P::inv;
     y[0] = c.mad_lo_cc(M.w[1], q, y[0]);  // y += m_odd q
     y[1] = c.madc_hi_cc(M.w[1], q, y[1]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t j = 2; j < n; j += 2) {
       y[j] = c.madc_lo_cc(M.w[j + 1], q, y[j]);
       y[j + 1] = c.madc_hi_cc(M.w[j + 1], q, y[j + 1]);
@@ -207,7 +207,7 @@ CUZK_UNROLL
     c.drop();                             // word n + 1
     x[0] = c.mad_lo_cc(M.w[0], q, x[0]);  // x += m_even q
     x[1] = c.madc_hi_cc(M.w[0], q, x[1]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t j = 2; j < n; j += 2) {
       x[j] = c.madc_lo_cc(M.w[j], q, x[j]);
       x[j + 1] = c.madc_hi_cc(M.w[j], q, x[j + 1]);
@@ -257,10 +257,10 @@ CUZK_UNROLL
     constexpr limbs32<n> M = P::modulus();
     mont r;
     r.v[0] = c.sub_cc(t[0], M.w[0]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i < n; ++i) r.v[i] = c.subc_cc(t[i], M.w[i]);
     const std::uint32_t borrow = c.subc(0, 0);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) r.v[i] = borrow ? t[i] : r.v[i];
     return r;
   }
@@ -274,7 +274,7 @@ CUZK_UNROLL
     reduce_row(x, y, c);
     next_row(y, x, a.v, b.v[1], c);
     reduce_row(y, x, c);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 2; i < n; i += 2) {
       next_row(x, y, a.v, b.v[i], c);
       reduce_row(x, y, c);
@@ -284,7 +284,7 @@ CUZK_UNROLL
     // T = x + (y >> 1 word), below 2m
     c.discard(y[0]);
     x[0] = c.add_cc(x[0], y[1]);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 1; i + 1 < n; ++i) x[i] = c.addc_cc(x[i], y[i + 1]);
     x[n - 1] = c.addc_last(x[n - 1], 0);
     return reduce_once(x, c);
@@ -439,7 +439,7 @@ CUZK_UNROLL
   /* -a when flag, else a */
   CUZK_HDI mont cneg(bool flag) const {
     mont r = -*this;
-CUZK_UNROLL
+    CUZK_UNROLL
     for (std::size_t i = 0; i < n; ++i) r.v[i] = flag ? r.v[i] : v[i];
     return r;
   }

@@ -37,7 +37,8 @@ __global__ void scatter_runs(const std::uint32_t* __restrict__ unique, const std
 }
 
 __global__ void segment_pieces(const std::uint32_t* __restrict__ counts, const std::uint32_t* __restrict__ offsets,
-                               std::uint32_t nb, std::uint32_t h1, std::uint32_t L, std::uint32_t* __restrict__ pieces) {
+                               std::uint32_t nb, std::uint32_t h1, std::uint32_t L,
+                               std::uint32_t* __restrict__ pieces) {
   const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b <= nb) step::segment_pieces(b, counts, offsets, nb, h1, L, pieces);
 }
@@ -82,8 +83,8 @@ void reserve_assign(workspace& ws, std::size_t n, unsigned c, unsigned wn, unsig
   std::size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0;
   {
     cub::DoubleBuffer<std::uint32_t> k(keys0, keys1), v(vals0, vals1);
-    CUZK_CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, std::size_t(std::min(K, wn)) * n, 0,
-                                                 int(c), st));
+    CUZK_CUDA_OK(
+        cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, k, v, std::size_t(std::min(K, wn)) * n, 0, int(c), st));
   }
   CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(nullptr, rle_bytes, keys1, unique, lengths, num_runs, items, st));
   CUZK_CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, nb + 1, st));
@@ -102,7 +103,7 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
                 *num_runs = ws.num_runs.data(), *counts = ws.counts.data(), *offsets = ws.offsets.data();
   /* reserve_assign sized ws.temp for the sorts and the encoding (CUB takes more than it asks for) */
   booth_keys<<<grid(n), block, 0, st>>>(reinterpret_cast<const uint4*>(s.k), s.idx, s.first, n, c, w0, wn, K, stride,
-                                       keys0, vals0);
+                                        keys0, vals0);
   CUZK_CUDA_LAUNCHED();
   for (unsigned v0 = 0; v0 < vn; ++v0) {
     const std::size_t o = std::size_t(v0) * K * n, len = std::size_t(std::min(K, wn - v0 * K)) * n;
@@ -115,8 +116,8 @@ void assign_buckets(workspace& ws, const scalars& s, unsigned c, unsigned w0, un
     }
   }
   std::size_t temp_bytes = ws.temp.size();
-  CUZK_CUDA_OK(cub::DeviceRunLengthEncode::Encode(ws.temp.data(), temp_bytes, keys1, unique, lengths, num_runs, items,
-                                                  st));
+  CUZK_CUDA_OK(
+      cub::DeviceRunLengthEncode::Encode(ws.temp.data(), temp_bytes, keys1, unique, lengths, num_runs, items, st));
   CUZK_CUDA_OK(cudaMemsetAsync(counts, 0, (nb + 1) * sizeof(std::uint32_t), st));
   scatter_runs<<<grid(nb), block, 0, st>>>(unique, lengths, num_runs, c, h1, counts);
   CUZK_CUDA_LAUNCHED();
@@ -138,7 +139,7 @@ void plan_next_level(workspace& ws, unsigned prev, std::uint32_t nb, std::uint32
   std::uint32_t* counts = ensure(ws.level_counts, nb + 1, "MSM piece counts");
   std::uint32_t* offsets = ensure(ws.level_offsets, nb + 1, "MSM piece offsets");
   next_chunks<<<grid(nb + 1), block, 0, st>>>(ws.chunks[prev].data(), ws.first[prev].data(), nb, L, counts, offsets,
-                                             chunks);
+                                              chunks);
   CUZK_CUDA_LAUNCHED();
   exclusive_sum(ws, chunks, first, nb + 1, st);
 }

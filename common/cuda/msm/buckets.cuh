@@ -55,7 +55,7 @@ struct shared_sum {
     F r;
 #ifdef __CUDA_ARCH__
     auto* w = reinterpret_cast<uint4*>(&r);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (unsigned k = 0; k < words; ++k) w[k] = s[i * words + k][t];
 #else
     for (unsigned k = 0; k < words; ++k) std::memcpy(reinterpret_cast<char*>(&r) + 16 * k, &s[i * words + k][t], 16);
@@ -65,10 +65,11 @@ CUZK_UNROLL
   CUZK_HDI void put(unsigned i, const F& v) const {
 #ifdef __CUDA_ARCH__
     const auto* w = reinterpret_cast<const uint4*>(&v);
-CUZK_UNROLL
+    CUZK_UNROLL
     for (unsigned k = 0; k < words; ++k) s[i * words + k][t] = w[k];
 #else
-    for (unsigned k = 0; k < words; ++k) std::memcpy(&s[i * words + k][t], reinterpret_cast<const char*>(&v) + 16 * k, 16);
+    for (unsigned k = 0; k < words; ++k)
+      std::memcpy(&s[i * words + k][t], reinterpret_cast<const char*>(&v) + 16 * k, 16);
 #endif
   }
   CUZK_HDI void set(const xyzz<F>& p) const {
@@ -95,10 +96,12 @@ __host__ __device__ __forceinline__ void accumulate_segment(
   const std::uint32_t begin = t * L, end = step::umin(n, begin + L), mask = (std::uint32_t(1) << c) - 1;
   /* the run [start, e) of key has its sum in acc */
   auto flush = [&](std::uint32_t key, std::uint32_t start, std::uint32_t e) {
-    if (!(key & mask)) return;  /* |d| = 0 */
+    if (!(key & mask)) return; /* |d| = 0 */
     const std::uint32_t b = step::dense(key, c, h1), off = offsets[b];
-    if (start == off && e == off + counts[b]) buckets[b] = acc.value();
-    else pieces[first[b] + t - off / L] = acc.value();
+    if (start == off && e == off + counts[b])
+      buckets[b] = acc.value();
+    else
+      pieces[first[b] + t - off / L] = acc.value();
   };
   std::uint32_t key = keys[begin], start = begin;
   acc.reset();
@@ -113,7 +116,7 @@ __host__ __device__ __forceinline__ void accumulate_segment(
     if (k & mask) {
       const std::uint32_t v = vals[e];
       affine<F> p = bases[v >> 1];
-      if (v & 1) p.y = -p.y;  /* B += -P */
+      if (v & 1) p.y = -p.y; /* B += -P */
       acc.add(p);
     }
   }
@@ -123,16 +126,20 @@ __host__ __device__ __forceinline__ void accumulate_segment(
 /* Level k > 0, chunk t: the bucket b with first[b] <= t < first[b + 1], chunk
    j = t - first[b] of it, pieces [offsets[b] + j L, offsets[b] + min((j + 1) L, counts[b])) */
 template <class F, class Sum = register_sum<F>>
-__host__ __device__ __forceinline__ void accumulate_chunk(
-    std::uint32_t t, const xyzz<F>* __restrict__ pieces_in, const std::uint32_t* __restrict__ counts,
-    const std::uint32_t* __restrict__ offsets, const std::uint32_t* __restrict__ first, std::uint32_t nb,
-    std::uint32_t L, xyzz<F>* __restrict__ buckets, xyzz<F>* __restrict__ pieces_out, Sum acc = {}) {
+__host__ __device__ __forceinline__ void accumulate_chunk(std::uint32_t t, const xyzz<F>* __restrict__ pieces_in,
+                                                          const std::uint32_t* __restrict__ counts,
+                                                          const std::uint32_t* __restrict__ offsets,
+                                                          const std::uint32_t* __restrict__ first, std::uint32_t nb,
+                                                          std::uint32_t L, xyzz<F>* __restrict__ buckets,
+                                                          xyzz<F>* __restrict__ pieces_out, Sum acc = {}) {
   const std::uint32_t b = step::owner(t, first, nb), j = t - first[b], chunks = first[b + 1] - first[b];
   const std::uint32_t begin = offsets[b] + j * L, end = step::umin(offsets[b] + counts[b], begin + L);
   acc.reset();
   for (std::uint32_t e = begin; e < end; ++e) acc.add(pieces_in[e]);
-  if (chunks == 1) buckets[b] = acc.value();
-  else pieces_out[t] = acc.value();
+  if (chunks == 1)
+    buckets[b] = acc.value();
+  else
+    pieces_out[t] = acc.value();
 }
 
 /* The *_shared kernels: the running sums in shared memory (shared_sum), the

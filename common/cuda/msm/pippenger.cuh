@@ -110,8 +110,8 @@ template <class Affine>
 device_bases<Affine> device_bases<Affine>::from_device_layout(std::span<const std::uint8_t> bytes, cudaStream_t s,
                                                               unsigned room) {
   constexpr std::size_t point = group<Affine>::point_bytes;
-  if (bytes.size() % point) throw std::invalid_argument("msm: " + std::to_string(bytes.size()) +
-                                                        " bytes are not a whole number of points");
+  if (bytes.size() % point)
+    throw std::invalid_argument("msm: " + std::to_string(bytes.size()) + " bytes are not a whole number of points");
   device_bases b;
   b.n_ = bytes.size() / point;
   if (b.n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
@@ -127,7 +127,8 @@ template <class Affine>
 device_bases<Affine> device_bases<Affine>::from_filler(std::size_t bytes, const std::function<void(std::byte*)>& fill,
                                                        unsigned room) {
   constexpr std::size_t point = group<Affine>::point_bytes;
-  if (bytes % point) throw std::invalid_argument("msm: " + std::to_string(bytes) + " bytes are not a whole number of points");
+  if (bytes % point)
+    throw std::invalid_argument("msm: " + std::to_string(bytes) + " bytes are not a whole number of points");
   device_bases b;
   b.n_ = bytes / point;
   if (b.n_ >= (std::size_t(1) << 31)) throw std::invalid_argument("msm: at most 2^31 - 1 bases");
@@ -218,8 +219,8 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
   const auto* points = reinterpret_cast<const affine<F>*>(bases.data());
 
   const unsigned V = (W + K - 1) / K, levels = kernels::reduce_levels(h, share_buckets);
-  std::vector<std::byte> level_sums(std::size_t(levels) * V * sizeof(X));  /* U_k of virtual window v at k V + v */
-  std::vector<event> marks;  /* with times: 4 a group, before and after each phase */
+  std::vector<std::byte> level_sums(std::size_t(levels) * V * sizeof(X)); /* U_k of virtual window v at k V + v */
+  std::vector<event> marks; /* with times: 4 a group, before and after each phase */
   auto mark = [&] {
     if (times) marks.emplace_back().record(st);
   };
@@ -235,8 +236,8 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
     const group_buffers<X> g = reserve_group<X>(ws, vn, h, items, L0);
     X* buckets = g.buckets;
     X* const* pieces = g.pieces;
-    std::size_t threads = 2 * (items / L0 + 1);  /* the pieces level 0 may leave */
-    CUZK_CUDA_OK(cudaMemsetAsync(buckets, 0, std::size_t(nb) * sizeof(X), st));  /* ZZ = 0: empty buckets */
+    std::size_t threads = 2 * (items / L0 + 1);                                 /* the pieces level 0 may leave */
+    CUZK_CUDA_OK(cudaMemsetAsync(buckets, 0, std::size_t(nb) * sizeof(X), st)); /* ZZ = 0: empty buckets */
 
     plan_first_level(ws, nb, h1, L0, st);
     /* G1 and G2 alike: the running sums in shared memory (buckets.cuh) */
@@ -252,13 +253,13 @@ jacobian_of<Affine> pippenger(const device_bases<Affine>& bases, const scalars& 
       plan_next_level(ws, cur, nb, piece_chunk, st);
       threads = threads / piece_chunk + nb + 1;
       if constexpr (group<Affine>::is_g2)
-        kernels::accumulate_chunks_shared<F><<<grid(threads), block, 0, st>>>(
-            pieces[cur], ws.level_counts.data(), ws.level_offsets.data(), ws.first[1 - cur].data(), nb, piece_chunk,
-            buckets, pieces[1 - cur]);
+        kernels::accumulate_chunks_shared<F>
+            <<<grid(threads), block, 0, st>>>(pieces[cur], ws.level_counts.data(), ws.level_offsets.data(),
+                                              ws.first[1 - cur].data(), nb, piece_chunk, buckets, pieces[1 - cur]);
       else
-        kernels::accumulate_chunks<F><<<grid(threads), block, 0, st>>>(
-            pieces[cur], ws.level_counts.data(), ws.level_offsets.data(), ws.first[1 - cur].data(), nb, piece_chunk,
-            buckets, pieces[1 - cur]);
+        kernels::accumulate_chunks<F>
+            <<<grid(threads), block, 0, st>>>(pieces[cur], ws.level_counts.data(), ws.level_offsets.data(),
+                                              ws.first[1 - cur].data(), nb, piece_chunk, buckets, pieces[1 - cur]);
       CUZK_CUDA_LAUNCHED();
       cur = 1 - cur;
     }
@@ -320,8 +321,8 @@ jacobian_of<Affine> sum(const device_bases<Affine>& bases, const std::uint32_t* 
   const std::uint32_t len = (n + sum_chunk - 1) / sum_chunk;
   X* a = reinterpret_cast<X*>(ensure(ws.shares[0], std::size_t(len) * sizeof(X), "MSM window shares"));
   X* b = reinterpret_cast<X*>(ensure(ws.shares[1], std::size_t(len) * sizeof(X), "MSM window shares"));
-  kernels::sum_bases<F><<<grid(len), block, 0, st>>>(reinterpret_cast<const affine<F>*>(bases.data()), idx, first, n,
-                                                     sum_chunk, a);
+  kernels::sum_bases<F>
+      <<<grid(len), block, 0, st>>>(reinterpret_cast<const affine<F>*>(bases.data()), idx, first, n, sum_chunk, a);
   CUZK_CUDA_LAUNCHED();
   const X* total = sum_down<F>(a, b, len, 1, st);
   std::byte out[sizeof(X)];

@@ -57,8 +57,8 @@ __host__ __device__ __forceinline__ void segment_pieces(std::uint32_t b, const s
 
 /* bucket b <= nb, level k > 0: its pieces (if more than one) in ceil(pieces / L) chunks */
 __host__ __device__ __forceinline__ void next_chunks(std::uint32_t b, const std::uint32_t* prev_chunks,
-                                                     const std::uint32_t* prev_first, std::uint32_t nb,
-                                                     std::uint32_t L, std::uint32_t* counts, std::uint32_t* offsets,
+                                                     const std::uint32_t* prev_first, std::uint32_t nb, std::uint32_t L,
+                                                     std::uint32_t* counts, std::uint32_t* offsets,
                                                      std::uint32_t* chunks) {
   const std::uint32_t cnt = b < nb && prev_chunks[b] > 1 ? prev_chunks[b] : 0;
   counts[b] = cnt;
@@ -71,8 +71,10 @@ __host__ __device__ __forceinline__ std::uint32_t owner(std::uint32_t t, const s
   std::uint32_t lo = 0, hi = nb - 1;
   while (lo < hi) {
     const std::uint32_t mid = (lo + hi + 1) / 2;
-    if (first[mid] <= t) lo = mid;
-    else hi = mid - 1;
+    if (first[mid] <= t)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }

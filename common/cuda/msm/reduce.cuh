@@ -52,7 +52,7 @@ template <class J>
 J combine_levels(const J* u, unsigned levels, std::uint32_t s) {
   J r = u[levels - 1];
   for (unsigned l = levels - 1; l-- > 0;) {
-    J m = r;  /* r s, left to right */
+    J m = r; /* r s, left to right */
     int top = 31;
     while (!((s >> top) & 1)) --top;
     for (int i = top - 1; i >= 0; --i) {
@@ -88,8 +88,8 @@ __host__ __device__ __forceinline__ void sum_base(std::uint32_t q, const affine<
 }
 
 template <class F>
-__global__ void window_shares(const xyzz<F>* __restrict__ buckets, std::uint32_t wn, std::uint32_t h,
-                              std::uint32_t s, xyzz<F>* __restrict__ t_out, xyzz<F>* __restrict__ r_out) {
+__global__ void window_shares(const xyzz<F>* __restrict__ buckets, std::uint32_t wn, std::uint32_t h, std::uint32_t s,
+                              xyzz<F>* __restrict__ t_out, xyzz<F>* __restrict__ r_out) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < wn * ((h + s - 1) / s)) window_share<F>(t, buckets, h, s, t_out, r_out);
 }

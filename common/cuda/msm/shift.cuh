@@ -21,7 +21,7 @@ namespace cuzk::cuda::msm::kernels {
 template <class F>
 __host__ __device__ __forceinline__ void shift_point(std::uint32_t i, const affine<F>* __restrict__ src, unsigned c,
                                                      xyzz<F>* __restrict__ out) {
-  xyzz<F> r = xyzz<F>::dbl_affine(src[i]);  /* (0, 0) and y = 0 give infinity */
+  xyzz<F> r = xyzz<F>::dbl_affine(src[i]); /* (0, 0) and y = 0 give infinity */
   for (unsigned j = 1; j < c; ++j) r = r.dbl();
   out[i] = r;
 }
@@ -43,21 +43,22 @@ __host__ __device__ __forceinline__ void to_affine_run(std::uint32_t t, const xy
       out[j] = affine<F>::infinity();
       continue;
     }
-    const F inv_d = j > lo ? u * prefix[j - 1] : u;  /* 1 / d_j */
+    const F inv_d = j > lo ? u * prefix[j - 1] : u; /* 1 / d_j */
     u = u * (p.ZZ * p.ZZZ);
     out[j] = {p.X * (inv_d * p.ZZZ), p.Y * (inv_d * p.ZZ)};
   }
 }
 
 template <class F>
-__global__ void shift_points(const affine<F>* __restrict__ src, std::uint32_t n, unsigned c, xyzz<F>* __restrict__ out) {
+__global__ void shift_points(const affine<F>* __restrict__ src, std::uint32_t n, unsigned c,
+                             xyzz<F>* __restrict__ out) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) shift_point<F>(i, src, c, out);
 }
 
 template <class F>
-__global__ void to_affine_runs(const xyzz<F>* __restrict__ in, F* __restrict__ prefix, std::uint32_t n,
-                               std::uint32_t T, affine<F>* __restrict__ out) {
+__global__ void to_affine_runs(const xyzz<F>* __restrict__ in, F* __restrict__ prefix, std::uint32_t n, std::uint32_t T,
+                               affine<F>* __restrict__ out) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (std::size_t(t) * T < n) to_affine_run<F>(t, in, prefix, n, T, out);
 }

@@ -123,7 +123,7 @@ CUZK_NTT_HD void stage(F* x, const geometry& g, unsigned lo) {
   const unsigned s = lo + UB;
   constexpr unsigned bit = 1u << UB;
   if (ps.rows && s == 0) {  // j = 0: ω^0 = 1 in both directions
-CUZK_NTT_UNROLL
+    CUZK_NTT_UNROLL
     for (unsigned u = 0; u < 8; ++u)
       if (!(u & bit)) {
         const F sum = x[u] + x[u | bit];
@@ -135,13 +135,13 @@ CUZK_NTT_UNROLL
   const unsigned shift = ps.log_n - 1 - ps.log_l - s;
   const std::uint32_t half = ps.log_n ? std::uint32_t{1} << (ps.log_n - 1) : 0;
   /* pairs that differ only in u bits above UB share j */
-CUZK_NTT_UNROLL
+  CUZK_NTT_UNROLL
   for (unsigned low = 0; low < bit; ++low) {
     const std::uint32_t t = g.t_of(low, lo);
     const std::uint32_t j = ((t & ((1u << s) - 1)) << ps.log_l) | g.l;
     const std::uint32_t i = j << shift;
     const F w = load_table<F>(ps.tw, INV ? half - i : i);
-CUZK_NTT_UNROLL
+    CUZK_NTT_UNROLL
     for (unsigned high = 0; high < 8 / (2 * bit); ++high) {
       const unsigned u = high * 2 * bit + low, v = u | bit;
       if constexpr (!DIT) {
@@ -197,14 +197,14 @@ CUZK_NTT_HD void apply(F* x, const geometry& g, const op& o, unsigned lo) {
         if (o.inverse) stages<F, true, true>(x, g, o);
       break;
     case op_kind::factor:
-CUZK_NTT_UNROLL
+      CUZK_NTT_UNROLL
       for (unsigned u = 0; u < 8; ++u) {
         const std::uint32_t p = g.position(g.t_of(u, lo));
         if (g.real(p)) x[u] = x[u] * factor_at<F>(o.f, o.reversed ? reverse_bits(p, g.ps.log_n) : p);
       }
       break;
     case op_kind::mulsub:
-CUZK_NTT_UNROLL
+      CUZK_NTT_UNROLL
       for (unsigned u = 0; u < 8; ++u) {
         const std::uint32_t p = g.position(g.t_of(u, lo));
         if (g.real(p)) x[u] = load_table<F>(o.a, p) * load_table<F>(o.b, p) - x[u];
@@ -222,23 +222,23 @@ CUZK_NTT_HD void exchange(Exec& ex, const pass& ps, std::uint32_t blk, std::uint
   const std::uint32_t e = std::uint32_t{1} << (ps.b + ps.c), plane = e + e / 32;
   ex.threads([&](std::uint32_t tid, F* x) {
     const geometry g(ps, blk, tid);
-CUZK_NTT_UNROLL
+    CUZK_NTT_UNROLL
     for (unsigned u = 0; u < 8; ++u) {
       std::uint32_t w[8];
       memcpy(w, &x[u], 32);
       const std::uint32_t k = g.slot(g.t_of(u, from));
-CUZK_NTT_UNROLL
+      CUZK_NTT_UNROLL
       for (unsigned i = 0; i < 8; ++i) sm[i * plane + k] = w[i];
     }
   });
   ex.sync();
   ex.threads([&](std::uint32_t tid, F* x) {
     const geometry g(ps, blk, tid);
-CUZK_NTT_UNROLL
+    CUZK_NTT_UNROLL
     for (unsigned u = 0; u < 8; ++u) {
       std::uint32_t w[8];
       const std::uint32_t k = g.slot(g.t_of(u, to));
-CUZK_NTT_UNROLL
+      CUZK_NTT_UNROLL
       for (unsigned i = 0; i < 8; ++i) w[i] = sm[i * plane + k];
       memcpy(&x[u], w, 32);
     }
@@ -259,7 +259,7 @@ CUZK_NTT_HD void run_block(Exec& ex, const pass& ps, std::uint32_t blk, std::uin
   unsigned lo = top;
   ex.threads([&](std::uint32_t tid, F* x) {
     const geometry g(ps, blk, tid);
-CUZK_NTT_UNROLL
+    CUZK_NTT_UNROLL
     for (unsigned u = 0; u < 8; ++u) {
       const std::uint32_t p = g.position(g.t_of(u, lo));
       x[u] = g.real(p) ? load<F>(ps.src, p) : F{};
@@ -280,7 +280,7 @@ CUZK_NTT_UNROLL
   }
   ex.threads([&](std::uint32_t tid, F* x) {
     const geometry g(ps, blk, tid);
-CUZK_NTT_UNROLL
+    CUZK_NTT_UNROLL
     for (unsigned u = 0; u < 8; ++u) {
       const std::uint32_t p = g.position(g.t_of(u, lo));
       if (g.real(p)) store<F>(ps.dst, p, x[u]);

@@ -80,12 +80,18 @@ void launch_with(const pass& ps, cudaStream_t s) {
   }
   switch (set) {
     case 0:
-    case dif_fwd: return kernels::launch_as<F, dif_fwd, Blocks>(ps, s);
-    case dif_inv: return kernels::launch_as<F, dif_inv, Blocks>(ps, s);
-    case dit_fwd: return kernels::launch_as<F, dit_fwd, Blocks>(ps, s);
-    case dit_inv: return kernels::launch_as<F, dit_inv, Blocks>(ps, s);
-    case dif_inv | dit_fwd: return kernels::launch_as<F, dif_inv | dit_fwd, Blocks>(ps, s);
-    default: throw std::logic_error("ntt: no kernel for stage set " + std::to_string(set));
+    case dif_fwd:
+      return kernels::launch_as<F, dif_fwd, Blocks>(ps, s);
+    case dif_inv:
+      return kernels::launch_as<F, dif_inv, Blocks>(ps, s);
+    case dit_fwd:
+      return kernels::launch_as<F, dit_fwd, Blocks>(ps, s);
+    case dit_inv:
+      return kernels::launch_as<F, dit_inv, Blocks>(ps, s);
+    case dif_inv | dit_fwd:
+      return kernels::launch_as<F, dif_inv | dit_fwd, Blocks>(ps, s);
+    default:
+      throw std::logic_error("ntt: no kernel for stage set " + std::to_string(set));
   }
 }
 

@@ -63,8 +63,8 @@ void coset_inverse(ff::fr<C>* d, unsigned log_n, poly::root_family f, const ff::
 }
 
 template <class C>
-order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out,
-                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready) {
+order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out, ff::fr<C>* scratch,
+                const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready) {
   const basic_tables<C>& t = basic_tables<C>::get(p.log_n, p.family);
   const bool odd = p.convention == poly::h_convention::odd_coset;
   const auto keys = detail::compute_h_keys<C>(p.convention, p.log_n, p.shift, p.z_inv);
@@ -77,8 +77,8 @@ order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::
   std::vector<detail::pass> passes;
   detail::append_compute_h(passes, h, a, b, c, out, scratch);
   const std::pair<std::size_t, cudaEvent_t> waits[] = {{detail::first_reader(passes, a), ready.a},
-                                                        {detail::first_reader(passes, b), ready.b},
-                                                        {detail::first_reader(passes, c), ready.c}};
+                                                       {detail::first_reader(passes, b), ready.b},
+                                                       {detail::first_reader(passes, c), ready.c}};
   for (std::size_t i = 0; i < passes.size(); ++i) {
     for (const auto& [reader, ev] : waits)
       if (ev && reader == i) CUZK_CUDA_OK(cudaStreamWaitEvent(s, ev, 0));
@@ -87,15 +87,15 @@ order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::
   return odd ? order::natural : order::bit_reversed;
 }
 
-#define CUZK_NTT_INSTANCES(C)                                                                                      \
-  template void forward<C>(ff::fr<C>*, unsigned, poly::root_family, order, order, cudaStream_t);                  \
-  template void inverse<C>(ff::fr<C>*, unsigned, poly::root_family, order, order, cudaStream_t);                  \
-  template void coset_forward<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,         \
-                                 cudaStream_t);                                                                    \
-  template void coset_inverse<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,         \
-                                 cudaStream_t);                                                                    \
-  template order compute_h<C>(const ff::fr<C>*, const ff::fr<C>*, const ff::fr<C>*, ec::scalar_limbs_t*,          \
-                              ff::fr<C>*, const basic_h_params<C>&, cudaStream_t, const inputs_ready&);
+#define CUZK_NTT_INSTANCES(C)                                                                                        \
+  template void forward<C>(ff::fr<C>*, unsigned, poly::root_family, order, order, cudaStream_t);                     \
+  template void inverse<C>(ff::fr<C>*, unsigned, poly::root_family, order, order, cudaStream_t);                     \
+  template void coset_forward<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,            \
+                                 cudaStream_t);                                                                      \
+  template void coset_inverse<C>(ff::fr<C>*, unsigned, poly::root_family, const ff::fr<C>&, order, order,            \
+                                 cudaStream_t);                                                                      \
+  template order compute_h<C>(const ff::fr<C>*, const ff::fr<C>*, const ff::fr<C>*, ec::scalar_limbs_t*, ff::fr<C>*, \
+                              const basic_h_params<C>&, cudaStream_t, const inputs_ready&);
 CUZK_CURVES(CUZK_NTT_INSTANCES)
 #undef CUZK_NTT_INSTANCES
 

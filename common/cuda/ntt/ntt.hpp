@@ -93,8 +93,8 @@ struct inputs_ready {
   cudaEvent_t a = nullptr, b = nullptr, c = nullptr;
 };
 template <class C>
-order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out,
-                ff::fr<C>* scratch, const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready = {});
+order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out, ff::fr<C>* scratch,
+                const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready = {});
 
 extern template class basic_tables<curves::bls12_381>;
 extern template class basic_tables<curves::bn254>;

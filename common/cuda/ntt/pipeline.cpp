@@ -26,10 +26,10 @@ h_keys<C> compute_h_keys(poly::h_convention conv, unsigned log_n, const ff::fr<C
 }
 
 template h_keys<curves::bls12_381> compute_h_keys<curves::bls12_381>(poly::h_convention, unsigned,
-                                                                    const ff::fr<curves::bls12_381>&,
-                                                                    const ff::fr<curves::bls12_381>&);
+                                                                     const ff::fr<curves::bls12_381>&,
+                                                                     const ff::fr<curves::bls12_381>&);
 template h_keys<curves::bn254> compute_h_keys<curves::bn254>(poly::h_convention, unsigned, const ff::fr<curves::bn254>&,
-                                                            const ff::fr<curves::bn254>&);
+                                                             const ff::fr<curves::bn254>&);
 
 void append_compute_h(std::vector<pass>& out, const h_spec& h, const void* a, const void* b, const void* c,
                       void* result, void* scratch) {

@@ -19,10 +19,10 @@
 
 namespace cuzk::cuda::ntt::detail {
 
-inline constexpr unsigned reg_log = 3;        // 8 elements per thread
-inline constexpr unsigned block_log = 11;     // 2^11 elements per block (64 KiB of shared memory)
-inline constexpr unsigned min_cols_log = 2;   // column passes move runs of >= 4 elements (128 B)
-inline constexpr unsigned max_log_n = 31;     // positions are 32-bit
+inline constexpr unsigned reg_log = 3;       // 8 elements per thread
+inline constexpr unsigned block_log = 11;    // 2^11 elements per block (64 KiB of shared memory)
+inline constexpr unsigned min_cols_log = 2;  // column passes move runs of >= 4 elements (128 B)
+inline constexpr unsigned max_log_n = 31;    // positions are 32-bit
 inline constexpr unsigned max_ops = 12;
 
 enum class op_kind : std::uint8_t {
@@ -42,11 +42,11 @@ struct factor_fn {
 
 struct op {
   op_kind kind = op_kind::factor;
-  std::uint8_t lo = 0;     // stages: register u's bit i is t's bit lo + i
-  std::uint8_t mask = 0;   // stages: which of the three u bits (DIF from the top, DIT from the bottom)
-  bool inverse = false;    // stages: ω^-1
-  bool reversed = false;   // factor: j = rev_k(p)
-  factor_fn f;             // factor
+  std::uint8_t lo = 0;      // stages: register u's bit i is t's bit lo + i
+  std::uint8_t mask = 0;    // stages: which of the three u bits (DIF from the top, DIT from the bottom)
+  bool inverse = false;     // stages: ω^-1
+  bool reversed = false;    // factor: j = rev_k(p)
+  factor_fn f;              // factor
   const void* a = nullptr;  // mulsub
   const void* b = nullptr;
 };
@@ -54,7 +54,7 @@ struct op {
 struct pass {
   const void* src = nullptr;  // read once per element, before dst is written
   void* dst = nullptr;
-  const void* tw = nullptr;   // ω^i, i in [0, n/2]
+  const void* tw = nullptr;  // ω^i, i in [0, n/2]
   std::uint8_t log_n = 0, log_l = 0, b = 0, c = 0;
   bool rows = true;
   std::uint8_t n_ops = 0;
@@ -81,7 +81,7 @@ struct edge_ops {
    others work in place in dst): DIF (natural in, bit-reversed out) or DIT
    (bit-reversed in, natural out), with ω or ω^-1. */
 void append_dif(std::vector<pass>& out, unsigned log_n, const void* tw, bool inverse, const void* src, void* dst,
-                 const edge_ops& e);
+                const edge_ops& e);
 void append_dit(std::vector<pass>& out, unsigned log_n, const void* tw, bool inverse, const void* src, void* dst,
                 const edge_ops& e);
 /* An inverse DIF, then `middle` on its bit-reversed output, then a forward DIT

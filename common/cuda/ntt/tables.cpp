@@ -90,8 +90,7 @@ factor_fn device_powers(unsigned log_n, const ff::fr<C>& g, const ff::fr<C>& c) 
 
 template factor_fn device_powers<curves::bls12_381>(unsigned, const ff::fr<curves::bls12_381>&,
                                                     const ff::fr<curves::bls12_381>&);
-template factor_fn device_powers<curves::bn254>(unsigned, const ff::fr<curves::bn254>&,
-                                                const ff::fr<curves::bn254>&);
+template factor_fn device_powers<curves::bn254>(unsigned, const ff::fr<curves::bn254>&, const ff::fr<curves::bn254>&);
 
 }  // namespace detail
 }  // namespace cuzk::cuda::ntt

@@ -199,7 +199,8 @@ class cuda_fixed_base_engine final : public groth16::basic_fixed_base_engine<C> 
       const auto [lo, hi] = range(c);
       q_->done[c % 2].sync();
       const std::byte* ho = st.host_out[c % 2].data();
-      tbb::parallel_for(std::size_t{lo}, hi, [&](std::size_t i) { out[i] = unpack<G>(ho + (i - lo) * G::point_bytes); });
+      tbb::parallel_for(std::size_t{lo}, hi,
+                        [&](std::size_t i) { out[i] = unpack<G>(ho + (i - lo) * G::point_bytes); });
     };
     /* the host unpacks chunk c − 2 while the device runs c − 1; slot c % 2 is free after it */
     for (std::size_t c = 0; c < chunks; ++c) {
@@ -214,9 +215,9 @@ class cuda_fixed_base_engine final : public groth16::basic_fixed_base_engine<C> 
   std::string name_;
   struct queue {
     stream s;
-    event done[2];  /* chunk in pinned slot 0 / 1 is back on the host */
+    event done[2]; /* chunk in pinned slot 0 / 1 is back on the host */
   };
-  std::optional<queue> q_;  /* created on device_ */
+  std::optional<queue> q_; /* created on device_ */
   group_state<g1_group<C>> g1_;
   group_state<g2_group<C>> g2_;
 };

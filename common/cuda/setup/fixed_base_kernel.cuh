@@ -16,8 +16,8 @@ constexpr unsigned batch = 8;
 constexpr unsigned block = 128;
 
 template <class F, class S>
-__global__ void __launch_bounds__(block) fixed_base_kernel(const affine<F>* table, const S* k, affine<F>* out,
-                                                           std::size_t n) {
+__global__ void __launch_bounds__(block)
+    fixed_base_kernel(const affine<F>* table, const S* k, affine<F>* out, std::size_t n) {
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   fixed_base_thread<F, batch>(table, k, out, n, t, stride);
@@ -29,7 +29,7 @@ void launch(const void* table, const void* k, void* out, std::size_t n, cudaStre
   const std::size_t threads = (n + batch - 1) / batch;
   const unsigned blocks = unsigned((threads + block - 1) / block);
   fixed_base_kernel<F, S><<<blocks, block, 0, s>>>(static_cast<const affine<F>*>(table), static_cast<const S*>(k),
-                                                    static_cast<affine<F>*>(out), n);
+                                                   static_cast<affine<F>*>(out), n);
   CUZK_CUDA_LAUNCHED();
 }
 

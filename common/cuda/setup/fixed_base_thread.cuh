@@ -43,7 +43,7 @@ template <class F, unsigned batch, class S>
 __host__ __device__ void fixed_base_thread(const affine<F>* table, const S* k, affine<F>* out, std::size_t n,
                                            std::size_t t, std::size_t stride) {
   xyzz<F> p[batch];
-  F before[batch];  /* before_j = Π_{l<j} ZZ_l ZZZ_l over the results that are not infinity */
+  F before[batch]; /* before_j = Π_{l<j} ZZ_l ZZZ_l over the results that are not infinity */
   F prod = F::one();
   for (unsigned j = 0; j < batch; ++j) {
     const std::size_t i = t + j * stride;
@@ -51,7 +51,7 @@ __host__ __device__ void fixed_base_thread(const affine<F>* table, const S* k, a
     before[j] = prod;
     if (!p[j].is_identity()) prod *= p[j].ZZ * p[j].ZZZ;
   }
-  F inv = prod.inverse();  /* (Π ZZ_l ZZZ_l)^-1 */
+  F inv = prod.inverse(); /* (Π ZZ_l ZZZ_l)^-1 */
   for (unsigned j = batch; j-- > 0;) {
     const std::size_t i = t + j * stride;
     if (i >= n) continue;
@@ -61,8 +61,8 @@ __host__ __device__ void fixed_base_thread(const affine<F>* table, const S* k, a
       continue;
     }
     const F d = p[j].ZZ * p[j].ZZZ;
-    out[i] = to_affine_given(p[j], inv * before[j]);  /* (ZZ_j ZZZ_j)^-1 = (Π_{l≤j})^-1 Π_{l<j} */
-    inv *= d;                                          /* (Π_{l<j})^-1 */
+    out[i] = to_affine_given(p[j], inv * before[j]); /* (ZZ_j ZZZ_j)^-1 = (Π_{l≤j})^-1 Π_{l<j} */
+    inv *= d;                                        /* (Π_{l<j})^-1 */
   }
 }
 

@@ -36,8 +36,8 @@ struct g2_types {
   static ec::g2_jacobian<C> from_xyzz(const std::byte* p) { return cuda::from_device_xyzz_g2<C>(p); }
   static ec::g2_affine<C> from_affine(const std::byte* p) { return cuda::from_device_affine_g2<C>(p); }
 };
-using curve_types = ::testing::Types<g1_types<curves::bls12_381>, g2_types<curves::bls12_381>,
-                                     g1_types<curves::bn254>, g2_types<curves::bn254>>;
+using curve_types = ::testing::Types<g1_types<curves::bls12_381>, g2_types<curves::bls12_381>, g1_types<curves::bn254>,
+                                     g2_types<curves::bn254>>;
 /* Bls12_381_G1, ..., Bn254_G2 */
 struct group_names {
   template <class T>
@@ -83,10 +83,17 @@ struct curve_io {
     for (std::size_t k = 0; k < n; ++k) {
       cpu_affine q;
       switch (g() % 8) {
-        case 0: q = cpu_affine::identity(); break;
-        case 1: q = acc.to_jacobian().to_affine(); break;     // P + P (or infinity + infinity)
-        case 2: q = -acc.to_jacobian().to_affine(); break;    // P + (-P)
-        default: q = pool[g() % pool.size()];
+        case 0:
+          q = cpu_affine::identity();
+          break;
+        case 1:
+          q = acc.to_jacobian().to_affine();
+          break;  // P + P (or infinity + infinity)
+        case 2:
+          q = -acc.to_jacobian().to_affine();
+          break;  // P + (-P)
+        default:
+          q = pool[g() % pool.size()];
       }
       ops.push_back(q);
       acc += q;
@@ -113,11 +120,22 @@ struct curve_io {
       const cpu_xyzz a = rescaled(g, from_cpu_affine(pool[g() % pool.size()]));
       cpu_xyzz b = rescaled(g, from_cpu_affine(pool[g() % pool.size()]));
       switch (k % 8) {
-        case 0: b = cpu_xyzz{}; break;
-        case 1: p.push_back(cpu_xyzz{}); q.push_back(b); continue;
-        case 2: b = rescaled(g, a); break;
-        case 3: b = rescaled(g, a); b.Y = -b.Y; break;
-        default: break;
+        case 0:
+          b = cpu_xyzz{};
+          break;
+        case 1:
+          p.push_back(cpu_xyzz{});
+          q.push_back(b);
+          continue;
+        case 2:
+          b = rescaled(g, a);
+          break;
+        case 3:
+          b = rescaled(g, a);
+          b.Y = -b.Y;
+          break;
+        default:
+          break;
       }
       p.push_back(a);
       q.push_back(b);
@@ -130,12 +148,23 @@ struct curve_io {
     for (std::size_t k = 0; k < n; ++k) {
       cpu_affine a = pool[g() % pool.size()], b = pool[g() % pool.size()];
       switch (k % 8) {
-        case 0: b = cpu_affine::identity(); break;
-        case 1: a = cpu_affine::identity(); break;
-        case 2: b = a; break;
-        case 3: b = -a; break;
-        case 4: a = b = cpu_affine::identity(); break;
-        default: break;
+        case 0:
+          b = cpu_affine::identity();
+          break;
+        case 1:
+          a = cpu_affine::identity();
+          break;
+        case 2:
+          b = a;
+          break;
+        case 3:
+          b = -a;
+          break;
+        case 4:
+          a = b = cpu_affine::identity();
+          break;
+        default:
+          break;
       }
       p.push_back(a);
       q.push_back(b);

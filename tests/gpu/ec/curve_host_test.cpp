@@ -79,7 +79,7 @@ TYPED_TEST(DeviceCurveOnHost, AdditionsThroughAnAccessorMatchTheMemberAdditions)
       const auto d = io::to_device(q);
       cuda::add_affine_to<F>(local_sum<F>{&acc}, d);
       ref.add(d);
-      cuda::add_to<F>(local_sum<F>{&sum}, cuda::point_ref<F>{&acc});  /* sum of the running sums: meets 2 P */
+      cuda::add_to<F>(local_sum<F>{&sum}, cuda::point_ref<F>{&acc}); /* sum of the running sums: meets 2 P */
       sum_ref.add(ref);
       ASSERT_TRUE(same_bytes(acc, ref)) << "chain " << chain;
       ASSERT_TRUE(same_bytes(sum, sum_ref)) << "chain " << chain;

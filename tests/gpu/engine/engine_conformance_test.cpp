@@ -53,9 +53,11 @@ const instance& native_instance(const std::string& spec, h_form h) {
   auto& slot = cache[{spec, int(h)}];
   if (!slot) {
     auto c = circuits::make_circuit(spec);
-    auto pk = setup_circuit(*c, basic_toxic_waste<curves::bls12_381>::from_seed("conformance " + spec), h, {}, setup_engine());
+    auto pk = setup_circuit(*c, basic_toxic_waste<curves::bls12_381>::from_seed("conformance " + spec), h, {},
+                            setup_engine());
     auto in = c->parse_inputs(c->random_inputs(test::seed()));
-    slot.reset(new instance{std::move(pk), basic_prover_buffers<curves::bls12_381>(basic_proving_key<curves::bls12_381>{}), {}});
+    slot.reset(new instance{
+        std::move(pk), basic_prover_buffers<curves::bls12_381>(basic_proving_key<curves::bls12_381>{}), {}});
     slot->buf = basic_prover_buffers<curves::bls12_381>(slot->pk);
     synthesize_into(slot->pk, *c, *in, slot->buf);
     slot->pub.assign(slot->buf.z.begin() + 1, slot->buf.z.begin() + 1 + slot->pk.n_public);
@@ -71,7 +73,8 @@ const instance* circom_instance(h_form h) {
   if (!slot) {
     auto f = r1cs::read_r1cs_file(std::string(stem) + ".r1cs");
     auto pk = setup(f.m, basic_toxic_waste<curves::bls12_381>::from_seed("conformance circom"), h, {}, setup_engine());
-    slot.reset(new instance{std::move(pk), basic_prover_buffers<curves::bls12_381>(basic_proving_key<curves::bls12_381>{}), {}});
+    slot.reset(new instance{
+        std::move(pk), basic_prover_buffers<curves::bls12_381>(basic_proving_key<curves::bls12_381>{}), {}});
     slot->buf = basic_prover_buffers<curves::bls12_381>(slot->pk);
     slot->buf.z = r1cs::read_wtns_file(std::string(stem) + ".wtns");
     evaluate_from_coefs(slot->pk, slot->buf.z, slot->buf.a, slot->buf.b, slot->buf.c);
@@ -108,7 +111,8 @@ class EngineConformance : public ::testing::Test {
     SCOPED_TRACE(what + " (domain 2^" + std::to_string(in.pk.log_domain()) + ", " +
                  (in.pk.h == h_form::odd_coset ? "odd coset" : "coefficients") + ")");
     const std::vector<fr_t> a = in.buf.a, b = in.buf.b, c = in.buf.c;
-    const basic_proof<curves::bls12_381> want = prove(*reference_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
+    const basic_proof<curves::bls12_381> want =
+        prove(*reference_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
     const basic_proof<curves::bls12_381> got = prove(*engine_, in.pk, in.buf.z, in.buf.a, in.buf.b, in.buf.c, fixed);
     EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c) << engine_->name() << " proof differs";
     EXPECT_TRUE(verify(in.pk.vk(), in.pub, got));

@@ -39,7 +39,7 @@ TEST(KeyShifts, HFirstThenLAThenB1AndB2WithinTheAllowance) {
   const key_shifts all = plan_key_shifts(pk, std::size_t(1) << 40, -1);
   for (const msm::shifts* q : {&all.h, &all.c, &all.a, &all.b1, &all.b2}) {
     EXPECT_GT(q->copies, 0u);
-    EXPECT_EQ(q->copies + 1, ::cuzk::msm::window_count(q->c, 255));  /* one virtual window */
+    EXPECT_EQ(q->copies + 1, ::cuzk::msm::window_count(q->c, 255)); /* one virtual window */
   }
   const std::size_t full = basic_device_key<C>::footprint(pk, all);
   EXPECT_GT(full, plain);
@@ -52,9 +52,11 @@ TEST(KeyShifts, HFirstThenLAThenB1AndB2WithinTheAllowance) {
   /* just enough for H's copies: H has them all, the others only what is free */
   const key_shifts h_first = plan_key_shifts(pk, basic_device_key<C>::footprint(pk, only_h(all.h)) - plain, -1);
   EXPECT_EQ(h_first.h, all.h);
-  for (auto [got, want] : {std::pair{h_first.c, free.c}, {h_first.a, free.a}, {h_first.b1, free.b1}, {h_first.b2, free.b2}})
+  for (auto [got, want] :
+       {std::pair{h_first.c, free.c}, {h_first.a, free.a}, {h_first.b1, free.b1}, {h_first.b2, free.b2}})
     EXPECT_EQ(got, want);
-  EXPECT_TRUE(h_first.describe().starts_with("h " + std::to_string(all.h.copies) + "@" + std::to_string(all.h.c) + " l "));
+  EXPECT_TRUE(
+      h_first.describe().starts_with("h " + std::to_string(all.h.copies) + "@" + std::to_string(all.h.c) + " l "));
 
   /* a little less: fewer copies of H, still within the allowance */
   const std::size_t less = basic_device_key<C>::footprint(pk, only_h(all.h)) - plain - 1;
@@ -90,8 +92,7 @@ struct reserved_key {
     if (base == MAP_FAILED) return;
     pk.n_vars = std::uint32_t(vars), pk.domain_size = std::uint32_t(domain), pk.n_public = n_public;
     const auto* b = static_cast<const std::uint8_t*>(base);
-    std::span<const std::uint8_t>* spans[5] = {&pk.mapped.a, &pk.mapped.b1, &pk.mapped.c, &pk.mapped.h,
-                                               &pk.mapped.b2};
+    std::span<const std::uint8_t>* spans[5] = {&pk.mapped.a, &pk.mapped.b1, &pk.mapped.c, &pk.mapped.h, &pk.mapped.b2};
     for (int i = 0; i < 5; ++i) *spans[i] = {b, sizes[i]}, b += sizes[i];
   }
   ~reserved_key() {
@@ -159,10 +160,10 @@ TEST(KeyShifts, A2To27PartitionKeyOnAnH200LeavesRoomForOneWorkerAndNoCopies) {
       << "less room than one copy of H's points";
   const key_shifts sh = plan_key_shifts(pk, h200_budget - key - worker, -1);
   EXPECT_EQ(sh.describe(), "none");
-  std::printf("2^27 partition key: %.1f GiB plain (points and MSM temporaries), a worker's buffers %.1f GiB, "
-              "budget %.1f GiB: %s, %.1f GiB with the copies\n",
-              gib(key), gib(worker), gib(h200_budget), sh.describe().c_str(),
-              gib(basic_device_key<C>::footprint(pk, sh)));
+  std::printf(
+      "2^27 partition key: %.1f GiB plain (points and MSM temporaries), a worker's buffers %.1f GiB, "
+      "budget %.1f GiB: %s, %.1f GiB with the copies\n",
+      gib(key), gib(worker), gib(h200_budget), sh.describe().c_str(), gib(basic_device_key<C>::footprint(pk, sh)));
 }
 
 }  // namespace

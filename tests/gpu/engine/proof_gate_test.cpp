@@ -102,8 +102,8 @@ TEST(ProofGate, OneProofStagesAtATimeAndTheStagedOneOwnsBeforeLaterOnes) {
   proof b(g, X, true);
   ASSERT_TRUE(eventually(b.entered));
   ASSERT_TRUE(b.staged);
-  proof c(g, X, true);    // another proof of the same curve: no second stage
-  proof d(g, X, false);   // one that only owns
+  proof c(g, X, true);   // another proof of the same curve: no second stage
+  proof d(g, X, false);  // one that only owns
   EXPECT_TRUE(stays_false(c.entered));
   EXPECT_TRUE(stays_false(d.entered));
   a.reset();

@@ -105,12 +105,11 @@ struct config {
   using curve = C;
   using kind = Kind;
 };
-using configs = ::testing::Types<config<curves::bls12_381, cuzk::test::cpu_kind>,
-                                 config<curves::bls12_381, cuzk::test::cuda_kind>,
-                                 config<curves::bls12_381, cuzk::test::cuda_shifted_kind>,
-                                 config<curves::bn254, cuzk::test::cpu_kind>,
-                                 config<curves::bn254, cuzk::test::cuda_kind>,
-                                 config<curves::bn254, cuzk::test::cuda_shifted_kind>>;
+using configs =
+    ::testing::Types<config<curves::bls12_381, cuzk::test::cpu_kind>, config<curves::bls12_381, cuzk::test::cuda_kind>,
+                     config<curves::bls12_381, cuzk::test::cuda_shifted_kind>,
+                     config<curves::bn254, cuzk::test::cpu_kind>, config<curves::bn254, cuzk::test::cuda_kind>,
+                     config<curves::bn254, cuzk::test::cuda_shifted_kind>>;
 /* Bls12_381_Cpu, ..., Bn254_Cuda */
 struct config_names {
   template <class T>
@@ -252,18 +251,17 @@ TEST(CudaWorkerLanes, ProofsOnTwoLanesOfOneWorkerAreTheCpuProofs) {
   ASSERT_EQ(bls_lanes.size(), 2u);
   ASSERT_EQ(bn_lanes.size(), 2u);
   /* same domains (staged into the buffers as they are), a smaller one, and a larger one (its copy waits) */
-  const std::vector<const instance<bls>*> ins{&random_instance<bls>(16, h_form::odd_coset),
-                                              &random_instance<bls>(16, h_form::coefficient),
-                                              &random_instance<bls>(14, h_form::coefficient),
-                                              &random_instance<bls>(16, h_form::odd_coset)};
+  const std::vector<const instance<bls>*> ins{
+      &random_instance<bls>(16, h_form::odd_coset), &random_instance<bls>(16, h_form::coefficient),
+      &random_instance<bls>(14, h_form::coefficient), &random_instance<bls>(16, h_form::odd_coset)};
   const auto& small_bn = random_instance<bn>(14, h_form::coefficient);
   const auto rs = random_blinding<bls>(90);
   const auto rs_bn = random_blinding<bn>(91);
   auto cpu = make_cpu_engine<bls>();
   std::vector<basic_proof<bls>> want;
   for (const auto* in : ins) want.push_back(prove<bls>(*cpu, in->pk, in->z, in->a, in->b, in->c, rs));
-  const basic_proof<bn> want_bn = prove<bn>(*make_cpu_engine<bn>(), small_bn.pk, small_bn.z, small_bn.a, small_bn.b,
-                                            small_bn.c, rs_bn);
+  const basic_proof<bn> want_bn =
+      prove<bn>(*make_cpu_engine<bn>(), small_bn.pk, small_bn.z, small_bn.a, small_bn.b, small_bn.c, rs_bn);
 
   std::atomic<int> wrong{0}, done{0}, stopped{0}, waited{0};
   auto lane = [&](unsigned l, unsigned rounds) {

@@ -34,8 +34,8 @@ struct fp_types {
   using gpu = cuda::fp<C>;
   static constexpr const char* name = "Fp";
 };
-using field_types = ::testing::Types<fr_types<curves::bls12_381>, fp_types<curves::bls12_381>,
-                                     fr_types<curves::bn254>, fp_types<curves::bn254>>;
+using field_types = ::testing::Types<fr_types<curves::bls12_381>, fp_types<curves::bls12_381>, fr_types<curves::bn254>,
+                                     fp_types<curves::bn254>>;
 /* Bls12_381_Fr, ..., Bn254_Fp */
 struct field_names {
   template <class T>

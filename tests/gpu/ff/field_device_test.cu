@@ -23,14 +23,30 @@ __global__ void apply(op o, G* out, const G* a, const G* b, std::uint64_t e, std
   if (i >= n) return;
   const G x = a[i], y = b[i];
   switch (o) {
-    case op::mul: out[i] = x * y; break;
-    case op::sqr: out[i] = x.sqr(); break;
-    case op::add: out[i] = x + y; break;
-    case op::sub: out[i] = x - y; break;
-    case op::neg: out[i] = -x; break;
-    case op::dbl: out[i] = x.dbl(); break;
-    case op::inverse: out[i] = x.inverse(); break;
-    case op::pow: out[i] = x.pow(e); break;
+    case op::mul:
+      out[i] = x * y;
+      break;
+    case op::sqr:
+      out[i] = x.sqr();
+      break;
+    case op::add:
+      out[i] = x + y;
+      break;
+    case op::sub:
+      out[i] = x - y;
+      break;
+    case op::neg:
+      out[i] = -x;
+      break;
+    case op::dbl:
+      out[i] = x.dbl();
+      break;
+    case op::inverse:
+      out[i] = x.inverse();
+      break;
+    case op::pow:
+      out[i] = x.pow(e);
+      break;
     case op::mul_chain: {
       G r = x;
       for (int k = 0; k < chain_length; ++k) r = r * y + x;
@@ -53,15 +69,14 @@ template <class G, class C>
 std::vector<C> on_device(op o, const std::vector<C>& a, const std::vector<C>& b, std::uint64_t e = 0) {
   auto da = to_device(a), db = to_device(b);
   cuda::device_buffer<C> out(a.size(), "test output");
-  apply<G><<<blocks_for(a.size()), 256>>>(o, as_device_type<G>(out), as_device_type<G>(da), as_device_type<G>(db),
-                                           e, a.size());
+  apply<G><<<blocks_for(a.size()), 256>>>(o, as_device_type<G>(out), as_device_type<G>(da), as_device_type<G>(db), e,
+                                          a.size());
   CUZK_CUDA_LAUNCHED();
   return to_host(out);
 }
 
 template <class C, class F>
-void expect_all(const std::vector<C>& got, const std::vector<C>& a, const std::vector<C>& b, F cpu,
-                const char* what) {
+void expect_all(const std::vector<C>& got, const std::vector<C>& a, const std::vector<C>& b, F cpu, const char* what) {
   ASSERT_EQ(got.size(), a.size());
   std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -79,20 +94,28 @@ TYPED_TEST(DeviceField, ArithmeticMatchesTheCpuBitForBit) {
   using G = typename TypeParam::gpu;
   auto rng = cuzk::test::rng(11);
   auto [a, b] = field_pairs<C>(n_inputs, rng);
-  expect_all(on_device<G>(op::mul, a, b), a, b, [](const C& x, const C& y) { return x * y; }, "mul");
-  expect_all(on_device<G>(op::sqr, a, b), a, b, [](const C& x, const C&) { return x.sqr(); }, "sqr");
-  expect_all(on_device<G>(op::add, a, b), a, b, [](const C& x, const C& y) { return x + y; }, "add");
-  expect_all(on_device<G>(op::sub, a, b), a, b, [](const C& x, const C& y) { return x - y; }, "sub");
-  expect_all(on_device<G>(op::neg, a, b), a, b, [](const C& x, const C&) { return -x; }, "neg");
-  expect_all(on_device<G>(op::dbl, a, b), a, b, [](const C& x, const C&) { return x.dbl(); }, "dbl");
-  expect_all(on_device<G>(op::canonical, a, b), a, b, [](const C& x, const C&) { return x; }, "canonical");
-  expect_all(on_device<G>(op::mul_chain, a, b), a, b,
-             [](const C& x, const C& y) {
-               C r = x;
-               for (int k = 0; k < chain_length; ++k) r = r * y + x;
-               return r;
-             },
-             "mul chain");
+  expect_all(
+      on_device<G>(op::mul, a, b), a, b, [](const C& x, const C& y) { return x * y; }, "mul");
+  expect_all(
+      on_device<G>(op::sqr, a, b), a, b, [](const C& x, const C&) { return x.sqr(); }, "sqr");
+  expect_all(
+      on_device<G>(op::add, a, b), a, b, [](const C& x, const C& y) { return x + y; }, "add");
+  expect_all(
+      on_device<G>(op::sub, a, b), a, b, [](const C& x, const C& y) { return x - y; }, "sub");
+  expect_all(
+      on_device<G>(op::neg, a, b), a, b, [](const C& x, const C&) { return -x; }, "neg");
+  expect_all(
+      on_device<G>(op::dbl, a, b), a, b, [](const C& x, const C&) { return x.dbl(); }, "dbl");
+  expect_all(
+      on_device<G>(op::canonical, a, b), a, b, [](const C& x, const C&) { return x; }, "canonical");
+  expect_all(
+      on_device<G>(op::mul_chain, a, b), a, b,
+      [](const C& x, const C& y) {
+        C r = x;
+        for (int k = 0; k < chain_length; ++k) r = r * y + x;
+        return r;
+      },
+      "mul chain");
 }
 
 TYPED_TEST(DeviceField, InverseAndPowerMatchTheCpu) {
@@ -102,8 +125,10 @@ TYPED_TEST(DeviceField, InverseAndPowerMatchTheCpu) {
   auto rng = cuzk::test::rng(12);
   auto a = field_inputs<C>(n_inputs, rng);
   const std::uint64_t e = rng();
-  expect_all(on_device<G>(op::inverse, a, a), a, a, [](const C& x, const C&) { return x.inverse(); }, "inverse");
-  expect_all(on_device<G>(op::pow, a, a, e), a, a, [e](const C& x, const C&) { return x.pow(e); }, "pow");
+  expect_all(
+      on_device<G>(op::inverse, a, a), a, a, [](const C& x, const C&) { return x.inverse(); }, "inverse");
+  expect_all(
+      on_device<G>(op::pow, a, a, e), a, a, [e](const C& x, const C&) { return x.pow(e); }, "pow");
 }
 
 template <class C>
@@ -124,14 +149,20 @@ TYPED_TEST(DeviceFp2, ArithmeticMatchesTheCpuBitForBit) {
     b.push_back({b0[i], b1[i]});
   }
   const std::uint64_t e = rng();
-  expect_all(on_device<G>(op::mul, a, b), a, b, [](const C& x, const C& y) { return x * y; }, "mul");
-  expect_all(on_device<G>(op::sqr, a, b), a, b, [](const C& x, const C&) { return x.sqr(); }, "sqr");
-  expect_all(on_device<G>(op::add, a, b), a, b, [](const C& x, const C& y) { return x + y; }, "add");
-  expect_all(on_device<G>(op::sub, a, b), a, b, [](const C& x, const C& y) { return x - y; }, "sub");
-  expect_all(on_device<G>(op::neg, a, b), a, b, [](const C& x, const C&) { return -x; }, "neg");
-  expect_all(on_device<G>(op::inverse, a, b), a, b, [](const C& x, const C&) { return x.inverse(); }, "inverse");
-  expect_all(on_device<G>(op::pow, a, b, e), a, b,
-             [e](const C& x, const C&) { return x.pow(ff::limbs::big<1>{e}); }, "pow");
+  expect_all(
+      on_device<G>(op::mul, a, b), a, b, [](const C& x, const C& y) { return x * y; }, "mul");
+  expect_all(
+      on_device<G>(op::sqr, a, b), a, b, [](const C& x, const C&) { return x.sqr(); }, "sqr");
+  expect_all(
+      on_device<G>(op::add, a, b), a, b, [](const C& x, const C& y) { return x + y; }, "add");
+  expect_all(
+      on_device<G>(op::sub, a, b), a, b, [](const C& x, const C& y) { return x - y; }, "sub");
+  expect_all(
+      on_device<G>(op::neg, a, b), a, b, [](const C& x, const C&) { return -x; }, "neg");
+  expect_all(
+      on_device<G>(op::inverse, a, b), a, b, [](const C& x, const C&) { return x.inverse(); }, "inverse");
+  expect_all(
+      on_device<G>(op::pow, a, b, e), a, b, [e](const C& x, const C&) { return x.pow(ff::limbs::big<1>{e}); }, "pow");
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
   const auto n = std::uint32_t(k.size()), stride = std::uint32_t(host_bases.size());
   const unsigned c = sh.c, K = sh.K, W = ::cuzk::msm::window_count(c, group<A>::scalar_bits), V = (W + K - 1) / K;
   const std::uint32_t h = 1u << (c - 1), h1 = h + 1;
-  std::vector<std::vector<X>> sums(kernels::reduce_levels(h, sh.s), std::vector<X>(V));  /* [level][v] */
+  std::vector<std::vector<X>> sums(kernels::reduce_levels(h, sh.s), std::vector<X>(V)); /* [level][v] */
   for (unsigned w0 = 0; w0 < W; w0 += sh.per_group) {
     const unsigned wn = std::min(sh.per_group, W - w0), vn = (wn + K - 1) / K;
     const std::uint32_t nb = vn * h1, items = wn * n;
@@ -71,7 +71,8 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
     std::vector<std::uint32_t> keys(items), vals(items);
     for (std::uint32_t i = 0; i < n; ++i) {
       std::uint32_t limbs[8];
-      for (int l = 0; l < 4; ++l) limbs[2 * l] = std::uint32_t(k[i][l]), limbs[2 * l + 1] = std::uint32_t(k[i][l] >> 32);
+      for (int l = 0; l < 4; ++l)
+        limbs[2 * l] = std::uint32_t(k[i][l]), limbs[2 * l + 1] = std::uint32_t(k[i][l] >> 32);
       step::booth_keys(i, limbs, nullptr, 0, n, c, w0, wn, K, stride, keys.data(), vals.data());
     }
     std::vector<std::uint32_t> order(items);
@@ -85,7 +86,8 @@ typename G::jac_t emulate(std::span<const typename G::aff_t> host_bases, std::sp
       ++lengths.back();
     }
     std::vector<std::uint32_t> counts(nb + 1, 0), offsets(nb + 1);
-    for (std::uint32_t r = 0; r < unique.size(); ++r) step::scatter_run(r, unique.data(), lengths.data(), c, h1, counts.data());
+    for (std::uint32_t r = 0; r < unique.size(); ++r)
+      step::scatter_run(r, unique.data(), lengths.data(), c, h1, counts.data());
     std::exclusive_scan(counts.begin(), counts.end(), offsets.begin(), 0u);
     /* accumulation */
     std::vector<X> buckets(nb, X::identity());
@@ -173,14 +175,14 @@ TYPED_TEST(MsmEmulator, MatchesTheCpuWithCrowdedBucketsAndManyLevels) {
                 TypeParam::cpu(std::span(bases).first(n), k).to_affine());
     }
   }
-  EXPECT_GE(levels, 3u);  /* the crowded buckets went through several levels of pieces */
+  EXPECT_GE(levels, 3u); /* the crowded buckets went through several levels of pieces */
 }
 
 TYPED_TEST(MsmEmulator, ShiftedCopiesAreTheBasesTimesPowersOfTwo) {
   using A = typename TypeParam::aff_t;
   using F = typename group<A>::field;
   auto bases = TypeParam::random_bases(this->rng, 23);
-  bases[0] = {};  /* infinity stays infinity; a run starting with it, and one inside a run */
+  bases[0] = {}; /* infinity stays infinity; a run starting with it, and one inside a run */
   bases[6] = {};
   bases[7] = bases[8];
   for (unsigned c : {1u, 4u, 13u}) {
@@ -207,8 +209,8 @@ TYPED_TEST(MsmEmulator, ShiftedCopiesFoldTheWindowsAndMatchTheCpu) {
   const auto bases = TypeParam::random_bases(this->rng, 300);
   unsigned levels = 0;
   /* every window in one virtual window; two and a remainder; groups of two virtual windows */
-  for (const shape sh : {shape{9, 8, 2, 16, 29, 29}, shape{11, 16, 8, 16, 24, 12}, shape{5, 4, 2, 4, 6, 3},
-                         shape{4, 4, 2, 2, 64, 64}}) {
+  for (const shape sh :
+       {shape{9, 8, 2, 16, 29, 29}, shape{11, 16, 8, 16, 24, 12}, shape{5, 4, 2, 4, 6, 3}, shape{4, 4, 2, 2, 64, 64}}) {
     for (std::size_t n : {1, 2, 33, 300}) {
       SCOPED_TRACE("c = " + std::to_string(sh.c) + ", K = " + std::to_string(sh.K) + ", n = " + std::to_string(n));
       auto k = TypeParam::random_scalars(this->rng, n);

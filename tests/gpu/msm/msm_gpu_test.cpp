@@ -164,7 +164,7 @@ TYPED_TEST(DeviceMsm, ShiftedCopiesMatchTheCpu) {
         }
         auto k = TypeParam::random_scalars(this->rng, n);
         test::expect_pippenger<TypeParam>(dev, bases, k);
-        std::fill(k.begin(), k.end(), TypeParam::random_scalar(this->rng));  /* one bucket a window */
+        std::fill(k.begin(), k.end(), TypeParam::random_scalar(this->rng)); /* one bucket a window */
         test::expect_pippenger<TypeParam>(dev, bases, k);
       }
       std::vector<std::uint32_t> idx;
@@ -208,7 +208,7 @@ TEST(DeviceMsmWindow, ShiftsPlanOneVirtualWindowWhereMemoryAllows) {
       SCOPED_TRACE(log_n);
       ASSERT_GT(all.copies, 0u);
       EXPECT_LE(all.c, max_shifted_window);
-      EXPECT_EQ(all.copies + 1, cuzk::msm::window_count(all.c, bits));  /* one virtual window */
+      EXPECT_EQ(all.copies + 1, cuzk::msm::window_count(all.c, bits)); /* one virtual window */
       EXPECT_LT(shifted_cost(n, all, bits), plain_cost(n, window_bits(n, bits), bits));
       const shifts few = plan_shifts(n, 2, bits);
       EXPECT_LE(few.copies, 2u);

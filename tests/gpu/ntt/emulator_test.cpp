@@ -34,8 +34,8 @@ class NttEmulator : public ::testing::Test {
     const unsigned log_n = d.log_size();
     const fr n_inv = d.size_inv();
     const host_powers<C> pre(log_n, g, fr::one()), post(log_n, g.inverse(), n_inv);
-    detail::transform_spec s{log_n, d.twiddles().data(), k == kind::inverse || k == kind::coset_inverse, natural_in,
-                             {}, {}};
+    detail::transform_spec s{log_n, d.twiddles().data(), k == kind::inverse || k == kind::coset_inverse, natural_in, {},
+                             {}};
     if (k == kind::coset_forward) s.pre = pre.fn();
     if (k == kind::inverse) s.post = detail::constant(n_inv);
     if (k == kind::coset_inverse) s.post = post.fn();

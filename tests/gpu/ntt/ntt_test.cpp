@@ -22,8 +22,8 @@
 namespace cuzk::cuda::ntt::test {
 namespace {
 
-using poly::root_family;
 using cuzk::test::curve_name;
+using poly::root_family;
 
 template <class C>
 std::vector<ff::fr<C>> on_device(const std::vector<ff::fr<C>>& in,
@@ -52,10 +52,18 @@ void check_transforms(unsigned log_n, root_family f, std::mt19937_64& rng) {
         const auto input = in == order::natural ? a : bit_reversed(a, log_n);
         const auto got = on_device<C>(input, [&](ff::fr<C>* p, cudaStream_t s) {
           switch (k) {
-            case kind::forward: forward<C>(p, log_n, f, in, out, s); break;
-            case kind::inverse: inverse<C>(p, log_n, f, in, out, s); break;
-            case kind::coset_forward: coset_forward<C>(p, log_n, f, g, in, out, s); break;
-            case kind::coset_inverse: coset_inverse<C>(p, log_n, f, g, in, out, s); break;
+            case kind::forward:
+              forward<C>(p, log_n, f, in, out, s);
+              break;
+            case kind::inverse:
+              inverse<C>(p, log_n, f, in, out, s);
+              break;
+            case kind::coset_forward:
+              coset_forward<C>(p, log_n, f, g, in, out, s);
+              break;
+            case kind::coset_inverse:
+              coset_inverse<C>(p, log_n, f, g, in, out, s);
+              break;
           }
         });
         const auto expect = out == order::natural ? want : bit_reversed(want, log_n);

@@ -20,10 +20,14 @@ namespace cuzk::cuda::ntt::test {
 enum class kind { forward, inverse, coset_forward, coset_inverse };
 inline const char* name(kind k) {
   switch (k) {
-    case kind::forward: return "forward";
-    case kind::inverse: return "inverse";
-    case kind::coset_forward: return "coset_forward";
-    case kind::coset_inverse: return "coset_inverse";
+    case kind::forward:
+      return "forward";
+    case kind::inverse:
+      return "inverse";
+    case kind::coset_forward:
+      return "coset_forward";
+    case kind::coset_inverse:
+      return "coset_inverse";
   }
   return "?";
 }
@@ -55,13 +59,20 @@ ff::fr<C> coset_shift(std::mt19937_64& g) {
 }
 
 template <class C>
-std::vector<ff::fr<C>> expected(kind k, const poly::basic_domain<C>& d, std::vector<ff::fr<C>> a,
-                                const ff::fr<C>& g) {
+std::vector<ff::fr<C>> expected(kind k, const poly::basic_domain<C>& d, std::vector<ff::fr<C>> a, const ff::fr<C>& g) {
   switch (k) {
-    case kind::forward: poly::ntt(d, std::span(a)); break;
-    case kind::inverse: poly::intt(d, std::span(a)); break;
-    case kind::coset_forward: poly::coset_ntt(d, std::span(a), g); break;
-    case kind::coset_inverse: poly::coset_intt(d, std::span(a), g); break;
+    case kind::forward:
+      poly::ntt(d, std::span(a));
+      break;
+    case kind::inverse:
+      poly::intt(d, std::span(a));
+      break;
+    case kind::coset_forward:
+      poly::coset_ntt(d, std::span(a), g);
+      break;
+    case kind::coset_inverse:
+      poly::coset_intt(d, std::span(a), g);
+      break;
   }
   return a;
 }

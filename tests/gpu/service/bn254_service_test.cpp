@@ -35,7 +35,8 @@ struct case_t {
 };
 
 template <class C>
-std::function<bool(const std::string&, const std::string&)> verifier(std::shared_ptr<const groth16::basic_proving_key<C>> pk) {
+std::function<bool(const std::string&, const std::string&)> verifier(
+    std::shared_ptr<const groth16::basic_proving_key<C>> pk) {
   return [pk](const std::string& proof, const std::string& pub) { return verifies<C>(*pk, proof, pub); };
 }
 
@@ -115,7 +116,8 @@ TEST(DeviceServiceBn254, ACeremonyKeysCircomJobAndNativeJobsOfBothCurvesMatchThe
   ASSERT_EQ(gpu.size(), cases.size());
   for (std::size_t i = 0; i < cases.size(); ++i)
     EXPECT_EQ(gpu[i], cpu[i]) << cases[i].submit.job_id << ": the CUDA backend's proof differs from the CPU backend's";
-  EXPECT_NE(gpu[0].first.find("\"bn128\""), std::string::npos) << "the circom proof does not name its curve: " << gpu[0].first;
+  EXPECT_NE(gpu[0].first.find("\"bn128\""), std::string::npos)
+      << "the circom proof does not name its curve: " << gpu[0].first;
   if (const char* dir = std::getenv("CUZK_GPU_PROOFS")) {
     fs::create_directories(dir);
     std::ofstream(fs::path(dir) / "service-bn254-circom.cuda.proof.json") << gpu[0].first;

@@ -110,9 +110,9 @@ TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte)
   for (const auto& c : circuits) key_for(c);
   const auto seed = test::seed();
   auto run = [&](const std::string& be, const std::vector<std::string>& extra) {
-    return fixed_blinding_proofs({"4x4096", "2x32768"}, be, extra, 2, "mixed-", 8, [&](std::size_t i) {
-      return circuits[i % circuits.size()];
-    }, seed);
+    return fixed_blinding_proofs(
+        {"4x4096", "2x32768"}, be, extra, 2, "mixed-", 8, [&](std::size_t i) { return circuits[i % circuits.size()]; },
+        seed);
   };
   const auto cpu = run("cpu", {});
   const auto gpu = run("cuda", {});
@@ -120,7 +120,8 @@ TEST(DeviceService, MixedCircuitsOnTheGpuVerifyAndMatchTheCpuBackendByteForByte)
   /* one worker: its two lanes, the next proof's inputs copied while the current one's MSMs run */
   const auto lanes = fixed_blinding_proofs(
       {"4x4096", "2x32768"}, "cuda", {"--workers-per-gpu", "1"}, 2, "mixed-", 8,
-      [&](std::size_t i) { return circuits[i % circuits.size()]; }, seed, [](const std::string& logs) {
+      [&](std::size_t i) { return circuits[i % circuits.size()]; }, seed,
+      [](const std::string& logs) {
         EXPECT_NE(logs.find("1 workers (2 lanes each"), std::string::npos) << "one worker without its two lanes";
       });
   ASSERT_EQ(cpu.size(), 8u);
@@ -183,8 +184,8 @@ TEST(DeviceService, AKeyLargerThanTheDeviceBudgetIsStreamedAndItsProofsMatchTheC
       EXPECT_NE(logs.find("streamed=true"), std::string::npos) << "the key was not streamed";
       EXPECT_EQ(logs.find("streamed=false"), std::string::npos) << "a proof used resident bases";
     };
-    return fixed_blinding_proofs({"2x32768"}, be, extra, 1, "streamed-", 3, [&](std::size_t) { return circuit; }, seed,
-                                 streamed_only);
+    return fixed_blinding_proofs(
+        {"2x32768"}, be, extra, 1, "streamed-", 3, [&](std::size_t) { return circuit; }, seed, streamed_only);
   };
   const auto cpu = run("cpu", {});
   const auto streamed = run("cuda", {"--device-budget", "0.004"});  // 4 MiB: the key's bases alone need more
@@ -212,7 +213,8 @@ TEST(DeviceService, AKeyThatFitsOnlyWithFewerWorkersIsStreamedAndTheLogSaysHowMa
   const auto at = tiny.find("(bases and MSM workspace ");
   ASSERT_NE(at, std::string::npos) << tiny;
   double bases = 0, work = 0;
-  ASSERT_EQ(std::sscanf(tiny.c_str() + at, "(bases and MSM workspace %lf GiB, buffers %lf GiB a worker)", &bases, &work), 2)
+  ASSERT_EQ(
+      std::sscanf(tiny.c_str() + at, "(bases and MSM workspace %lf GiB, buffers %lf GiB a worker)", &bases, &work), 2)
       << tiny.substr(at, 120);
   char budget[32];
   std::snprintf(budget, sizeof budget, "%.4f", bases + 1.5 * work);  // room for one worker's buffers, not two
@@ -226,7 +228,8 @@ TEST(DeviceService, AKeyThatFitsOnlyWithFewerWorkersIsStreamedAndTheLogSaysHowMa
   EXPECT_EQ(server->terminate(), 0);
   const auto logs = server_logs(svc);
   EXPECT_NE(logs.find("so it is streamed for every proof; with --workers-per-gpu 1 it would stay resident"),
-            std::string::npos) << logs;
+            std::string::npos)
+      << logs;
   EXPECT_NE(logs.find("streamed=true"), std::string::npos) << "the key was not streamed";
 }
 
@@ -305,7 +308,8 @@ TEST(DeviceService, ATransientDeviceErrorRetriesTheFilledSlotWithoutANewSynthesi
   c.submit(job("transient", circuit, test::seed()));
   EXPECT_EQ(proven(c, "transient", circuit).size(), 1u);
   EXPECT_EQ(syntheses(c, "transient"), 1u) << "the slot was synthesized again";
-  EXPECT_EQ(c.status("transient").partitions.at(0).attempts, 0u) << "the partition was requeued, not retried in its slot";
+  EXPECT_EQ(c.status("transient").partitions.at(0).attempts, 0u)
+      << "the partition was requeued, not retried in its slot";
   EXPECT_NE(server_logs(svc).find("will be retried"), std::string::npos);
   EXPECT_EQ(server->terminate(), 0);
 }

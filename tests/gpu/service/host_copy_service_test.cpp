@@ -40,7 +40,9 @@ double metric(const service& svc, const std::string& series) {
   return at == std::string::npos ? -1 : std::stod(text.substr(at + series.size() + 2));
 }
 
-std::uint32_t syntheses(client::connection& c, const std::string& id) { return c.status(id).partitions.at(0).syntheses; }
+std::uint32_t syntheses(client::connection& c, const std::string& id) {
+  return c.status(id).partitions.at(0).syntheses;
+}
 
 bool synthesized(client::connection& c, const std::string& id) {
   const auto st = c.status(id);
@@ -95,9 +97,10 @@ TEST(HostCopy, ADroppedKeyLeavesHostMemoryAndARestartProvesItsFilledSlotsFromThe
     s.zkey = key.path;
     ASSERT_TRUE(c.submit(s).created);
   }
-  ASSERT_TRUE(eventually([&] {
-    return std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return synthesized(c, id); });
-  }, 120s)) << server_logs(svc);
+  ASSERT_TRUE(eventually(
+      [&] { return std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return synthesized(c, id); }); },
+      120s))
+      << server_logs(svc);
   server->kill9();
 
   server = svc.start_server({}, args);

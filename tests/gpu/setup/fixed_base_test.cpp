@@ -42,8 +42,8 @@ template <class A, class F>
                     (cpu[i].infinity || (std::memcmp(&gpu[i].x, &cpu[i].x, sizeof cpu[i].x) == 0 &&
                                          std::memcmp(&gpu[i].y, &cpu[i].y, sizeof cpu[i].y) == 0));
     if (!eq)
-      return ::testing::AssertionFailure() << "point " << i << " of " << cpu.size() << " differs (k = "
-                                           << k[i].to_decimal() << ")";
+      return ::testing::AssertionFailure()
+             << "point " << i << " of " << cpu.size() << " differs (k = " << k[i].to_decimal() << ")";
   }
   return ::testing::AssertionSuccess();
 }

@@ -13,9 +13,9 @@
 #include "cuda/memory.hpp"
 
 /* First line of every GPU test: reported SKIPPED (not passed) where there is no device. */
-#define CUZK_REQUIRE_GPU()                                                       \
-  do {                                                                           \
-    if (::cuzk::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";     \
+#define CUZK_REQUIRE_GPU()                                                   \
+  do {                                                                       \
+    if (::cuzk::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device"; \
   } while (0)
 
 namespace cuzk::test {

@@ -61,7 +61,8 @@ TEST(ClusterCredentials, APasswordOnlyComesFromAFileOnlyTheServiceReads) {
   s.zkey = key_id;
   EXPECT_TRUE(c.submit(s).created) << server_logs(svc);
   EXPECT_TRUE(server::cluster_store(pg.conninfo()).find("uid:" + std::to_string(::getuid()), "j1"))
-      << "the node did not record the job in the cluster database\n" << server_logs(svc);
+      << "the node did not record the job in the cluster database\n"
+      << server_logs(svc);
   // The same string without its password may stay on the command line (a libpq passfile holds the password).
   EXPECT_EQ(server->terminate(), 0);
   server = svc.start_server({}, args({"--cluster-database", pg.conninfo()}));

@@ -68,8 +68,9 @@ TEST(ClusterCritical, TheAcceptingNodesBucketAndTheClustersPartitionBoundRefuseC
   // b's bucket is its own; the partitions of the client's unfinished critical jobs (3) are the cluster's.
   EXPECT_EQ(refusal(cb, critical("c3", s + 2)), "");
   const auto bound = refusal(cb, critical("c4", s + 3));
-  EXPECT_NE(bound.find("this job's 1 critical partition(s) and your 3 unfinished ones exceed the limit per client of 3"),
-            std::string::npos)
+  EXPECT_NE(
+      bound.find("this job's 1 critical partition(s) and your 3 unfinished ones exceed the limit per client of 3"),
+      std::string::npos)
       << "c4 accepted over the cluster's partition bound: " << bound;
   EXPECT_EQ(b.metric("cuzk_cluster_submits_refused_total{reason=\"critical\"}"), 1);
   EXPECT_EQ(refusal(cb, native_submit("h1", circuit, s + 4, "critical")), "") << "other classes are not bounded by it";

@@ -26,8 +26,8 @@ using namespace std::chrono_literals;
 const std::string circuit = "chain:size=64";
 
 std::vector<std::string> cluster_args(const std::string& conninfo, const std::string& name, const std::string& key_id) {
-  return {"--cluster-database", conninfo, "--cluster-node", name, "--cluster-heartbeat", "0.5",
-          "--cluster-dead-after", "3", "--key", key_id};
+  return {"--cluster-database",   conninfo, "--cluster-node", name,  "--cluster-heartbeat", "0.5",
+          "--cluster-dead-after", "3",      "--key",          key_id};
 }
 
 std::string logs(const service& svc) { return server_logs(svc); }
@@ -72,30 +72,35 @@ TEST(ClusterNetwork, ClientsInANamespaceReachEveryNodeWithTheirKeysAndSeeOnlyThe
   const auto wtns = witness_file(work, "alice.wtns", circuit, seed());
   auto r = cli("alice", 0, "submit --upload --wtns " + wtns.string() + " --zkey " + key_id + " --job-id a1");
   ASSERT_EQ(r.rc, 0) << r.out << r.err << logs(*nodes[0]);
-  r = cli("alice", 1, "wait --job-id a1 --timeout 120 --proof " + (work / "a1.proof.json").string() + " --public " +
-                          (work / "a1.public.json").string());
+  r = cli("alice", 1,
+          "wait --job-id a1 --timeout 120 --proof " + (work / "a1.proof.json").string() + " --public " +
+              (work / "a1.public.json").string());
   ASSERT_EQ(r.rc, 0) << r.out << r.err << logs(*nodes[0]) << logs(*nodes[1]);
   EXPECT_TRUE(verifies(*key_for(circuit).pk, json_file(work / "a1.proof.json"), json_file(work / "a1.public.json")));
   // A native job over node 1, fetched on node 0.
   std::ofstream(work / "in.json") << inputs_for(circuit, seed() + 1);
-  r = cli("alice", 1, "submit --circuit " + circuit + " --inputs " + (work / "in.json").string() + " --zkey " + key_id +
-                          " --job-id a2");
+  r = cli("alice", 1,
+          "submit --circuit " + circuit + " --inputs " + (work / "in.json").string() + " --zkey " + key_id +
+              " --job-id a2");
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  r = cli("alice", 0, "wait --job-id a2 --timeout 120 --proof " + (work / "a2.proof.json").string() + " --public " +
-                          (work / "a2.public.json").string());
+  r = cli("alice", 0,
+          "wait --job-id a2 --timeout 120 --proof " + (work / "a2.proof.json").string() + " --public " +
+              (work / "a2.public.json").string());
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_TRUE(verifies(*key_for(circuit).pk, json_file(work / "a2.proof.json"), json_file(work / "a2.public.json")));
   // bob is another client on every node: alice's jobs are not his.
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    r = cli("bob", i, "wait --job-id a1 --timeout 5 --proof " + (work / "b.proof.json").string() + " --public " +
-                          (work / "b.public.json").string());
+    r = cli("bob", i,
+            "wait --job-id a1 --timeout 5 --proof " + (work / "b.proof.json").string() + " --public " +
+                (work / "b.public.json").string());
     EXPECT_NE(r.rc, 0) << "bob read alice's job on node " << i;
     EXPECT_NE((r.out + r.err).find("no job a1"), std::string::npos) << r.out << r.err;
   }
   // mallory's key was never authorized: refused at the handshake on every node.
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    r = cli("mallory", i, "wait --request-timeout 1 --job-id a1 --timeout 2 --proof " + (work / "m.proof.json").string() + " --public " +
-                              (work / "m.public.json").string());
+    r = cli("mallory", i,
+            "wait --request-timeout 1 --job-id a1 --timeout 2 --proof " + (work / "m.proof.json").string() +
+                " --public " + (work / "m.public.json").string());
     EXPECT_EQ(r.rc, 3) << r.out << r.err;
     EXPECT_FALSE(fs::exists(work / "m.proof.json"));
   }
@@ -121,7 +126,8 @@ TEST(ClusterNetwork, ANodeCutFromTheNetworkMidProofLosesItsJobAndEveryJobComplet
   auto a_worker = a_svc.start_worker("a-w");
   auto ca = a_svc.connect(20s);
   ASSERT_TRUE(ca.submit(native_submit("j0", circuit, seed(), "cut")).created) << logs(a_svc);
-  ASSERT_TRUE(eventually([&] { return ca.status("j0").partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
+  ASSERT_TRUE(
+      eventually([&] { return ca.status("j0").partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
       << logs(a_svc);
   auto b = b_svc.start_server({}, cluster_args(pg.conninfo(), "b", key_b));
   auto b_worker = b_svc.start_worker("b-w");

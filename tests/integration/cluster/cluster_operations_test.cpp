@@ -35,10 +35,12 @@ struct node {
     key_id = load_srs(*svc, key_for(circuit).path);
   }
   void start(bool spool = true, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"--cluster-node", name, "--cluster-heartbeat", "0.5", "--cluster-dead-after", "3",
-                                  "--key", key_id};
-    if (conninfo_file.empty()) args.insert(args.end(), {"--cluster-database", conninfo});
-    else args.insert(args.end(), {"--cluster-database-file", conninfo_file.string()});
+    std::vector<std::string> args{"--cluster-node", name,  "--cluster-heartbeat", "0.5", "--cluster-dead-after", "3",
+                                  "--key",          key_id};
+    if (conninfo_file.empty())
+      args.insert(args.end(), {"--cluster-database", conninfo});
+    else
+      args.insert(args.end(), {"--cluster-database-file", conninfo_file.string()});
     if (spool) args.insert(args.end(), {"--spool-dir", (svc->dir() / "spool").string()});
     args.insert(args.end(), extra.begin(), extra.end());
     server = svc->start_server({}, args);
@@ -89,7 +91,13 @@ TEST(ClusterOperations, ANodeWithoutASpoolLeavesStreamedJobsToANodeWithOne) {
   auto ca = a.connect();
   const auto s = seed();
   ASSERT_TRUE(ca.submit(native_submit("j0", circuit, s, "ops")).created) << a.logs();
-  ASSERT_TRUE(eventually([&] { auto j = job_in(pg, "j0"); return j && j->node == "a"; }, 20s)) << a.logs();
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto j = job_in(pg, "j0");
+        return j && j->node == "a";
+      },
+      20s))
+      << a.logs();
   // j1 streams its witness into a's spool; it travels in the database with the job.
   ca.upload("w1", proto::upload_kind::wtns, witness_file(a.svc->dir(), "j1.wtns", circuit, s + 1), a.key_id);
   proto::submit streamed = native_submit("j1", circuit, 0, "ops");
@@ -99,12 +107,19 @@ TEST(ClusterOperations, ANodeWithoutASpoolLeavesStreamedJobsToANodeWithOne) {
   // b keeps no spool. j2, newer than j1, is b's to claim: j1 (first in line) is passed over, never claimed.
   b.start(false);
   ASSERT_TRUE(ca.submit(native_submit("j2", circuit, s + 2, "ops")).created);
-  ASSERT_TRUE(eventually([&] { auto j = job_in(pg, "j2"); return j && j->node == "b"; }, 30s))
-      << "b never claimed j2: it is busy claiming and giving back j1\n" << a.logs() << b.logs();
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto j = job_in(pg, "j2");
+        return j && j->node == "b";
+      },
+      30s))
+      << "b never claimed j2: it is busy claiming and giving back j1\n"
+      << a.logs() << b.logs();
   auto j1 = job_in(pg, "j1");
   ASSERT_TRUE(j1);
   EXPECT_EQ(j1->state, server::cluster_state::queued);
-  EXPECT_EQ(j1->attempts, 0u) << "j1 was claimed " << j1->attempts << " times by a node that cannot take it\n" << b.logs();
+  EXPECT_EQ(j1->attempts, 0u) << "j1 was claimed " << j1->attempts << " times by a node that cannot take it\n"
+                              << b.logs();
   EXPECT_EQ(server_logs(*b.svc).find("returned to the queue"), std::string::npos) << b.logs();
   // A node with a spool proves it: a, given a worker, proves j0 and then claims and proves j1.
   a.add_worker();
@@ -125,7 +140,7 @@ TEST(ClusterOperations, ASecondNodeUnderALiveNodesNameIsRefusedAtStart) {
   ASSERT_TRUE(st) << "the second node under a live node's name keeps running\n" << b.logs();
   EXPECT_TRUE(WIFEXITED(*st) && WEXITSTATUS(*st) == 1) << *st;
   const auto why = server_logs(*b.svc);
-  EXPECT_NE(why.find("cluster node name same is in use by a live node (" ), std::string::npos) << why;
+  EXPECT_NE(why.find("cluster node name same is in use by a live node ("), std::string::npos) << why;
   EXPECT_NE(why.find("pool " + a.svc->pool()), std::string::npos) << "the sentence names the node holding it\n" << why;
   EXPECT_NE(why.find("--cluster-node"), std::string::npos) << why;
   // a was not disturbed: it still serves and proves.
@@ -160,8 +175,8 @@ TEST(ClusterOperations, DurationOptionsRefuseAFractionTheyWouldCut) {
       {"--cluster-heartbeat 0.2005", "0.2005 is not a whole number of milliseconds"},
   };
   for (const auto& [option, sentence] : cases) {
-    const auto r = said(server_bin() + " --pool none --endpoint ipc:///nonexistent/x " + option +
-                       " --cluster-database host=none");
+    const auto r =
+        said(server_bin() + " --pool none --endpoint ipc:///nonexistent/x " + option + " --cluster-database host=none");
     EXPECT_NE(r.rc, 0) << option;
     EXPECT_NE(r.out.find(option.substr(0, option.find(' '))), std::string::npos) << option << ": " << r.out;
     EXPECT_NE(r.out.find(sentence), std::string::npos) << option << ": " << r.out;
@@ -170,17 +185,19 @@ TEST(ClusterOperations, DurationOptionsRefuseAFractionTheyWouldCut) {
   temp_dir d;
   std::ofstream(d.path / "cuzk.toml") << "[cluster]\ndead_after = 2.5\n";
   auto r = said(server_bin() + " --config " + (d.path / "cuzk.toml").string() +
-               " --pool none --endpoint ipc:///nonexistent/x --cluster-database host=none");
+                " --pool none --endpoint ipc:///nonexistent/x --cluster-database host=none");
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.out.find("2.5 is not a whole number of seconds"), std::string::npos) << r.out;
   // Whole values pass the parse (and then fail on the missing pool, a different sentence).
-  r = said(server_bin() + " --pool none --endpoint ipc:///nonexistent/x --cluster-dead-after 10 --cluster-heartbeat 0.25 "
-                         "--hung-timeout 0.001 --retention 60 --upload-stall 2 --cluster-database host=none");
+  r = said(server_bin() +
+           " --pool none --endpoint ipc:///nonexistent/x --cluster-dead-after 10 --cluster-heartbeat 0.25 "
+           "--hung-timeout 0.001 --retention 60 --upload-stall 2 --cluster-database host=none");
   EXPECT_EQ(r.out.find("whole number"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("pool"), std::string::npos) << r.out;
   // A heartbeat above half the dead-node timeout is refused too.
-  r = said(server_bin() + " --pool none --endpoint ipc:///nonexistent/x --cluster-dead-after 3 --cluster-heartbeat 2 "
-                         "--cluster-database host=none");
+  r = said(server_bin() +
+           " --pool none --endpoint ipc:///nonexistent/x --cluster-dead-after 3 --cluster-heartbeat 2 "
+           "--cluster-database host=none");
   EXPECT_NE(r.rc, 0);
   EXPECT_NE(r.out.find("--cluster-heartbeat 2 s must be at most half of --cluster-dead-after 3 s"), std::string::npos)
       << r.out;
@@ -204,7 +221,12 @@ TEST(ClusterOperations, ALoginTheDatabaseRefusesIsNamedInTheLogReadyzAndStatusWi
   ASSERT_TRUE(eventually([&] { return server_logs(*a.svc).find(refusal) != std::string::npos; }, 30s)) << a.logs();
   // /readyz: not ready, and why.
   http_result ready;
-  ASSERT_TRUE(eventually([&] { ready = http_request(port, "/readyz"); return ready.status == 503; }, 20s))
+  ASSERT_TRUE(eventually(
+      [&] {
+        ready = http_request(port, "/readyz");
+        return ready.status == 503;
+      },
+      20s))
       << ready.status << " " << ready.body;
   EXPECT_NE(ready.body.find(refusal), std::string::npos) << ready.body;
   // cuzk status names it; cuzk status --cluster shows it beside the node's name.
@@ -232,7 +254,8 @@ TEST(ClusterOperations, ALoginTheDatabaseRefusesIsNamedInTheLogReadyzAndStatusWi
 
 TEST(ClusterOperations, WithoutPasswordRemovesTheConnectionStringsPassword) {
   using server::without_password;
-  EXPECT_EQ(without_password("bad \"postgresql://u:pw1@h/db\"", "postgresql://u:pw1@h/db"), "bad \"postgresql://u:***@h/db\"");
+  EXPECT_EQ(without_password("bad \"postgresql://u:pw1@h/db\"", "postgresql://u:pw1@h/db"),
+            "bad \"postgresql://u:***@h/db\"");
   EXPECT_EQ(without_password("x password=pw2 y", "host=h password=pw2 user=u"), "x password=*** y");
   EXPECT_EQ(without_password("'a b' and a b", "host=h password = 'a b'"), "'***' and ***");
   EXPECT_EQ(without_password("q=pw3", "postgresql://u@h/db?password=pw3&sslmode=require"), "q=***");
@@ -248,7 +271,13 @@ TEST(ClusterOperations, StatusClusterListsTheNodesTheirHeartbeatsKeysAndClaims) 
   // a claims j0 (no worker: it stays claimed).
   auto ca = a.connect();
   ASSERT_TRUE(ca.submit(native_submit("j0", circuit, seed(), "ops")).created);
-  ASSERT_TRUE(eventually([&] { auto j = job_in(pg, "j0"); return j && j->state == server::cluster_state::claimed; }, 20s)) << a.logs();
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto j = job_in(pg, "j0");
+        return j && j->state == server::cluster_state::claimed;
+      },
+      20s))
+      << a.logs();
   const auto claimer = job_in(pg, "j0")->node;
   auto view = [&] {
     const auto r = run(cli_bin() + " status --cluster --json --endpoint " + a.svc->endpoint());

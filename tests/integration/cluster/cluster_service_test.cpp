@@ -35,9 +35,18 @@ struct node {
     key_id = load_srs(*svc, key_for(circuit).path);
   }
   void start(std::vector<std::string> extra = {}, std::chrono::seconds dead_after = 3s) {
-    std::vector<std::string> args{"--cluster-database", conninfo, "--cluster-node", name, "--cluster-heartbeat", "0.5",
-                                  "--cluster-dead-after", std::to_string(dead_after.count()), "--key", key_id,
-                                  "--spool-dir", (svc->dir() / "spool").string()};
+    std::vector<std::string> args{"--cluster-database",
+                                  conninfo,
+                                  "--cluster-node",
+                                  name,
+                                  "--cluster-heartbeat",
+                                  "0.5",
+                                  "--cluster-dead-after",
+                                  std::to_string(dead_after.count()),
+                                  "--key",
+                                  key_id,
+                                  "--spool-dir",
+                                  (svc->dir() / "spool").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     server = svc->start_server({}, args);
   }
@@ -86,7 +95,8 @@ void hold_synthesized(node& n, const std::string& job_id, std::chrono::seconds d
   n.add_worker();
   auto c = n.connect();
   EXPECT_TRUE(c.submit(job(job_id, seed())).created) << logs({&n});
-  EXPECT_TRUE(eventually([&] { return c.status(job_id).partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
+  EXPECT_TRUE(
+      eventually([&] { return c.status(job_id).partitions.at(0).state == proto::partition_state::synthesized; }, 60s))
       << logs({&n});
 }
 
@@ -170,7 +180,8 @@ TEST(ClusterService, ASilentNodesJobsAreRetakenAndItsLateResultDiscarded) {
   EXPECT_NE(server_logs(*b.svc).find("of silent nodes returned to the queue"), std::string::npos) << logs({&b});
   // a comes back with j0 FILLED in its pool: b holds the job now, so a drops it rather than proving it.
   a.start();
-  ASSERT_TRUE(eventually([&] { return server_logs(*a.svc).find("another node holds it now") != std::string::npos; }, 30s))
+  ASSERT_TRUE(
+      eventually([&] { return server_logs(*a.svc).find("another node holds it now") != std::string::npos; }, 30s))
       << logs({&a});
   EXPECT_EQ(node_of(pg, "j0"), "b");
   EXPECT_EQ(state_of(pg, "j0"), "done");
@@ -218,7 +229,8 @@ TEST(ClusterService, TheDatabaseGoingAwayIsAnsweredAndWhatWasProvenMeanwhileReac
   }
   // a proves j0 while the database is away: the proof waits in a's pool.
   ASSERT_EQ(::kill(a.server->pid(), SIGUSR2), 0);
-  ASSERT_TRUE(eventually([&] { return server_logs(*a.svc).find("proven job=") != std::string::npos; }, 60s)) << logs({&a});
+  ASSERT_TRUE(eventually([&] { return server_logs(*a.svc).find("proven job=") != std::string::npos; }, 60s))
+      << logs({&a});
   std::this_thread::sleep_for(1500ms);  // a's report fails at least once
   EXPECT_TRUE(a.server->running());
   EXPECT_TRUE(b.server->running());

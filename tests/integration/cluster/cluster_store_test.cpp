@@ -149,7 +149,8 @@ TEST(ClusterStoreSchema, AnOlderDatabasesHexProofsBecomeBytes) {
       "claimed timestamptz, attempts integer NOT NULL DEFAULT 0, error text, results text[], finished timestamptz, "
       "UNIQUE (owner, job_id))");
   sql("INSERT INTO cuzk_jobs (owner, job_id, digest, key_id, spec, priority, partitions, state, node, results, "
-      "finished) VALUES ('uid:1', 'old', '00ff', '" + key_a + "', '', 1, 2, 'done', 'a', ARRAY['0102', 'ff'], now())");
+      "finished) VALUES ('uid:1', 'old', '00ff', '" +
+      key_a + "', '', 1, 2, 'done', 'a', ARRAY['0102', 'ff'], now())");
   cluster_store s(pg.conninfo());
   s.migrate();
   s.migrate();  // once migrated, a second start changes nothing

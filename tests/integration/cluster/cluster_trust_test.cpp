@@ -41,8 +41,18 @@ struct node {
     key_id = load_srs(*svc, key_for(circuit).path);
   }
   std::vector<std::string> cluster_args() const {
-    return {"--cluster-database", conninfo, "--cluster-node", name, "--cluster-heartbeat", "0.5", "--key", key_id,
-            "--spool-dir", (svc->dir() / "spool").string(), "--client-group", "nogroup"};
+    return {"--cluster-database",
+            conninfo,
+            "--cluster-node",
+            name,
+            "--cluster-heartbeat",
+            "0.5",
+            "--key",
+            key_id,
+            "--spool-dir",
+            (svc->dir() / "spool").string(),
+            "--client-group",
+            "nogroup"};
   }
   void start(std::vector<std::string> extra = {}) {
     auto args = cluster_args();
@@ -73,7 +83,8 @@ nlohmann::json public_of(const server::cluster_job& j) {
 /* `cuzk prove` on this host, the reference: the public signals of these proving arguments. */
 nlohmann::json proven_here(const fs::path& dir, std::vector<std::string> args) {
   args.insert(args.begin(), {"prove", "--zkey", key_for(circuit).path, "--threads", "1"});
-  args.insert(args.end(), {"--proof", (dir / "ref.proof.json").string(), "--public", (dir / "ref.public.json").string()});
+  args.insert(args.end(),
+              {"--proof", (dir / "ref.proof.json").string(), "--public", (dir / "ref.public.json").string()});
   const auto r = cli_as("", args);
   EXPECT_EQ(r.exit, 0) << r.output;
   return nlohmann::json::parse(read_all(dir / "ref.public.json"));
@@ -108,26 +119,44 @@ TEST(ClusterTrust, AWitnessPathIsReadWhereTheClientAskedUnderItsIdentityAndNever
   auto j0 = native_submit("j0", circuit, seed(), "trust");
   j0.zkey = a.key_id;
   ASSERT_TRUE(ca.submit(j0).created) << logs({&a});
-  ASSERT_TRUE(eventually([&] { auto j = find(pg, "uid:" + std::to_string(::getuid()), "j0"); return j && j->node == "a"; }, 20s))
+  ASSERT_TRUE(eventually(
+      [&] {
+        auto j = find(pg, "uid:" + std::to_string(::getuid()), "j0");
+        return j && j->node == "a";
+      },
+      20s))
       << logs({&a});
-  b.svc->server_wrapper = {"/usr/bin/unshare", "--mount", "--propagation", "private", "sh", "-c",
+  b.svc->server_wrapper = {"/usr/bin/unshare",
+                           "--mount",
+                           "--propagation",
+                           "private",
+                           "sh",
+                           "-c",
                            "mount --bind " + v.string() + " " + w.string() + " && exec \"$0\" \"$@\""};
   b.start();
   (void)b.svc->connect(20s).status();  // serving: its namespace is mounted
   const std::string ns = "--mount=/proc/" + std::to_string(b.server->pid()) + "/ns/mnt";
-  b.workers.push_back(std::make_unique<process>(
-      "/usr/bin/nsenter", std::vector<std::string>{ns, "--", worker_bin(), "--pool", b.svc->pool(), "--endpoint",
-                                                   b.svc->worker_endpoint(), "--name", "b-w0", "--checksum"},
-      b.svc->dir() / "b-w0.log"));
+  b.workers.push_back(
+      std::make_unique<process>("/usr/bin/nsenter",
+                                std::vector<std::string>{ns, "--", worker_bin(), "--pool", b.svc->pool(), "--endpoint",
+                                                         b.svc->worker_endpoint(), "--name", "b-w0", "--checksum"},
+                                b.svc->dir() / "b-w0.log"));
 
   auto submit = [&](const std::string& id, const fs::path& wtns) {
-    return cli(true, {"submit", "--endpoint", a.svc->endpoint(), "--zkey", a.key_id, "--wtns", wtns.string(), "--job-id", id});
+    return cli(
+        true, {"submit", "--endpoint", a.svc->endpoint(), "--zkey", a.key_id, "--wtns", wtns.string(), "--job-id", id});
   };
   const auto r = submit("mine", w / "mine.wtns");
   ASSERT_EQ(r.exit, 0) << r.output << logs({&a, &b});
   std::optional<server::cluster_job> mine;
-  ASSERT_TRUE(eventually([&] { mine = find(pg, nobody_owner(), "mine"); return mine && mine->state == server::cluster_state::done; }, 120s))
-      << (mine ? std::string(server::name(mine->state)) + " " + mine->error : "unknown") << "\n" << logs({&a, &b});
+  ASSERT_TRUE(eventually(
+      [&] {
+        mine = find(pg, nobody_owner(), "mine");
+        return mine && mine->state == server::cluster_state::done;
+      },
+      120s))
+      << (mine ? std::string(server::name(mine->state)) + " " + mine->error : "unknown") << "\n"
+      << logs({&a, &b});
   EXPECT_EQ(mine->node, "b");
   EXPECT_EQ(public_of(*mine), proven_here(a.svc->dir(), {"--wtns", (w / "mine.wtns").string()}))
       << "node B proved the file its own namespace holds under that path, not the client's";
@@ -185,15 +214,22 @@ TEST(ClusterTrust, AJobIdInTheClustersNamespaceIsRefusedAndAPoolThatJoinsACluste
   a.start();
   a.workers.push_back(a.svc->start_worker("a-w0"));
   std::optional<server::cluster_job> j;
-  ASSERT_TRUE(eventually([&] { j = db.get(id); return j && (j->state == server::cluster_state::done || j->state == server::cluster_state::failed); }, 120s))
+  ASSERT_TRUE(eventually(
+      [&] {
+        j = db.get(id);
+        return j && (j->state == server::cluster_state::done || j->state == server::cluster_state::failed);
+      },
+      120s))
       << logs({&a});
   ASSERT_EQ(j->state, server::cluster_state::done) << j->error << "\n" << logs({&a});
   const auto inputs = a.svc->dir() / "victim.json";
   write_text(inputs, std::get<proto::native_work>(victim.work).inputs_json, 0644);
   EXPECT_EQ(public_of(*j), proven_here(a.svc->dir(), {"--circuit", circuit, "--inputs", inputs.string()}))
-      << "the victim's job holds the attacker's proof\n" << logs({&a});
+      << "the victim's job holds the attacker's proof\n"
+      << logs({&a});
   EXPECT_EQ(server_logs(*a.svc).find("its claim was no longer this node's"), std::string::npos)
-      << "A adopted the planted record and reported its proof for the victim's claim\n" << logs({&a});
+      << "A adopted the planted record and reported its proof for the victim's claim\n"
+      << logs({&a});
 }
 
 TEST(ClusterTrust, AProofRewrittenInTheDatabaseIsNeverAnswered) {
@@ -212,8 +248,9 @@ TEST(ClusterTrust, AProofRewrittenInTheDatabaseIsNeverAnswered) {
   ASSERT_GT(stored.size(), first_signal);
   stored[first_signal] ^= 1;
   const auto psql = (pg_server::bindir().value() / "psql").string();
-  const auto r = run(psql + " '" + pg.conninfo() + "' -c \"UPDATE cuzk_proofs SET proof = decode('" + util::to_hex(stored) +
-                     "', 'hex') WHERE part = 0 AND job = (SELECT id FROM cuzk_jobs WHERE job_id = 'j1')\"");
+  const auto r =
+      run(psql + " '" + pg.conninfo() + "' -c \"UPDATE cuzk_proofs SET proof = decode('" + util::to_hex(stored) +
+          "', 'hex') WHERE part = 0 AND job = (SELECT id FROM cuzk_jobs WHERE job_id = 'j1')\"");
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   for (const char* how : {"fetch", "wait"}) {
     try {

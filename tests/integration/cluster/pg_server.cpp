@@ -43,7 +43,8 @@ std::optional<fs::path> pg_server::bindir() {
   std::vector<fs::path> found;
   std::error_code ec;
   for (const auto& v : fs::directory_iterator("/usr/lib/postgresql", ec))
-    if (fs::exists(v.path() / "bin" / "initdb") && fs::exists(v.path() / "bin" / "pg_ctl")) found.push_back(v.path() / "bin");
+    if (fs::exists(v.path() / "bin" / "initdb") && fs::exists(v.path() / "bin" / "pg_ctl"))
+      found.push_back(v.path() / "bin");
   if (found.empty()) return std::nullopt;
   std::sort(found.begin(), found.end());
   return found.back();
@@ -55,7 +56,8 @@ std::string pg_server::as_owner(const std::string& cmd) const {
 
 pg_server::pg_server(std::vector<std::pair<std::string, std::string>> also) : also_(std::move(also)) {
   const auto b = bindir();
-  if (!b) throw std::runtime_error("no PostgreSQL server binaries in /usr/lib/postgresql (scripts/setup.sh installs them)");
+  if (!b)
+    throw std::runtime_error("no PostgreSQL server binaries in /usr/lib/postgresql (scripts/setup.sh installs them)");
   bin_ = *b;
   std::string pattern = (fs::temp_directory_path() / "cuzk-pg-XXXXXX").string();
   if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");

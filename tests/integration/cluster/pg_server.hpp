@@ -27,7 +27,7 @@ class pg_server {
   /* The same database at another of its addresses. */
   std::string conninfo_at(const std::string& address) const;
   unsigned short port() const { return port_; }
-  void stop();   // pg_ctl stop -m immediate: as if the machine lost it
+  void stop();  // pg_ctl stop -m immediate: as if the machine lost it
   void start();
 
  private:

@@ -32,11 +32,16 @@ constexpr int bad_per_batch = 2;
 /* The failpoint that kills a helper process to set a workload up. */
 const char* prelude_point(workload w) {
   switch (w) {
-    case workload::worker_died: return "worker.synthesized";      // a worker dies holding its ASSIGNED slot
-    case workload::server_died_proving: return "server.proved";     // a server dies with a PROVING slot
-    case workload::server_died_stored: return "job.store_result.part";  // ... with the proof stored, the slot PROVING
-    case workload::server_died_reserved: return "job.submit.reserve";   // ... with a job record RESERVED
-    default: return "";
+    case workload::worker_died:
+      return "worker.synthesized";  // a worker dies holding its ASSIGNED slot
+    case workload::server_died_proving:
+      return "server.proved";  // a server dies with a PROVING slot
+    case workload::server_died_stored:
+      return "job.store_result.part";  // ... with the proof stored, the slot PROVING
+    case workload::server_died_reserved:
+      return "job.submit.reserve";  // ... with a job record RESERVED
+    default:
+      return "";
   }
 }
 
@@ -208,8 +213,8 @@ void crash_loop::on_death(std::unique_ptr<process>& p, kind k, std::size_t index
   // a hit after the round it recovers (the invariants are checked first,
   // unless its recovery hits more often than the rest of the round would have);
   // elsewhere it comes back unarmed.
-  const bool flowing = point_->load == workload::flow || point_->load == workload::bad_witness ||
-                       point_->load == workload::bad_proof;
+  const bool flowing =
+      point_->load == workload::flow || point_->load == workload::bad_witness || point_->load == workload::bad_proof;
   if (k == kind::server) {
     arm next = target ? (flowing ? arm::kill_next : arm::none) : arm::kill;
     if (calibrating_ && next != arm::none) next = arm::count;
@@ -228,7 +233,7 @@ void crash_loop::hand_over_stalled_helper() {
   if (hits_in(helper_count_file_, prelude_point(point_->load)) == 0) return;  // not at its stall yet
   helper_stalls_ = false;
   ::kill(server_->pid(), SIGSTOP);
-  workers_[2]->kill9();  // dies where it stalled, holding its ASSIGNED slot
+  workers_[2]->kill9();                    // dies where it stalled, holding its ASSIGNED slot
   on_death(workers_[2], kind::worker, 2);  // starts the armed worker
   const pid_t armed = workers_[2] ? workers_[2]->pid() : -1;
   const auto leased = [&] {
@@ -282,8 +287,8 @@ std::vector<crash_loop::job> crash_loop::make_batch(int good, int bad) {
       z[0] = point_->load == workload::bad_proof ? ff::fr_t::one() : ff::fr_t::zero();
       const auto bytes = r1cs::write_wtns(z);
       j.wtns = (svc_->dir() / (j.id + ".wtns")).string();
-      std::ofstream(j.wtns, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                    static_cast<std::streamsize>(bytes.size()));
+      std::ofstream(j.wtns, std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     }
     out.push_back(std::move(j));
   }
@@ -410,7 +415,8 @@ const shm::job_record* crash_loop::record_of(const std::string& id) const {
   const shm::job_record* found = nullptr;
   shm::job_table(*region_).for_each([&](shm::job_ref, const shm::job_record& rec) {
     const auto t = shm::field_text(rec.job_id);
-    if (t == id || (t.size() > id.size() && t.ends_with(id) && !std::isalnum(static_cast<unsigned char>(t[t.size() - id.size() - 1]))))
+    if (t == id || (t.size() > id.size() && t.ends_with(id) &&
+                    !std::isalnum(static_cast<unsigned char>(t[t.size() - id.size() - 1]))))
       found = &rec;
   });
   return found;

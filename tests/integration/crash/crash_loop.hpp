@@ -26,15 +26,15 @@
 namespace cuzk::test::crash {
 
 struct loop_stats {
-  std::uint64_t hits = 0;      // H: hits of the point in one calibration round
-  int wanted = 0;              // kills asked for, from H
-  int kills = 0;               // deaths of the armed process at the point
-  int misses = 0;              // rounds without a kill (the armed hit not reached yet, or a race lost)
-  int batches = 0, jobs = 0;   // checked batches and jobs
-  int other_deaths = 0;        // helper processes killed at their own failpoint
+  std::uint64_t hits = 0;        // H: hits of the point in one calibration round
+  int wanted = 0;                // kills asked for, from H
+  int kills = 0;                 // deaths of the armed process at the point
+  int misses = 0;                // rounds without a kill (the armed hit not reached yet, or a race lost)
+  int batches = 0, jobs = 0;     // checked batches and jobs
+  int other_deaths = 0;          // helper processes killed at their own failpoint
   int most_kills_per_check = 0;  // 1 unless a restarted process died again before the check
-  double seconds = 0;          // wall time of the kill rounds (calibration excluded)
-  double cpu_seconds = 0;      // CPU time of the test and every process it started, same rounds
+  double seconds = 0;            // wall time of the kill rounds (calibration excluded)
+  double cpu_seconds = 0;        // CPU time of the test and every process it started, same rounds
 };
 
 class crash_loop {
@@ -99,7 +99,7 @@ class crash_loop {
   std::unique_ptr<shm::region> region_;  // read by the checks (no process per check)
   std::unique_ptr<client::connection> conn_;
   std::unique_ptr<process> server_;
-  std::vector<std::unique_ptr<process>> workers_;  // [0] regular; [2] helper/target for worker_died
+  std::vector<std::unique_ptr<process>> workers_;   // [0] regular; [2] helper/target for worker_died
   std::vector<std::unique_ptr<process>> retiring_;  // SIGTERMed, reaped when they exit
   const crash_point* point_ = nullptr;
   std::uint64_t hits_ = 1;

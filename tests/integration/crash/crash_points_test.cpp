@@ -39,12 +39,14 @@ TEST_P(CrashPoint, KilledAtARandomHitLosesNoJobProvesNoneTwiceLeaksNoSlot) {
   const std::uint64_t salt = std::hash<std::string_view>{}(p.name) ^ static_cast<std::uint64_t>(p.who);
   crash_loop loop(seed() ^ salt);
   const loop_stats st = loop.run(p, kills);
-  std::printf("%s (%s): H = %llu hits per round; %d kills (%d wanted), %d rounds without one, %d helper kills; at most %d kill(s) per check; %d batches, %d jobs "
-              "checked; %.1f s, %.0f ms per kill (%.0f ms CPU)\n",
-              std::string(p.name).c_str(), p.who == kind::server ? "server" : "worker",
-              static_cast<unsigned long long>(st.hits), st.kills, st.wanted, st.misses, st.other_deaths, st.most_kills_per_check, st.batches, st.jobs,
-              st.seconds, st.kills ? 1000 * st.seconds / st.kills : 0.0,
-              st.kills ? 1000 * st.cpu_seconds / st.kills : 0.0);
+  std::printf(
+      "%s (%s): H = %llu hits per round; %d kills (%d wanted), %d rounds without one, %d helper kills; at most %d "
+      "kill(s) per check; %d batches, %d jobs "
+      "checked; %.1f s, %.0f ms per kill (%.0f ms CPU)\n",
+      std::string(p.name).c_str(), p.who == kind::server ? "server" : "worker",
+      static_cast<unsigned long long>(st.hits), st.kills, st.wanted, st.misses, st.other_deaths,
+      st.most_kills_per_check, st.batches, st.jobs, st.seconds, st.kills ? 1000 * st.seconds / st.kills : 0.0,
+      st.kills ? 1000 * st.cpu_seconds / st.kills : 0.0);
   EXPECT_GE(st.kills, st.wanted);
   EXPECT_GT(st.wanted, 0);
 }

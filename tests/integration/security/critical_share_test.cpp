@@ -35,10 +35,12 @@ TEST(CriticalShare, AClientKeepingCriticalJobsInFlightLetsAnotherClientsJobFinis
   auto worker = svc.start_worker("w1");
   auto c = svc.connect();
   ASSERT_TRUE(c.submit(native_submit("victim", victim_circuit, seed(), "victim")).created);
-  ASSERT_TRUE(eventually([&] {
-    const auto st = c.status("victim");
-    return !st.partitions.empty() && st.partitions[0].state == proto::partition_state::synthesizing;
-  }, 60s));
+  ASSERT_TRUE(eventually(
+      [&] {
+        const auto st = c.status("victim");
+        return !st.partitions.empty() && st.partitions[0].state == proto::partition_state::synthesizing;
+      },
+      60s));
   // The hostile client, as nobody: a new critical job every 100 ms for 60 s (at most 4 in flight by the
   // job limit), each one preempting the victim when it finds no worker or prover.
   auto crit = native_submit("", critical_circuit, 1, "hostile");
@@ -64,10 +66,11 @@ TEST(CriticalShare, AClientKeepingCriticalJobsInFlightLetsAnotherClientsJobFinis
                             "flight\n"
                          << server_logs(svc);
   if (pr) {
-    EXPECT_TRUE(verifies(*key_for(victim_circuit).pk, pr->partitions.at(0).proof_json, pr->partitions.at(0).public_json));
+    EXPECT_TRUE(
+        verifies(*key_for(victim_circuit).pk, pr->partitions.at(0).proof_json, pr->partitions.at(0).public_json));
   }
-  const auto preempted = metric(svc, "cuzk_preemptions_total{kind=\"proof\"}") +
-                         metric(svc, "cuzk_preemptions_total{kind=\"synthesis\"}");
+  const auto preempted =
+      metric(svc, "cuzk_preemptions_total{kind=\"proof\"}") + metric(svc, "cuzk_preemptions_total{kind=\"synthesis\"}");
   EXPECT_LE(preempted, 2) << "the one preemptible job was preempted more than critical max_preemptions (2) times";
   EXPECT_GT(metric(svc, "cuzk_critical_refused_total"), 0) << "the critical stream was never bounded";
   const auto logs = server_logs(svc);

@@ -45,8 +45,8 @@ TEST(Exhaustion, OneClientsFinishedUnfetchedJobsNeverFillTheJobTable) {
   ASSERT_TRUE(eventually(
       [&] {  // the hoard finished and was never fetched
         auto st = c.status();
-        return std::count_if(st.jobs.begin(), st.jobs.end(), [](const auto& j) { return j.state == proto::job_state::done; }) ==
-               accepted;
+        return std::count_if(st.jobs.begin(), st.jobs.end(),
+                             [](const auto& j) { return j.state == proto::job_state::done; }) == accepted;
       },
       120s));
   const auto mine = c.submit(native_submit("mine", circuit, seed() + 1, "victim"));

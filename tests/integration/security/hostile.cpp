@@ -164,8 +164,9 @@ void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>
       .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
-std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16::basic_proving_key<curves::bls12_381>& pk,
-                                  std::uint32_t n_constraints, std::uint64_t section) {
+std::filesystem::path sparse_r1cs(const std::filesystem::path& p,
+                                  const groth16::basic_proving_key<curves::bls12_381>& pk, std::uint32_t n_constraints,
+                                  std::uint64_t section) {
   r1cs::binfile_writer w("r1cs", 1, 3);
   w.begin_section(1);
   w.u32(32);
@@ -181,7 +182,8 @@ std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16:
   w.u64(section);
   auto b = std::move(w).take();
   write_bytes(p, b);
-  if (::truncate(p.c_str(), static_cast<off_t>(b.size() + section)) != 0) throw std::runtime_error("truncate " + p.string());
+  if (::truncate(p.c_str(), static_cast<off_t>(b.size() + section)) != 0)
+    throw std::runtime_error("truncate " + p.string());
   return p;
 }
 

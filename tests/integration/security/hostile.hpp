@@ -18,7 +18,7 @@
 
 namespace cuzk::test {
 
-#define REQUIRE_SECOND_UID()                                         \
+#define REQUIRE_SECOND_UID() \
   if (const auto why = second_uid_unavailable(); !why.empty()) GTEST_SKIP() << why
 
 /* 's' with its single quotes escaped: one word for sh. */
@@ -72,7 +72,8 @@ void write_bytes(const std::filesystem::path& p, const std::vector<std::uint8_t>
 /* A .r1cs of the key's wires and public signals declaring n_constraints,
    whose constraints section (last) declares `section` bytes: the file is
    sparse, a few hundred bytes on disk. */
-std::filesystem::path sparse_r1cs(const std::filesystem::path& p, const groth16::basic_proving_key<curves::bls12_381>& pk,
-                                  std::uint32_t n_constraints, std::uint64_t section);
+std::filesystem::path sparse_r1cs(const std::filesystem::path& p,
+                                  const groth16::basic_proving_key<curves::bls12_381>& pk, std::uint32_t n_constraints,
+                                  std::uint64_t section);
 
 }  // namespace cuzk::test

@@ -41,9 +41,9 @@ TEST(JobIds, AnOperatorIsToldWhoseJobsShareAnIdAndNamesTheOwnerWithUid) {
   std::ofstream(inputs) << inputs_for(circuit, seed());
   ::chmod(inputs.c_str(), 0644);
   auto submit = [&](const std::string& user, int partitions) {
-    const auto r = cli_as(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit",
-                              circuit, "--inputs", inputs.string(), "--job-id", "same-id", "--partitions",
-                              std::to_string(partitions)});
+    const auto r =
+        cli_as(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit", circuit,
+                      "--inputs", inputs.string(), "--job-id", "same-id", "--partitions", std::to_string(partitions)});
     EXPECT_EQ(r.exit, 0) << user << ": " << r.output;
   };
   auto status = [&](const std::string& user, std::vector<std::string> extra) {
@@ -58,8 +58,7 @@ TEST(JobIds, AnOperatorIsToldWhoseJobsShareAnIdAndNamesTheOwnerWithUid) {
   EXPECT_EQ(which.exit, 2) << "an operator got one of two users' jobs:\n" << which.output;
   const auto both = std::to_string(std::min(uid_of("daemon"), uid_of("nobody"))) + ", " +
                     std::to_string(std::max(uid_of("daemon"), uid_of("nobody")));
-  EXPECT_NE(which.output.find("job same-id exists for uids " + both + "; name the owner with --uid"),
-            std::string::npos)
+  EXPECT_NE(which.output.find("job same-id exists for uids " + both + "; name the owner with --uid"), std::string::npos)
       << which.output;
   EXPECT_EQ(partitions_of(status("", {"--uid", std::to_string(uid_of("nobody"))})), 1u);
   EXPECT_EQ(partitions_of(status("", {"--uid", std::to_string(uid_of("daemon"))})), 2u);
@@ -87,7 +86,7 @@ TEST(JobIds, AnOperatorIsToldWhoseJobsShareAnIdAndNamesTheOwnerWithUid) {
     EXPECT_EQ(e.code(), proto::error_code::bad_request) << e.what();
   }
   const auto wait_cli = cli_as("", {"wait", "--endpoint", svc.endpoint(), "--job-id", "same-id", "--proof", "/dev/null",
-                                 "--public", "/dev/null", "--timeout", "1"});
+                                    "--public", "/dev/null", "--timeout", "1"});
   EXPECT_NE(wait_cli.output.find("exists for uids " + both), std::string::npos) << wait_cli.output;
 
   // The operator's own job with the id wins.

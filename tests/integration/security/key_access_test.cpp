@@ -32,7 +32,8 @@ std::string key_copy(const fs::path& to, const std::string& spec, mode_t mode) {
 }
 
 std::string replaced(std::string s, const std::string& what, const std::string& with) {
-  for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + with.size())) s.replace(at, what.size(), with);
+  for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + with.size()))
+    s.replace(at, what.size(), with);
   return s;
 }
 
@@ -45,7 +46,7 @@ struct key_service {
     std::ofstream(inputs) << inputs_for(spec, seed() + static_cast<std::uint64_t>(jobs));
     ::chmod(inputs.c_str(), 0644);
     return cli_as(user, {"submit", "--endpoint", svc.endpoint(), "--zkey", zkey, "--circuit", spec, "--inputs",
-                      inputs.string(), "--job-id", "job-" + std::to_string(jobs++)});
+                         inputs.string(), "--job-id", "job-" + std::to_string(jobs++)});
   }
 };
 
@@ -65,7 +66,8 @@ TEST(KeyAccess, AKeyLoadedFromAnotherClientsPrivateFileIsUnknownByItsIdUntilTheO
   const auto none = k.submit("nobody", unknown);
   EXPECT_EQ(none.exit, 2) << none.output;
   EXPECT_NE(none.output.find("holds no key"), std::string::npos) << none.output;
-  EXPECT_EQ(replaced(theirs.output, id, "ID"), replaced(none.output, unknown, "ID")) << "the refusal tells the key exists";
+  EXPECT_EQ(replaced(theirs.output, id, "ID"), replaced(none.output, unknown, "ID"))
+      << "the refusal tells the key exists";
 
   const auto root_by_id = k.submit("", id);  // an operator may name any key
   EXPECT_EQ(root_by_id.exit, 0) << root_by_id.output;

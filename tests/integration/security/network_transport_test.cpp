@@ -37,21 +37,25 @@ keys make_keys(const service& svc) {
 }
 
 std::vector<std::string> curve_args(const service& svc, std::vector<std::string> more = {}) {
-  std::vector<std::string> a{"--network-endpoint", "tcp://127.0.0.1:*", "--server-key", (svc.dir() / "server.key").string(),
-                             "--clients-dir", (svc.dir() / "clients.d").string(), "--metrics", "127.0.0.1:0"};
+  std::vector<std::string> a{"--network-endpoint", "tcp://127.0.0.1:*",
+                             "--server-key",       (svc.dir() / "server.key").string(),
+                             "--clients-dir",      (svc.dir() / "clients.d").string(),
+                             "--metrics",          "127.0.0.1:0"};
   a.insert(a.end(), more.begin(), more.end());
   return a;
 }
 
 std::unique_ptr<raw_peer> peer_of(const std::string& ep, const net::curve_keypair& me, const net::curve_keypair& server,
-                                    const std::string& id = "") {
+                                  const std::string& id = "") {
   return std::make_unique<raw_peer>(ep, me, server.public_key, id);
 }
 
 /* A libzmq ROUTER's automatic routing id: a zero byte and a 32-bit counter. */
 std::string auto_id(std::uint32_t v) { return std::string{'\0', char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
 
-unsigned short port_of(const std::string& ep) { return static_cast<unsigned short>(std::stoul(ep.substr(ep.rfind(':') + 1))); }
+unsigned short port_of(const std::string& ep) {
+  return static_cast<unsigned short>(std::stoul(ep.substr(ep.rfind(':') + 1)));
+}
 
 double metric(unsigned short port, const std::string& series) {
   const auto text = http_request(port, "/metrics").body;
@@ -103,7 +107,8 @@ TEST(NetworkTransport, AWaitGoesWithItsConnectionAndNoLaterConnectionReceivesIts
   auto sub = native_submit("long", circuit, seed(), "net");
   sub.zkey = key_id;
   ASSERT_TRUE(alice.submit(sub).created);
-  {  // A waits (no worker yet: the job cannot finish), the server has read the Wait (the Status after it is answered), A goes.
+  {  // A waits (no worker yet: the job cannot finish), the server has read the Wait (the Status after it is answered),
+     // A goes.
     auto a = peer_of(ep, k.alice, k.server, "A-id");
     a->send(proto::wait_request{"long", 120000}, 1);
     a->send(proto::status_request{}, 2);
@@ -111,7 +116,8 @@ TEST(NetworkTransport, AWaitGoesWithItsConnectionAndNoLaterConnectionReceivesIts
     ASSERT_TRUE(st && st->request_id == 2) << server_logs(svc);
   }
   EXPECT_TRUE(eventually([&] { return server_logs(svc).find("1 pending Wait(s) dropped") != std::string::npos; }, 5s))
-      << "A's Wait outlived its connection:\n" << server_logs(svc);
+      << "A's Wait outlived its connection:\n"
+      << server_logs(svc);
   // B (the same key, and bob) takes A's routing id; then the job is proven.
   auto b = peer_of(ep, k.alice, k.server, "A-id");
   auto b2 = peer_of(ep, k.bob, k.server, "A-id");
@@ -132,15 +138,16 @@ TEST(NetworkTransport, PlainConnectsWithNoKeyAreBoundedPerAddressAndInTotalAndTi
   service svc({"2x4096"});
   const auto k = make_keys(svc);
   const auto key_id = load_srs(svc, key_for(circuit).path);
-  auto server = svc.start_server({}, curve_args(svc, {"--network-max-per-address", "8", "--network-max-connections", "20",
-                                                      "--network-handshake-timeout", "1.5"}));
+  auto server = svc.start_server({}, curve_args(svc, {"--network-max-per-address", "8", "--network-max-connections",
+                                                      "20", "--network-handshake-timeout", "1.5"}));
   const auto ep = network_endpoint(svc);
   ASSERT_FALSE(ep.empty()) << server_logs(svc);
   const auto port = port_of(ep);
   const auto mport = metrics_port(svc.dir());
   const auto t0 = std::chrono::steady_clock::now();
   auto from2 = open_tcp_connections("127.0.0.2", "127.0.0.1", port, 40);
-  EXPECT_TRUE(eventually([&] { return still_open(from2) <= 8; }, 1000ms)) << still_open(from2) << " open from one address";
+  EXPECT_TRUE(eventually([&] { return still_open(from2) <= 8; }, 1000ms))
+      << still_open(from2) << " open from one address";
   auto from3 = open_tcp_connections("127.0.0.3", "127.0.0.1", port, 40);
   auto from4 = open_tcp_connections("127.0.0.4", "127.0.0.1", port, 40);
   const auto all = [&] { return still_open(from2) + still_open(from3) + still_open(from4); };
@@ -157,7 +164,8 @@ TEST(NetworkTransport, PlainConnectsWithNoKeyAreBoundedPerAddressAndInTotalAndTi
   EXPECT_TRUE(alice.submit(sub).created) << server_logs(svc);
   const auto r = alice.wait("j", 60s);
   ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(r));
-  EXPECT_TRUE(eventually([&] { return all() == 0; }, 4s)) << all() << " idle connections outlived the handshake timeout";
+  EXPECT_TRUE(eventually([&] { return all() == 0; }, 4s))
+      << all() << " idle connections outlived the handshake timeout";
   EXPECT_GT(metric(mport, "cuzk_network_refused_total{reason=\"per_address\"}"), 0);
   EXPECT_GT(metric(mport, "cuzk_network_refused_total{reason=\"total\"}"), 0);
   EXPECT_GT(metric(mport, "cuzk_network_closed_total{reason=\"handshake\"}"), 0);
@@ -183,7 +191,8 @@ TEST(NetworkTransport, AFloodFromManyAddressesStaysBelowTheDescriptorLimitAndIsN
   client::connection alice(ep, curve_options(k.alice, k.server, 20s));
   (void)alice.status();
   std::vector<std::vector<int>> flood;
-  for (int a = 2; a < 8; ++a) flood.push_back(open_tcp_connections("127.0.0." + std::to_string(a), "127.0.0.1", port_of(ep), 200));
+  for (int a = 2; a < 8; ++a)
+    flood.push_back(open_tcp_connections("127.0.0." + std::to_string(a), "127.0.0.1", port_of(ep), 200));
   const auto open = [&] {
     unsigned n = 0;
     for (const auto& v : flood) n += still_open(v);

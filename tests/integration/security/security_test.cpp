@@ -217,7 +217,8 @@ TEST(Security, TheServerReadsOnlyFilesTheClientCouldReadUnderTheAllowedDirectori
     EXPECT_EQ(r.output.find("TOPSECRET"), std::string::npos) << "the file's content was quoted:\n" << r.output;
     EXPECT_EQ(r.output.find("root:"), std::string::npos) << r.output;
   }
-  for (const auto& id : shm::list_srs(svc.pool())) EXPECT_NE(id, secret_id) << "a refused file was copied into /dev/shm";
+  for (const auto& id : shm::list_srs(svc.pool()))
+    EXPECT_NE(id, secret_id) << "a refused file was copied into /dev/shm";
 }
 
 TEST(Security, AFifoNamedAsAKeyIsRefusedAtOnceAndTheServerKeepsServing) {
@@ -270,8 +271,9 @@ TEST(Security, FinishedJobsAreEvictedOnlyOnceFetchedAndAFullTableAnswersBusy) {
   for (int i = 0; i < 2; ++i) c.submit(job("unfetched-" + std::to_string(i), seed() + i));
   write_file(svc.dir() / "in.json", inputs_for(circuit, seed()));
   for (int i = 0; i < 2; ++i) {  // another client fills the rest of the table
-    const auto r = cli(true, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit",
-                              circuit, "--inputs", (svc.dir() / "in.json").string(), "--job-id", "theirs-" + std::to_string(i)});
+    const auto r =
+        cli(true, {"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path, "--circuit", circuit,
+                   "--inputs", (svc.dir() / "in.json").string(), "--job-id", "theirs-" + std::to_string(i)});
     ASSERT_EQ(r.exit, 0) << r.output;
   }
   ASSERT_TRUE(eventually(
@@ -387,9 +389,21 @@ TEST(Security, SubmitWaitExitsZeroOnlyWhenTheProofVerifiesUnderTheClientsOwnKey)
   const auto vk = svc.dir() / "other.vk.json";
   ASSERT_EQ(cli(false, {"export-vk", "--zkey", key_for(other).path, "--vk", vk.string()}).exit, 0);
   auto submit = [&](const std::string& id, std::vector<std::string> extra) {
-    std::vector<std::string> args{"submit", "--endpoint", svc.endpoint(), "--zkey", key_for(circuit).path,
-                                  "--circuit", circuit, "--inputs", (svc.dir() / "in.json").string(), "--job-id", id,
-                                  "--wait", "--proof", (svc.dir() / (id + ".proof.json")).string(), "--public",
+    std::vector<std::string> args{"submit",
+                                  "--endpoint",
+                                  svc.endpoint(),
+                                  "--zkey",
+                                  key_for(circuit).path,
+                                  "--circuit",
+                                  circuit,
+                                  "--inputs",
+                                  (svc.dir() / "in.json").string(),
+                                  "--job-id",
+                                  id,
+                                  "--wait",
+                                  "--proof",
+                                  (svc.dir() / (id + ".proof.json")).string(),
+                                  "--public",
                                   (svc.dir() / (id + ".public.json")).string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return cli(false, args);

@@ -105,9 +105,13 @@ TEST(ShmNames, ADirectoryAnotherUserMadeAtItsNameIsRefusedNamingThatUser) {
   for (const std::string cmd : {"create", "ensure"}) {
     auto r = run(shm_bin() + " " + cmd + " --name " + pool + " --slots 1x64 --threads 1");
     EXPECT_NE(r.rc, 0) << cmd << " used a directory nobody made";
-    EXPECT_TRUE(has(r.err, d.path + " belongs to uid 65534 (nobody), neither this process's user (uid 0 (root)) nor root")) << r.err;
-    EXPECT_TRUE(has(r.err, "another user created it to take the service's names; remove it and run cuzk-shm create "
-                           "again")) << r.err;
+    EXPECT_TRUE(
+        has(r.err, d.path + " belongs to uid 65534 (nobody), neither this process's user (uid 0 (root)) nor root"))
+        << r.err;
+    EXPECT_TRUE(has(r.err,
+                    "another user created it to take the service's names; remove it and run cuzk-shm create "
+                    "again"))
+        << r.err;
   }
   EXPECT_TRUE(names(d.path, "").empty()) << "the operator wrote into nobody's directory";
   (void)run(shm_bin() + " destroy --force --name " + pool);  // the old code made the pool in /dev/shm
@@ -130,11 +134,12 @@ TEST(ShmNames, SetupIntoThePoolByAnotherUserFailsAndWritesNothing) {
   shm_dir_scope d("setup");
   service svc({"2x4096"});
   const auto before = names(d.path, ""), before_shm = names("/dev/shm", svc.pool());
-  const auto r = run(as_nobody("timeout 120 " + cli_bin() + " setup --circuit " + circuit + " --backend cpu --pool " +
-                               svc.pool()));
+  const auto r = run(
+      as_nobody("timeout 120 " + cli_bin() + " setup --circuit " + circuit + " --backend cpu --pool " + svc.pool()));
   EXPECT_NE(r.rc, 0) << "nobody wrote a key into the pool";
-  EXPECT_TRUE(has(r.err, "cuzk: error: --pool " + svc.pool() + ": this process (uid 65534 (nobody)) may not create files in " +
-                             d.path)) << r.err;
+  EXPECT_TRUE(has(r.err, "cuzk: error: --pool " + svc.pool() +
+                             ": this process (uid 65534 (nobody)) may not create files in " + d.path))
+      << r.err;
   EXPECT_FALSE(has(r.err, "setup for")) << "refused only after the setup's work: " << r.err;
   EXPECT_EQ(names(d.path, ""), before);
   EXPECT_EQ(names("/dev/shm", svc.pool()), before_shm);

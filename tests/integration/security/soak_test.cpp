@@ -208,7 +208,8 @@ int tcp_connect(unsigned short port) {
    waits, a key nobody authorized, and a host with no key holding TCP connections and sending garbage. */
 [[gnu::noinline]] int hostile_network(const soak_setup& k, std::chrono::seconds length) {
   const auto until = clock_t_::now() + length;
-  const auto port = static_cast<unsigned short>(std::stoi(k.network_endpoint.substr(k.network_endpoint.rfind(':') + 1)));
+  const auto port =
+      static_cast<unsigned short>(std::stoi(k.network_endpoint.substr(k.network_endpoint.rfind(':') + 1)));
   std::list<std::thread> ts;  // not a vector: GCC 12 warns (-Warray-bounds) of its reallocation here
   std::atomic<int> stole{0};
   // The ids libzmq hands out next, declared by an authorized key, each asking for the legitimate client's jobs.
@@ -296,10 +297,9 @@ TEST(Soak, HostileLocalAndNetworkClientsRunningEveryAttackForAMinuteCostALegitim
   soak_setup k;
   k.key_path = key_for(circuit).path;
   k.key_id = load_srs(svc, k.key_path);
-  auto server = svc.start_server(
-      {}, {"--client-group", "nogroup", "--metrics", "127.0.0.1:0", "--network-endpoint", "tcp://127.0.0.1:*",
-           "--server-key", (d / "server.key").string(), "--clients-dir", (d / "clients.d").string(), "--spool-dir",
-           (d / "spool").string()});
+  auto server = svc.start_server({}, {"--client-group", "nogroup", "--metrics", "127.0.0.1:0", "--network-endpoint",
+                                      "tcp://127.0.0.1:*", "--server-key", (d / "server.key").string(), "--clients-dir",
+                                      (d / "clients.d").string(), "--spool-dir", (d / "spool").string()});
   auto w1 = svc.start_worker("w1");
   auto w2 = svc.start_worker("w2");
   k.metrics_port = metrics_port(d);
@@ -371,7 +371,8 @@ TEST(Soak, HostileLocalAndNetworkClientsRunningEveryAttackForAMinuteCostALegitim
   EXPECT_EQ(local_rc & ~(stole_a_proof | read_the_timeline), 0) << "the hostile local client ended with " << local_rc;
   EXPECT_EQ(remote_rc, 0) << "the hostile network client received a reply it must not have";
   std::printf("soak: %d legitimate proofs over the network in %lld s, status worst %.1f ms over %d samples\n", proofs,
-              static_cast<long long>(length.count()), std::chrono::duration<double, std::milli>(worst).count(), samples);
+              static_cast<long long>(length.count()), std::chrono::duration<double, std::milli>(worst).count(),
+              samples);
   EXPECT_GE(proofs, 10);
   EXPECT_LT(worst, 200ms) << "status took " << std::chrono::duration<double, std::milli>(worst).count() << " ms";
   ASSERT_TRUE(server->running()) << server_logs(svc);

@@ -114,8 +114,8 @@ TEST(SubmitWait, AValidProofOfAnotherStatementIsRefusedForNativeInputsAndForAWit
       fake_server liar(endpoint, other.proof);
       const auto r = submit_wait(dir, endpoint, work);
       EXPECT_EQ(r.rc, 1) << work[0] << "\n" << r.out << r.err;
-      EXPECT_NE(r.err.find("the proof's public signals are not your statement's"), std::string::npos)
-          << work[0] << "\n" << r.err;
+      EXPECT_NE(r.err.find("the proof's public signals are not your statement's"), std::string::npos) << work[0] << "\n"
+                                                                                                      << r.err;
       EXPECT_FALSE(fs::exists(dir.path / "p.json")) << work[0];
       EXPECT_FALSE(fs::exists(dir.path / "pub.json")) << work[0];
     }

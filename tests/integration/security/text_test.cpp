@@ -70,8 +70,8 @@ TEST(Text, AnErrorCutInsideACharacterAndBidiClientNamesLeaveStatusAndLogsReadabl
   ASSERT_NE((shm::error_bytes - 1 - head.size() - pad.size()) % 3, 0u);  // the old cut: inside a character
   std::vector<ff::fr_t> z(key.pk->n_vars, ff::fr_t::one());
   const auto bytes = r1cs::write_wtns(z);
-  std::ofstream(wtns, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(wtns, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 
   auto c = svc.connect();
   proto::submit s;

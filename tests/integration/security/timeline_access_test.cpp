@@ -26,7 +26,8 @@ TEST(TimelineAccess, NobodyGets403ForTheTimelineAndTraceWhileTheOperatorGetsThem
   ASSERT_TRUE(c.submit(native_submit("seen", circuit, seed(), "root")).created);
   ASSERT_TRUE(std::holds_alternative<proto::proof_reply>(c.wait("seen", 120s)));
   EXPECT_NE(server_logs(svc).find("proven job=seen partition=0 "), std::string::npos)
-      << "the log names the job by its id\n" << server_logs(svc);
+      << "the log names the job by its id\n"
+      << server_logs(svc);
   const auto port = metrics_port(svc.dir());
   // As nobody: each path's status, as the exit code's digits (403 → 4, 200 → 2).
   const auto status_as_nobody = [&](const std::string& path) {

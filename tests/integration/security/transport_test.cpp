@@ -130,7 +130,8 @@ TEST(Transport, IdleConnectionsAreBoundedPerUidAndInTotalAndTheExcessIsClosedNot
   EXPECT_NE(server_logs(svc).find("the limit per client is 16"), std::string::npos) << server_logs(svc);
   // In total: one uid may hold many, but never more than fit the server's descriptors.
   service other({"2x4096"});
-  auto second = server_with_1024_descriptors(other, {"--client-group", "nogroup", "--max-connections-per-client", "60000"});
+  auto second =
+      server_with_1024_descriptors(other, {"--client-group", "nogroup", "--max-connections-per-client", "60000"});
   (void)other.connect().status();
   const unsigned total = connections_nobody_keeps(other, 3000, (1024u - 256u) / 2);
   EXPECT_LE(total, (1024u - 256u) / 2) << "more connections than the descriptor limit allows stayed open";
@@ -184,7 +185,8 @@ TEST(Transport, SigtermIsActedOnWithinItsGraceWhateverHoldsTheLoop) {
         return ticks >= 5;
       },
       30s))
-      << "the loop never reached its stall\n" << server_logs(svc);
+      << "the loop never reached its stall\n"
+      << server_logs(svc);
   const auto t0 = std::chrono::steady_clock::now();
   const int code = server->terminate(15s);
   EXPECT_NE(code, -1) << "SIGTERM was never acted on";

@@ -86,8 +86,8 @@ TEST(UploadAccess, OneByteUploadsLeaveAtMostTheFilesAllowedAClient) {
   REQUIRE_SECOND_UID();
   service svc({"2x4096"});
   const auto spool = svc.dir() / "spool";
-  auto server = svc.start_server({}, {"--client-group", "nogroup", "--spool-dir", spool.string(), "--metrics",
-                                      "127.0.0.1:0"});
+  auto server =
+      svc.start_server({}, {"--client-group", "nogroup", "--spool-dir", spool.string(), "--metrics", "127.0.0.1:0"});
   const auto out = fs::temp_directory_path() / ("cuzk-spool-files-" + std::to_string(::getpid()));  // nobody writes it
   std::filesystem::remove(out);
   const pid_t child = fork_as_nobody([&] {  // 70 complete uploads of one byte each, none ever submitted
@@ -98,7 +98,8 @@ TEST(UploadAccess, OneByteUploadsLeaveAtMostTheFilesAllowedAClient) {
       p.send(proto::upload{"b" + std::to_string(i), proto::upload_kind::r1cs, 1, 0, "x", ""}, std::uint64_t(i + 1));
       auto m = p.receive(10000ms);
       if (m && std::holds_alternative<proto::upload_ack>(m->body)) ++acked;
-      if (const auto* e = m ? std::get_if<proto::error_reply>(&m->body) : nullptr; e && e->code == proto::error_code::busy)
+      if (const auto* e = m ? std::get_if<proto::error_reply>(&m->body) : nullptr;
+          e && e->code == proto::error_code::busy)
         ++busy, why = e->message;
     }
     std::ofstream(out) << acked << " " << busy << "\n" << why;
@@ -107,7 +108,8 @@ TEST(UploadAccess, OneByteUploadsLeaveAtMostTheFilesAllowedAClient) {
   ASSERT_EQ(wait_child(child, 60s), 0);
   const auto text = read_all(out);
   std::filesystem::remove(out);
-  EXPECT_EQ(text.substr(0, text.find('\n')), "64 6") << "one client left more files than --max-spool-files-per-client (64)";
+  EXPECT_EQ(text.substr(0, text.find('\n')), "64 6")
+      << "one client left more files than --max-spool-files-per-client (64)";
   EXPECT_NE(text.find("spooled files no job names yet, the limit per client is 64"), std::string::npos) << text;
   const auto files = std::distance(fs::directory_iterator(spool), fs::directory_iterator{});
   EXPECT_LE(files, 64);

@@ -22,8 +22,8 @@ const std::string circuit = "chain:size=3000";
 
 TEST(Capacity, ASchedulerReadingOnlyTheCapacityKeepsTheNodeFullAndIsNeverAnsweredBusy) {
   service svc({"2x4096"});
-  auto server = svc.start_server({}, {"--max-jobs-per-client", "3", "--max-preparing-per-client", "2", "--metrics",
-                                      "127.0.0.1:0"});
+  auto server = svc.start_server(
+      {}, {"--max-jobs-per-client", "3", "--max-preparing-per-client", "2", "--metrics", "127.0.0.1:0"});
   auto worker = svc.start_worker("w1");
   auto c = svc.connect();
   const auto& key = key_for(circuit);
@@ -120,7 +120,8 @@ TEST(Capacity, ASchedulerReadingOnlyTheCapacityKeepsTheNodeFullAndIsNeverAnswere
       60s))
       << server_logs(svc);
   const auto held = again.capacity();
-  for (const auto& k : held.keys) EXPECT_EQ(k.key_id, key_id) << "an operator (the test's uid owns the server) sees ids";
+  for (const auto& k : held.keys)
+    EXPECT_EQ(k.key_id, key_id) << "an operator (the test's uid owns the server) sees ids";
   EXPECT_EQ(held.jobs_held, 4u);
   EXPECT_EQ(held.estimated_wait_s, 0) << "a new server has no rate to estimate from yet";
 

@@ -97,7 +97,7 @@ TEST(ConfigService, StatusWatchRedrawsInPlace) {
   };
   process watch(cli_bin(), {"status", "--watch", "0.2", "--endpoint", svc.endpoint()}, out);
   const bool redrawn = eventually([&] { return redraws() >= 3; }, 10s);  // 0.2 s apart, on a busy machine too
-  ::kill(watch.pid(), SIGINT);  // as an operator stops it
+  ::kill(watch.pid(), SIGINT);                                           // as an operator stops it
   EXPECT_TRUE(watch.wait_exit(30s).has_value()) << "cuzk status --watch did not stop on SIGINT";
   const std::string text = read_all(out);
   EXPECT_TRUE(redrawn) << redraws() << " redraws\n" << text;

@@ -33,7 +33,9 @@ proto::partition_state state_of(client::connection& c, const std::string& id) {
   return st.partitions.empty() ? proto::partition_state::queued : st.partitions[0].state;
 }
 
-std::uint32_t syntheses(client::connection& c, const std::string& id) { return c.status(id).partitions.at(0).syntheses; }
+std::uint32_t syntheses(client::connection& c, const std::string& id) {
+  return c.status(id).partitions.at(0).syntheses;
+}
 
 /* Waits for the job, checks its proof; its finishing time (ns, the server's clock). */
 std::uint64_t proven(client::connection& c, const std::string& id, const std::string& circuit, const service& svc) {
@@ -67,9 +69,12 @@ TEST(Critical, StopsARunningProofAtAPhaseBoundaryAndTheStoppedOneResumesWithoutA
   auto c = svc.connect();
   ASSERT_TRUE(c.submit(job("n1", big, proto::priority::low)).created);
   ASSERT_TRUE(c.submit(job("n2", big, proto::priority::normal)).created);
-  ASSERT_TRUE(eventually([&] { return state_of(c, "n1") == proto::partition_state::synthesized &&
-                                      state_of(c, "n2") == proto::partition_state::synthesized; },
-                         60s));
+  ASSERT_TRUE(eventually(
+      [&] {
+        return state_of(c, "n1") == proto::partition_state::synthesized &&
+               state_of(c, "n2") == proto::partition_state::synthesized;
+      },
+      60s));
   ASSERT_EQ(::kill(server->pid(), SIGUSR2), 0);  // one prover (the CPU backend): n2 first, the higher priority
   ASSERT_TRUE(eventually([&] { return state_of(c, "n2") == proto::partition_state::proving; }, 30s));
   ASSERT_TRUE(c.submit(job("crit", small, proto::priority::critical)).created);
@@ -117,7 +122,8 @@ TEST(Critical, AReservedWorkerStaysIdleForCriticalJobsSoNothingIsAborted) {
   for (const char* n : {"w1", "w2"})
     workers.push_back(svc.start_worker(n, {{"CUZK_FAILPOINT", "worker.synthesizing:1:slow100"}}));
   auto c = svc.connect();
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(c.submit(job("bulk" + std::to_string(i), big, proto::priority::normal)).created);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(c.submit(job("bulk" + std::to_string(i), big, proto::priority::normal)).created);
   ASSERT_TRUE(eventually([&] { return state_of(c, "bulk0") == proto::partition_state::synthesizing; }, 60s));
   int one_busy = 0;
   for (int i = 0; i < 20; ++i) {  // never both: one worker waits for critical work
@@ -149,7 +155,8 @@ TEST(Critical, IsLimitedPerClientAndCanBeTurnedOff) {
     ADD_FAILURE() << "a second critical job was accepted over the limit of 1";
   } catch (const client::server_error& e) {
     EXPECT_EQ(e.code(), proto::error_code::busy);
-    EXPECT_NE(std::string(e.what()).find("unfinished critical jobs, the limit per client is 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unfinished critical jobs, the limit per client is 1"), std::string::npos)
+        << e.what();
   }
   EXPECT_FALSE(c.submit(job("c1", small, proto::priority::critical)).created);  // the same job again: no new entry
   EXPECT_TRUE(c.submit(job("h1", small, proto::priority::high)).created);       // other classes are not limited by it

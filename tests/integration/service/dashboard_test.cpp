@@ -41,9 +41,9 @@ TEST(Dashboard, EverySeriesItQueriesExistsInMetrics) {
 
   pg_server pg;
   service svc({"1x4096"});
-  auto server = svc.start_server({}, {"--metrics", "127.0.0.1:0", "--network-endpoint", "tcp://127.0.0.1:*",
-                                      "--insecure-loopback", "--spool-dir", (svc.dir() / "spool").string(),
-                                      "--cluster-database", pg.conninfo()});
+  auto server = svc.start_server(
+      {}, {"--metrics", "127.0.0.1:0", "--network-endpoint", "tcp://127.0.0.1:*", "--insecure-loopback", "--spool-dir",
+           (svc.dir() / "spool").string(), "--cluster-database", pg.conninfo()});
   const auto port = metrics_port(svc.dir());
   ASSERT_NE(port, 0) << server_logs(svc);
   const auto text = http_request(port, "/metrics").body;

@@ -107,7 +107,9 @@ namespace {
 int services_made = 0;
 }  // namespace
 
-std::string service::next_pool() { return "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(services_made); }
+std::string service::next_pool() {
+  return "cuzk-test-" + std::to_string(::getpid()) + "-" + std::to_string(services_made);
+}
 
 service::service(const std::vector<std::string>& slots, const std::vector<std::string>& create_args) {
   pool_ = next_pool();
@@ -124,8 +126,8 @@ service::service(const std::vector<std::string>& slots, const std::vector<std::s
 }
 
 service::~service() {
-  std::string cmd = shm_bin() + " destroy --force --name " + pool_ + " >> " +
-                    (dir_ / "cuzk-shm.log").string() + " 2>&1";
+  std::string cmd =
+      shm_bin() + " destroy --force --name " + pool_ + " >> " + (dir_ / "cuzk-shm.log").string() + " 2>&1";
   if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "warning: %s failed\n", cmd.c_str());
   if (!std::getenv("CUZK_KEEP_TEST_DIRS")) fs::remove_all(dir_);
 }
@@ -133,9 +135,18 @@ service::~service() {
 std::unique_ptr<process> service::start_server(const std::map<std::string, std::string>& env,
                                                const std::vector<std::string>& extra_args) {
   // Test keys and witnesses live under the temporary directory, which the server may read for its clients.
-  std::vector<std::string> args{"--pool",      pool_, "--endpoint", endpoint_, "--worker-endpoint", worker_endpoint_,
-                                "--backend",   backend, "--keys-dir", fs::temp_directory_path().string(),
-                                "--witness-dir", fs::temp_directory_path().string()};
+  std::vector<std::string> args{"--pool",
+                                pool_,
+                                "--endpoint",
+                                endpoint_,
+                                "--worker-endpoint",
+                                worker_endpoint_,
+                                "--backend",
+                                backend,
+                                "--keys-dir",
+                                fs::temp_directory_path().string(),
+                                "--witness-dir",
+                                fs::temp_directory_path().string()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::string exe = server_bin();
   if (!server_wrapper.empty()) {
@@ -230,7 +241,8 @@ fs::path witness_file(const fs::path& dir, const std::string& name, const std::s
   groth16::synthesize_into(pk, *c, *c->parse_inputs(nlohmann::json::parse(inputs_for(spec, seed))), buf);
   const auto bytes = r1cs::write_wtns(std::span<const ff::fr_t>(buf.z));
   const auto path = dir / name;
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   return path;
 }
 

@@ -102,7 +102,8 @@ const basic_test_key<C>& key_for(const std::string& circuit_spec);
 std::string inputs_for(const std::string& circuit_spec, std::uint64_t seed);
 
 /* A satisfying witness of a native circuit (BLS12-381, its test key) for random inputs, written as DIR/name (.wtns). */
-fs::path witness_file(const fs::path& dir, const std::string& name, const std::string& circuit_spec, std::uint64_t seed);
+fs::path witness_file(const fs::path& dir, const std::string& name, const std::string& circuit_spec,
+                      std::uint64_t seed);
 
 /* A Submit of a native circuit with random inputs, under its test key. */
 proto::submit native_submit(const std::string& job_id, const std::string& circuit_spec, std::uint64_t seed,
@@ -138,7 +139,8 @@ client::options curve_options(const net::curve_keypair& me, const net::curve_key
                               std::chrono::milliseconds timeout);
 
 /* The worst latency of c.status(), asked every 20 ms while more(samples so far) holds; the count in *samples. */
-std::chrono::nanoseconds worst_status(client::connection& c, const std::function<bool(int)>& more, int* samples = nullptr);
+std::chrono::nanoseconds worst_status(client::connection& c, const std::function<bool(int)>& more,
+                                      int* samples = nullptr);
 
 /* Polls f() every 50 ms until it returns true or `limit` passes. */
 template <class F>

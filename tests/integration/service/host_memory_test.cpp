@@ -59,8 +59,7 @@ TEST(HostMemory, ANativeKeysCoefficientsLeaveItsRegionAndItsJobsStillProve) {
   auto region = shm::srs_region::open(svc.pool(), key_id);
   ASSERT_TRUE(region);
   EXPECT_EQ(region->released_bytes(), coefs);
-  EXPECT_LE(allocated(svc.pool(), key_id) + coefs - 2 * 4096, full)
-      << "the region still holds the coefficients' pages";
+  EXPECT_LE(allocated(svc.pool(), key_id) + coefs - 2 * 4096, full) << "the region still holds the coefficients' pages";
 
   auto c = svc.connect();
   const auto pk = io::read_zkey_file(zkey);

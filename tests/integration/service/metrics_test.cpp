@@ -17,8 +17,18 @@ namespace {
 using namespace std::chrono_literals;
 
 std::vector<std::string> server_args(const service& svc, const std::string& metrics) {
-  return {"--pool",      svc.pool(), "--endpoint", svc.endpoint(), "--worker-endpoint", svc.worker_endpoint(),
-          "--backend",   "cpu",      "--keys-dir", fs::temp_directory_path().string(), "--metrics", metrics};
+  return {"--pool",
+          svc.pool(),
+          "--endpoint",
+          svc.endpoint(),
+          "--worker-endpoint",
+          svc.worker_endpoint(),
+          "--backend",
+          "cpu",
+          "--keys-dir",
+          fs::temp_directory_path().string(),
+          "--metrics",
+          metrics};
 }
 
 /* The value of one sample line ("name{labels} value"), or NaN when absent. */
@@ -63,7 +73,8 @@ TEST(MetricsService, AfterOneJobMetricsCountTheProofAndHealthAndReadinessAnswer)
   EXPECT_EQ(sample(t, "cuzk_proof_duration_seconds_bucket" + bls + ",le=\"+Inf\"}"), 1) << t;
   EXPECT_GT(sample(t, "cuzk_proof_duration_seconds_sum" + bls + "}"), 0) << t;
   for (const char* phase : {"queue", "synth", "ntt", "msm", "prove", "verify"})
-    EXPECT_EQ(sample(t, "cuzk_phase_duration_seconds_count" + bls + ",phase=\"" + phase + "\"}"), 1) << phase << "\n" << t;
+    EXPECT_EQ(sample(t, "cuzk_phase_duration_seconds_count" + bls + ",phase=\"" + phase + "\"}"), 1) << phase << "\n"
+                                                                                                     << t;
   EXPECT_EQ(sample(t, "cuzk_phase_duration_seconds_count" + bls + ",phase=\"h2d\"}"), 0) << t;
   EXPECT_GE(sample(t, "cuzk_uptime_seconds"), 0) << t;
   EXPECT_EQ(sample(t, "cuzk_protocol_errors_total{kind=\"malformed\"}"), 0) << t;

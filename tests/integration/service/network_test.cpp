@@ -33,7 +33,8 @@ keys make_keys(const service& svc) {
   auto k = keygen(svc, {"server", "alice", "bob", "mallory"}, {"alice", "bob"});
   for (const char* who : {"server", "alice", "bob", "mallory"})
     EXPECT_EQ(fs::status(svc.dir() / (std::string(who) + ".key")).permissions() & fs::perms::all,
-              fs::perms::owner_read | fs::perms::owner_write) << who;
+              fs::perms::owner_read | fs::perms::owner_write)
+        << who;
   return {k.at("server"), k.at("alice"), k.at("bob"), k.at("mallory")};
 }
 
@@ -44,9 +45,11 @@ proto::submit by_id(const std::string& job_id, const std::string& key_id, std::u
 }
 
 std::vector<std::string> curve_args(const service& svc) {
-  return {"--network-endpoint", "tcp://127.0.0.1:*", "--server-key", (svc.dir() / "server.key").string(),
-          "--clients-dir", (svc.dir() / "clients.d").string(), "--metrics", "127.0.0.1:0",
-          "--spool-dir", (svc.dir() / "spool").string()};
+  return {"--network-endpoint", "tcp://127.0.0.1:*",
+          "--server-key",       (svc.dir() / "server.key").string(),
+          "--clients-dir",      (svc.dir() / "clients.d").string(),
+          "--metrics",          "127.0.0.1:0",
+          "--spool-dir",        (svc.dir() / "spool").string()};
 }
 
 TEST(Network, AnAuthorizedKeyProvesOverCurveAndEachClientSeesOnlyItsOwnJobs) {
@@ -92,9 +95,9 @@ TEST(Network, AnAuthorizedKeyProvesOverCurveAndEachClientSeesOnlyItsOwnJobs) {
   const auto wtns = witness_file(svc.dir(), "cli.wtns", circuit, seed() + 3);
   const auto proof = svc.dir() / "p.json", pub = svc.dir() / "pub.json";
   const auto out = run(cli_bin() + " submit --endpoint " + ep + " --curve-key " + (svc.dir() / "bob.key").string() +
-                       " --server-public " + (svc.dir() / "server.key.pub").string() + " --zkey " + key_id + " --wtns " +
-                       wtns.string() + " --job-id cli-1 --wait --proof " + proof.string() + " --public " + pub.string() +
-                       " --timeout 120");
+                       " --server-public " + (svc.dir() / "server.key.pub").string() + " --zkey " + key_id +
+                       " --wtns " + wtns.string() + " --job-id cli-1 --wait --proof " + proof.string() + " --public " +
+                       pub.string() + " --timeout 120");
   ASSERT_EQ(out.rc, 0) << out.out << out.err;
   EXPECT_TRUE(verifies(*key_for(circuit).pk, read_all(proof), read_all(pub)));
 
@@ -164,8 +167,7 @@ TEST(Network, ANetworkClientNamesKeysByIdAndNoServerPath) {
 
 TEST(Network, PlaintextTcpIsOnlyForLoopbackAndOnlyWhenAskedFor) {
   service svc({"2x4096"});
-  for (const auto& [args, says] :
-       std::vector<std::pair<std::vector<std::string>, std::string>>{
+  for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--network-endpoint", "tcp://0.0.0.0:*"}, "needs --server-key"},
            {{"--network-endpoint", "tcp://0.0.0.0:*", "--insecure-loopback"}, "loopback address only"}}) {
     auto s = svc.start_server({}, args);

@@ -38,7 +38,8 @@ void expect_proven(client::connection& c, const std::string& job_id, const std::
   auto out = c.wait(job_id, limit);
   const auto* pr = std::get_if<proto::proof_reply>(&out);
   ASSERT_NE(pr, nullptr) << job_id << " did not finish: "
-                         << (std::holds_alternative<proto::job_status>(out) ? std::get<proto::job_status>(out).error : "");
+                         << (std::holds_alternative<proto::job_status>(out) ? std::get<proto::job_status>(out).error
+                                                                            : "");
   ASSERT_FALSE(pr->partitions.empty());
   for (const auto& p : pr->partitions)
     EXPECT_TRUE(verifies(*key_for(circuit).pk, p.proof_json, p.public_json)) << job_id;
@@ -116,7 +117,8 @@ TEST(Service, HeldProvingFillsSlotsThatSigusr2Proves) {
   auto server = svc.start_server({}, {"--hold-proving"});
   auto worker = svc.start_worker("worker@1");
   auto c = svc.connect();
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(c.submit(native_job("held-" + std::to_string(i), circuit, test::seed())).created);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(c.submit(native_job("held-" + std::to_string(i), circuit, test::seed())).created);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(all_synthesized(c, "held-" + std::to_string(i))) << i;
   std::this_thread::sleep_for(1s);  // held: still FILLED a second later
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(all_synthesized(c, "held-" + std::to_string(i), 0ms)) << i;
@@ -125,9 +127,10 @@ TEST(Service, HeldProvingFillsSlotsThatSigusr2Proves) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(syntheses(c, "held-" + std::to_string(i)), 1u);
   /* held again at run time */
   ASSERT_EQ(::kill(server->pid(), SIGUSR1), 0);
-  ASSERT_TRUE(eventually([&] { return server_logs(svc).find("proving held: synthesis goes on") != std::string::npos; },
-                         30s))
-      << "the loop did not take the signal\n" << server_logs(svc);
+  ASSERT_TRUE(
+      eventually([&] { return server_logs(svc).find("proving held: synthesis goes on") != std::string::npos; }, 30s))
+      << "the loop did not take the signal\n"
+      << server_logs(svc);
   EXPECT_TRUE(c.submit(native_job("held-later", circuit, test::seed())).created);
   ASSERT_TRUE(all_synthesized(c, "held-later"));
   std::this_thread::sleep_for(1s);
@@ -148,7 +151,8 @@ TEST(Service, StatusShowsEachProvenPartitionsPhaseTimingsAndTheServersHungTimeou
   auto rng = test::rng(5);
   auto s = native_job("timed", "chain:size=1500", rng());
   s.partitions = 2;
-  const std::string inputs = "[" + inputs_for("chain:size=1500", rng()) + "," + inputs_for("chain:size=1500", rng()) + "]";
+  const std::string inputs =
+      "[" + inputs_for("chain:size=1500", rng()) + "," + inputs_for("chain:size=1500", rng()) + "]";
   s.work = proto::native_work{"chain:size=1500", inputs};
   ASSERT_TRUE(c.submit(s).created);
   expect_proven(c, "timed", "chain:size=1500");
@@ -413,10 +417,13 @@ TEST(Service, AKeyIdWhoseRegionWasAlteredFailsItsJobsWhileOthersAreProven) {
     EXPECT_NE(std::string(e.what()).find("does not hash to its key id"), std::string::npos) << e.what();
   }
   std::string logs;
-  ASSERT_TRUE(eventually([&] {
-    logs = server_logs(svc);
-    return logs.find("key " + id + ": SRS region " + id + " does not hash to its key id") != std::string::npos;
-  }, 20s)) << logs;
+  ASSERT_TRUE(eventually(
+      [&] {
+        logs = server_logs(svc);
+        return logs.find("key " + id + ": SRS region " + id + " does not hash to its key id") != std::string::npos;
+      },
+      20s))
+      << logs;
   c.submit(native_job("other", "poseidon-merkle:depth=2", test::seed()));
   expect_proven(c, "other", "poseidon-merkle:depth=2");
 }

@@ -84,7 +84,9 @@ TEST(Timeline, ProofsAndSynthesesAreTracedAndTheRenderedPageShowsALaneAWorker) {
   };
   std::map<std::int64_t, proof> by_job;
   for (const auto& e : x)
-    if (e["name"] == "proof") by_job[e["args"]["job"]].ts = e["ts"], by_job[e["args"]["job"]].end = e["ts"].get<double>() + e["dur"].get<double>();
+    if (e["name"] == "proof")
+      by_job[e["args"]["job"]].ts = e["ts"],
+      by_job[e["args"]["job"]].end = e["ts"].get<double>() + e["dur"].get<double>();
   ASSERT_EQ(by_job.size(), std::size_t(jobs)) << r.body;
   int syntheses = 0;
   for (const auto& e : x) {
@@ -105,16 +107,16 @@ TEST(Timeline, ProofsAndSynthesesAreTracedAndTheRenderedPageShowsALaneAWorker) {
   EXPECT_EQ(syntheses, jobs);
   for (const auto& [job, p] : by_job) {
     EXPECT_GT(p.synth_end, 0) << "job " << job << " has no synthesis";
-    EXPECT_EQ(p.phases, (std::set<std::string>{"split", "ntt", "msm_a", "msm_b_g1", "msm_l", "msm_b_g2", "msm_h",
-                                               "assemble"}))
+    EXPECT_EQ(p.phases,
+              (std::set<std::string>{"split", "ntt", "msm_a", "msm_b_g1", "msm_l", "msm_b_g2", "msm_h", "assemble"}))
         << "job " << job;
   }
   EXPECT_EQ(http_request(port, "/trace.json?since=soon").status, 400u);
 
   /* cuzk trace: the same events into a file; clear errors */
   const auto out = svc.dir() / "trace.json";
-  const auto cli = run(cli_bin() + " trace --metrics 127.0.0.1:" + std::to_string(port) + " --since 5m -o " +
-                       out.string());
+  const auto cli =
+      run(cli_bin() + " trace --metrics 127.0.0.1:" + std::to_string(port) + " --since 5m -o " + out.string());
   EXPECT_EQ(cli.rc, 0) << cli.err;
   std::size_t cli_x = 0;
   const auto written = json::parse(read_all(out));
@@ -131,7 +133,8 @@ TEST(Timeline, ProofsAndSynthesesAreTracedAndTheRenderedPageShowsALaneAWorker) {
   /* the page over the jobs' time (a second before the first synthesis to now), rendered and looked at */
   double first_us = 1e300;
   for (const auto& e : x) first_us = std::min(first_us, e["ts"].get<double>());
-  const double now_us = std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const double now_us =
+      std::chrono::duration<double, std::micro>(std::chrono::system_clock::now().time_since_epoch()).count();
   const int since = int((now_us - first_us) / 1e6) + 2;
   const auto page = http_request(port, "/timeline?since=" + std::to_string(since));
   ASSERT_EQ(page.status, 200u);
@@ -145,16 +148,19 @@ TEST(Timeline, ProofsAndSynthesesAreTracedAndTheRenderedPageShowsALaneAWorker) {
   ASSERT_EQ(run("command -v chromium").rc, 0)
       << "chromium is not installed: scripts/setup.sh installs Debian's chromium for this test";
   const auto shot = svc.dir() / "timeline.png";
-  const auto chrome = run("timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
-                          "--force-device-scale-factor=1 --user-data-dir=" + (svc.dir() / "chromium").string() +
-                          " --window-size=" + std::to_string(width) + "," + std::to_string(height + 20) +
-                          " --screenshot=" + shot.string() + " file://" + (svc.dir() / "timeline.html").string());
+  const auto chrome =
+      run("timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars "
+          "--force-device-scale-factor=1 --user-data-dir=" +
+          (svc.dir() / "chromium").string() + " --window-size=" + std::to_string(width) + "," +
+          std::to_string(height + 20) + " --screenshot=" + shot.string() + " file://" +
+          (svc.dir() / "timeline.html").string());
   ASSERT_TRUE(fs::exists(shot)) << "chromium made no screenshot (rc " << chrome.rc << "): " << chrome.err;
-  const auto check = run("python3 " CUZK_TIMELINE_PNG " " + shot.string() + " " + (svc.dir() / "timeline.html").string() +
-                         " " + out.string());
+  const auto check = run("python3 " CUZK_TIMELINE_PNG " " + shot.string() + " " +
+                         (svc.dir() / "timeline.html").string() + " " + out.string());
   EXPECT_EQ(check.rc, 0) << check.out << check.err;
   if (const char* keep = std::getenv("CUZK_TIMELINE_KEEP"))  // to look at the page and the screenshot
-    for (const auto& f : {shot, svc.dir() / "timeline.html", out}) fs::copy_file(f, fs::path(keep) / f.filename(), fs::copy_options::overwrite_existing);
+    for (const auto& f : {shot, svc.dir() / "timeline.html", out})
+      fs::copy_file(f, fs::path(keep) / f.filename(), fs::copy_options::overwrite_existing);
   std::printf("%s%s", cli.err.c_str(), check.out.c_str());
 }
 

@@ -99,14 +99,16 @@ TEST(Uploads, AWitnessOfAnotherSizeIsRefusedAtItsHeaderAndNothingIsSpooled) {
   const auto& pk = *key_for(circuit).pk;
   const auto bytes = r1cs::write_wtns(std::vector<ff::fr_t>(pk.n_vars + 1, ff::fr_t::one()));
   const auto path = svc.dir() / "long.wtns";
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   auto c = svc.connect();
   try {
     c.upload("big", proto::upload_kind::wtns, path, key_id);
     ADD_FAILURE() << "a witness of another circuit was accepted";
   } catch (const client::server_error& e) {
     EXPECT_EQ(e.code(), proto::error_code::bad_request);
-    EXPECT_NE(std::string(e.what()).find("the key expects " + std::to_string(pk.n_vars)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the key expects " + std::to_string(pk.n_vars)), std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(spool_files(spool), 0u);
   try {  // a key the pool does not hold
@@ -125,8 +127,8 @@ TEST(Uploads, AStalledUploadIsDroppedAndAQuotaBoundsAClient) {
   const auto key_id = load_srs(svc, key_for(circuit).path);
   // --upload-stall 5: the spool is looked at right after the first chunk's acknowledgement, well before the drop
   // even on a busy machine
-  auto server = svc.start_server({}, {"--spool-dir", spool.string(), "--upload-stall", "5", "--max-spool-per-client",
-                                      "0.0001"});  // about 100 KiB
+  auto server = svc.start_server(
+      {}, {"--spool-dir", spool.string(), "--upload-stall", "5", "--max-spool-per-client", "0.0001"});  // about 100 KiB
   auto c = svc.connect();
   const auto wtns = witness_file(svc, "w.wtns", seed());
   const auto size = fs::file_size(wtns);
@@ -202,14 +204,16 @@ TEST(Uploads, StatusAnswersWithin200msWhileOneClientStreamsAtFullRateAndAnotherS
     auto s = svc.connect();
     for (int i = 0; !done; ++i) {
       try {
-        (void)s.upload_chunk(proto::upload{"stall-" + std::to_string(i % 2), proto::upload_kind::r1cs, 1 << 20, 0, "x", ""});
+        (void)s.upload_chunk(
+            proto::upload{"stall-" + std::to_string(i % 2), proto::upload_kind::r1cs, 1 << 20, 0, "x", ""});
       } catch (const client::server_error&) {
       }
       std::this_thread::sleep_for(10ms);
     }
   });
   int samples = 0;
-  const auto worst = worst_status(c, [](int n) { return n < 50; }, &samples);
+  const auto worst = worst_status(
+      c, [](int n) { return n < 50; }, &samples);
   done = true;
   streamer.join();
   staller.join();

@@ -42,11 +42,11 @@ struct crash_case {
 };
 
 const std::vector<const char*> pipeline_points = {
-    "lease.take.lock",      "lease.take.fields",   "lease.take.publish",  "job.submit.reserve",
-    "job.submit.fields",    "job.submit.publish",  "job.mark_slotted.cas", "slot.assign.binding",
-    "slot.assign.cas",      "job.count_synthesis", "slot.fill.sizes",     "slot.fill.cas",
-    "slot.prove.cas",       "job.store_result.bytes", "job.store_result.part", "job.complete.cas",
-    "slot.release.cas",     "job.fail.text",       "job.fail.part",       "job.fail.job",
+    "lease.take.lock",   "lease.take.fields",      "lease.take.publish",    "job.submit.reserve",
+    "job.submit.fields", "job.submit.publish",     "job.mark_slotted.cas",  "slot.assign.binding",
+    "slot.assign.cas",   "job.count_synthesis",    "slot.fill.sizes",       "slot.fill.cas",
+    "slot.prove.cas",    "job.store_result.bytes", "job.store_result.part", "job.complete.cas",
+    "slot.release.cas",  "job.fail.text",          "job.fail.part",         "job.fail.job",
     "slot.abandon.cas"};
 
 std::vector<crash_case> cases() {
@@ -138,8 +138,7 @@ class Crash : public ::testing::TestWithParam<crash_case> {
         }
         if (pw.state == part_state::done) {
           auto want = crash::proof(id, p);
-          check(rec.parts[p].result_len == want.size() &&
-                    std::equal(want.begin(), want.end(), rec.parts[p].result),
+          check(rec.parts[p].result_len == want.size() && std::equal(want.begin(), want.end(), rec.parts[p].result),
                 "job " + id + " partition " + std::to_string(p) + " proof bytes differ" + at);
         }
         if (pw.state == part_state::failed) check(crash::is_bad(id) && p == 1, "job " + id + " failed" + at);

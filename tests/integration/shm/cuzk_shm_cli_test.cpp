@@ -130,9 +130,11 @@ TEST(CuzkShmCli, DestroySucceedsOnceTheLeaseIsGoneAndRemovesSrsRegions) {
 
 TEST(CuzkShmCli, CreateReadsAConfigFile) {
   pool_guard g("cli-config");
-  const std::string cfg = std::filesystem::temp_directory_path() / ("cuzk-cli-config-" + std::to_string(::getpid()) + ".json");
-  std::ofstream(cfg) << R"({"name": ")" << g.name
-                     << R"(", "slots": ["2x100", {"count": 1, "constraints": 300, "witness": 700}], "jobs": 3, "leases": 5, "threads": 1})";
+  const std::string cfg =
+      std::filesystem::temp_directory_path() / ("cuzk-cli-config-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(cfg)
+      << R"({"name": ")" << g.name
+      << R"(", "slots": ["2x100", {"count": 1, "constraints": 300, "witness": 700}], "jobs": 3, "leases": 5, "threads": 1})";
   auto c = cli("create --config " + cfg);
   std::filesystem::remove(cfg);
   ASSERT_EQ(c.rc, 0) << c.err;
@@ -228,10 +230,10 @@ TEST(CuzkShmCli, ALoadSrsKilledMidCopyIsReclaimedByTheNextOne) {
 
 TEST(CuzkShmCli, EveryErrorIsOneLineAndANonZeroExit) {
   pool_guard g("cli-errors");
-  for (const std::string& args : {"status --name " + g.name, "destroy --name " + g.name,
-                                  "create --name " + g.name + " --slots 4y5", std::string("create --slots 1x64"),
-                                  "create --name " + g.name + " --slots 1x2^40",
-                                  "load-srs --name " + g.name + " --zkey /nonexistent", std::string("bogus")}) {
+  for (const std::string& args :
+       {"status --name " + g.name, "destroy --name " + g.name, "create --name " + g.name + " --slots 4y5",
+        std::string("create --slots 1x64"), "create --name " + g.name + " --slots 1x2^40",
+        "load-srs --name " + g.name + " --zkey /nonexistent", std::string("bogus")}) {
     auto r = cli(args);
     EXPECT_NE(r.rc, 0) << args;
     EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;

@@ -84,7 +84,8 @@ TEST(KeyCacheHostCopy, ADroppedKeysRegionNeverHoldsItsPointsAndTheyAreReadFromTh
       const auto [off, len] = k.shape.points[i];
       ASSERT_EQ(secs[i].size(), len);
       EXPECT_EQ(read_section(*m.source, secs[i]),
-                std::vector<std::uint8_t>(k.bytes.begin() + std::ptrdiff_t(off), k.bytes.begin() + std::ptrdiff_t(off + len)));
+                std::vector<std::uint8_t>(k.bytes.begin() + std::ptrdiff_t(off),
+                                          k.bytes.begin() + std::ptrdiff_t(off + len)));
     }
   });
 }

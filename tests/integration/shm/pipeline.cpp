@@ -56,7 +56,8 @@ void write_payload(const std::string& job, std::uint32_t part, std::span<std::ui
 }
 
 bool payload_matches(const std::string& job, std::uint32_t part, std::span<const std::uint8_t> a,
-                     std::span<const std::uint8_t> b, std::span<const std::uint8_t> c, std::span<const std::uint8_t> z) {
+                     std::span<const std::uint8_t> b, std::span<const std::uint8_t> c,
+                     std::span<const std::uint8_t> z) {
   std::uint64_t s = seed_of(job, part), n = rows(job, part) * 32;
   return same_bytes(s ^ 1, a.first(n)) && same_bytes(s ^ 2, b.first(n)) && same_bytes(s ^ 3, c.first(n)) &&
          same_bytes(s ^ 4, z.first(witness * 32));

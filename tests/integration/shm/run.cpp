@@ -15,8 +15,8 @@ namespace cuzk::test {
 
 run_result run(const std::string& cmd) {
   static std::atomic<unsigned> n{0};
-  const auto err_path =
-      std::filesystem::temp_directory_path() / ("cuzk-shm-sec-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + ".err");
+  const auto err_path = std::filesystem::temp_directory_path() /
+                        ("cuzk-shm-sec-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + ".err");
   run_result r;
   FILE* p = ::popen((cmd + " 2>" + err_path.string()).c_str(), "r");
   if (!p) return r;
@@ -60,7 +60,8 @@ std::string second_uid_unavailable() {
 
 temp_dir::temp_dir() {
   static std::atomic<unsigned> n{0};
-  path = std::filesystem::temp_directory_path() / ("cuzk-shm-sec-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  path = std::filesystem::temp_directory_path() /
+         ("cuzk-shm-sec-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
   std::filesystem::create_directories(path);
 }
 
@@ -71,7 +72,8 @@ temp_dir::~temp_dir() {
 
 std::filesystem::path temp_dir::write(const std::string& name, const std::vector<std::uint8_t>& bytes) const {
   auto p = path / name;
-  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(p, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   return p;
 }
 

@@ -65,7 +65,8 @@ TEST(Chain, InputsAreValidated) {
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"y", "3"}}), circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "-3"}}), circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "0x03"}}), circuit_error);
-  EXPECT_THROW(c.parse_inputs(nlohmann::json{{"x", "52435875175126190479447740508185965837690552500527637822603658699938581184513"}}),
+  EXPECT_THROW(c.parse_inputs(nlohmann::json{
+                   {"x", "52435875175126190479447740508185965837690552500527637822603658699938581184513"}}),
                circuit_error);
   EXPECT_THROW(c.parse_inputs(nlohmann::json::array()), circuit_error);
   EXPECT_NO_THROW(c.parse_inputs(nlohmann::json{{"x", 3}}));

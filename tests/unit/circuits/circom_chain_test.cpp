@@ -33,14 +33,16 @@ TEST(CircomChain, NativeChainEqualsCircomChain) {
   const basic_chain<curves::bls12_381> c(n);
   const auto j = c.random_inputs(cuzk::test::seed());
   fs::copy_file(interop / "circom/chain.circom", dir / "chain.circom");
-  std::ofstream(dir / "main.circom") << "pragma circom 2.0.0;\ninclude \"chain.circom\";\ncomponent main = Chain("
-                                     << n << ");\n";
+  std::ofstream(dir / "main.circom") << "pragma circom 2.0.0;\ninclude \"chain.circom\";\ncomponent main = Chain(" << n
+                                     << ");\n";
   std::ofstream(dir / "in.json") << j.dump();
   const std::string cd = "cd '" + dir.string() + "' && ";
   const std::string circom = (interop / "node_modules/.bin/circom2").string();
-  ASSERT_EQ(std::system((cd + "'" + circom + "' main.circom --r1cs --wasm --prime bls12381 -o . > log 2>&1").c_str()), 0);
-  ASSERT_EQ(std::system((cd + "node main_js/generate_witness.js main_js/main.wasm in.json main.wtns >> log 2>&1").c_str()),
+  ASSERT_EQ(std::system((cd + "'" + circom + "' main.circom --r1cs --wasm --prime bls12381 -o . > log 2>&1").c_str()),
             0);
+  ASSERT_EQ(
+      std::system((cd + "node main_js/generate_witness.js main_js/main.wasm in.json main.wtns >> log 2>&1").c_str()),
+      0);
 
   r1cs::basic_recording_cs<curves::bls12_381> rec;
   c.synthesize(rec, nullptr);

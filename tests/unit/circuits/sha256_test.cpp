@@ -71,7 +71,7 @@ TYPED_TEST(Sha256On, CircuitDigestEqualsNative) {
 
 TEST(Sha256, DigestPacksIntoTwoBigEndianHalves) {
   std::array<std::uint8_t, 32> d{};
-  d[15] = 1;   // hi = 1
+  d[15] = 1;     // hi = 1
   d[16] = 0x80;  // lo = 2^127
   const auto p = basic_sha256_preimage<curves::bls12_381>::pack_digest(d);
   EXPECT_EQ(p[0], fr_t::one());

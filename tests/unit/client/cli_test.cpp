@@ -36,8 +36,8 @@ struct ClientCli : testing::Test {
 
   run_result cuzk(const std::string& args) {
     const auto out = dir.path() / "stdout", err = dir.path() / "stderr";
-    const std::string cmd = "cd " + dir.path().string() + " && " + CUZK_CLI + " " + args + " >" + out.string() +
-                            " 2>" + err.string();
+    const std::string cmd =
+        "cd " + dir.path().string() + " && " + CUZK_CLI + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   }
@@ -76,7 +76,7 @@ TEST_F(ClientCli, SubmitAndWaitWritesOneProofAndPublicFilePerPartition) {
   server.complete_on_submit(true);
   std::filesystem::create_directory(dir.path() / "out");
   auto r = cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --partitions 3 --job-id j" +
-           " --wait --proof out/proof.json --public out/public.json --timeout 5");
+                " --wait --proof out/proof.json --public out/public.json --timeout 5");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_EQ(slurp(dir.path() / "out/proof.json"), "{\"pi_a\": [\"0\"]}\n");
   EXPECT_EQ(slurp(dir.path() / "out/proof.2.json"), "{\"pi_a\": [\"2\"]}\n");
@@ -115,7 +115,8 @@ TEST_F(ClientCli, StatusPrintsTablesOrJson) {
   EXPECT_NE(table.out.find("j1"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("worker@1"), std::string::npos) << table.out;
   /* a GPU's resident key and its shifted MSM copies */
-  EXPECT_NE(table.out.find("key ab12  copies h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("key ab12  copies h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"), std::string::npos)
+      << table.out;
   EXPECT_NE(table.out.find("shifted copies 99.0 GiB"), std::string::npos) << table.out;
   auto js = cuzk("status --endpoint " + endpoint + " --json");
   ASSERT_EQ(js.rc, 0) << js.err;

@@ -14,8 +14,13 @@ namespace {
 using namespace std::chrono_literals;
 
 proto::submit chain_job(const std::string& id, std::uint32_t partitions = 1) {
-  return {id, "tests", proto::priority::normal, partitions, "/keys/chain.zkey",
-          proto::native_work{"chain:size=4", "{\"x\":\"3\"}"}, std::nullopt};
+  return {id,
+          "tests",
+          proto::priority::normal,
+          partitions,
+          "/keys/chain.zkey",
+          proto::native_work{"chain:size=4", "{\"x\":\"3\"}"},
+          std::nullopt};
 }
 
 struct ClientConnection : testing::Test {

@@ -78,15 +78,30 @@ proto::body fake_server::answer(const proto::message& m, const std::string& peer
     auto it = jobs_.find(id);
     return it == jobs_.end() ? nullptr : &it->second;
   };
-  auto unknown = [&](const std::string& id) { return proto::error_reply{proto::error_code::unknown_job, "no job " + id, m.request_id}; };
+  auto unknown = [&](const std::string& id) {
+    return proto::error_reply{proto::error_code::unknown_job, "no job " + id, m.request_id};
+  };
   if (const auto* s = std::get_if<proto::status_request>(&m.body)) {
     if (!s->job_id) {
       proto::status_reply r;
       for (const auto& [id, j] : jobs_) r.jobs.push_back(j.status);
       r.slots = {{0, 0, proto::slot_state::free, 4, proto::no_owner}, {1, 0, proto::slot_state::assigned, 7, 2}};
       r.workers = {{2, "worker@1", 4242, proto::worker_state::busy, 350}};
-      r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 9ULL << 30, 130ULL << 30, {"ab12"}, 120ULL << 30, 10, 0,
-                 {"h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"}, 99ULL << 30, 0, {}}};
+      r.gpus = {{0,
+                 "NVIDIA H200",
+                 2,
+                 0.97,
+                 141ULL << 30,
+                 9ULL << 30,
+                 130ULL << 30,
+                 {"ab12"},
+                 120ULL << 30,
+                 10,
+                 0,
+                 {"h 11@22 l 11@22 a 11@22 b1 11@22 b2 9@20"},
+                 99ULL << 30,
+                 0,
+                 {}}};
       return r;
     }
     const job* j = job_of(*s->job_id);
@@ -100,7 +115,8 @@ proto::body fake_server::answer(const proto::message& m, const std::string& peer
     const job* j = job_of(w->job_id);
     if (!j) return unknown(w->job_id);
     if (j->status.state == proto::job_state::queued || j->status.state == proto::job_state::running) {
-      waits_.push_back({peer, m.request_id, w->job_id, std::chrono::steady_clock::now() + std::chrono::milliseconds(w->timeout_ms)});
+      waits_.push_back(
+          {peer, m.request_id, w->job_id, std::chrono::steady_clock::now() + std::chrono::milliseconds(w->timeout_ms)});
       return proto::bye{};  // no reply now: the loop answers when the job ends or the wait times out
     }
     return outcome(*j);
@@ -115,7 +131,8 @@ void fake_server::loop() {
   net::bind_endpoint(router, endpoint_);
   bound_.store(true);
   auto reply = [&](const std::string& peer, std::uint64_t id, proto::body b) {
-    if (stale_.load()) (void)net::send_to(router, peer, {id - 1, proto::accepted{"stale", true, proto::job_state::done}});
+    if (stale_.load())
+      (void)net::send_to(router, peer, {id - 1, proto::accepted{"stale", true, proto::job_state::done}});
     (void)net::send_to(router, peer, {id, std::move(b)});
   };
   while (!stop_.load()) {

@@ -21,7 +21,10 @@ class fake_server {
   ~fake_server();
 
   /* Jobs submitted from now on are done at once, with these proofs. */
-  void complete_on_submit(bool on) { std::lock_guard l(mu_); complete_on_submit_ = on; }
+  void complete_on_submit(bool on) {
+    std::lock_guard l(mu_);
+    complete_on_submit_ = on;
+  }
   void complete(const std::string& job_id);
   void fail(const std::string& job_id, const std::string& error);
   /* Drops the next n requests without an answer (a busy or restarting server). */

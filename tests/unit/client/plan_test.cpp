@@ -142,8 +142,8 @@ TEST(NodePlan, ResidencyFollowsTheServersRuleCopiesAndAll) {
   ASSERT_TRUE(r.resident);
   const sizing::key_dims& d = in.keys[0].dims;
   const std::uint64_t budget = sizing::device_budget(139 * GiB, in.reserve, 0, 1);
-  const sizing::key_copies sh = sizing::plan_key_copies(
-      d, sizing::copies_allowance(d, 2, budget, 0, 139 * GiB, in.reserve), -1);
+  const sizing::key_copies sh =
+      sizing::plan_key_copies(d, sizing::copies_allowance(d, 2, budget, 0, 139 * GiB, in.reserve), -1);
   EXPECT_EQ(r.copies, sh.describe());
   EXPECT_EQ(r.footprint, sizing::key_footprint(d, sh));
   EXPECT_LE(r.footprint + 2 * r.working_each, budget);

@@ -15,16 +15,20 @@ namespace fs = std::filesystem;
 
 fs::path write(const std::string& text) {
   static int n = 0;
-  auto p = fs::temp_directory_path() / ("cuzk-config-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++) +
-                                        ".toml");
+  auto p = fs::temp_directory_path() /
+           ("cuzk-config-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + ".toml");
   std::ofstream(p) << text;
   return p;
 }
 
 const std::vector<section> server_like = {
     {"pool", {{"name", {"--pool"}}}},
-    {"server", {{"endpoint", {"--endpoint"}}, {"threads", {"--threads"}}, {"gpus", {"--gpus"}},
-                {"no_register", {"--no-register", true}}, {"device_reserve_gib", {"--device-reserve"}}}},
+    {"server",
+     {{"endpoint", {"--endpoint"}},
+      {"threads", {"--threads"}},
+      {"gpus", {"--gpus"}},
+      {"no_register", {"--no-register", true}},
+      {"device_reserve_gib", {"--device-reserve"}}}},
 };
 
 std::string message_of(const fs::path& f) {
@@ -49,9 +53,9 @@ no_register = true
 device_reserve_gib = 2.5
 )");
   const auto a = read(f, server_like);
-  const std::vector<std::string> want = {"--pool",  "cuzk",  "--device-reserve", "2.5", "--endpoint",
-                                         "ipc:///run/cuzk/cuzk.sock", "--gpus", "0", "--gpus", "1",
-                                         "--no-register", "--threads", "8"};
+  const std::vector<std::string> want = {
+      "--pool", "cuzk", "--device-reserve", "2.5",       "--endpoint", "ipc:///run/cuzk/cuzk.sock", "--gpus", "0",
+      "--gpus", "1",    "--no-register",    "--threads", "8"};
   EXPECT_EQ(a.args, want);
   EXPECT_NE(a.origin.at("--threads").find(":7: key server.threads"), std::string::npos) << a.origin.at("--threads");
   fs::remove(f);
@@ -71,8 +75,7 @@ TEST(ConfigFile, UnknownSectionsKeysAndWrongTypesNameTheKeyAndLine) {
   EXPECT_NE(message_of(f).find(":3: unknown key server.threds"), std::string::npos) << message_of(f);
   fs::remove(f);
   f = write("[server]\nno_register = \"yes\"\n");
-  EXPECT_NE(message_of(f).find(":2: key server.no_register must be true or false"), std::string::npos)
-      << message_of(f);
+  EXPECT_NE(message_of(f).find(":2: key server.no_register must be true or false"), std::string::npos) << message_of(f);
   fs::remove(f);
   f = write("[server]\ngpus = [[0], [1]]\n");
   EXPECT_NE(message_of(f).find(":2: key server.gpus: an array"), std::string::npos) << message_of(f);
@@ -106,7 +109,7 @@ TEST(ConfigFile, TheCommandLineComesAfterTheFileSoItsValuesWin) {
   a.args = {"--threads", "8"};
   const auto m = merged(4, argv, a);
   const std::vector<std::string> want = {"cuzk-gpu-server", "--threads", "8", "--config=/etc/cuzk/cuzk.toml",
-                                         "--threads", "2"};
+                                         "--threads",       "2"};
   EXPECT_EQ(m, want);
   CLI::App app{"t"};
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -140,7 +143,8 @@ TEST(ConfigFile, EveryKeyTheExampleNamesIsKnown) {
   std::string line, sec;
   int named = 0;
   for (std::smatch m; std::getline(in, line);) {
-    if (std::regex_search(line, m, section)) sec = m[1];
+    if (std::regex_search(line, m, section))
+      sec = m[1];
     else if (!sec.empty() && std::regex_search(line, m, key)) {
       ++named;
       ASSERT_TRUE(known_keys().count(sec)) << sec;

@@ -70,9 +70,7 @@ struct fp2 {
 fp2 add(const fp2& a, const fp2& b) { return {mod(a.c0 + b.c0, p), mod(a.c1 + b.c1, p)}; }
 fp2 sub(const fp2& a, const fp2& b) { return {mod(a.c0 - b.c0, p), mod(a.c1 - b.c1, p)}; }
 /* (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u */
-fp2 mul(const fp2& a, const fp2& b) {
-  return {mod(a.c0 * b.c0 - a.c1 * b.c1, p), mod(a.c0 * b.c1 + a.c1 * b.c0, p)};
-}
+fp2 mul(const fp2& a, const fp2& b) { return {mod(a.c0 * b.c0 - a.c1 * b.c1, p), mod(a.c0 * b.c1 + a.c1 * b.c0, p)}; }
 /* 1 / a = conj(a) / (a0^2 + a1^2) */
 fp2 inv(const fp2& a) {
   mpz_class n = invert(mod(a.c0 * a.c0 + a.c1 * a.c1, p), p);

@@ -49,8 +49,7 @@ TEST(CurvePrimes, EachPrimeNamesItsCurveAndOnlyThatField) {
   r[0] ^= 1;
   EXPECT_FALSE(curve_of_scalar_prime(r));
   EXPECT_EQ(describe_scalar_prime(r), "a prime of no curve cuzk knows (32 bytes)");
-  EXPECT_EQ(describe_scalar_prime(le(bn254::fr_params::modulus)),
-            "BN254's scalar field r (snarkjs and circom: bn128)");
+  EXPECT_EQ(describe_scalar_prime(le(bn254::fr_params::modulus)), "BN254's scalar field r (snarkjs and circom: bn128)");
 }
 
 }  // namespace

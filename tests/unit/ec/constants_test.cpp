@@ -44,11 +44,11 @@ TEST(EcConstants, BetaIsACubeRootOfUnityThatMakesPhiMinusXSquared) {
 }
 
 TEST(EcConstants, PsiCoefficientsArePowersOfOnePlusU) {
-  fp2_t xi{fp_t::one(), fp_t::one()};  /* 1 + u */
+  fp2_t xi{fp_t::one(), fp_t::one()}; /* 1 + u */
   const auto& c = detail::psi_coefficients<curves::bls12_381>::get();
   EXPECT_EQ(c.cx, xi.pow(p_minus1_over(3)).inverse());
   EXPECT_EQ(c.cy, xi.pow(p_minus1_over(2)).inverse());
-  EXPECT_TRUE(c.cx.c0.is_zero());  /* pure imaginary: psi's x costs two Fp products */
+  EXPECT_TRUE(c.cx.c0.is_zero()); /* pure imaginary: psi's x costs two Fp products */
 }
 
 TEST(EcConstants, GeneratorsAreTheStandardPointsOfOrderR) {
@@ -57,9 +57,11 @@ TEST(EcConstants, GeneratorsAreTheStandardPointsOfOrderR) {
   EXPECT_TRUE(in_subgroup_by_order(g1_jacobian_t::generator()));
   EXPECT_TRUE(in_subgroup_by_order(g2_jacobian_t::generator()));
   EXPECT_EQ(g1_curve::generator().x.to_decimal(),
-            "3685416753713387016781088315183077757961620795782546409894578378688607592378376318836054947676345821548104185464507");
+            "3685416753713387016781088315183077757961620795782546409894578378688607592378376318836054947676345821548104"
+            "185464507");
   EXPECT_EQ(g2_curve::generator().x.c0.to_decimal(),
-            "352701069587466618187139116011060144890029952792775240219908644239793785735715026873347600343865175952761926303160");
+            "3527010695874666181871391160110601448900299527927752402199086442397937857357150268733476003438651759527619"
+            "26303160");
 }
 
 TEST(EcConstants, CofactorsTimesOrderKillEveryCurvePoint) {
@@ -117,8 +119,10 @@ TYPED_TEST(CurveConstants, TwistCoefficientIsBOverOrTimesXi) {
   using C = TypeParam;
   using fp2 = ff::fp2<C>;
   const fp2 b{g1_group<C>::b(), ff::fp<C>::zero()};
-  if constexpr (C::twist_type == curves::twist::m) EXPECT_EQ(g2_group<C>::b(), b * xi<C>());  /* b' = b xi */
-  else EXPECT_EQ(g2_group<C>::b() * xi<C>(), b);                                              /* b' = b / xi */
+  if constexpr (C::twist_type == curves::twist::m)
+    EXPECT_EQ(g2_group<C>::b(), b * xi<C>()); /* b' = b xi */
+  else
+    EXPECT_EQ(g2_group<C>::b() * xi<C>(), b); /* b' = b / xi */
   /* xi is neither a square nor a cube in Fp2 (so the twist is sextic):
      xi^((p^2 - 1) / 3) = N(xi^((p - 1) / 3)) != 1 */
   EXPECT_EQ(xi<C>().legendre(), -1);
@@ -161,8 +165,10 @@ TYPED_TEST(CurveConstants, PsiActsOnTheG2GeneratorAsPModR) {
   using C = TypeParam;
   const auto x = test::x_in_fr<C>();
   const auto pr = test::p_in_fr<C>();
-  if constexpr (test::is_bn254<C>) EXPECT_EQ(pr, ff::fr<C>::from_u64(6) * x.sqr());
-  else EXPECT_EQ(pr, x);
+  if constexpr (test::is_bn254<C>)
+    EXPECT_EQ(pr, ff::fr<C>::from_u64(6) * x.sqr());
+  else
+    EXPECT_EQ(pr, x);
   auto g = g2_jacobian<C>::generator();
   EXPECT_EQ(psi(g), mul_any(g, pr.to_canonical()));
   EXPECT_EQ(psi(g2_group<C>::generator()), mul_any(g, pr.to_canonical()).to_affine());

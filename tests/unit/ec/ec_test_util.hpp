@@ -93,8 +93,10 @@ struct ec_group {
   static std::string name() { return std::string(curve_name<C>) + "_" + G::name; }
 
   static field_t random_field(std::mt19937_64& g) {
-    if constexpr (is_g2) return {fp_t::random(g), fp_t::random(g)};
-    else return fp_t::random(g);
+    if constexpr (is_g2)
+      return {fp_t::random(g), fp_t::random(g)};
+    else
+      return fp_t::random(g);
   }
   static fr_t random_fr(std::mt19937_64& g) { return fr_t::random(g); }
   /* a canonical integer below r */
@@ -119,8 +121,8 @@ using g1_of = ec_group<ec::g1_group<C>>;
 template <class C>
 using g2_of = ec_group<ec::g2_group<C>>;
 
-using all_groups = ::testing::Types<g1_of<curves::bls12_381>, g2_of<curves::bls12_381>, g1_of<curves::bn254>,
-                                    g2_of<curves::bn254>>;
+using all_groups =
+    ::testing::Types<g1_of<curves::bls12_381>, g2_of<curves::bls12_381>, g1_of<curves::bn254>, g2_of<curves::bn254>>;
 struct group_names {
   template <class G>
   static std::string GetName(int) {
@@ -137,7 +139,7 @@ class ec_group_test : public ::testing::Test {
 template <class C, std::uint64_t Salt>
 class curve_test : public ::testing::Test {
  protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(curve_name<C>) + Salt);
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(curve_name<C>)+Salt);
 };
 
 }  // namespace cuzk::test

@@ -79,7 +79,7 @@ TYPED_TEST(GroupLaw, EqualityIsProjective) {
   for (int i = 0; i < kRounds; ++i) {
     auto a = this->point(), b = this->point();
     field_t l = TypeParam::random_field(this->rng);
-    auto scaled = a;  /* (l^2 X, l^3 Y, l Z) is the same point */
+    auto scaled = a; /* (l^2 X, l^3 Y, l Z) is the same point */
     scaled.X = a.X * l.sqr();
     scaled.Y = a.Y * l.sqr() * l;
     scaled.Z = a.Z * l;
@@ -122,13 +122,13 @@ TYPED_TEST(GroupLaw, BatchAffineAdditionMatchesJacobian) {
     acc.push_back(this->point().to_affine());
     add.push_back(this->point().to_affine());
   }
-  acc.push_back(add[0]);                   // P + P: the tangent
+  acc.push_back(add[0]);  // P + P: the tangent
   add.push_back(add[0]);
-  acc.push_back(add[1]);                   // P + (-P) = O
+  acc.push_back(add[1]);  // P + (-P) = O
   add.push_back(-add[1]);
-  acc.push_back(aff_t::identity());        // O + P
+  acc.push_back(aff_t::identity());  // O + P
   add.push_back(add[2]);
-  acc.push_back(add[3]);                   // P + O
+  acc.push_back(add[3]);  // P + O
   add.push_back(aff_t::identity());
   std::vector<jac_t> expect;
   for (std::size_t i = 0; i < acc.size(); ++i) expect.push_back(jac_t::from_affine(acc[i]) + add[i]);
@@ -147,8 +147,10 @@ void check_batch_inverse(std::vector<F> v, std::size_t zero_at) {
   auto w = v;
   batch_inverse<F>(w);
   for (std::size_t i = 0; i < v.size(); ++i) {
-    if (v[i].is_zero()) EXPECT_TRUE(w[i].is_zero());
-    else EXPECT_TRUE((v[i] * w[i]).is_one()) << i;
+    if (v[i].is_zero())
+      EXPECT_TRUE(w[i].is_zero());
+    else
+      EXPECT_TRUE((v[i] * w[i]).is_one()) << i;
   }
 }
 

@@ -66,8 +66,10 @@ class oracle_runs {
     std::string cmd = "node '" CUZK_G1G2_VECTORS_SCRIPT "' " + std::to_string(s) + " " +
                       std::to_string(kRandomScalars) + " " + curve + " 2>&1";
     FILE* f = popen(cmd.c_str(), "r");
-    if (!f) results_[curve] = {"could not start node" + hint(), {}};
-    else pipes_[curve] = f;
+    if (!f)
+      results_[curve] = {"could not start node" + hint(), {}};
+    else
+      pipes_[curve] = f;
   }
 
   /* waits for the run of curve (starting it if needed) */

@@ -41,7 +41,7 @@ TYPED_TEST(ScalarMul, SumOfScalarsGivesSumOfMultiples) {
   for (int i = 0; i < kRounds; ++i) {
     auto p = TypeParam::random_point(this->rng);
     auto a = TypeParam::random_fr(this->rng), b = TypeParam::random_fr(this->rng);
-    EXPECT_EQ(mul(p, a + b), mul(p, a) + mul(p, b));  /* (a + b)P = aP + bP */
+    EXPECT_EQ(mul(p, a + b), mul(p, a) + mul(p, b)); /* (a + b)P = aP + bP */
   }
 }
 
@@ -49,7 +49,7 @@ TYPED_TEST(ScalarMul, MultiplicationDistributesOverPointAddition) {
   for (int i = 0; i < kRounds; ++i) {
     auto p = TypeParam::random_point(this->rng), q = TypeParam::random_point(this->rng);
     auto k = TypeParam::random_fr(this->rng);
-    EXPECT_EQ(mul(p + q, k), mul(p, k) + mul(q, k));  /* k(P + Q) = kP + kQ */
+    EXPECT_EQ(mul(p + q, k), mul(p, k) + mul(q, k)); /* k(P + Q) = kP + kQ */
   }
 }
 
@@ -57,7 +57,7 @@ TYPED_TEST(ScalarMul, ProductOfScalarsComposes) {
   for (int i = 0; i < kRounds; ++i) {
     auto p = TypeParam::random_point(this->rng);
     auto a = TypeParam::random_fr(this->rng), b = TypeParam::random_fr(this->rng);
-    EXPECT_EQ(mul(mul(p, b), a), mul(p, a * b));  /* a(bP) = (ab)P */
+    EXPECT_EQ(mul(mul(p, b), a), mul(p, a * b)); /* a(bP) = (ab)P */
   }
 }
 
@@ -102,8 +102,10 @@ TYPED_TEST(ScalarMul, MulByXMatchesTheScalarX) {
   using C = typename TypeParam::C;
   /* BLS12-381: x = -|x| = r - |x| mod r; BN254: x > 0 */
   scalar_limbs_t x_mod_r = C::fr_params::modulus;
-  if (C::x_negative) ff::limbs::sub(x_mod_r, x_mod_r, scalar_limbs_t{C::x_abs, 0, 0, 0});
-  else x_mod_r = {C::x_abs, 0, 0, 0};
+  if (C::x_negative)
+    ff::limbs::sub(x_mod_r, x_mod_r, scalar_limbs_t{C::x_abs, 0, 0, 0});
+  else
+    x_mod_r = {C::x_abs, 0, 0, 0};
   EXPECT_EQ(x_mod_r, test::x_mod_r<C>());
   auto p = TypeParam::random_point(this->rng);
   EXPECT_EQ(mul_by_x_abs(p), mul_any(p, ff::limbs::big<1>{C::x_abs}));
@@ -116,7 +118,7 @@ TYPED_TEST(ScalarMul, MulByXMatchesTheScalarX) {
 TEST(Endomorphism, PhiActsOnG1AsMinusXSquared) {
   auto g = cuzk::test::rng(21);
   auto p = test::g1::random_point(g);
-  ff::limbs::big<2> x2;  /* x^2 */
+  ff::limbs::big<2> x2; /* x^2 */
   ff::limbs::u128 sq = (ff::limbs::u128)consts::x_abs * consts::x_abs;
   x2 = {(std::uint64_t)sq, (std::uint64_t)(sq >> 64)};
   EXPECT_EQ(phi(p), -mul_any(p, x2));
@@ -134,9 +136,9 @@ TYPED_TEST(Psi, ActsOnG2AsPModR) {
   auto p = G::random_point(this->rng);
   const auto pr = test::p_in_fr<C>();
   EXPECT_EQ(psi(p), mul_any(p, pr.to_canonical()));
-  EXPECT_EQ(psi(psi(p)), mul_any(p, (pr * pr).to_canonical()));  /* psi^2 = [p^2] */
+  EXPECT_EQ(psi(psi(p)), mul_any(p, (pr * pr).to_canonical())); /* psi^2 = [p^2] */
   if constexpr (test::is_bn254<C>) {
-    ff::limbs::u128 x = C::x_abs, x2 = x * x;  /* 6 x^2 < 2^128 */
+    ff::limbs::u128 x = C::x_abs, x2 = x * x; /* 6 x^2 < 2^128 */
     ff::limbs::u128 six_x2 = 6 * x2;
     EXPECT_EQ(psi(p), mul_any(p, ff::limbs::big<2>{(std::uint64_t)six_x2, (std::uint64_t)(six_x2 >> 64)}));
     /* the [6x^2] subgroup check's own chain */

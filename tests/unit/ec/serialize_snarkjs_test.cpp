@@ -19,7 +19,9 @@ namespace {
 using bytes_t = std::vector<std::uint8_t>;
 
 template <class T>
-bytes_t vec(const T& a) { return {a.begin(), a.end()}; }
+bytes_t vec(const T& a) {
+  return {a.begin(), a.end()};
+}
 
 template <class C>
 class Snarkjs : public cuzk::test::curve_test<C, 50> {
@@ -29,7 +31,7 @@ class Snarkjs : public cuzk::test::curve_test<C, 50> {
   using fp = ff::fp<C>;
   using fp2 = ff::fp2<C>;
   using limbs_t = typename fp::limbs_t;
-  static constexpr std::size_t n = fp::n_bytes;           // one Fp coordinate: 48 or 32
+  static constexpr std::size_t n = fp::n_bytes;                     // one Fp coordinate: 48 or 32
   static constexpr std::size_t g1_size = snarkjs::point_size<fp>;   // 96 or 64
   static constexpr std::size_t g2_size = snarkjs::point_size<fp2>;  // 192 or 128
 
@@ -143,14 +145,14 @@ TYPED_TEST(Snarkjs, LemMalformedInputIsRefused) {
   EXPECT_EQ(F::g1_lem(bytes_t(test::is_bn254<TypeParam> ? 96 : 64, 0)).error(), decode_error::wrong_length);
   EXPECT_EQ(F::g2_lem(bytes_t(test::is_bn254<TypeParam> ? 192 : 128, 0)).error(), decode_error::wrong_length);
 
-  bytes_t big = b1;  /* y limbs = p */
+  bytes_t big = b1; /* y limbs = p */
   std::memcpy(big.data() + n, TypeParam::fp_params::modulus.data(), n);
   EXPECT_EQ(F::g1_lem(big).error(), decode_error::non_canonical_coordinate);
   EXPECT_EQ(F::g1_lem(big, point_check::none).error(), decode_error::non_canonical_coordinate);
-  big = b2;          /* x.c1 limbs all ones */
+  big = b2; /* x.c1 limbs all ones */
   std::memset(big.data() + n, 0xff, n);
   EXPECT_EQ(F::g2_lem(big).error(), decode_error::non_canonical_coordinate);
-  big = b2;          /* y.c1 limbs = p */
+  big = b2; /* y.c1 limbs = p */
   std::memcpy(big.data() + 3 * n, TypeParam::fp_params::modulus.data(), n);
   EXPECT_EQ(F::g2_lem(big).error(), decode_error::non_canonical_coordinate);
 
@@ -282,7 +284,7 @@ TYPED_TEST(Snarkjs, UMalformedInputIsRefused) {
   } else {
     EXPECT_EQ(F::g1_u(flagged).error(), decode_error::bad_flags);  // zcash's sign flag
   }
-  bytes_t big = b;  /* x = p, big-endian */
+  bytes_t big = b; /* x = p, big-endian */
   const auto& m = TypeParam::fp_params::modulus;
   for (std::size_t i = 0; i < n; ++i) big[n - 1 - i] = std::uint8_t(m[i / 8] >> (8 * (i % 8)));
   EXPECT_EQ(F::g1_u(big).error(), decode_error::non_canonical_coordinate);

@@ -34,8 +34,14 @@ const char* kG2Uncompressed =
 /* G1 and G2 behind one interface, for typed tests */
 struct g1_codec : test::g1 {
   static constexpr std::size_t csize = zcash::g1_compressed_size, usize = zcash::g1_uncompressed_size;
-  static bytes_t compress(const aff_t& p) { auto a = zcash::encode_g1_compressed(p); return {a.begin(), a.end()}; }
-  static bytes_t uncompress(const aff_t& p) { auto a = zcash::encode_g1_uncompressed(p); return {a.begin(), a.end()}; }
+  static bytes_t compress(const aff_t& p) {
+    auto a = zcash::encode_g1_compressed(p);
+    return {a.begin(), a.end()};
+  }
+  static bytes_t uncompress(const aff_t& p) {
+    auto a = zcash::encode_g1_uncompressed(p);
+    return {a.begin(), a.end()};
+  }
   static decode_result<aff_t> dc(const bytes_t& b, point_check c = point_check::subgroup) {
     return zcash::decode_g1_compressed(b, c);
   }
@@ -46,8 +52,14 @@ struct g1_codec : test::g1 {
 };
 struct g2_codec : test::g2 {
   static constexpr std::size_t csize = zcash::g2_compressed_size, usize = zcash::g2_uncompressed_size;
-  static bytes_t compress(const aff_t& p) { auto a = zcash::encode_g2_compressed(p); return {a.begin(), a.end()}; }
-  static bytes_t uncompress(const aff_t& p) { auto a = zcash::encode_g2_uncompressed(p); return {a.begin(), a.end()}; }
+  static bytes_t compress(const aff_t& p) {
+    auto a = zcash::encode_g2_compressed(p);
+    return {a.begin(), a.end()};
+  }
+  static bytes_t uncompress(const aff_t& p) {
+    auto a = zcash::encode_g2_uncompressed(p);
+    return {a.begin(), a.end()};
+  }
   static decode_result<aff_t> dc(const bytes_t& b, point_check c = point_check::subgroup) {
     return zcash::decode_g2_compressed(b, c);
   }
@@ -122,13 +134,19 @@ TYPED_TEST(Zcash, EveryFlagCombinationIsJudgedByTheSpec) {
     cc[0] = std::uint8_t((cc[0] & 0x1f) | flags);
     uu[0] = std::uint8_t((uu[0] & 0x1f) | flags);
     auto rc = TypeParam::dc(cc);
-    if (!C || (I && S)) EXPECT_TRUE(fails_with(rc, decode_error::bad_flags)) << int(flags);
-    else if (I) EXPECT_TRUE(fails_with(rc, decode_error::non_canonical_infinity)) << int(flags);
-    else EXPECT_EQ(*rc, (S == bool(sign)) ? p : -p) << int(flags);
+    if (!C || (I && S))
+      EXPECT_TRUE(fails_with(rc, decode_error::bad_flags)) << int(flags);
+    else if (I)
+      EXPECT_TRUE(fails_with(rc, decode_error::non_canonical_infinity)) << int(flags);
+    else
+      EXPECT_EQ(*rc, (S == bool(sign)) ? p : -p) << int(flags);
     auto ru = TypeParam::du(uu);
-    if (C || S) EXPECT_TRUE(fails_with(ru, decode_error::bad_flags)) << int(flags);
-    else if (I) EXPECT_TRUE(fails_with(ru, decode_error::non_canonical_infinity)) << int(flags);
-    else EXPECT_EQ(*ru, p) << int(flags);
+    if (C || S)
+      EXPECT_TRUE(fails_with(ru, decode_error::bad_flags)) << int(flags);
+    else if (I)
+      EXPECT_TRUE(fails_with(ru, decode_error::non_canonical_infinity)) << int(flags);
+    else
+      EXPECT_EQ(*ru, p) << int(flags);
   }
 }
 
@@ -204,8 +222,8 @@ TYPED_TEST(Zcash, CurvePointsOutsideTheSubgroupAreRefused) {
 TYPED_TEST(Zcash, WrongLengthsAreRefused) {
   auto p = this->point();
   bytes_t c = TypeParam::compress(p), u = TypeParam::uncompress(p);
-  for (std::size_t n : {std::size_t(0), std::size_t(1), c.size() - 1, c.size() + 1, u.size() - 1, u.size() + 1,
-                        2 * u.size()}) {
+  for (std::size_t n :
+       {std::size_t(0), std::size_t(1), c.size() - 1, c.size() + 1, u.size() - 1, u.size() + 1, 2 * u.size()}) {
     bytes_t b(n, 0);
     std::copy_n(u.begin(), std::min(n, u.size()), b.begin());
     EXPECT_TRUE(fails_with(TypeParam::any(b), decode_error::wrong_length)) << n;
@@ -228,7 +246,7 @@ TYPED_TEST(Zcash, RandomBytesNeverCrashAndNeverYieldAnInvalidPoint) {
   for (int i = 0; i < 300; ++i) {
     bytes_t b = (i % 2) ? c : u;
     if (i % 3 == 0) {
-      for (auto& v : b) v = std::uint8_t(this->rng());   // random bytes
+      for (auto& v : b) v = std::uint8_t(this->rng());  // random bytes
     } else {
       b[this->rng() % b.size()] ^= std::uint8_t(1u << (this->rng() % 8));  // one flipped bit
     }

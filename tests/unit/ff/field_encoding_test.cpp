@@ -139,7 +139,10 @@ TYPED_TEST(FieldEncoding, DecimalWithNonDigitsOrEmptyIsRejected) {
   for (const char* s : {"", "-1", "+1", " 1", "1 ", "1\n", "0x10", "1.0", "1e3", "12a", "a", "--", "1_000",
                         "\xef\xbc\x91" /* U+FF11 fullwidth 1 */, "/", ":"})
     EXPECT_FALSE(TypeParam::from_decimal(s).has_value()) << "\"" << s << "\"";
-  EXPECT_FALSE(TypeParam::from_decimal(std::string_view("1\0" "2", 3)).has_value());
+  EXPECT_FALSE(TypeParam::from_decimal(std::string_view("1\0"
+                                                        "2",
+                                                        3))
+                   .has_value());
 }
 
 }  // namespace

@@ -18,8 +18,7 @@ template <class C>
   if (r.has_value() != x.is_square())
     return ::testing::AssertionFailure() << "sqrt" << x.str() << (r ? " present" : " missing");
   if (r && !(X::value(*r) * X::value(*r) == x))
-    return ::testing::AssertionFailure() << "sqrt" << x.str() << " = " << X::value(*r).str()
-                                         << " does not square back";
+    return ::testing::AssertionFailure() << "sqrt" << x.str() << " = " << X::value(*r).str() << " does not square back";
   return ::testing::AssertionSuccess();
 }
 

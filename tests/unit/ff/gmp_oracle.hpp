@@ -97,8 +97,8 @@ struct gmp_field {
   /* 0, 1, 2, p-1, p-2, (p-+1)/2, 2^k and 2^k +- 1 at limb and half-limb
      boundaries, R, R^-1, R^2, and the 2-power roots of unity. */
   static std::vector<mpz_class> edge_values() {
-    std::vector<mpz_class> v = {0, 1, 2, 3, p() - 1, p() - 2, (p() - 1) / 2, (p() + 1) / 2, r(), r_inv(),
-                                reduce(r() * r())};
+    std::vector<mpz_class> v = {
+        0, 1, 2, 3, p() - 1, p() - 2, (p() - 1) / 2, (p() + 1) / 2, r(), r_inv(), reduce(r() * r())};
     for (unsigned k = 31; k < F::bits; k += 32)
       for (unsigned b : {k, k + 1})
         for (int d : {-1, 0, 1}) v.push_back(reduce(pow2(b) + d));
@@ -123,14 +123,18 @@ using prime_fields = ::testing::Types<ff::fp_t, ff::fr_t, bn254_fp, bn254_fr>;
 struct field_names {
   template <class F>
   static std::string GetName(int) {
-    if constexpr (std::is_same_v<F, ff::fp_t>) return "Fp";
-    else if constexpr (std::is_same_v<F, ff::fr_t>) return "Fr";
-    else if constexpr (std::is_same_v<F, bn254_fp>) return "Bn254Fp";
-    else if constexpr (std::is_same_v<F, bn254_fr>) return "Bn254Fr";
-    else static_assert(sizeof(F) == 0, "a field without a name");
+    if constexpr (std::is_same_v<F, ff::fp_t>)
+      return "Fp";
+    else if constexpr (std::is_same_v<F, ff::fr_t>)
+      return "Fr";
+    else if constexpr (std::is_same_v<F, bn254_fp>)
+      return "Bn254Fp";
+    else if constexpr (std::is_same_v<F, bn254_fr>)
+      return "Bn254Fr";
+    else
+      static_assert(sizeof(F) == 0, "a field without a name");
   }
 };
-
 
 /* A generator salted by the running test's name, so each test draws its own inputs. */
 inline std::mt19937_64 test_rng() {

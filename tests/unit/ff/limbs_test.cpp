@@ -85,8 +85,8 @@ TYPED_TEST(Limbs, InverseModuloRandomOddModuliAgreesWithGmp) {
 
 TEST(LimbsInverse, ExtremeModuliAgreeWithGmp) {
   auto g = test_rng();
-  std::vector<mpz_class> moduli = {3, 5, pow2(64) - 1, pow2(64) + 1, pow2(127) - 1, pow2(384) - 1, pow2(383) + 1,
-                                   pow2(381) - 2 * pow2(200) + 1};
+  std::vector<mpz_class> moduli = {
+      3, 5, pow2(64) - 1, pow2(64) + 1, pow2(127) - 1, pow2(384) - 1, pow2(383) + 1, pow2(381) - 2 * pow2(200) + 1};
   for (const auto& mz : moduli) {
     auto m = to_limbs<6>(mz);
     std::vector<mpz_class> xs = {1, 2, mz - 1, mz - 2, mz / 2, (mz + 1) / 2};

@@ -18,7 +18,8 @@
 namespace cuzk::groth16 {
 namespace {
 
-basic_prover_buffers<curves::bls12_381> evaluations_of(const basic_proving_key<curves::bls12_381>& pk, const test::random_instance<>& inst) {
+basic_prover_buffers<curves::bls12_381> evaluations_of(const basic_proving_key<curves::bls12_381>& pk,
+                                                       const test::random_instance<>& inst) {
   basic_prover_buffers<curves::bls12_381> buf(pk);
   buf.z = inst.z;
   const auto n = inst.m.n_constraints();
@@ -36,7 +37,8 @@ std::vector<fr_t> public_of(const test::random_instance<>& inst) {
 class checking_engine final : public basic_engine<curves::bls12_381> {
  public:
   std::string_view name() const override { return "checking"; }
-  basic_msm_sums<curves::bls12_381> compute(const basic_engine_input<curves::bls12_381>& in, prove_timings& tm) override {
+  basic_msm_sums<curves::bls12_381> compute(const basic_engine_input<curves::bls12_381>& in,
+                                            prove_timings& tm) override {
     ++calls;
     check_view(in.z, in.z_split, 0);
     check_view(in.z, in.c_split, in.pk.n_public + 1);
@@ -109,8 +111,8 @@ TEST_P(EngineTest, ExplicitCpuEngineGivesTheDefaultProofAndLeavesABCUnchanged) {
   auto small = test::make_random_instance(rng, 10, 1, 4, 0.5);
   auto pk_small = setup(small.m, basic_toxic_waste<curves::bls12_381>::random(), GetParam());
   const auto buf_small = evaluations_of(pk_small, small);
-  EXPECT_TRUE(verify(pk_small.vk(), public_of(small), prove(*e, pk_small, buf_small.z, buf_small.a, buf_small.b,
-                                                             buf_small.c)));
+  EXPECT_TRUE(
+      verify(pk_small.vk(), public_of(small), prove(*e, pk_small, buf_small.z, buf_small.a, buf_small.b, buf_small.c)));
   const basic_proof<curves::bls12_381> p3 = prove(*e, pk, buf.z, buf.a, buf.b, buf.c, rs);
   EXPECT_EQ(p3.a, p1.a);
   EXPECT_EQ(p3.c, p1.c);
@@ -173,8 +175,8 @@ TEST(ProveTimingsTest, ReportedPhasesAreMicrosecondsWithCpuPrepTheHostWorkAround
   t.h2d = 1e-3, t.ntt = 2e-3, t.msm_h = 3e-3, t.msm_l = 4e-3, t.msm_a = 5e-3, t.msm_b_g1 = 6e-3, t.msm_b_g2 = 7e-3;
   t.batch_add = 8e-3, t.split = 4e-3, t.assemble = 5e-3, t.total = 55e-3, t.msm = 30e-3, t.wait = 1;
   const phase_timings r = t.reported(10e-3);
-  EXPECT_EQ(r.us, (std::array<std::uint64_t, n_timings>{1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000,
-                                                         55000}));
+  EXPECT_EQ(r.us,
+            (std::array<std::uint64_t, n_timings>{1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 55000}));
   t.ntt = std::nan(""), t.msm_h = -1, t.msm_l = 1e12;  // nonsense: none measured
   const phase_timings bad = t.reported(0);
   EXPECT_EQ(bad[timing::ntt], 0u);
@@ -194,7 +196,8 @@ TEST(SplitViewTest, TailStartsAtTheFirstIndexAtOrAboveFirst) {
   for (std::uint32_t first : {0u, 1u, 7u, 250u, 499u, 500u}) {
     const split_view v = split_view::of(s, first);
     EXPECT_EQ(v.first, first);
-    EXPECT_EQ(v.ones.size(), std::size_t(std::count_if(z.begin() + first, z.end(), [](const fr_t& x) { return x.is_one(); })));
+    EXPECT_EQ(v.ones.size(),
+              std::size_t(std::count_if(z.begin() + first, z.end(), [](const fr_t& x) { return x.is_one(); })));
     EXPECT_TRUE(v.ones.empty() || v.ones.front() >= first);
     EXPECT_TRUE(v.others.empty() || v.others.front() >= first);
     EXPECT_EQ(v.others.size(), v.other_scalars.size());

@@ -14,7 +14,6 @@
 namespace cuzk::groth16 {
 namespace {
 
-
 template <class C>
 basic_proof<C> prove_instance(const basic_proving_key<C>& pk, const test::random_instance<C>& inst,
                               std::type_identity_t<std::optional<basic_blinding<C>>> rs = {}) {
@@ -141,7 +140,8 @@ TYPED_TEST(ProverTest, UnsatisfiedWitnessDoesNotYieldAValidProof) {
 TEST(SetupTest, SeedGivesTheSameKey) {
   auto rng = test::rng(6);
   auto inst = test::make_random_instance(rng, 10, 1, 2);
-  auto k1 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("s")), k2 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("s"));
+  auto k1 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("s")),
+       k2 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("s"));
   auto k3 = setup(inst.m, basic_toxic_waste<curves::bls12_381>::from_seed("t"));
   EXPECT_EQ(k1.h_query, k2.h_query);
   EXPECT_EQ(k1.a, k2.a);

@@ -35,7 +35,8 @@ groth16::basic_proof<curves::bn254> random_bn254_proof() {
   using C = curves::bn254;
   auto rng = test::rng(22);
   auto k = [&] { return ff::fr<C>::random(rng); };
-  return {ec::mul(ec::g1_group<C>::generator(), k()).to_affine(), ec::mul(ec::g2_group<C>::generator(), k()).to_affine(),
+  return {ec::mul(ec::g1_group<C>::generator(), k()).to_affine(),
+          ec::mul(ec::g2_group<C>::generator(), k()).to_affine(),
           ec::mul(ec::g1_group<C>::generator(), k()).to_affine()};
 }
 

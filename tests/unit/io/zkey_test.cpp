@@ -131,7 +131,8 @@ TEST(ZkeyTest, MappedWithoutDecodingKeepsTheHeaderAndCountsAndChecksSizes) {
   ASSERT_TRUE(c.has_value());
   const std::uint64_t size = c->size - 96;
   for (int i = 0; i < 8; ++i) (*bad)[c->offset - 8 + i] = static_cast<std::uint8_t>(size >> (8 * i));
-  bad->erase(bad->begin() + static_cast<std::ptrdiff_t>(c->offset + size), bad->begin() + static_cast<std::ptrdiff_t>(c->offset + c->size));
+  bad->erase(bad->begin() + static_cast<std::ptrdiff_t>(c->offset + size),
+             bad->begin() + static_cast<std::ptrdiff_t>(c->offset + c->size));
   EXPECT_THROW((void)read_zkey_mapped(*bad, bad, false), std::exception);
 }
 
@@ -187,8 +188,7 @@ TEST(ZkeyTest, ABadCoefficientIsNamedByIndex) {
     (void)read_zkey(value);
     ADD_FAILURE() << "a coefficient value >= r was accepted";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("coefficient " + std::to_string(i) + " value"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("coefficient " + std::to_string(i) + " value"), std::string::npos) << e.what();
   }
 }
 
@@ -225,8 +225,8 @@ TEST(ZkeyTest, ANativeKeyIsMarkedAndItsMappedCoefficientsAreNotRead) {
   const auto shape = read_zkey_shape(bytes);
   EXPECT_TRUE(shape.native);
   EXPECT_EQ(shape.n_coefs, pk.coefs.size());
-  EXPECT_EQ(shape.coefs_offset + shape.n_coefs * zkey_coef_bytes, zkey_layout::of(pk, pk.coefs.size()).coefs +
-                                                                      pk.coefs.size() * zkey_coef_bytes);
+  EXPECT_EQ(shape.coefs_offset + shape.n_coefs * zkey_coef_bytes,
+            zkey_layout::of(pk, pk.coefs.size()).coefs + pk.coefs.size() * zkey_coef_bytes);
   for (bool decode : {true, false}) {
     const auto mapped = read_zkey_mapped(bytes, nullptr, decode);
     EXPECT_TRUE(mapped.native);
@@ -366,11 +366,13 @@ TEST(ZkeyTest, TheVerifyingKeyAloneIsTheFullDecodesAndNoCoefficientOrPointIsRead
     auto bytes = write_zkey(pk);
     const auto l = zkey_layout::of(pk, pk.coefs.size());
     // every coefficient record and point garbled: the full decode fails, the verifying key is still read
-    const std::pair<std::uint64_t, std::uint64_t> garbled[] = {
-        {l.coefs, pk.coefs.size() * zkey_coef_bytes}, {l.a, pk.n_vars * l.g1()}, {l.b1, pk.n_vars * l.g1()},
-        {l.b2, pk.n_vars * l.g2()}, {l.c, l.n_private() * l.g1()}, {l.h_query, l.n_h() * l.g1()}};
-    for (const auto& [at, n] : garbled)
-      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), n, 0xff);
+    const std::pair<std::uint64_t, std::uint64_t> garbled[] = {{l.coefs, pk.coefs.size() * zkey_coef_bytes},
+                                                               {l.a, pk.n_vars * l.g1()},
+                                                               {l.b1, pk.n_vars * l.g1()},
+                                                               {l.b2, pk.n_vars * l.g2()},
+                                                               {l.c, l.n_private() * l.g1()},
+                                                               {l.h_query, l.n_h() * l.g1()}};
+    for (const auto& [at, n] : garbled) std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), n, 0xff);
     EXPECT_THROW(read_zkey(bytes), r1cs::format_error);
     const recording_source src(bytes);
     const auto vk = read_zkey_vk(src);

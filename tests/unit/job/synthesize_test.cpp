@@ -25,7 +25,8 @@ namespace {
 
 struct fixture {
   std::unique_ptr<circuits::basic_circuit<curves::bls12_381>> c = circuits::make_circuit("chain:size=40");
-  groth16::basic_proving_key<curves::bls12_381> pk = groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random());
+  groth16::basic_proving_key<curves::bls12_381> pk =
+      groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random());
 };
 
 TEST(JobSynthesis, ANativeJobSynthesizedIntoCallerMemoryProvesAndTheStoredResultRoundTrips) {
@@ -40,7 +41,8 @@ TEST(JobSynthesis, ANativeJobSynthesizedIntoCallerMemoryProvesAndTheStoredResult
     auto pub = public_signals(f.pk, buf.view());
     auto p = groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c);
     ASSERT_TRUE(groth16::verify(f.pk.vk(), pub, p));
-    auto r = std::get<basic_result<curves::bls12_381>>(decode_result(encode_result(basic_result<curves::bls12_381>{p, pub})));
+    auto r = std::get<basic_result<curves::bls12_381>>(
+        decode_result(encode_result(basic_result<curves::bls12_381>{p, pub})));
     EXPECT_TRUE(groth16::verify(f.pk.vk(), r.public_signals, r.proof));
     EXPECT_EQ(r.public_signals, pub);
   }
@@ -125,7 +127,8 @@ TEST(JobResult, TruncatedOrPaddedResultsAreRefused) {
   groth16::basic_prover_buffers<curves::bls12_381> buf(f.pk);
   spec s{"", "chain:size=40", f.c->random_inputs(3).dump(), "", "", std::nullopt};
   synthesize(f.pk, s, 0, buf.view());
-  auto bytes = encode_result(basic_result<curves::bls12_381>{groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c), public_signals(f.pk, buf.view())});
+  auto bytes = encode_result(basic_result<curves::bls12_381>{groth16::prove(f.pk, buf.z, buf.a, buf.b, buf.c),
+                                                             public_signals(f.pk, buf.view())});
   EXPECT_EQ(bytes.size(), result_bytes_for(curves::curve_id::bls12_381, f.pk.n_public));
   auto shorter = bytes;
   shorter.pop_back();
@@ -169,7 +172,6 @@ TEST(JobResult, ABn254ResultRoundTripsWithItsCurve) {
   EXPECT_NE(j.proof.find("\"bn128\""), std::string::npos) << j.proof;
   EXPECT_EQ(io::proof_from_json<C>(nlohmann::json::parse(j.proof)).a, r.proof.a);
 }
-
 
 // A circom job's .r1cs is checked against the key from its header before the
 // worker reads it (issue 19): a sparse gigabyte claiming 2^30 / 12

@@ -43,7 +43,8 @@ TYPED_TEST_SUITE(Buckets, test::all_groups, test::group_names);
 TYPED_TEST(Buckets, RandomAssignmentsMatchJacobianSums) {
   auto points = TypeParam::random_bases(this->rng, 2000);
   accumulator_counters counters;
-  this->check(points, 64, 16, [&](std::size_t i) { return (i * 7919) % 64; }, &counters);
+  this->check(
+      points, 64, 16, [&](std::size_t i) { return (i * 7919) % 64; }, &counters);
   EXPECT_GT(counters.batched, 1500u);
   this->check(points, 512, 128, [&](std::size_t) { return this->rng() % 512; });
 }
@@ -51,10 +52,12 @@ TYPED_TEST(Buckets, RandomAssignmentsMatchJacobianSums) {
 TYPED_TEST(Buckets, OneBucketForEverythingGoesToSideBuckets) {
   auto points = TypeParam::random_bases(this->rng, 500);
   accumulator_counters counters;
-  this->check(points, 8, 4, [](std::size_t) { return 5; }, &counters);
+  this->check(
+      points, 8, 4, [](std::size_t) { return 5; }, &counters);
   EXPECT_GT(counters.overflow, 0u);
   /* direct mode: everything through the side buckets, folded back at the end */
-  this->check(points, 8, 0, [](std::size_t i) { return i % 3; }, &counters);
+  this->check(
+      points, 8, 0, [](std::size_t i) { return i % 3; }, &counters);
   this->check(points, 300, 64, [](std::size_t i) { return (i * i) % 300; });
 }
 
@@ -63,8 +66,7 @@ TYPED_TEST(Buckets, RepeatedAndOppositePointsDoubleAndCancel) {
   const auto q = TypeParam::random_point(this->rng).to_affine();
   std::vector<typename TypeParam::aff_t> points;
   for (int i = 0; i < 300; ++i) points.push_back(i % 2 ? p : q);
-  for (std::size_t batch : {1, 2, 64})
-    this->check(points, 4, batch, [](std::size_t i) { return (i / 2) % 4; });
+  for (std::size_t batch : {1, 2, 64}) this->check(points, 4, batch, [](std::size_t i) { return (i / 2) % 4; });
   /* -P, P, P into one bucket (check() negates i % 3 == 0): O, then P */
   this->check({p, p, p}, 1, 8, [](std::size_t) { return 0; });
 }
@@ -81,7 +83,8 @@ TYPED_TEST(Buckets, BothReductionsGiveTheWeightedSumOfBuckets) {
     for (std::size_t i = 7; i < m; i += 19) b[i] = -b[i - 2];
     typename TypeParam::jac_t want;
     if (m <= 100) {
-      for (std::size_t i = 0; i < m; ++i) want += ec::mul(TypeParam::jac_t::from_affine(b[i]), scalar_limbs_t{i + 1, 0, 0, 0});
+      for (std::size_t i = 0; i < m; ++i)
+        want += ec::mul(TypeParam::jac_t::from_affine(b[i]), scalar_limbs_t{i + 1, 0, 0, 0});
     } else {
       /* sum_i (i + 1) B_i = sum_i sum_{j >= i} B_j */
       typename TypeParam::jac_t suffix;

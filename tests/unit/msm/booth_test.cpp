@@ -14,11 +14,13 @@ namespace {
 scalar_limbs_t recompose(const scalar_limbs_t& k, unsigned c, unsigned windows) {
   scalar_limbs_t acc{};
   for (unsigned w = windows; w-- > 0;) {
-    for (unsigned i = 0; i < c; ++i) ff::limbs::add(acc, acc, acc);  /* acc *= 2^c */
+    for (unsigned i = 0; i < c; ++i) ff::limbs::add(acc, acc, acc); /* acc *= 2^c */
     const std::int32_t d = booth_digit(k, w, c);
     const scalar_limbs_t mag{std::uint64_t(d < 0 ? -std::int64_t(d) : d), 0, 0, 0};
-    if (d >= 0) ff::limbs::add(acc, acc, mag);
-    else ff::limbs::sub(acc, acc, mag);
+    if (d >= 0)
+      ff::limbs::add(acc, acc, mag);
+    else
+      ff::limbs::sub(acc, acc, mag);
   }
   return acc;
 }
@@ -70,9 +72,9 @@ TYPED_TEST(Booth, WindowsCoverEveryBitOfR) {
 TEST(BoothBits, ScalarLengthsAndWindowCounts) {
   EXPECT_EQ(scalar_bits<curves::bls12_381>, 255u);
   EXPECT_EQ(scalar_bits<curves::bn254>, 254u);
-  EXPECT_EQ(window_count(16, 255), 16u);  /* ceil(256 / 16) */
+  EXPECT_EQ(window_count(16, 255), 16u); /* ceil(256 / 16) */
   EXPECT_EQ(window_count(13, 255), 20u);
-  EXPECT_EQ(window_count(5, 254), 51u);   /* ceil(255 / 5): 51 x 5 = 255 exactly */
+  EXPECT_EQ(window_count(5, 254), 51u); /* ceil(255 / 5): 51 x 5 = 255 exactly */
   EXPECT_EQ(window_count(8, 254), 32u);
 }
 
@@ -80,7 +82,7 @@ TEST(BoothBits, BitsPastTheTopReadAsZero) {
   const scalar_limbs_t k{~0ull, ~0ull, ~0ull, ~0ull};
   EXPECT_EQ(bits_at(k, 250, 10), 0x3fu);
   EXPECT_EQ(bits_at(k, 256, 10), 0u);
-  EXPECT_EQ(bits_at({0, 1, 0, 0}, 60, 8), 0x10u);  /* crosses a limb boundary */
+  EXPECT_EQ(bits_at({0, 1, 0, 0}, 60, 8), 0x10u); /* crosses a limb boundary */
 }
 
 }  // namespace

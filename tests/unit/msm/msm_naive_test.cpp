@@ -91,7 +91,7 @@ TYPED_TEST(MsmNaive, RepeatedBaseMatchesScalarSum) {
   auto scalars = TypeParam::random_frs(this->rng, bases.size());
   fr_t total = fr_t::zero();
   for (const auto& k : scalars) total += k;
-  EXPECT_EQ(TypeParam::msm(bases, scalars), ec::mul(p, total));  /* sum k_i P = (sum k_i) P */
+  EXPECT_EQ(TypeParam::msm(bases, scalars), ec::mul(p, total)); /* sum k_i P = (sum k_i) P */
 }
 
 /* Every point in one bucket: the batches cannot fill, so the additions go to
@@ -147,11 +147,12 @@ TYPED_TEST(MsmNaive, ExtremeAndSmallScalarsMatchNaiveSum) {
   using C = typename TypeParam::C;
   using fr_t = typename TypeParam::fr_t;
   constexpr unsigned bits = scalar_bits<C>;
-  std::vector<fr_t> scalars{test::minus_one<C>(), test::minus_one<C>() - fr_t::one(), fr_t::from_u64(2),
-                            fr_t::from_u64(3), fr_t::from_u64(0xffff), fr_t::one()};
+  std::vector<fr_t> scalars{test::minus_one<C>(),   test::minus_one<C>() - fr_t::one(),
+                            fr_t::from_u64(2),      fr_t::from_u64(3),
+                            fr_t::from_u64(0xffff), fr_t::one()};
   for (unsigned b : {63u, 64u, 127u, 128u, 200u, bits - 2, bits - 1, bits}) {
-    scalars.push_back(fr_t::from_u64(2).pow(std::uint64_t(b)));                   /* 2^b */
-    scalars.push_back(fr_t::from_u64(2).pow(std::uint64_t(b)) - fr_t::one());     /* 2^b - 1 */
+    scalars.push_back(fr_t::from_u64(2).pow(std::uint64_t(b)));               /* 2^b */
+    scalars.push_back(fr_t::from_u64(2).pow(std::uint64_t(b)) - fr_t::one()); /* 2^b - 1 */
   }
   for (std::uint64_t k = 0; k < 40; ++k) scalars.push_back(fr_t::from_u64(k));
   auto bases = TypeParam::random_bases(this->rng, scalars.size());
@@ -160,7 +161,8 @@ TYPED_TEST(MsmNaive, ExtremeAndSmallScalarsMatchNaiveSum) {
   EXPECT_EQ(TypeParam::msm(bases, scalars, {.split = false}), want);
   /* window sizes dividing 256 and 255 (W c = bits + 1 exactly on one curve
      or the other) and neither */
-  for (unsigned c : {2u, 5u, 13u, 15u, 16u, 17u}) EXPECT_EQ(TypeParam::msm(bases, scalars, {.window_bits = c}), want) << c;
+  for (unsigned c : {2u, 5u, 13u, 15u, 16u, 17u})
+    EXPECT_EQ(TypeParam::msm(bases, scalars, {.window_bits = c}), want) << c;
 }
 
 /* Canonical integers are taken mod r: k + j r acts as k (BN254: j up to 5,
@@ -222,7 +224,8 @@ TYPED_TEST(MsmNaive, TinyBatchesGiveTheSameResult) {
   for (std::size_t i = 0; i < bases.size(); i += 7) bases[i] = bases[0];
   const auto want = TypeParam::naive(bases, scalars);
   for (std::size_t batch : {1, 2, 3, 17})
-    for (unsigned c : {3u, 8u}) EXPECT_EQ(TypeParam::msm(bases, scalars, {.window_bits = c, .batch_size = batch}), want);
+    for (unsigned c : {3u, 8u})
+      EXPECT_EQ(TypeParam::msm(bases, scalars, {.window_bits = c, .batch_size = batch}), want);
 }
 
 TYPED_TEST(MsmNaive, ThreadCountDoesNotChangeTheResult) {

@@ -86,7 +86,7 @@ class group_test : public ::testing::Test {
 template <class C, std::uint64_t Salt>
 class curve_test : public ::testing::Test {
  protected:
-  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(cuzk::test::curve_name<C>) + Salt);
+  std::mt19937_64 rng = cuzk::test::rng(std::hash<std::string>{}(cuzk::test::curve_name<C>)+Salt);
 };
 
 }  // namespace cuzk::msm::test

@@ -21,7 +21,10 @@ class Presplit : public test::group_test<G, 601> {
     std::vector<fr_t> s(n);
     for (auto& k : s) {
       const auto u = this->rng() % 7;
-      k = u < 2 ? fr_t::zero() : u < 4 ? fr_t::one() : u == 4 ? test::minus_one<typename G::C>() : G::random_fr(this->rng);
+      k = u < 2    ? fr_t::zero()
+          : u < 4  ? fr_t::one()
+          : u == 4 ? test::minus_one<typename G::C>()
+                   : G::random_fr(this->rng);
     }
     return s;
   }
@@ -77,7 +80,7 @@ TYPED_TEST(Presplit, InconsistentSplitsThrow) {
   EXPECT_THROW(TypeParam::msm(bases, ok, ok, one, 0), std::invalid_argument);      // a scalar missing
   EXPECT_THROW(TypeParam::msm(bases, past, ok, two, 0), std::invalid_argument);    // one past the bases
   EXPECT_THROW(TypeParam::msm(bases, ok, before, two, 2), std::invalid_argument);  // below first
-  EXPECT_NO_THROW(TypeParam::msm(bases, past, ok, two, 1));                       // 10 − first is a base
+  EXPECT_NO_THROW(TypeParam::msm(bases, past, ok, two, 1));                        // 10 − first is a base
 }
 
 }  // namespace

@@ -28,7 +28,8 @@ TYPED_TEST(Split, ClassifiesInIndexOrderAndConvertsTheRest) {
     if (u >= 2 && !s[i].is_one() && !s[i].is_zero()) others.push_back(std::uint32_t(i));
   }
   const auto limbs = test::canonical(s);
-  for (const auto& split : {split_scalars<C>(std::span<const fr_t>(s)), split_scalars<C>(std::span<const scalar_limbs_t>(limbs))}) {
+  for (const auto& split :
+       {split_scalars<C>(std::span<const fr_t>(s)), split_scalars<C>(std::span<const scalar_limbs_t>(limbs))}) {
     EXPECT_EQ(split.ones, ones);
     EXPECT_EQ(split.others, others);
     EXPECT_EQ(split.zeros, n - ones.size() - others.size());
@@ -50,7 +51,8 @@ TYPED_TEST(Split, CanonicalIntegersAreTakenModR) {
   two_r_plus_1 = two_r;
   two_r_plus_1[0] += 1;
   const scalar_limbs_t max{~0ull, ~0ull, ~0ull, ~0ull};
-  const std::vector<scalar_limbs_t> s{r, r_plus_1, {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, two_r, two_r_plus_1, r_plus_2, max};
+  const std::vector<scalar_limbs_t> s{r,     r_plus_1,     {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0},
+                                      two_r, two_r_plus_1, r_plus_2,     max};
   const auto split = split_scalars<C>(std::span<const scalar_limbs_t>(s));
   EXPECT_EQ(split.zeros, 3u);
   EXPECT_EQ(split.ones, (std::vector<std::uint32_t>{1, 3, 6}));
@@ -71,7 +73,7 @@ TEST(SplitBls12_381, UnnamedCurveIsBls12_381) {
   const auto split = split_scalars(std::span<const scalar_limbs_t>(s));
   EXPECT_EQ(split.zeros, 1u);
   EXPECT_EQ(split.ones, (std::vector<std::uint32_t>{1}));
-  EXPECT_EQ(split.others, (std::vector<std::uint32_t>{2}));  /* BN254's r is not 0 mod BLS12-381's */
+  EXPECT_EQ(split.others, (std::vector<std::uint32_t>{2})); /* BN254's r is not 0 mod BLS12-381's */
   const std::vector<fr_t> f{fr_t::zero(), fr_t::one(), -fr_t::one()};
   EXPECT_EQ(split_scalars(f).others, (std::vector<std::uint32_t>{2}));
 }
@@ -83,8 +85,8 @@ TYPED_TEST_SUITE(BatchSum, test::all_groups, test::group_names);
 TYPED_TEST(BatchSum, MatchesJacobianSumWithRepeatsNegationsAndInfinity) {
   for (std::size_t n : {0, 1, 2, 31, 33, 64, 1000, 20000}) {
     auto pts = TypeParam::random_bases(this->rng, n);
-    for (std::size_t i = 0; i + 1 < n; i += 5) pts[i + 1] = pts[i];   /* P + P */
-    for (std::size_t i = 0; i + 2 < n; i += 7) pts[i + 2] = -pts[i];  /* P + (-P) */
+    for (std::size_t i = 0; i + 1 < n; i += 5) pts[i + 1] = pts[i];  /* P + P */
+    for (std::size_t i = 0; i + 2 < n; i += 7) pts[i + 2] = -pts[i]; /* P + (-P) */
     for (std::size_t i = 3; i < n; i += 11) pts[i] = {};
     typename TypeParam::jac_t want;
     for (const auto& p : pts) want += p;

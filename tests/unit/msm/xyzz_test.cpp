@@ -28,12 +28,12 @@ TYPED_TEST(Xyzz, MixedAndFullAdditionMatchJacobian) {
     auto p = TypeParam::random_point(this->rng), q = TypeParam::random_point(this->rng);
     auto pa = p.to_affine(), qa = q.to_affine();
     auto x = this->from(pa);
-    x += qa;                                        /* madd */
+    x += qa; /* madd */
     EXPECT_EQ(x.to_jacobian(), p + q);
-    auto y = this->from(qa).dbl();                  /* dbl: ZZ, ZZZ != 1 */
-    y += x;                                         /* add */
+    auto y = this->from(qa).dbl(); /* dbl: ZZ, ZZZ != 1 */
+    y += x;                        /* add */
     EXPECT_EQ(y.to_jacobian(), p + q + q.dbl());
-    y += y;                                         /* add falls back to dbl */
+    y += y; /* add falls back to dbl */
     EXPECT_EQ(y.to_jacobian(), (p + q + q.dbl()).dbl());
   }
 }
@@ -41,18 +41,18 @@ TYPED_TEST(Xyzz, MixedAndFullAdditionMatchJacobian) {
 TYPED_TEST(Xyzz, SpecialCasesOfTheGroupLaw) {
   auto p = TypeParam::random_point(this->rng).to_affine();
   auto x = this->from(p);
-  x += p;                                           /* madd falls back to mdbl */
+  x += p; /* madd falls back to mdbl */
   EXPECT_EQ(x.to_jacobian(), TypeParam::jac_t::from_affine(p).dbl());
   EXPECT_EQ(xyzz<typename TypeParam::curve_t>::dbl_affine(p).to_jacobian(), x.to_jacobian());
   auto z = this->from(p);
-  z += -p;                                          /* P + (-P) = O */
+  z += -p; /* P + (-P) = O */
   EXPECT_TRUE(z.is_identity());
-  z += typename TypeParam::aff_t{};                 /* O + O */
+  z += typename TypeParam::aff_t{}; /* O + O */
   EXPECT_TRUE(z.is_identity());
-  z += x;                                           /* O + Q = Q */
+  z += x; /* O + Q = Q */
   EXPECT_EQ(z.to_jacobian(), x.to_jacobian());
   auto neg = this->from(-p).dbl();
-  neg += x;                                         /* -2P + 2P = O */
+  neg += x; /* -2P + 2P = O */
   EXPECT_TRUE(neg.is_identity());
   EXPECT_TRUE(xyzz<typename TypeParam::curve_t>{}.to_jacobian().is_identity());
 }

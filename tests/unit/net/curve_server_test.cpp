@@ -124,13 +124,15 @@ TEST(CurveServer, ALibzmqCurveDealerHandshakesProvesItsKeyAndTalksBothWays) {
   d.set(zmq::sockopt::rcvtimeo, 5000);
   d.connect(dir.ipc("s"));
   std::mt19937_64 g(test::seed());
-  for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256}, std::size_t{g() % 100000}}) {
+  for (std::size_t size :
+       {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256}, std::size_t{g() % 100000}}) {
     bytes body(size);
     for (auto& b : body) b = static_cast<std::uint8_t>(g());
     d.send(zmq::buffer(body), zmq::send_flags::none);
     zmq::message_t m;
     ASSERT_TRUE(d.recv(m)) << size << " bytes: " << srv.error;
-    EXPECT_EQ(bytes(static_cast<const std::uint8_t*>(m.data()), static_cast<const std::uint8_t*>(m.data()) + m.size()), body);
+    EXPECT_EQ(bytes(static_cast<const std::uint8_t*>(m.data()), static_cast<const std::uint8_t*>(m.data()) + m.size()),
+              body);
   }
   d.send(zmq::str_buffer("a"), zmq::send_flags::sndmore);
   d.send(zmq::str_buffer("bc"), zmq::send_flags::none);

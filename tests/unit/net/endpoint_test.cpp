@@ -60,7 +60,8 @@ TEST(NetEndpoint, AStaleSocketFileNobodyAnswersOnIsReplaced) {
   a.sun_family = AF_UNIX;
   std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
   const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a), 0);  // bound, never listening: a dead server's file
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a),
+            0);  // bound, never listening: a dead server's file
   ::close(fd);
   EXPECT_FALSE(ipc_answers(path));
   zmq::context_t ctx;

@@ -71,7 +71,8 @@ struct echo_server {
         } else if (e->kind == event::message) {
           ++messages;
           seen.push_back(e->frames);
-          for (std::size_t i = 0; i < e->frames.size(); ++i) put(fd, message_frame(e->frames[i], i + 1 < e->frames.size()));
+          for (std::size_t i = 0; i < e->frames.size(); ++i)
+            put(fd, message_frame(e->frames[i], i + 1 < e->frames.size()));
         }
       }
     }
@@ -90,14 +91,15 @@ TEST(Zmtp, ALibzmqDealerTalksToTheServerSideShortLongAndMultipartMessagesAndHear
   d.set(zmq::sockopt::routing_id, "claimed-id");  // read and ignored
   d.connect(dir.ipc("s"));
   std::mt19937_64 g(test::seed());
-  for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256},
-                           std::size_t{g() % 100000}}) {
+  for (std::size_t size :
+       {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256}, std::size_t{g() % 100000}}) {
     bytes body(size);
     for (auto& b : body) b = static_cast<std::uint8_t>(g());
     d.send(zmq::buffer(body), zmq::send_flags::none);
     zmq::message_t m;
     ASSERT_TRUE(d.recv(m));
-    EXPECT_EQ(bytes(static_cast<const std::uint8_t*>(m.data()), static_cast<const std::uint8_t*>(m.data()) + m.size()), body)
+    EXPECT_EQ(bytes(static_cast<const std::uint8_t*>(m.data()), static_cast<const std::uint8_t*>(m.data()) + m.size()),
+              body)
         << size << " bytes";
   }
   d.send(zmq::str_buffer("a"), zmq::send_flags::sndmore);
@@ -163,8 +165,8 @@ TEST(Zmtp, TheReaderRefusesWhatIsNotZmtpThreeWithNullBeforeBufferingIt) {
 }
 
 TEST(Zmtp, TheReaderWaitsForWholeFramesFedAByteAtATime) {
-  const auto stream = cat({dealer_greeting(), ready_command("DEALER"), message_frame(bytes(300, 7), true),
-                           message_frame(bytes{9})});
+  const auto stream =
+      cat({dealer_greeting(), ready_command("DEALER"), message_frame(bytes(300, 7), true), message_frame(bytes{9})});
   reader r(1 << 20);
   std::vector<event> events;
   for (auto b : stream) {

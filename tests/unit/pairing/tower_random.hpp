@@ -25,7 +25,6 @@
 
 namespace cuzk::test {
 
-
 /* The curves as their specifications state them. */
 template <class C>
 struct curve_facts;
@@ -46,9 +45,9 @@ struct curve_facts<curves::bls12_381> {
   static mpz_class x() { return mpz_class("-d201000000010000", 16); }
   /* e(P, Q) = f^(c (p^12 - 1) / r) with c = 3 */
   static mpz_class final_exponent_factor() { return 3; }
-  static constexpr unsigned b = 4;      // G1: y^2 = x^3 + 4
-  static constexpr unsigned xi_c0 = 1;  // xi = 1 + u
-  static constexpr bool m_twist = true; // G2: y^2 = x^3 + b xi
+  static constexpr unsigned b = 4;       // G1: y^2 = x^3 + 4
+  static constexpr unsigned xi_c0 = 1;   // xi = 1 + u
+  static constexpr bool m_twist = true;  // G2: y^2 = x^3 + b xi
 };
 
 /* BN254 (EIP-196/197; the GT convention of arkworks, gnark and @noble/curves) */
@@ -68,9 +67,9 @@ struct curve_facts<curves::bn254> {
     const mpz_class v = x();
     return 2 * v * (6 * v * v + 3 * v + 1);
   }
-  static constexpr unsigned b = 3;       // G1: y^2 = x^3 + 3
-  static constexpr unsigned xi_c0 = 9;   // xi = 9 + u
-  static constexpr bool m_twist = false; // G2: y^2 = x^3 + b / xi
+  static constexpr unsigned b = 3;        // G1: y^2 = x^3 + 3
+  static constexpr unsigned xi_c0 = 9;    // xi = 9 + u
+  static constexpr bool m_twist = false;  // G2: y^2 = x^3 + b / xi
 };
 
 template <class C>

@@ -16,8 +16,7 @@ namespace {
 /* NTT output at a few random indices i equals p(g ω^i) by Horner */
 template <class C>
 void expect_spot_evaluations(const basic_domain<C>& d, const std::vector<ff::fr<C>>& coeffs,
-                             const std::vector<ff::fr<C>>& evals, const ff::fr<C>& g, std::mt19937_64& rng,
-                             int count) {
+                             const std::vector<ff::fr<C>>& evals, const ff::fr<C>& g, std::mt19937_64& rng, int count) {
   std::vector<std::size_t> idx{0, 1, d.size() - 1};
   for (int i = 0; i < count; ++i) idx.push_back(rng() % d.size());
   for (std::size_t i : idx) EXPECT_EQ(evals[i], evaluate(coeffs, g * d.element(i))) << "index " << i;

@@ -28,12 +28,11 @@ TEST(ProtoRoundTrip, DefaultsAndBoundaryValuesSurvive) {
   capacity_only.capacity_only = true;
   status_request cluster;
   cluster.cluster = true;
-  for (const message& m : {message{0, s}, message{~0ULL, bye{max_lease}}, message{1, status_request{}},
-                           message{1, capacity_only}, message{1, cluster},
-                           message{2, wait_request{std::string(max_job_id_bytes, 'j'), max_wait_ms}},
-                           message{3, filled{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL}}, message{4, status_reply{}},
-                           message{5, heartbeat{}}, message{6, abort_synthesis{~0ULL, 7}},
-                           message{7, synth_aborted{3, ~0ULL}}}) {
+  for (const message& m :
+       {message{0, s}, message{~0ULL, bye{max_lease}}, message{1, status_request{}}, message{1, capacity_only},
+        message{1, cluster}, message{2, wait_request{std::string(max_job_id_bytes, 'j'), max_wait_ms}},
+        message{3, filled{~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL}}, message{4, status_reply{}}, message{5, heartbeat{}},
+        message{6, abort_synthesis{~0ULL, 7}}, message{7, synth_aborted{3, ~0ULL}}}) {
     auto d = decode(encode(m));
     ASSERT_TRUE(d) << name(m.body) << ": " << d.error().reason;
     EXPECT_EQ(*d, m);
@@ -50,12 +49,30 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   status_reply r{{js}, {}, {}, 0, {}, 60000, std::nullopt, {}};
   r.keys.push_back({"0123456789abcdef0123456789abcdef", "drop", 5000, 38ULL << 30});
   r.keys.push_back({"fedcba9876543210fedcba9876543210", "keep", 36ULL << 30, 0});
-  r.gpus.push_back({0, "NVIDIA H200", 2, 0.5, 141ULL << 30, 1ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 7, 11, 1,
-                    {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"}, 5, 0, {}});
+  r.gpus.push_back({0,
+                    "NVIDIA H200",
+                    2,
+                    0.5,
+                    141ULL << 30,
+                    1ULL << 30,
+                    130ULL << 30,
+                    {"ab12", "cd34"},
+                    7,
+                    11,
+                    1,
+                    {"h 11@22 l 11@22 a 0 b1 0 b2 0", "none"},
+                    5,
+                    0,
+                    {}});
   r.gpus.push_back({1, "", 0, 0, 0, 0, 0, {}, 0, 0, 0, {}, 0, 0, {}});
   r.capacity = capacity{{{"ab12", priority::high, 3, 1}, {"", priority::low, 0, 2}},
                         {{0, 1ULL << 20, 1ULL << 20, 4, 1}, {1, 1ULL << 27, 140000000, 1, 0}},
-                        12.5, 14.4, false, "you hold 3 jobs", 3, 4};
+                        12.5,
+                        14.4,
+                        false,
+                        "you hold 3 jobs",
+                        3,
+                        4};
   auto d = decode(encode(message{9, r}));
   ASSERT_TRUE(d) << d.error().reason;
   const auto& back = std::get<status_reply>(d->body);
@@ -68,23 +85,28 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
   EXPECT_EQ(back.keys.at(0).host_copy, "drop");
   EXPECT_EQ(back.keys.at(1).host_bytes, 36ULL << 30);
   // A partition without timings (not proven yet) stays without them.
-  EXPECT_FALSE(std::get<job_status>(decode(encode(message{1, job_status{"j", job_state::queued, "", 0, 0,
-                                                                             priority::normal, "", {{}}}}))
-                                        ->body)
-                   .partitions[0]
-                   .timings);
+  EXPECT_FALSE(
+      std::get<job_status>(
+          decode(encode(message{1, job_status{"j", job_state::queued, "", 0, 0, priority::normal, "", {{}}}}))->body)
+          .partitions[0]
+          .timings);
 }
 
 TEST(ProtoRoundTrip, AClusterViewSurvives) {
   status_reply r;
-  r.cluster = cluster_view{"gpu-07", true, "", 60000,
-                           {{"gpu-07", true, 1200, 2, 1, {"0123456789abcdef0123456789abcdef"}}, {"gpu-09", false, 312000, 0, 3, {}}},
-                           4};
+  r.cluster = cluster_view{
+      "gpu-07",
+      true,
+      "",
+      60000,
+      {{"gpu-07", true, 1200, 2, 1, {"0123456789abcdef0123456789abcdef"}}, {"gpu-09", false, 312000, 0, 3, {}}},
+      4};
   auto d = decode(encode(message{9, r}));
   ASSERT_TRUE(d) << d.error().reason;
   EXPECT_EQ(std::get<status_reply>(d->body), r);
   status_reply down;
-  down.cluster = cluster_view{"gpu-07", false, "FATAL:  password authentication failed for user \"cuzk\"\n", 60000, {}, 0};
+  down.cluster =
+      cluster_view{"gpu-07", false, "FATAL:  password authentication failed for user \"cuzk\"\n", 60000, {}, 0};
   d = decode(encode(message{9, down}));
   ASSERT_TRUE(d) << d.error().reason;
   EXPECT_EQ(std::get<status_reply>(d->body), down);

@@ -18,12 +18,18 @@ struct broken {
 };
 
 submit valid_native() {
-  return {"job-1", "alice", priority::high, 2, "/keys/chain.zkey", native_work{"chain:size=1024", "{\"x\": \"1\"}"},
+  return {"job-1",
+          "alice",
+          priority::high,
+          2,
+          "/keys/chain.zkey",
+          native_work{"chain:size=1024", "{\"x\": \"1\"}"},
           blinding{"1", "2"}};
 }
 submit valid_by_key_id() {  // a key installed by the operator (cuzk-shm load-srs)
-  return {"job-3", "", priority::normal, 1, "0123456789abcdef0123456789abcdef", native_work{"chain:size=1024", "{}"},
-          std::nullopt};
+  return {
+      "job-3",     "", priority::normal, 1, "0123456789abcdef0123456789abcdef", native_work{"chain:size=1024", "{}"},
+      std::nullopt};
 }
 submit valid_circom() {
   return {"job-2", "", priority::low, 1, "/k.zkey", circom_work{"/w.wtns", "/c.r1cs"}, std::nullopt};
@@ -32,7 +38,21 @@ job_status valid_status() { return {"job-1", job_state::running, "", 1, 2, prior
 ready valid_ready() { return {3, 1234, "worker@3", 1 << 20}; }
 status_reply valid_gpus() {
   status_reply r;
-  r.gpus = {{0, "NVIDIA H200", 2, 0.97, 141ULL << 30, 20ULL << 30, 130ULL << 30, {"ab12", "cd34"}, 9ULL << 30, 10, 0, {"h 11@22 l 0 a 0 b1 0 b2 0", "none"}, 3ULL << 30, 0, {}}};
+  r.gpus = {{0,
+             "NVIDIA H200",
+             2,
+             0.97,
+             141ULL << 30,
+             20ULL << 30,
+             130ULL << 30,
+             {"ab12", "cd34"},
+             9ULL << 30,
+             10,
+             0,
+             {"h 11@22 l 0 a 0 b1 0 b2 0", "none"},
+             3ULL << 30,
+             0,
+             {}}};
   r.hung_timeout_ms = 60000;
   return r;
 }
@@ -238,8 +258,8 @@ INSTANTIATE_TEST_SUITE_P(EachRule, ProtoValidation, testing::ValuesIn(cases()),
                          [](const testing::TestParamInfo<broken>& i) { return std::string(i.param.name); });
 
 TEST(ProtoValidationBases, TheUnbrokenMessagesPass) {
-  for (const body& b : {body{valid_native()}, body{valid_by_key_id()}, body{valid_circom()}, body{valid_status()}, body{valid_ready()},
-                        body{valid_assign()}, body{valid_gpus()}}) {
+  for (const body& b : {body{valid_native()}, body{valid_by_key_id()}, body{valid_circom()}, body{valid_status()},
+                        body{valid_ready()}, body{valid_assign()}, body{valid_gpus()}}) {
     auto d = decode(encode(message{1, b}));
     EXPECT_TRUE(d) << d.error().reason;
   }

@@ -38,7 +38,9 @@ class message_gen {
   /* 1..max visible ASCII bytes other than '/'. */
   std::string job_id(std::size_t max = proto::max_job_id_bytes) {
     std::string s(1 + below(max), 'x');
-    for (auto& c : s) do c = static_cast<char>(0x21 + below(0x7e - 0x21 + 1)); while (c == '/');
+    for (auto& c : s) do
+        c = static_cast<char>(0x21 + below(0x7e - 0x21 + 1));
+      while (c == '/');
     return s;
   }
   std::string token(std::size_t max) {
@@ -54,9 +56,14 @@ class message_gen {
     while (s.size() < want) {
       std::string piece;
       switch (below(8)) {
-        case 0: piece = wide[below(wide.size())]; break;
-        case 1: piece = multiline ? "\n" : "-"; break;
-        default: piece = std::string(1, static_cast<char>(0x20 + below(0x7f - 0x20)));
+        case 0:
+          piece = wide[below(wide.size())];
+          break;
+        case 1:
+          piece = multiline ? "\n" : "-";
+          break;
+        default:
+          piece = std::string(1, static_cast<char>(0x20 + below(0x7f - 0x20)));
       }
       if (s.size() + piece.size() > want) break;
       s += piece;
@@ -92,8 +99,14 @@ class message_gen {
     s.curve = pick<curves::curve_id>(1, 2);
     s.partitions.resize(partitions());
     for (auto& p : s.partitions) {
-      p = {pick<proto::partition_state>(1, 6), rng_(), rng_(), rng_(), rng_(),
-           static_cast<std::uint32_t>(rng_()), static_cast<std::uint32_t>(rng_()), std::nullopt,
+      p = {pick<proto::partition_state>(1, 6),
+           rng_(),
+           rng_(),
+           rng_(),
+           rng_(),
+           static_cast<std::uint32_t>(rng_()),
+           static_cast<std::uint32_t>(rng_()),
+           std::nullopt,
            static_cast<std::int32_t>(below(proto::max_gpus + 1)) - 1};
       if (coin())
         p.timings = proto::partition_timings{rng_(), rng_(), rng_(), rng_(), rng_(), rng_(),
@@ -104,9 +117,21 @@ class message_gen {
 
  public:
   proto::gpu_status gpu_status() {
-    proto::gpu_status g{static_cast<std::int32_t>(below(proto::max_gpus)), text(proto::max_gpu_name_bytes),
-                        static_cast<std::uint32_t>(below(9)), static_cast<double>(below(1001)) / 1000, rng_(), 0,
-                        rng_(), {}, rng_(), rng_(), rng_(), {}, 0, 0, {}};
+    proto::gpu_status g{static_cast<std::int32_t>(below(proto::max_gpus)),
+                        text(proto::max_gpu_name_bytes),
+                        static_cast<std::uint32_t>(below(9)),
+                        static_cast<double>(below(1001)) / 1000,
+                        rng_(),
+                        0,
+                        rng_(),
+                        {},
+                        rng_(),
+                        rng_(),
+                        rng_(),
+                        {},
+                        0,
+                        0,
+                        {}};
     g.mem_free = below(g.mem_total == 0 ? 1 : g.mem_total);
     for (std::uint64_t i = below(5); i > 0; --i) g.resident_keys.push_back(token(proto::max_key_id_bytes));
     for (std::size_t i = below(g.resident_keys.size() + 1); i > 0; --i)
@@ -116,7 +141,6 @@ class message_gen {
   }
 
  private:
-
   proto::body body(std::size_t kind) {
     using namespace proto;
     switch (kind) {
@@ -142,10 +166,14 @@ class message_gen {
         if (m.job_id) m.owner_uid = owner();
         return m;
       }
-      case 2: return fetch{job_id(), owner()};
-      case 3: return wait_request{job_id(), static_cast<std::uint32_t>(below(max_wait_ms + 1)), owner()};
-      case 4: return accepted{job_id(), coin(), pick<job_state>(1, 4)};
-      case 5: return job_status();
+      case 2:
+        return fetch{job_id(), owner()};
+      case 3:
+        return wait_request{job_id(), static_cast<std::uint32_t>(below(max_wait_ms + 1)), owner()};
+      case 4:
+        return accepted{job_id(), coin(), pick<job_state>(1, 4)};
+      case 5:
+        return job_status();
       case 6: {
         proof_reply m{job_id(), {}};
         m.partitions.resize(partitions());
@@ -166,16 +194,25 @@ class message_gen {
         m.hung_timeout_ms = static_cast<std::uint32_t>(rng_());
         return m;
       }
-      case 8: return error_reply{pick<error_code>(1, 12), text(300, true), rng_()};
+      case 8:
+        return error_reply{pick<error_code>(1, 12), text(300, true), rng_()};
       case 9:
         return ready{static_cast<std::uint32_t>(below(max_lease + 1)), 1 + static_cast<std::int32_t>(below(1 << 22)),
                      token(max_worker_name_bytes), std::uint64_t{1} << below(64)};
       case 10:
-        return assign{rng_(), rng_(), rng_(), rng_(), static_cast<std::uint32_t>(below(max_partitions)),
-                      token(max_key_id_bytes), "{\"circuit\": \"" + text(500) + "\"}"};
-      case 11: return filled{rng_(), rng_(), rng_(), rng_(), rng_()};
-      case 12: return synth_failed{rng_(), rng_(), "constraint " + text(300, true)};
-      case 13: return heartbeat{static_cast<std::uint32_t>(below(max_lease + 1)), rng_(), rng_()};
+        return assign{rng_(),
+                      rng_(),
+                      rng_(),
+                      rng_(),
+                      static_cast<std::uint32_t>(below(max_partitions)),
+                      token(max_key_id_bytes),
+                      "{\"circuit\": \"" + text(500) + "\"}"};
+      case 11:
+        return filled{rng_(), rng_(), rng_(), rng_(), rng_()};
+      case 12:
+        return synth_failed{rng_(), rng_(), "constraint " + text(300, true)};
+      case 13:
+        return heartbeat{static_cast<std::uint32_t>(below(max_lease + 1)), rng_(), rng_()};
       case 14: {
         upload m{job_id(), pick<upload_kind>(1, 2), 1 + below(max_upload_bytes), 0, {}, {}};
         m.offset = below(m.size);
@@ -183,10 +220,14 @@ class message_gen {
         m.zkey = m.kind == upload_kind::wtns && m.offset == 0 ? std::string(32, 'a') : (coin() ? path() : "");
         return m;
       }
-      case 15: return upload_ack{job_id(), rng_()};
-      case 17: return abort_synthesis{rng_(), rng_()};
-      case 18: return synth_aborted{rng_(), rng_()};
-      default: return bye{static_cast<std::uint32_t>(below(max_lease + 1))};
+      case 15:
+        return upload_ack{job_id(), rng_()};
+      case 17:
+        return abort_synthesis{rng_(), rng_()};
+      case 18:
+        return synth_aborted{rng_(), rng_()};
+      default:
+        return bye{static_cast<std::uint32_t>(below(max_lease + 1))};
     }
   }
 

@@ -44,8 +44,8 @@ class CircomOutput : public ::testing::Test {
     const std::string circom = (interop / "node_modules/.bin/circom2").string();
     return std::system((cd + "'" + circom + "' main.circom --r1cs --wasm --prime bls12381 -o . > log 2>&1").c_str()) ==
                0 &&
-           std::system((cd + "node main_js/generate_witness.js main_js/main.wasm in.json main.wtns >> log 2>&1").c_str()) ==
-               0;
+           std::system(
+               (cd + "node main_js/generate_witness.js main_js/main.wasm in.json main.wtns >> log 2>&1").c_str()) == 0;
   }
 
   fs::path dir_;

@@ -33,7 +33,8 @@ inline void put_u64(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t 
 inline std::vector<std::uint8_t> bn254_prime_le() {
   const char* hex = "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
   std::vector<std::uint8_t> be;
-  for (int i = 0; i < 32; ++i) be.push_back(static_cast<std::uint8_t>(std::stoi(std::string(hex + 2 * i, 2), nullptr, 16)));
+  for (int i = 0; i < 32; ++i)
+    be.push_back(static_cast<std::uint8_t>(std::stoi(std::string(hex + 2 * i, 2), nullptr, 16)));
   return {be.rbegin(), be.rend()};
 }
 

@@ -38,7 +38,8 @@ std::atomic<std::size_t> largest{0};
 [[gnu::noinline]] void* operator new(std::size_t n) {
   if (tracking.load(std::memory_order_relaxed)) {
     std::size_t cur = largest.load();
-    while (n > cur && !largest.compare_exchange_weak(cur, n)) {}
+    while (n > cur && !largest.compare_exchange_weak(cur, n)) {
+    }
   }
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
@@ -60,11 +61,14 @@ std::string name(kind k) { return k == kind::r1cs ? "r1cs" : k == kind::wtns ? "
 /* A small valid file of each kind (the key made by setup from chain4.r1cs). */
 std::vector<std::uint8_t> valid(kind k) {
   switch (k) {
-    case kind::r1cs: return write_r1cs(read_r1cs(fixtures::data_file("chain4.r1cs")));
-    case kind::wtns: return fixtures::data_file("chain4.wtns");
+    case kind::r1cs:
+      return write_r1cs(read_r1cs(fixtures::data_file("chain4.r1cs")));
+    case kind::wtns:
+      return fixtures::data_file("chain4.wtns");
     case kind::zkey: {
-      static const auto key = io::write_zkey(groth16::setup(read_r1cs(fixtures::data_file("chain4.r1cs")).m,
-                                                            groth16::basic_toxic_waste<curves::bls12_381>::from_seed("hostile files")));
+      static const auto key =
+          io::write_zkey(groth16::setup(read_r1cs(fixtures::data_file("chain4.r1cs")).m,
+                                        groth16::basic_toxic_waste<curves::bls12_381>::from_seed("hostile files")));
       return key;
     }
   }
@@ -74,9 +78,15 @@ std::vector<std::uint8_t> valid(kind k) {
 std::string error_of(kind k, const std::vector<std::uint8_t>& b) {
   return format_error_of([&] {
     switch (k) {
-      case kind::r1cs: read_r1cs(b); break;
-      case kind::wtns: read_wtns(b); break;
-      case kind::zkey: io::read_zkey(b); break;
+      case kind::r1cs:
+        read_r1cs(b);
+        break;
+      case kind::wtns:
+        read_wtns(b);
+        break;
+      case kind::zkey:
+        io::read_zkey(b);
+        break;
     }
   });
 }
@@ -84,9 +94,15 @@ std::string error_of(kind k, const std::vector<std::uint8_t>& b) {
 std::string file_error_of(kind k, const fs::path& p) {
   return format_error_of([&] {
     switch (k) {
-      case kind::r1cs: read_r1cs_file(p); break;
-      case kind::wtns: read_wtns_file(p); break;
-      case kind::zkey: io::read_zkey_file(p); break;
+      case kind::r1cs:
+        read_r1cs_file(p);
+        break;
+      case kind::wtns:
+        read_wtns_file(p);
+        break;
+      case kind::zkey:
+        io::read_zkey_file(p);
+        break;
     }
   });
 }
@@ -271,13 +287,16 @@ TEST_F(HostileFiles, HugeDeclarationsAreRefusedBeforeAnyLargeAllocation) {
 TEST_F(HostileFiles, AFifoIsRefusedWithoutWaitingForAWriter) {
   const fs::path fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
-  const std::string outcome = in_child([&] {
-    int bad = 0;
-    for (kind k : kinds)
-      if (file_error_of(k, fifo).find("not a regular file") == std::string::npos) ++bad;
-    if (format_error_of([&] { mapped_file m(fifo, "wtns"); }).find("not a regular file") == std::string::npos) ++bad;
-    return bad;
-  }, 5);
+  const std::string outcome = in_child(
+      [&] {
+        int bad = 0;
+        for (kind k : kinds)
+          if (file_error_of(k, fifo).find("not a regular file") == std::string::npos) ++bad;
+        if (format_error_of([&] { mapped_file m(fifo, "wtns"); }).find("not a regular file") == std::string::npos)
+          ++bad;
+        return bad;
+      },
+      5);
   EXPECT_EQ(outcome, "exit 0") << "a reader opened the FIFO and waited for a writer (or accepted it)";
   for (kind k : kinds) EXPECT_NE(file_error_of(k, "/dev/zero").find("not a regular file"), std::string::npos);
 }
@@ -400,7 +419,8 @@ TEST_F(HostileFiles, TruncationAtARandomMomentDuringAReadIsAFormatError) {
         read_whole_file(p, "r1cs");
       else
         file_error_of(k, p);
-      full = std::min(full, std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0));
+      full =
+          std::min(full, std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0));
     }
     int failed = 0, mid_read = 0;
     const int rounds = 8;
@@ -410,9 +430,11 @@ TEST_F(HostileFiles, TruncationAtARandomMomentDuringAReadIsAFormatError) {
       const off_t to = static_cast<off_t>(rng() % bytes.size());
       std::atomic<bool> go{false};
       std::thread cut([&] {
-        while (!go) {}
+        while (!go) {
+        }
         const auto at = std::chrono::steady_clock::now() + delay;
-        while (std::chrono::steady_clock::now() < at) {}  // sleeping would overshoot short delays
+        while (std::chrono::steady_clock::now() < at) {
+        }  // sleeping would overshoot short delays
         ASSERT_EQ(::truncate(p.c_str(), to), 0);
       });
       go = true;
@@ -427,8 +449,8 @@ TEST_F(HostileFiles, TruncationAtARandomMomentDuringAReadIsAFormatError) {
       if (!msg.empty()) ++failed;
       if (msg.find("while being read") != std::string::npos) ++mid_read;
     }
-    std::printf("%s: %d of %d reads refused, %d of them cut short mid-read (reading takes %lld us)\n",
-                name(k).c_str(), failed, rounds, mid_read, static_cast<long long>(full.count()));
+    std::printf("%s: %d of %d reads refused, %d of them cut short mid-read (reading takes %lld us)\n", name(k).c_str(),
+                failed, rounds, mid_read, static_cast<long long>(full.count()));
     EXPECT_GT(mid_read, 0) << name(k) << ": no truncation landed during a read; the test proved nothing";
   }
 }

@@ -60,19 +60,19 @@ struct Modes : ::testing::Test {
 TYPED_TEST_SUITE(Modes, test::curves_under_test, test::curve_names);
 
 /* Each test's names for its curve's types (typed tests see none of the fixture's). */
-#define CUZK_MODES_NAMES                                                \
-  using C = TypeParam;                                                  \
-  using F = Modes<C>;                                                   \
-  using fr_t [[maybe_unused]] = typename F::fr_t;                       \
-  using lc [[maybe_unused]] = typename F::lc;                           \
-  using term [[maybe_unused]] = typename F::term;                       \
-  using matrices [[maybe_unused]] = typename F::matrices;               \
-  using slot [[maybe_unused]] = typename F::slot;                       \
-  using counting_cs [[maybe_unused]] = typename F::counting_cs;         \
-  using recording_cs [[maybe_unused]] = typename F::recording_cs;       \
-  using proving_cs [[maybe_unused]] = typename F::proving_cs;           \
-  using checking_cs [[maybe_unused]] = typename F::checking_cs;         \
-  using tampering_cs [[maybe_unused]] = typename F::tampering_cs;       \
+#define CUZK_MODES_NAMES                                          \
+  using C = TypeParam;                                            \
+  using F = Modes<C>;                                             \
+  using fr_t [[maybe_unused]] = typename F::fr_t;                 \
+  using lc [[maybe_unused]] = typename F::lc;                     \
+  using term [[maybe_unused]] = typename F::term;                 \
+  using matrices [[maybe_unused]] = typename F::matrices;         \
+  using slot [[maybe_unused]] = typename F::slot;                 \
+  using counting_cs [[maybe_unused]] = typename F::counting_cs;   \
+  using recording_cs [[maybe_unused]] = typename F::recording_cs; \
+  using proving_cs [[maybe_unused]] = typename F::proving_cs;     \
+  using checking_cs [[maybe_unused]] = typename F::checking_cs;   \
+  using tampering_cs [[maybe_unused]] = typename F::tampering_cs; \
   [[maybe_unused]] constexpr auto f = &F::f
 
 TYPED_TEST(Modes, CountingSetupAndProvingAgreeOnSizes) {

@@ -98,7 +98,7 @@ TEST(R1csFile, RejectsAnotherPrime) {
   EXPECT_EQ(read_error(b),
             "r1cs: section 1 (header): the constraint system is over BN254's scalar field r (snarkjs and circom: "
             "bn128), the key BLS12-381's (bls12381)");
-  b[prime_at + 3] ^= 0x40;  /* a prime of no curve */
+  b[prime_at + 3] ^= 0x40; /* a prime of no curve */
   EXPECT_EQ(read_error(b),
             "r1cs: section 1 (header): prime is neither BLS12-381's nor BN254's scalar field r (32 bytes)");
 }
@@ -282,10 +282,10 @@ TEST(R1csFile, UnsortedOrRepeatedTermsAreNormalized) {
 }
 
 TEST(R1csFile, MissingFilesAreFormatErrorsNamingThePath) {
-  EXPECT_NE(format_error_of([] { read_r1cs_file("/nonexistent/x.r1cs"); }).find("r1cs: cannot read /nonexistent/x.r1cs"),
-            std::string::npos);
+  EXPECT_NE(
+      format_error_of([] { read_r1cs_file("/nonexistent/x.r1cs"); }).find("r1cs: cannot read /nonexistent/x.r1cs"),
+      std::string::npos);
 }
-
 
 // What the header declares is checked against a key before anything is read
 // or allocated (issue 19): a sparse file of a gigabyte costs a few preads.
@@ -338,12 +338,18 @@ TEST(R1csShape, IsReadFromTheHeaderAndAgreesWithTheFullRead) {
 
 TEST(R1csShape, CountsBeyondTheKeyAreRefusedNamingTheNumberAndTheBound) {
   const auto s = read_r1cs_shape(memory_source(fixtures::data_file("mix3.r1cs"), "r1cs"));
-  EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {10, 3, 4}); }),
+  EXPECT_EQ(format_error_of([&] {
+              check_r1cs_shape(s, {10, 3, 4});
+            }),
             "r1cs: the header declares 9 wires, the key's witness has 10 values (the constraint system of another "
             "circuit?)");
-  EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {9, 1, 4}); }),
+  EXPECT_EQ(format_error_of([&] {
+              check_r1cs_shape(s, {9, 1, 4});
+            }),
             "r1cs: the header declares 3 public signals, the key 1");
-  EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {9, 3, 3}); }),
+  EXPECT_EQ(format_error_of([&] {
+              check_r1cs_shape(s, {9, 3, 3});
+            }),
             "r1cs: the header declares 4 constraints, more than the 3 the key's domain holds");
 }
 
@@ -355,14 +361,18 @@ TEST(R1csShape, ASparseGigabyteIsRefusedBeforeItIsReadWhateverItClaims) {
     const sparse_file file(head, head.size() + gib);
     const input_file in(file.path, "r1cs");
     const auto s = read_r1cs_shape(in);
-    EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {6, 1, 4091}); }),
+    EXPECT_EQ(format_error_of([&] {
+                check_r1cs_shape(s, {6, 1, 4091});
+              }),
               "r1cs: the header declares 89478485 constraints, more than the 4091 the key's domain holds");
   }
   {  // 4 constraints in a constraints section of a gigabyte
     const auto head = head_of(6, 1, 4, gib);
     const sparse_file file(head, head.size() + gib);
     const auto s = read_r1cs_shape(input_file(file.path, "r1cs"));
-    EXPECT_EQ(format_error_of([&] { check_r1cs_shape(s, {6, 1, 4091}); }),
+    EXPECT_EQ(format_error_of([&] {
+                check_r1cs_shape(s, {6, 1, 4091});
+              }),
               "r1cs: section 2 (constraints): is 1073741824 bytes, more than 4 constraints over 6 wires can take "
               "(2640)");
   }

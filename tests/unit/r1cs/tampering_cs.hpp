@@ -23,9 +23,7 @@ class basic_tampering_cs final : public basic_constraint_system<C> {
   counts sizes() const override { return inner_.sizes(); }
 
  protected:
-  void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) override {
-    inner_.enforce(a, b, c, label);
-  }
+  void do_enforce(const lc& a, const lc& b, const lc& c, const char* label) override { inner_.enforce(a, b, c, label); }
 
  private:
   basic_constraint_system<C>& inner_;

@@ -69,8 +69,7 @@ TEST(WtnsFile, RejectsWrongMagicVersionAndPrime) {
 TEST(WtnsFile, RejectsACountThatDisagreesWithTheValuesSection) {
   auto b = fixtures::data_file("chain4.wtns");
   fixtures::put_u32(b, count_at, 7);
-  EXPECT_EQ(read_error(b),
-            "wtns: section 2 (witness): is 192 bytes, but the header declares 7 values of 32 bytes");
+  EXPECT_EQ(read_error(b), "wtns: section 2 (witness): is 192 bytes, but the header declares 7 values of 32 bytes");
   b = fixtures::data_file("chain4.wtns");
   fixtures::put_u64(b, values_size, 224);
   EXPECT_NE(read_error(b).find("wtns: section 2 (witness): declares 224 bytes"), std::string::npos) << read_error(b);
@@ -110,14 +109,14 @@ TEST(WtnsFile, RandomCorruptionNeverCrashes) {
   }
 }
 
-
 TEST(WtnsFile, APrefixReadsOnlyThePublicValues) {
   const auto bytes = fixtures::data_file("mix3.wtns");
   const auto z = read_wtns(bytes);
   const memory_source src(bytes, "wtns");
   EXPECT_EQ(read_wtns_prefix(src, 4), std::vector<ff::fr_t>(z.begin(), z.begin() + 4));
-  EXPECT_NE(format_error_of([&] { read_wtns_prefix(src, z.size() + 1); })
-                .find("holds " + std::to_string(z.size()) + " values, fewer than the"),
+  EXPECT_NE(format_error_of([&] {
+              read_wtns_prefix(src, z.size() + 1);
+            }).find("holds " + std::to_string(z.size()) + " values, fewer than the"),
             std::string::npos);
 }
 

@@ -120,14 +120,14 @@ TEST_F(JobTable, AStoredProofKeepsItsTimingsAndTheSameProofAgainChangesNothing) 
 TEST_F(JobTable, IllegalPartitionTransitionsAreRefused) {
   job_ref j = submit("ill");
   std::vector<std::uint8_t> proof{1};
-  EXPECT_EQ(t.requeue(j, 0).error(), error::wrong_state);           // QUEUED → QUEUED
+  EXPECT_EQ(t.requeue(j, 0).error(), error::wrong_state);                 // QUEUED → QUEUED
   EXPECT_EQ(t.store_result(j, 0, 1, proof).error(), error::wrong_state);  // QUEUED → DONE
   ASSERT_TRUE(t.mark_slotted(j, 0, 0));
-  EXPECT_EQ(t.mark_slotted(j, 0, 1).error(), error::wrong_state);   // SLOTTED → SLOTTED
+  EXPECT_EQ(t.mark_slotted(j, 0, 1).error(), error::wrong_state);  // SLOTTED → SLOTTED
   ASSERT_TRUE(t.store_result(j, 0, 1, proof));
-  EXPECT_EQ(t.mark_slotted(j, 0, 1).error(), error::wrong_state);   // DONE → SLOTTED
-  EXPECT_EQ(t.requeue(j, 0).error(), error::wrong_state);           // DONE → QUEUED
-  EXPECT_EQ(t.fail(j, 0, "late").error(), error::wrong_state);      // DONE → FAILED
+  EXPECT_EQ(t.mark_slotted(j, 0, 1).error(), error::wrong_state);  // DONE → SLOTTED
+  EXPECT_EQ(t.requeue(j, 0).error(), error::wrong_state);          // DONE → QUEUED
+  EXPECT_EQ(t.fail(j, 0, "late").error(), error::wrong_state);     // DONE → FAILED
   EXPECT_EQ(t.mark_slotted(j, 5, 0).error(), error::no_such_job);
   EXPECT_EQ(t.mark_slotted(j, 1, 1000).error(), error::no_such_slot);
   EXPECT_EQ(t.complete(j).error(), error::wrong_state);  // partition 1 still queued

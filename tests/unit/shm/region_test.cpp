@@ -34,7 +34,8 @@ TEST(ParseSlotClass, ReadsCountConstraintsAndWitness) {
 }
 
 TEST(ParseSlotClass, RefusesMalformedText) {
-  for (const char* bad : {"", "4", "x65536", "4x", "0x16", "4x0", "4x65536:v=3", "4x65536:w=", "ax5", "4x3^2", "4x65536junk"})
+  for (const char* bad :
+       {"", "4", "x65536", "4x", "0x16", "4x0", "4x65536:v=3", "4x65536:w=", "ax5", "4x3^2", "4x65536junk"})
     EXPECT_FALSE(parse_slot_class(bad)) << bad;
 }
 

@@ -29,16 +29,17 @@ struct shm_dir_scope {
   }
   ~shm_dir_scope() {
     remove();
-    if (old) ::setenv("CUZK_SHM_DIR", old->c_str(), 1);
-    else ::unsetenv("CUZK_SHM_DIR");
+    if (old)
+      ::setenv("CUZK_SHM_DIR", old->c_str(), 1);
+    else
+      ::unsetenv("CUZK_SHM_DIR");
   }
   shm_dir_scope(const shm_dir_scope&) = delete;
   shm_dir_scope& operator=(const shm_dir_scope&) = delete;
 
   /* The directory as tmpfiles makes it: this mode, owner and group. */
   bool make(mode_t mode, uid_t uid = 0, gid_t gid = 0) const {
-    return ::mkdir(path.c_str(), 0700) == 0 && ::chown(path.c_str(), uid, gid) == 0 &&
-           ::chmod(path.c_str(), mode) == 0;
+    return ::mkdir(path.c_str(), 0700) == 0 && ::chown(path.c_str(), uid, gid) == 0 && ::chmod(path.c_str(), mode) == 0;
   }
   void remove() const {
     std::error_code ec;

@@ -113,8 +113,12 @@ struct op {
 TEST_F(SlotTable, EveryOperationIsRefusedFromEveryOtherState) {
   const std::vector<op> ops = {
       {"assign", slot_state::free, [](slot_table& t, std::uint64_t g) { return t.assign(0, g, worker, 1, 1, 0); }},
-      {"fill", slot_state::assigned, [](slot_table& t, std::uint64_t g) { return t.fill(0, g, worker, {1, 1, 1, 0, false}); }},
-      {"start_proving", slot_state::filled, [](slot_table& t, std::uint64_t g) { return t.start_proving(0, g, server); }},
+      {"fill", slot_state::assigned,
+       [](slot_table& t, std::uint64_t g) {
+         return t.fill(0, g, worker, {1, 1, 1, 0, false});
+       }},
+      {"start_proving", slot_state::filled,
+       [](slot_table& t, std::uint64_t g) { return t.start_proving(0, g, server); }},
       {"release", slot_state::proving, [](slot_table& t, std::uint64_t g) { return t.release(0, g, server); }},
       {"discard", slot_state::filled, [](slot_table& t, std::uint64_t g) { return t.discard(0, g); }},
       {"reclaim_assigned", slot_state::assigned,
@@ -213,7 +217,7 @@ TEST_F(SlotTable, FillRefusesSizesBeyondTheSlot) {
   EXPECT_EQ(t.fill(0, 0, worker, {10, 12, 1, 0, false}).error(), error::too_large);  // not a power of two
   EXPECT_EQ(t.fill(0, 0, worker, {10, 16, 1025, 0, false}).error(), error::too_large);
   EXPECT_EQ(t.fill(0, 0, worker, {10, 8, 1, 0, false}).error(), error::too_large);  // domain < rows
-  auto f = t.fill(0, 0, worker, {1024, 0, 1024, 0, false});  // domain 0: the slot's
+  auto f = t.fill(0, 0, worker, {1024, 0, 1024, 0, false});                         // domain 0: the slot's
   ASSERT_TRUE(f);
   EXPECT_EQ((*t.entry(0))->domain, 1024u);
 }

@@ -142,7 +142,7 @@ TEST(SrsRegion, ReleaseFreesARangeKeepsTheRestVerifiableAndLoadingTheFileAgainFi
   EXPECT_TRUE(std::equal(bytes.begin(), bytes.begin() + off, c.begin()));
   EXPECT_TRUE(std::equal(bytes.begin() + off + len, bytes.end(), c.begin() + off + len));
   EXPECT_TRUE(o->verify()) << "what remains must verify against the recorded hash";
-  EXPECT_TRUE(srs_region::release(g.name, key, off, len));                 // the same range again: done already
+  EXPECT_TRUE(srs_region::release(g.name, key, off, len));      // the same range again: done already
   auto over = srs_region::release(g.name, key, off + 10, len);  // a range over released bytes: refused
   ASSERT_FALSE(over);
   EXPECT_EQ(over.error(), error::srs_mismatch);
@@ -229,8 +229,8 @@ TEST(SrsRegion, SeveralRangesAreReleasedWithTheirHashesAndRestoredFromTheFile) {
 
 /* The hash of what remains, computed here: each released range in its place as its offset and length
    (8 bytes each, little-endian), or, by the rule of regions written before it, as its bytes of zeros. */
-std::string remains_hash(const std::vector<std::uint8_t>& bytes, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges,
-                         bool as_zeros) {
+std::string remains_hash(const std::vector<std::uint8_t>& bytes,
+                         const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges, bool as_zeros) {
   content_hasher h;
   std::uint64_t at = 0;
   for (const auto& [off, len] : ranges) {
@@ -308,7 +308,8 @@ TEST(SrsRegion, AHeaderWhoseReleasedRangesOverlapOrPassTheEndIsRefusedByVerifyRe
   ASSERT_TRUE(srs_region::release(g.name, key, ranges, &why)) << why;
   const int fd = ::open(shm_path(g.name + ".srs." + key).c_str(), O_RDWR);
   ASSERT_GE(fd, 0);
-  for (const std::uint64_t second : {std::uint64_t(25'000), std::uint64_t(190'000)}) {  // overlaps the first; passes the end
+  for (const std::uint64_t second :
+       {std::uint64_t(25'000), std::uint64_t(190'000)}) {  // overlaps the first; passes the end
     const auto at = offsetof(srs_detail::srs_header, released) + sizeof(srs_detail::released_entry) +
                     offsetof(srs_detail::released_entry, offset);
     ASSERT_EQ(::pwrite(fd, &second, sizeof second, static_cast<off_t>(at)), static_cast<ssize_t>(sizeof second));
@@ -337,7 +338,8 @@ TEST(SrsRegion, ALoadThatOmitsRangesNeverHoldsThemAndRecordsTheirHashes) {
   ::close(fd);
   ASSERT_TRUE(s) << why;
   EXPECT_EQ(s->key_id(), content_hash(bytes)) << "the key id is the whole file's hash";
-  EXPECT_LE(allocated(g.name, s->key_id()), 4096 + 4'000'000 - 3'400'000 + 4 * 4096) << "the omitted ranges take no memory";
+  EXPECT_LE(allocated(g.name, s->key_id()), 4096 + 4'000'000 - 3'400'000 + 4 * 4096)
+      << "the omitted ranges take no memory";
   const auto ranges = s->released();
   ASSERT_EQ(ranges.size(), 2u);
   EXPECT_EQ(ranges[0].offset, 100'000u);
@@ -380,13 +382,16 @@ TEST(SrsRegion, TheFileARegionWasLoadedFromFindsItWithoutBeingHashedUntilTheFile
 
 TEST(SrsRegion, ACreateWhoseFillFailsLeavesNothing) {
   pool_guard g("srs-create-fail");
-  EXPECT_THROW((void)srs_region::create(g.name, 4096, [](std::span<std::uint8_t> out) {
-    out[0] = 1;
-    throw std::runtime_error("setup failed");
-  }), std::runtime_error);
+  EXPECT_THROW((void)srs_region::create(g.name, 4096,
+                                        [](std::span<std::uint8_t> out) {
+                                          out[0] = 1;
+                                          throw std::runtime_error("setup failed");
+                                        }),
+               std::runtime_error);
   EXPECT_TRUE(list_srs(g.name).empty());
   std::string why;
-  auto huge = srs_region::create(g.name, std::uint64_t{1} << 50, [](std::span<std::uint8_t>) { FAIL(); }, &why);
+  auto huge = srs_region::create(
+      g.name, std::uint64_t{1} << 50, [](std::span<std::uint8_t>) { FAIL(); }, &why);
   ASSERT_FALSE(huge);
   EXPECT_EQ(huge.error(), error::no_space);
   EXPECT_NE(why.find(shm_dir() + " has"), std::string::npos) << why;

@@ -34,8 +34,10 @@ std::u32string code_points(std::string_view s) {
 
 std::string utf8_of(char32_t cp) {
   std::string s;
-  if (cp < 0x80) s += char(cp);
-  else if (cp < 0x800) s += char(0xc0 | (cp >> 6)), s += char(0x80 | (cp & 0x3f));
+  if (cp < 0x80)
+    s += char(cp);
+  else if (cp < 0x800)
+    s += char(0xc0 | (cp >> 6)), s += char(0x80 | (cp & 0x3f));
   else if (cp < 0x10000)
     s += char(0xe0 | (cp >> 12)), s += char(0x80 | ((cp >> 6) & 0x3f)), s += char(0x80 | (cp & 0x3f));
   else
@@ -55,13 +57,27 @@ std::string hostile_text(std::mt19937_64& g, std::size_t pieces) {
         s += c == '\\' ? '/' : c;  // unescape() reads backslashes as escapes
         break;
       }
-      case 1: s += char(g() % 0x20); break;
-      case 2: s += '\x7f'; break;
-      case 3: s += utf8_of(char32_t(0xa0 + g() % 0x700)); break;  // Latin-1 .. Arabic
-      case 4: s += utf8_of(char32_t(0x4e00 + g() % 0x5000)); break;  // CJK
-      case 5: s += utf8_of(char32_t(0x80 + g() % 0x20)); break;   // C1
-      case 6: s += utf8_of(g() % 2 ? char32_t(0x202a + g() % 5) : char32_t(0x2066 + g() % 4)); break;
-      case 7: s += utf8_of(char32_t(0x10000 + g() % 0xfffff)); break;
+      case 1:
+        s += char(g() % 0x20);
+        break;
+      case 2:
+        s += '\x7f';
+        break;
+      case 3:
+        s += utf8_of(char32_t(0xa0 + g() % 0x700));
+        break;  // Latin-1 .. Arabic
+      case 4:
+        s += utf8_of(char32_t(0x4e00 + g() % 0x5000));
+        break;  // CJK
+      case 5:
+        s += utf8_of(char32_t(0x80 + g() % 0x20));
+        break;  // C1
+      case 6:
+        s += utf8_of(g() % 2 ? char32_t(0x202a + g() % 5) : char32_t(0x2066 + g() % 4));
+        break;
+      case 7:
+        s += utf8_of(char32_t(0x10000 + g() % 0xfffff));
+        break;
       default: {
         const auto cut = utf8_of(char32_t(0x800 + g() % 0xf000));
         s += g() % 2 ? cut.substr(0, 1 + g() % (cut.size() - 1)) : std::string(1, char(0x80 + g() % 0x80));
@@ -94,8 +110,8 @@ TEST(Utf8, SequencesAreRecognisedOnlyWhenWellFormed) {
   EXPECT_EQ(utf8_sequence("\xc3\xa9", 0), 2u);
   EXPECT_EQ(utf8_sequence("\xe4\xb8\xad", 0), 3u);
   EXPECT_EQ(utf8_sequence("\xf4\x8f\xbf\xbf", 0), 4u);
-  for (const char* bad : {"\x80", "\xc3", "\xc0\x80", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xf8\x88\x80\x80",
-                          "\xe4\xb8", "\xff"})
+  for (const char* bad : {"\x80", "\xc3", "\xc0\x80", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                          "\xf8\x88\x80\x80", "\xe4\xb8", "\xff"})
     EXPECT_EQ(utf8_sequence(bad, 0), 0u) << testing::PrintToString(std::string(bad));
 }
 
@@ -136,9 +152,14 @@ TEST(Utf8, TerminalEscapesControlsC1BidiAndStrayBytesAndKeepsOtherScripts) {
   EXPECT_EQ(escape_for_terminal("\x1b[31mred\x7f"), "\\x1b[31mred\\x7f");
   EXPECT_EQ(escape_for_terminal("a\nb\tc\r"), "a\\x0ab\\x09c\\x0d");
   EXPECT_EQ(escape_for_terminal("a\nb\tc\r", true), "a\nb\tc\\x0d");
-  EXPECT_EQ(escape_for_terminal("\xc2\x85\xc2\x9b" "1m"), "\\u{0085}\\u{009b}1m");
-  EXPECT_EQ(escape_for_terminal("file\xe2\x80\xae" "fdp.exe\xe2\x81\xa6"), "file\\u{202e}fdp.exe\\u{2066}");
-  EXPECT_EQ(escape_for_terminal("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9d\x94\xbd"), "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9d\x94\xbd");
+  EXPECT_EQ(escape_for_terminal("\xc2\x85\xc2\x9b"
+                                "1m"),
+            "\\u{0085}\\u{009b}1m");
+  EXPECT_EQ(escape_for_terminal("file\xe2\x80\xae"
+                                "fdp.exe\xe2\x81\xa6"),
+            "file\\u{202e}fdp.exe\\u{2066}");
+  EXPECT_EQ(escape_for_terminal("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9d\x94\xbd"),
+            "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9d\x94\xbd");
   EXPECT_EQ(escape_for_terminal("a\xff\xe4\xb8"), "a\\xff\\xe4\\xb8");
   EXPECT_EQ(printable("\xe4\xb8\xad\xe4\xb8\xad", 4), "\xe4\xb8\xad");
 }

@@ -39,7 +39,7 @@ TEST(GpuReport, KeysAndTheirCopiesOnlyForOperatorsAndInStep) {
   proto::status_reply r;
   r.gpus = ops;
   r.hung_timeout_ms = 60000;
-  const auto back = proto::decode(proto::encode(proto::message{1, r}));  /* the decoder's rules hold */
+  const auto back = proto::decode(proto::encode(proto::message{1, r})); /* the decoder's rules hold */
   ASSERT_TRUE(back) << back.error().reason;
 }
 

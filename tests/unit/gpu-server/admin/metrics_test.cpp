@@ -100,7 +100,8 @@ TEST(MetricsHttp, ServesGetOnTheLoopAnswers404And405AndRefusesAPortInUse) {
                         [](std::string_view, std::string_view, std::optional<std::uint32_t>) { return http_reply{}; });
     ADD_FAILURE() << "a second endpoint bound the same port";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot serve metrics on 127.0.0.1:" + std::to_string(port)), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("cannot serve metrics on 127.0.0.1:" + std::to_string(port)),
+              std::string::npos)
         << e.what();
   }
   auto none = [](std::string_view, std::string_view, std::optional<std::uint32_t>) { return http_reply{}; };

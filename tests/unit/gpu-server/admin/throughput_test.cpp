@@ -13,9 +13,9 @@ TEST(Throughput, IsProofsPerMinuteOverTheLastFiveMinutesOrSinceTheStart) {
   throughput t(t0);
   EXPECT_EQ(t.per_minute(t0 + 30s), 0);
   for (int i = 0; i < 10; ++i) t.proven(t0 + 1s * (i + 1));
-  EXPECT_DOUBLE_EQ(t.per_minute(t0 + 30s), 20.0);   // 10 in the half minute since the start
-  EXPECT_DOUBLE_EQ(t.per_minute(t0 + 5min), 2.0);   // 10 in five minutes
-  EXPECT_DOUBLE_EQ(t.per_minute(t0 + 6min), 0.0);   // all older than the window
+  EXPECT_DOUBLE_EQ(t.per_minute(t0 + 30s), 20.0);  // 10 in the half minute since the start
+  EXPECT_DOUBLE_EQ(t.per_minute(t0 + 5min), 2.0);  // 10 in five minutes
+  EXPECT_DOUBLE_EQ(t.per_minute(t0 + 6min), 0.0);  // all older than the window
   t.proven(t0 + 6min);
   EXPECT_DOUBLE_EQ(t.per_minute(t0 + 6min), 0.2);
 }

@@ -55,7 +55,8 @@ TEST(Timeline, LanesAreMadeOnceAndBoundedInNumber) {
 TEST(Timeline, LanesAreShownProversFirstThenSynthesisWorkersInNaturalOrder) {
   timeline t(std::chrono::seconds(60));
   std::vector<timeline_span> v;
-  for (const auto* n : {"synth worker w10", "gpu 10 / prover 0", "synth worker w2", "gpu 2 / prover 1", "gpu 2 / prover 0"})
+  for (const auto* n :
+       {"synth worker w10", "gpu 10 / prover 0", "synth worker w2", "gpu 2 / prover 1", "gpu 2 / prover 0"})
     v.push_back(span(t.lane(n), span_kind::proof, 0, t0, t0 + 1));
   std::vector<std::string> names;
   for (const auto l : lanes_in(t, v)) names.push_back(t.lane_name(l));
@@ -70,7 +71,8 @@ timeline example() {
   t.add(span(w, span_kind::synthesis, 0, t0, t0 + s / 2, 7));
   t.add(span(g, span_kind::proof, 0, t0 + s, t0 + 2 * s, 7));
   t.add(span(g, kind_of(groth16::phase::h2d), track_of(groth16::phase::h2d), t0 + s, t0 + s + 100'000'000, 7));
-  t.add(span(g, kind_of(groth16::phase::ntt), track_of(groth16::phase::ntt), t0 + s + 50'000'000, t0 + s + 300'000'000, 7));
+  t.add(span(g, kind_of(groth16::phase::ntt), track_of(groth16::phase::ntt), t0 + s + 50'000'000, t0 + s + 300'000'000,
+             7));
   t.add(span(g, kind_of(groth16::phase::msm_a), track_of(groth16::phase::msm_a), t0 + s + 300'000'000,
              t0 + s + 900'000'123, 7));
   t.add(span(g, kind_of(groth16::phase::batch_add), track_of(groth16::phase::msm_a), t0 + s + 300'000'000,
@@ -104,7 +106,7 @@ TEST(TraceJson, EveryEventHasTheRequiredFieldsAndEachLaneAndRowIsNamed) {
     }
   }
   ASSERT_EQ(processes.size(), 2u);
-  EXPECT_EQ(processes.begin()->second, "gpu 0 / prover 1");  // provers first
+  EXPECT_EQ(processes.begin()->second, "gpu 0 / prover 1");        // provers first
   EXPECT_EQ(processes.rbegin()->second, "synth worker \"w\\1\"");  // escaped and read back as it was
   ASSERT_EQ(complete.size(), 6u);
   for (const auto& e : complete) {
@@ -118,7 +120,8 @@ TEST(TraceJson, EveryEventHasTheRequiredFieldsAndEachLaneAndRowIsNamed) {
   EXPECT_DOUBLE_EQ((*msm)["ts"].get<double>(), double((t0 + s + 300'000'000) / 1000));
   EXPECT_NEAR((*msm)["dur"].get<double>(), 600'000.123, 1e-3);
   /* the batch addition on msm_a's row, inside it: events on one row nest */
-  const auto batch = std::find_if(complete.begin(), complete.end(), [](const auto& e) { return e["name"] == "batch_add"; });
+  const auto batch =
+      std::find_if(complete.begin(), complete.end(), [](const auto& e) { return e["name"] == "batch_add"; });
   ASSERT_NE(batch, complete.end());
   EXPECT_EQ((*batch)["tid"], (*msm)["tid"]);
   const std::pair<int, int> row{(*msm)["pid"], (*msm)["tid"]};

@@ -13,8 +13,8 @@ TEST(ClusterNames, ALocalJobIdNamesItsRowAndClaim) {
   EXPECT_EQ(local_job_id(42, 3), "cluster:42:3");
   EXPECT_EQ(cluster_id_of(local_job_id(42, 3)), 42);
   EXPECT_EQ(cluster_id_of("cluster:9223372036854775807:4294967295"), 9223372036854775807LL);
-  for (const char* bad : {"cluster:42", "cluster:", "cluster:x:1", "cluster:1:", "cluster:1:2:3", "job-1", "cluster:1:-2",
-                          "Cluster:1:2", "cluster:1:99999999999"})
+  for (const char* bad : {"cluster:42", "cluster:", "cluster:x:1", "cluster:1:", "cluster:1:2:3", "job-1",
+                          "cluster:1:-2", "Cluster:1:2", "cluster:1:99999999999"})
     EXPECT_FALSE(cluster_id_of(bad)) << bad;
 }
 
@@ -22,7 +22,8 @@ TEST(ClusterNames, AnOwnerNameMapsToTheUidItsLocalJobHas) {
   EXPECT_EQ(local_uid_of("uid:1000"), 1000u);
   EXPECT_EQ(local_uid_of("net:alice"), network_uid("alice"));
   EXPECT_TRUE(is_network_uid(*local_uid_of("net:alice")));
-  for (const char* bad : {"uid:", "uid:x", "uid:-1", "uid:4294967296", "alice", ""}) EXPECT_FALSE(local_uid_of(bad)) << bad;
+  for (const char* bad : {"uid:", "uid:x", "uid:-1", "uid:4294967296", "alice", ""})
+    EXPECT_FALSE(local_uid_of(bad)) << bad;
 }
 
 TEST(ClusterNames, LivenessSettingsAreAddedOnlyWhereTheOperatorSetNone) {

@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 struct tree {
   fs::path root;
   tree() {
-    root = fs::temp_directory_path() / ("cuzk-file-policy-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(std::random_device{}()));
+    root = fs::temp_directory_path() /
+           ("cuzk-file-policy-" + std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
     fs::create_directories(root);
     ::chmod(root.c_str(), 0755);
     root = fs::canonical(root);
