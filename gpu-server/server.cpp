@@ -155,8 +155,7 @@ void server::wire_keys() {
 }
 
 void server::wire_queue() {
-  queue_ = std::make_unique<local_job_queue>(*jobs_, *slots_, opt_.max_synth_crashes,
-                                             [this](shm::job_ref j) { job_failed(j); });
+  queue_ = std::make_unique<local_job_queue>(*jobs_, opt_.max_synth_crashes, [this](shm::job_ref j) { job_failed(j); });
   if (!opt_.cluster.enabled()) return;
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);

@@ -42,19 +42,23 @@ shm::result<shm::submit_outcome> local_job_queue::submit(const shm::job_request&
 
 void local_job_queue::refresh(bool log) {
   queue_.clear();
+  out_.clear();
   std::size_t n = 0;
   std::vector<shm::job_ref> refused;
   jobs_.for_each([&](shm::job_ref j, const shm::job_record& rec) {
     if (shm::job_word_state(rec) != shm::job_state::active) return;
-    for (std::uint32_t p = 0; p < rec.n_partitions; ++p)
-      if (queued(rec, p)) {
-        if (fail_if_poison(jobs_, j, rec, p, max_synth_crashes_, died_unseen)) {
-          refused.push_back(j);
-          break;
-        }
-        queue_.push({rec.priority, rec.seq, j, p});
-        ++n;
+    for (std::uint32_t p = 0; p < rec.n_partitions; ++p) {
+      const queued_partition q{rec.priority, rec.seq, j, p};
+      const auto pw = shm::part_word::unpack(rec.parts[p].word.load(std::memory_order_acquire));
+      if (pw.state == shm::part_state::slotted) out_.insert(q);
+      if (pw.state != shm::part_state::queued) continue;
+      if (fail_if_poison(jobs_, j, rec, p, max_synth_crashes_, died_unseen)) {
+        refused.push_back(j);
+        break;
       }
+      queue_.push(q);
+      ++n;
+    }
   });
   for (auto j : refused) queue_.drop(j);
   for (auto j : refused) failed_(j);
@@ -62,43 +66,28 @@ void local_job_queue::refresh(bool log) {
 }
 
 void local_job_queue::sync() {
-  if (seen_.size() != slots_.size()) seen_.assign(slots_.size(), {});
-  std::vector<shm::job_ref> changed;
-  for (std::uint64_t s = 0; s < seen_.size(); ++s) {
-    auto w = slots_.word(s);
-    auto e = slots_.entry(s);
-    if (!w || !e) continue;
-    const seen_slot now{w->pack(), shm::job_of(**e)};
-    if (now.word == seen_[s].word && now.job == seen_[s].job) continue;
-    changed.push_back(seen_[s].job);
-    changed.push_back(now.job);
-    seen_[s] = now;
-  }
   std::vector<shm::job_ref> refused;
-  for (auto j : changed)
-    if (look_again(j)) refused.push_back(j);
+  std::erase_if(out_, [&](const queued_partition& q) { return !still_out(q, refused); });
   for (auto j : refused) failed_(j);
 }
 
-bool local_job_queue::look_again(shm::job_ref j) {
-  auto rec = jobs_.get(j);
+bool local_job_queue::still_out(const queued_partition& q, std::vector<shm::job_ref>& refused) {
+  auto rec = jobs_.get(q.job);
   if (!rec || shm::job_word_state(**rec) != shm::job_state::active) {
-    queue_.drop(j);
+    queue_.drop(q.job);
     return false;
   }
-  for (std::uint32_t p = 0; p < (*rec)->n_partitions; ++p) {
-    const queued_partition q{static_cast<shm::priority>((*rec)->priority), (*rec)->seq, j, p};
-    if (!queued(**rec, p)) {
-      queue_.erase(q);
-    } else if (!queue_.contains(q)) {
-      if (fail_if_poison(jobs_, j, **rec, p, max_synth_crashes_, died_unseen)) {
-        queue_.drop(j);
-        return true;
-      }
+  if (queued(**rec, q.partition)) {
+    if (fail_if_poison(jobs_, q.job, **rec, q.partition, max_synth_crashes_, died_unseen)) {
+      queue_.drop(q.job);
+      refused.push_back(q.job);
+    } else {
       queue_.push(q);
     }
+    return false;
   }
-  return false;
+  return shm::part_word::unpack((*rec)->parts[q.partition].word.load(std::memory_order_acquire)).state ==
+         shm::part_state::slotted;
 }
 
 std::optional<queued_partition> local_job_queue::take(
@@ -117,11 +106,14 @@ std::optional<queued_partition> local_job_queue::take(
 }
 
 bool local_job_queue::claim(const queued_partition& q, std::uint32_t slot) {
-  return static_cast<bool>(jobs_.mark_slotted(q.job, q.partition, slot));
+  if (!jobs_.mark_slotted(q.job, q.partition, slot)) return false;
+  out_.insert(q);
+  return true;
 }
 
 void local_job_queue::give_back(const queued_partition& q) {
   (void)jobs_.requeue(q.job, q.partition);
+  out_.erase(q);
   queue_.push(q);
 }
 

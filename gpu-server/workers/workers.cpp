@@ -171,8 +171,7 @@ void workers::reap_dead() {
   }
   for (auto j : refused) h_.failed(j);
   if (reclaimed) spdlog::info("requeued the dead worker's partitions");
-  c_.queue.refresh(
-      false);  // sync() loses a dead worker's requeue (crash tests, issue 38 note): the full scan until fixed
+  c_.queue.sync();
 }
 
 void workers::assign() {
@@ -289,8 +288,7 @@ void workers::aborted(const peer& p, const proto::synth_aborted& a) {
   ++c_.counters.aborted;
   spdlog::info("slot {}: job {} partition {}: synthesis aborted for a critical job; the partition waits again", a.slot,
                j.index, partition);
-  c_.queue.refresh(
-      false);  // sync() loses a dead worker's requeue (crash tests, issue 38 note): the full scan until fixed
+  c_.queue.sync();
   h_.dispatch();
 }
 

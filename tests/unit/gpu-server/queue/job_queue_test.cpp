@@ -15,8 +15,7 @@ TEST(FailJobsOfKey, OnlyTheKeysActiveJobsFailLeaveTheQueueAndAreReported) {
   test::pool_guard g{"keyfail"};
   shm::region r = shm::region::create(g.small()).value();  // 4 records
   shm::job_table t{r};
-  shm::slot_table slots{r};
-  local_job_queue q{t, slots, 2, [](shm::job_ref) {}};
+  local_job_queue q{t, 2, [](shm::job_ref) {}};
   const auto submit = [&](const std::string& id, const std::string& key) {
     auto s = q.submit({id, "client", key, "{}", shm::priority::normal, 2});
     EXPECT_TRUE(s && s->created) << id;
