@@ -1,5 +1,6 @@
 #include "job/key_cache.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -88,8 +89,7 @@ std::string key_cache::load(const std::filesystem::path& zkey) {
   auto srs = shm::srs_region::load(pool_, zkey, &why);
   if (!srs) throw job_error("cannot load the key " + zkey.string() + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_, true, releasing()));
-  used_[id] = ++clock_;
+  if (!find(id)) insert(id, parse(std::move(*srs), zkey.string(), decode_points_, true, releasing()));
   return id;
 }
 
@@ -144,10 +144,10 @@ std::string key_cache::load(const std::filesystem::path& zkey, host_copy policy)
       spdlog::info("key {}: {:.2f} GiB of points read back from {} into its SRS region (host_copy = keep)", id,
                    double(*back) / double(1ULL << 30), name);
   }
-  if (!keys_.count(id)) insert(id, parse(std::move(*srs), name, decode_points_, true, releasing()));
-  used_[id] = ++clock_;
+  auto pk = find(id);
+  if (!pk) pk = insert(id, parse(std::move(*srs), name, decode_points_, true, releasing()));
   if (policy == host_copy::drop)
-    if (const auto* p = points_of(keys_.at(id))) p->attach_file(fd.fd, name);
+    if (const auto* p = points_of(pk)) p->attach_file(fd.fd, name);
   return id;
 }
 
@@ -171,51 +171,91 @@ std::string key_cache::load(int fd, std::string_view display_name) {
   auto srs = shm::srs_region::load(pool_, fd, display_name, &why);
   if (!srs) throw job_error("cannot load the key " + std::string(display_name) + ": " + explain(srs.error(), why));
   const std::string id = srs->key_id();
-  if (!keys_.count(id))
-    insert(id, parse(std::move(*srs), std::string(display_name), decode_points_, true, releasing()));
-  used_[id] = ++clock_;
+  if (!find(id)) insert(id, parse(std::move(*srs), std::string(display_name), decode_points_, true, releasing()));
   return id;
 }
 
 any_key key_cache::get(const std::string& key_id, bool verify) {
-  if (auto it = keys_.find(key_id); it != keys_.end()) {
-    if (verify && unverified_.count(key_id)) {  // parsed unchecked: checked now (at once if verify() has run)
-      this->verify(key_id);
-      unverified_.erase(key_id);
+  {
+    std::unique_lock lk(mu_);
+    if (auto it = keys_.find(key_id); it != keys_.end()) {
+      used_[key_id] = ++clock_;
+      if (!verify || !unverified_.count(key_id)) return it->second;
+      auto pk = it->second;
+      lk.unlock();
+      this->verify(key_id);  // parsed unchecked: checked now (at once if verify() has run)
+      return pk;
     }
-    used_[key_id] = ++clock_;
-    return it->second;
   }
   std::string why;
   auto srs = shm::srs_region::open(pool_, key_id, &why);
   if (!srs && srs.error() == shm::error::not_found)
     throw job_error("the pool holds no key " + key_id + ": " + explain(srs.error(), why));
   if (!srs) throw job_error("cannot use the key " + key_id + ": " + explain(srs.error(), why));
-  auto pk = insert(key_id, parse(std::move(*srs), "SRS region " + key_id, decode_points_, verify, releasing()));
-  if (!verify) unverified_.insert(key_id);
-  return pk;
+  auto pk = parse(std::move(*srs), "SRS region " + key_id, decode_points_, verify, releasing());
+  if (!verify) {
+    std::lock_guard lk(mu_);
+    if (!keys_.count(key_id)) unverified_.insert(key_id);
+  }
+  return insert(key_id, pk);
 }
 
-void key_cache::verify(const std::string& key_id) const {
+void key_cache::verify(const std::string& key_id) {
   std::string why;
   auto srs = shm::srs_region::open(pool_, key_id, &why);
   if (!srs) throw job_error("cannot check the key " + key_id + ": " + explain(srs.error(), why));
   check_content(*srs);
   if (release_unread_) release_unread_of(pool_, *srs);
+  std::lock_guard lk(mu_);
+  unverified_.erase(key_id);
+}
+
+any_key key_cache::find(const std::string& key_id) const {
+  std::lock_guard lk(mu_);
+  auto it = keys_.find(key_id);
+  return it == keys_.end() || unverified_.count(key_id) ? any_key() : it->second;
+}
+
+std::vector<std::string> key_cache::ids() const {
+  std::lock_guard lk(mu_);
+  std::vector<std::string> v;
+  for (const auto& [id, pk] : keys_) v.push_back(id);
+  return v;
+}
+
+void key_cache::forget(const std::string& key_id) {
+  std::lock_guard lk(mu_);
+  keys_.erase(key_id);
+  used_.erase(key_id);
+  unverified_.erase(key_id);
+}
+
+void key_cache::trim() {
+  std::lock_guard lk(mu_);
+  trim_locked();
 }
 
 any_key key_cache::insert(const std::string& key_id, any_key pk) {
-  while (keys_.size() >= capacity_) {  // evict the least recently used
-    auto lru = used_.begin();
-    for (auto it = used_.begin(); it != used_.end(); ++it)
-      if (it->second < lru->second) lru = it;
-    keys_.erase(lru->first);
-    unverified_.erase(lru->first);
-    used_.erase(lru);
-  }
-  keys_[key_id] = pk;
+  std::lock_guard lk(mu_);
   used_[key_id] = ++clock_;
-  return pk;
+  auto [it, fresh] = keys_.emplace(key_id, std::move(pk));
+  if (fresh) trim_locked();
+  return it->second;
+}
+
+// Least recently used first, among the keys not pinned, until at most capacity_ of those stay.
+void key_cache::trim_locked() {
+  const auto pinned = pinned_ ? pinned_() : std::set<std::string>();
+  std::vector<std::pair<std::uint64_t, std::string>> idle;
+  for (const auto& [id, t] : used_)
+    if (!pinned.count(id)) idle.emplace_back(t, id);
+  if (idle.size() <= capacity_) return;
+  std::sort(idle.begin(), idle.end());
+  for (std::size_t i = 0; i + capacity_ < idle.size(); ++i) {
+    keys_.erase(idle[i].second);
+    unverified_.erase(idle[i].second);
+    used_.erase(idle[i].second);
+  }
 }
 
 }  // namespace cuzk::job

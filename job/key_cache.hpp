@@ -1,14 +1,19 @@
 // Proving keys by key id: the .zkey bytes live in the pool's SRS regions
 // (shm/srs_region.hpp), loaded from disk once and kept across restarts; each
-// process parses a key once and keeps it while jobs use it.
+// process parses a key once and keeps it while jobs use it. The one cache of
+// parsed keys in a process, safe to share between threads: lookups never
+// wait for a parse (keys are parsed and checked outside its lock).
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "job/any_key.hpp"
 
@@ -22,7 +27,10 @@ enum class host_copy {
 
 class key_cache {
  public:
-  explicit key_cache(std::string pool, std::size_t capacity = 4) : pool_(std::move(pool)), capacity_(capacity) {}
+  /* The trim rule: the keys pinned() names stay (a server's: preloaded, or named by an active job); of the
+     others the `capacity` most recently used stay. */
+  explicit key_cache(std::string pool, std::size_t capacity = 4, std::function<std::set<std::string>()> pinned = {})
+      : pool_(std::move(pool)), capacity_(capacity), pinned_(std::move(pinned)) {}
 
   /* false: keys are parsed without decoding their points, which stay in the
      mapped SRS region (a GPU backend uploads them from there; a synthesis
@@ -57,21 +65,26 @@ class key_cache {
      for a 2^27 key); nothing may prove with it until verify() succeeded. */
   any_key get(const std::string& key_id, bool verify = true);
   /* The content check get() skips with verify = false: job_error when the
-     region is gone or does not hash to its key id. Touches no cached key,
-     so it may run on another thread than the cache's user. */
-  void verify(const std::string& key_id) const;
+     region is gone or does not hash to its key id; once it passed, the key
+     is found. */
+  void verify(const std::string& key_id);
+  /* The parsed and checked key if it is cached now, or null: parses and checks nothing. */
+  any_key find(const std::string& key_id) const;
+  /* The keys cached now, checked or not. */
+  std::vector<std::string> ids() const;
   /* Drops the parsed key (its SRS region stays unless destroyed). */
-  void forget(const std::string& key_id) {
-    keys_.erase(key_id);
-    used_.erase(key_id);
-    unverified_.erase(key_id);
-  }
+  void forget(const std::string& key_id);
+  /* Applies the trim rule now (every insertion applies it too). */
+  void trim();
 
  private:
-  any_key insert(const std::string& key_id, any_key pk);
+  any_key insert(const std::string& key_id, any_key pk);  // the cached key if one came first
+  void trim_locked();
   const std::string* releasing() const { return release_unread_ ? &pool_ : nullptr; }
   std::string pool_;
   std::size_t capacity_;
+  std::function<std::set<std::string>()> pinned_;
+  mutable std::mutex mu_;  // guards what follows; never held while a key is parsed or checked
   std::map<std::string, any_key> keys_;
   std::map<std::string, std::uint64_t> used_;
   std::uint64_t clock_ = 0;

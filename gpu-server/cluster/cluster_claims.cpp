@@ -240,7 +240,6 @@ void cluster_claims::taken_in(const cluster_job& j,
     remove_files();
     return give_up(j.id, "node " + c_.opt.cluster.node + " cannot prove it: " + r.error, true);
   }
-  c_.keys.keep(r.key_id, r.pk);
   const auto owner = local_uid_of(j.owner).value_or(0);
   const auto job_id = local_job_id(j.id, j.attempts);
   shm::job_request req{job_id, j.client, r.key_id, r.spec_json, j.priority, j.partitions};

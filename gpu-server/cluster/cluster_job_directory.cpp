@@ -56,7 +56,6 @@ std::string cluster_job_directory::owner_named(const peer& p, std::optional<std:
 void cluster_job_directory::record(const submission& sub, prepared r, std::function<void(recorded)> done) {
   const auto& [p, rq, s, digest, files] = sub;
   const auto stored = [done = std::move(done)](bool stored, bool created) { done(recorded{created, stored, {}}); };
-  c_.keys.keep(r.key_id, r.pk);
   cluster_job j;
   j.owner = owner_of(p);
   j.job_id = s.job_id;

@@ -33,7 +33,7 @@ key_store::key_store(const server_options& opt, const shm::job_table& jobs, boos
       io_(io),
       pool_(pool),
       hooks_(std::move(h)),
-      keys_(opt.pool),
+      keys_(opt.pool, 4, [this] { return pinned(); }),
       files_(opt.keys_dirs, "key") {}
 
 void key_store::preload(prover_backend& backend) {
@@ -45,7 +45,7 @@ void key_store::preload(prover_backend& backend) {
   jobs_.for_each([&](shm::job_ref, const shm::job_record& rec) {
     if (shm::job_word_state(rec) != shm::job_state::active) return;
     const std::string id(shm::field_text(rec.key_id));
-    if (ready_keys_.count(id) || loading_keys_.count(id)) return;
+    if (keys_.find(id) || loading_keys_.count(id)) return;
     try {
       auto pk = keys_.get(id, false);
       backend.attach_key(id, pk);
@@ -103,10 +103,7 @@ void key_store::preload_key(prover_backend& backend, const std::string& k) {
         id, k, double(n) / double(1ULL << 30));
   }
   policy_[id] = policy;
-  if (installed)
-    verify(id, pk);
-  else
-    ready_keys_[id] = pk;
+  if (installed) verify(id, pk);
   spdlog::info("key {} ({}): domain 2^{}, {} witness values, host_copy = {}, loaded in {:.2f} s", id, k,
                pk->log_domain(), pk->n_vars, policy == job::host_copy::drop ? "drop" : "keep",
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -124,7 +121,7 @@ std::vector<key_store::host_memory> key_store::host_copies() const {
 
 std::vector<std::string> key_store::held() const {
   std::set<std::string> ids(loading_keys_.begin(), loading_keys_.end());
-  for (const auto& [id, pk] : ready_keys_) ids.insert(id);
+  for (const auto& id : keys_.ids()) ids.insert(id);
   for (const auto& [path, id] : preloaded_) ids.insert(id);
   for (const auto& k : opt_.keys)
     if (shm::is_key_id(k)) ids.insert(k);
@@ -213,13 +210,12 @@ void key_store::drop_unused(const std::string& key_id) {
 }
 
 job::any_key key_store::ready(const std::string& key_id) {
-  if (auto it = ready_keys_.find(key_id); it != ready_keys_.end()) return it->second;
+  if (auto pk = keys_.find(key_id)) return pk;
   if (!loading_keys_.insert(key_id).second) return nullptr;
   boost::asio::post(pool_, [this, key_id] {
     job::any_key pk;
     std::string error;
     try {
-      std::lock_guard lk(key_mu_);
       pk = keys_.get(key_id);
     } catch (const std::exception& e) {
       error = e.what();
@@ -235,7 +231,7 @@ void key_store::verify(const std::string& key_id, job::any_key pk) {
     const auto t0 = std::chrono::steady_clock::now();
     std::string error;
     try {
-      keys_.verify(key_id);  // no cached key touched: key_mu_ stays free for Submits
+      keys_.verify(key_id);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -249,30 +245,23 @@ void key_store::verify(const std::string& key_id, job::any_key pk) {
 
 void key_store::loaded(const std::string& key_id, job::any_key pk, const std::string& error) {
   loading_keys_.erase(key_id);
-  if (pk) {
-    ready_keys_[key_id] = pk;
-  } else {  // the key is gone or corrupt: its jobs cannot be proven
+  if (!pk) {  // the key is gone or corrupt: its jobs cannot be proven
+    keys_.forget(key_id);
     spdlog::warn("key {}: {}", key_id, util::printable(error));
     hooks_.failed(key_id, error);
   }
   hooks_.ready();
 }
 
-void key_store::trim() {
-  constexpr std::size_t keep_idle = 4;
-  if (ready_keys_.size() <= keep_idle) return;
-  std::set<std::string> used;
-  for (const auto& [path, id] : preloaded_) used.insert(id);
+std::set<std::string> key_store::pinned() const {
+  std::set<std::string> ids;
+  for (const auto& [path, id] : preloaded_) ids.insert(id);
+  for (const auto& k : opt_.keys)
+    if (shm::is_key_id(k)) ids.insert(k);
   jobs_.for_each([&](shm::job_ref, const shm::job_record& rec) {
-    if (shm::job_word_state(rec) == shm::job_state::active) used.insert(std::string(shm::field_text(rec.key_id)));
+    if (shm::job_word_state(rec) == shm::job_state::active) ids.insert(std::string(shm::field_text(rec.key_id)));
   });
-  std::size_t idle = 0;
-  for (auto it = ready_keys_.begin(); it != ready_keys_.end();) {
-    if (!used.count(it->first) && ++idle > keep_idle)
-      it = ready_keys_.erase(it);
-    else
-      ++it;
-  }
+  return ids;
 }
 
 }  // namespace cuzk::server

@@ -1,7 +1,8 @@
 // The keys the server knows (DESIGN §9): installed in the pool, preloaded
 // with --key, or loaded from a client's file under a keys directory; which
-// client may name which by id; and the parsed keys the loop proves with,
-// loaded and checked on the preparation pool, never on the loop.
+// client may name which by id; and the one cache of parsed keys (job::key_cache)
+// the loop proves with and Submits resolve through, loaded and checked on the
+// preparation pool, never on the loop.
 #pragma once
 
 #include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
@@ -38,7 +39,7 @@ class key_store {
      previous server left, parsed and attached to the backend. */
   void preload(prover_backend& backend);
 
-  // The preparation pool's (key_cache is not thread-safe and loads can take seconds).
+  // The preparation pool's (loads can take seconds).
   /* The key a Submit names, and its id: installed (by id), preloaded, or a client's file. */
   job::any_key resolve(const std::string& zkey, const net::peer_credentials& who, std::string& key_id);
   /* Removes a key a client's file brought into shared memory if no job uses it. */
@@ -49,19 +50,15 @@ class key_store {
   std::optional<std::string> refusal(const std::string& zkey) const;
   /* The parsed key when the loop has it; otherwise asks the pool to parse it and returns null. */
   job::any_key ready(const std::string& key_id);
-  void keep(const std::string& key_id, job::any_key pk) { ready_keys_[key_id] = std::move(pk); }
   /* Whether this client may name the key by id (as resolve() decides; unknown ids included). */
   bool nameable(const net::peer_credentials& who, const std::string& key_id) {
     std::lock_guard lk(key_mu_);
     return may_name(who, key_id);
   }
-  /* Parsed or being parsed. */
-  /* The key if it is parsed and in memory now (loads nothing). */
-  job::any_key loaded(const std::string& key_id) const {
-    auto it = ready_keys_.find(key_id);
-    return it == ready_keys_.end() ? job::any_key() : it->second;
-  }
-  bool has(const std::string& key_id) const { return ready_keys_.count(key_id) || loading_keys_.count(key_id); }
+  /* The key if it is parsed, checked and in memory now (loads nothing). */
+  job::any_key loaded(const std::string& key_id) const { return keys_.find(key_id); }
+  /* Parsed, or being parsed or checked. */
+  bool has(const std::string& key_id) const { return keys_.find(key_id) || loading_keys_.count(key_id); }
   /* The keys this node can prove with, by id: preloaded, parsed or being parsed (a cluster node advertises them). */
   std::vector<std::string> held() const;
   /* A preloaded key's host memory: its policy and the bytes its SRS region holds now. */
@@ -71,8 +68,9 @@ class key_store {
     std::uint64_t host_bytes;  // the region's pages that hold content (released ranges excluded)
   };
   std::vector<host_memory> host_copies() const;
-  /* Parsed keys stay while a job needs them or they were preloaded; a few others are kept. */
-  void trim();
+  /* The cache's trim rule: parsed keys stay while a job needs them or they were preloaded; of the others the
+     four most recently used stay. */
+  void trim() { keys_.trim(); }
 
  private:
   bool may_name(const net::peer_credentials& who, const std::string& key_id) const;  // key_mu_ held
@@ -80,6 +78,8 @@ class key_store {
      pool while the server serves; its jobs are proven only once it passed. */
   void verify(const std::string& key_id, job::any_key pk);
   void loaded(const std::string& key_id, job::any_key pk, const std::string& error);
+  /* The keys the cache keeps whatever their age: preloaded, or named by an active job (any thread). */
+  std::set<std::string> pinned() const;
 
   const server_options& opt_;
   const shm::job_table& jobs_;
@@ -87,7 +87,7 @@ class key_store {
   boost::asio::thread_pool& pool_;
   hooks hooks_;
 
-  std::mutex key_mu_;
+  std::mutex key_mu_;  // guards the client key files' maps below
   job::key_cache keys_;
   file_policy files_;
   /* The preloaded key k (a --key file or id): loaded with its points policy, parsed and attached. */
@@ -99,8 +99,7 @@ class key_store {
   // key id → the client key files (path → job::file_identity) it was loaded from (under key_mu_)
   std::map<std::string, std::map<std::string, std::string>> key_files_of_;
 
-  std::map<std::string, job::any_key> ready_keys_;  // the loop's
-  std::set<std::string> loading_keys_;
+  std::set<std::string> loading_keys_;  // the loop's: being parsed or checked on the pool
 };
 
 }  // namespace cuzk::server

@@ -20,7 +20,7 @@ struct proof_job {
   std::uint64_t slot, gen;
   shm::job_ref job;
   std::uint32_t partition;
-  job::any_key pk;  // resolved on the io thread (key_cache is not shared)
+  job::any_key pk;  // from the key cache when the loop starts the proof
   std::string key_id;
   std::optional<job::blinding_bytes> blinding;  // r ‖ s, checked below the key's r at Submit
   std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);  // set: preempted

@@ -133,7 +133,6 @@ std::optional<shm::job_ref> node_job_directory::record(const submission& sub, co
     return std::nullopt;
   };
   if (!c_.loop.accepting) return refuse(proto::error_code::unavailable, "the server is shutting down");
-  c_.keys.keep(r.key_id, r.pk);
   shm::job_request req{s.job_id, s.client, r.key_id, r.spec_json, s.priority, s.partitions};
   req.curve = static_cast<std::uint8_t>(r.pk->curve);
   req.owner_uid = p.cred.uid;
