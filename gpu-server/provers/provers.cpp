@@ -39,23 +39,18 @@ provers::~provers() {
    job. Slots whose partition no longer waits for them are discarded. */
 std::optional<std::pair<int, std::uint64_t>> provers::next_filled() {
   std::optional<std::tuple<int, std::uint64_t, std::uint64_t>> best;  // (priority, seq, slot)
-  for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
-    auto w = c_.slots.word(s);
-    if (!w || w->state != shm::slot_state::filled) continue;
-    auto e = c_.slots.entry(s);
-    if (!e) continue;
-    auto rec = c_.jobs.get(shm::job_of(**e));
-    const auto pw = rec && (*e)->partition < (*rec)->n_partitions
-                        ? std::optional(shm::part_word::unpack((*rec)->parts[(*e)->partition].word.load()))
+  for_each_filled([&](std::uint64_t s, const shm::slot_word& w, const shm::slot_entry& e, const auto& rec) {
+    const auto pw = rec && e.partition < (*rec)->n_partitions
+                        ? std::optional(shm::part_word::unpack((*rec)->parts[e.partition].word.load()))
                         : std::nullopt;
     if (!rec || shm::job_word_state(**rec) != shm::job_state::active || !pw || pw->state != shm::part_state::slotted ||
         pw->slot != s) {
-      (void)c_.slots.discard(s, w->generation);  // its job failed, was proven already, or moved to another slot
-      continue;
+      (void)c_.slots.discard(s, w.generation);  // its job failed, was proven already, or moved to another slot
+      return;
     }
     std::tuple<int, std::uint64_t, std::uint64_t> k{shm::rank((*rec)->priority), (*rec)->seq, s};
     if (!best || k < *best) best = k;
-  }
+  });
   if (!best) return std::nullopt;
   return std::pair(std::get<0>(*best), std::get<2>(*best));
 }
@@ -114,14 +109,9 @@ void provers::start() {
 void provers::preempt() {
   if (c_.loop.stopping || c_.loop.held || proving_ < threads_.size()) return;
   std::size_t waiting = 0, stopping = 0;
-  for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
-    auto w = c_.slots.word(s);
-    if (!w || w->state != shm::slot_state::filled) continue;
-    auto e = c_.slots.entry(s);
-    if (!e) continue;
-    auto rec = c_.jobs.get(shm::job_of(**e));
+  for_each_filled([&](std::uint64_t, const shm::slot_word&, const shm::slot_entry&, const auto& rec) {
     waiting += rec && shm::rank((*rec)->priority) < 0;
-  }
+  });
   for (const auto& [slot, p] : in_flight_) stopping += p.stop->load();
   while (stopping < waiting) {
     auto victim = in_flight_.end();

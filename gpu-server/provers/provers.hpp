@@ -65,6 +65,17 @@ class provers {
   std::optional<std::pair<int, std::uint64_t>> next_filled();
   /* Stops proofs for critical slots that found no prover. */
   void preempt();
+  /* f(slot, its word, its entry, its job's record or the table's error) for every FILLED slot with an entry. */
+  template <class F>
+  void for_each_filled(F&& f) {
+    for (std::uint64_t s = 0; s < c_.slots.size(); ++s) {
+      auto w = c_.slots.word(s);
+      if (!w || w->state != shm::slot_state::filled) continue;
+      auto e = c_.slots.entry(s);
+      if (!e) continue;
+      f(s, *w, **e, c_.jobs.get(shm::job_of(**e)));
+    }
+  }
   std::optional<proof_job> proof_of(std::uint64_t slot);
   void run();  // a prover thread
   proof_done prove(proof_job pj);
