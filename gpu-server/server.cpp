@@ -19,7 +19,7 @@
 #include "net/options.hpp"
 #include "requests/node_job_directory.hpp"
 #include "queue/local_job_queue.hpp"
-#include "listeners/network_identity.hpp"
+#include "listeners/authorized_clients.hpp"
 #include "net/envelope_io.hpp"
 #include "proto/codec.hpp"
 #include <fstream>

@@ -75,11 +75,17 @@ result<const job_record*> job_table::get(job_ref j) const noexcept {
   return rec;
 }
 
-result<part_word> job_table::part(job_ref j, std::uint32_t p) const noexcept {
+result<partition_record*> job_table::partition(job_ref j, std::uint32_t p) const noexcept {
   auto rec = get(j);
   if (!rec) return unexpected(rec.error());
   if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
-  return part_word::unpack((*rec)->parts[p].word.load(std::memory_order_acquire));
+  return &record(j.index)->parts[p];
+}
+
+result<part_word> job_table::part(job_ref j, std::uint32_t p) const noexcept {
+  auto pr = partition(j, p);
+  if (!pr) return unexpected(pr.error());
+  return part_word::unpack((*pr)->word.load(std::memory_order_acquire));
 }
 
 result<submit_outcome> job_table::submit(const job_request& req) noexcept {
@@ -162,9 +168,10 @@ result<void> job_table::mark_slotted(job_ref j, std::uint32_t p, std::uint32_t s
   auto rec = get(j);
   if (!rec) return unexpected(rec.error());
   if (job_word_state(**rec) != job_state::active) return unexpected(error::wrong_state);
-  if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
+  auto pr = partition(j, p);
+  if (!pr) return unexpected(pr.error());
   if (slot >= r_->header().n_slots) return unexpected(error::no_such_slot);
-  auto r = part_cas(record(j.index)->parts[p], part_state::queued, [&](part_word w) {
+  auto r = part_cas(**pr, part_state::queued, [&](part_word w) {
     return part_word{part_state::slotted, slot, w.attempts};
   });
   if (r) failpoint("job.mark_slotted.cas");
@@ -172,10 +179,9 @@ result<void> job_table::mark_slotted(job_ref j, std::uint32_t p, std::uint32_t s
 }
 
 result<void> job_table::requeue(job_ref j, std::uint32_t p) noexcept {
-  auto rec = get(j);
-  if (!rec) return unexpected(rec.error());
-  if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
-  auto r = part_cas(record(j.index)->parts[p], part_state::slotted, [](part_word w) {
+  auto pr = partition(j, p);
+  if (!pr) return unexpected(pr.error());
+  auto r = part_cas(**pr, part_state::slotted, [](part_word w) {
     return part_word{part_state::queued, 0, w.attempts + 1};
   });
   if (r) failpoint("job.requeue.cas");
@@ -183,10 +189,9 @@ result<void> job_table::requeue(job_ref j, std::uint32_t p) noexcept {
 }
 
 result<void> job_table::unslot(job_ref j, std::uint32_t p) noexcept {
-  auto rec = get(j);
-  if (!rec) return unexpected(rec.error());
-  if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
-  partition_record& pr = record(j.index)->parts[p];
+  auto part = partition(j, p);
+  if (!part) return unexpected(part.error());
+  partition_record& pr = **part;
   auto r = part_cas(pr, part_state::slotted, [](part_word w) { return part_word{part_state::queued, 0, w.attempts}; });
   // Its start does not count towards the poison limit (a synthesis that ended its worker).
   if (r)
@@ -197,17 +202,17 @@ result<void> job_table::unslot(job_ref j, std::uint32_t p) noexcept {
 }
 
 void job_table::count_synthesis(job_ref j, std::uint32_t p) noexcept {
-  auto rec = get(j);
-  if (!rec || p >= (*rec)->n_partitions) return;
-  record(j.index)->parts[p].syntheses.fetch_add(1, std::memory_order_relaxed);
+  auto pr = partition(j, p);
+  if (!pr) return;
+  (*pr)->syntheses.fetch_add(1, std::memory_order_relaxed);
   failpoint("job.count_synthesis");
 }
 
 void job_table::note_times(job_ref j, std::uint32_t p, std::uint64_t synth_start, std::uint64_t synth_end,
                            std::uint64_t prove_start, std::uint64_t prove_end) noexcept {
-  auto rec = get(j);
-  if (!rec || p >= (*rec)->n_partitions) return;
-  partition_record& pr = record(j.index)->parts[p];
+  auto part = partition(j, p);
+  if (!part) return;
+  partition_record& pr = **part;
   if (synth_start) pr.synth_start_ns = synth_start;
   if (synth_end) pr.synth_end_ns = synth_end;
   if (prove_start) pr.prove_start_ns = prove_start;
@@ -216,12 +221,11 @@ void job_table::note_times(job_ref j, std::uint32_t p, std::uint64_t synth_start
 
 result<void> job_table::store_result(job_ref j, std::uint32_t p, std::uint64_t slot_gen,
                                      std::span<const std::uint8_t> bytes, const partition_timings& timings) noexcept {
-  auto rec = get(j);
-  if (!rec) return unexpected(rec.error());
-  if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
+  auto part = partition(j, p);
+  if (!part) return unexpected(part.error());
   if (bytes.size() > result_bytes) return unexpected(error::too_large);
   job_record& r = *record(j.index);
-  partition_record& pr = r.parts[p];
+  partition_record& pr = **part;
   part_word w = part_word::unpack(pr.word.load(std::memory_order_acquire));
   if (w.state == part_state::done) {
     if (pr.proof_generation == slot_gen) return {};  // the same proof again: dedup
@@ -272,9 +276,8 @@ result<void> job_table::fail_job(job_ref j, std::string_view text) noexcept {
 }
 
 result<void> job_table::fail(job_ref j, std::uint32_t p, std::string_view text) noexcept {
-  auto rec = get(j);
-  if (!rec) return unexpected(rec.error());
-  if (p >= (*rec)->n_partitions) return unexpected(error::no_such_job);
+  auto part = partition(j, p);
+  if (!part) return unexpected(part.error());
   job_record& r = *record(j.index);
   if (job_word_state(r) != job_state::active) return unexpected(error::wrong_state);
   if (part_state s = part_word::unpack(r.parts[p].word.load(std::memory_order_acquire)).state;

@@ -131,6 +131,8 @@ class job_table {
 
  private:
   job_record* record(std::uint64_t i) const noexcept;
+  /* Partition p of the live job j: stale_generation, no_such_job as get() and for a p past its partitions. */
+  result<partition_record*> partition(job_ref j, std::uint32_t p) const noexcept;
   const region* r_;
 };
 

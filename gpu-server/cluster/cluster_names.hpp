@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "listeners/network_identity.hpp"
+#include "listeners/authorized_clients.hpp"
 #include "requests/job_lookup.hpp"
 #include "shm/layout.hpp"
 

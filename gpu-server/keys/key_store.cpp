@@ -7,7 +7,7 @@
 #include "io/zkey.hpp"
 #include "io/zkey_dims.hpp"
 #include "job/spec.hpp"
-#include "listeners/network_identity.hpp"
+#include "listeners/authorized_clients.hpp"
 #include "shm/failpoint.hpp"
 #include "shm/srs_region.hpp"
 #include "util/utf8.hpp"

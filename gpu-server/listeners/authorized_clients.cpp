@@ -5,11 +5,11 @@
 #include <zmq.h>
 
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
 #include "net/curve_keys.hpp"
-#include "listeners/network_identity.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -27,6 +27,22 @@ struct entry {
 };
 
 }  // namespace
+
+uid_t network_uid(std::string_view name) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char c : name) h = (h ^ c) * 1099511628211ULL;
+  const auto u = static_cast<uid_t>((1ULL << 31) | (h & 0x7fffffffULL));
+  return u == static_cast<uid_t>(-1) ? u - 1 : u;  // -1 is nobody's uid
+}
+
+bool is_client_name(std::string_view name) {
+  if (name.empty() || name.size() > 64 || name.front() == '.') return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '-'))
+      return false;
+  return true;
+}
 
 authorized_clients::authorized_clients(std::filesystem::path dir) : dir_(std::move(dir)) {
   std::error_code ec;

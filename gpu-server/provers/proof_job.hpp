@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "groth16/engine.hpp"
 #include "groth16/prover.hpp"
 #include "job/any_key.hpp"
 #include "job/spec.hpp"
 #include "shm/job_table.hpp"
+#include "shm/layout.hpp"
 
 namespace cuzk::server {
 
@@ -40,5 +42,14 @@ struct proof_done {
   bool streamed = false;             // its key's bases were streamed to the GPU
   bool preempted = false;            // stopped at a phase boundary for a critical proof: the slot is FILLED again
 };
+
+// A proof's phase timings as its job record keeps them and its log line shows them (groth16::phase_timings).
+
+/* The record's timings: the prove call's phases (prove_timings::reported) and where it ran (gpu -1: the CPU). */
+shm::partition_timings partition_timings_of(const groth16::prove_timings& t, double verify_s, int gpu) noexcept;
+
+/* "total_ms=… h2d_ms=… … batch_add_ms=… msm_ms=… cpu_prep_ms=… verify_ms=… stage_ms=…": every phase of the
+   proof log line, total first, msm (the MSMs' wall clock) before cpu_prep. */
+std::string timings_log_fields(const groth16::prove_timings& t, double verify_s, double stage_s);
 
 }  // namespace cuzk::server

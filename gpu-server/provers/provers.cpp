@@ -12,7 +12,7 @@
 #include "job/result.hpp"
 #include "job/slot_buffers.hpp"
 #include "job/spec.hpp"
-#include "provers/proof_timings.hpp"
+#include "provers/proof_job.hpp"
 #include "shm/failpoint.hpp"
 #include "util/utf8.hpp"
 

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "listeners/network_identity.hpp"
+#include "listeners/authorized_clients.hpp"
 #include "job/file_identity.hpp"
 #include "util/fd_guard.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "job/result.hpp"
 #include "proto/names.hpp"
-#include "provers/proof_timings.hpp"
+#include "provers/proof_job.hpp"
 #include "requests/job_lookup.hpp"
 #include "requests/status_jobs.hpp"
 #include "util/take_if.hpp"

@@ -23,9 +23,9 @@ std::vector<std::filesystem::path> key_files(test::temp_dir& dir, int n) {
   auto c = circuits::make_circuit("chain:size=8");
   std::vector<std::filesystem::path> v;
   for (int i = 0; i < n; ++i)
-    v.push_back(dir.write("k" + std::to_string(i) + ".zkey",
-                          io::write_zkey(groth16::setup_circuit(
-                              *c, groth16::basic_toxic_waste<curves::bls12_381>::random()))));
+    v.push_back(
+        dir.write("k" + std::to_string(i) + ".zkey",
+                  io::write_zkey(groth16::setup_circuit(*c, groth16::basic_toxic_waste<curves::bls12_381>::random()))));
   return v;
 }
 

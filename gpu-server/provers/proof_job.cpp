@@ -1,4 +1,4 @@
-#include "provers/proof_timings.hpp"
+#include "provers/proof_job.hpp"
 
 #include <spdlog/fmt/fmt.h>
 

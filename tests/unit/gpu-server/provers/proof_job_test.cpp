@@ -1,7 +1,7 @@
-// A proof's timings into its job record and its log line (gpu-server/provers/proof_timings.hpp).
+// A proof's timings into its job record and its log line (gpu-server/provers/proof_job.hpp).
 #include <gtest/gtest.h>
 
-#include "provers/proof_timings.hpp"
+#include "provers/proof_job.hpp"
 
 namespace cuzk::server {
 namespace {

@@ -1,4 +1,4 @@
-#include "listeners/network_identity.hpp"
+#include "listeners/authorized_clients.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
