@@ -71,7 +71,8 @@ result_json result_to_json(std::span<const std::uint8_t> bytes) {
       decode_result(bytes));
 }
 
-template std::vector<std::uint8_t> encode_result(const basic_result<curves::bls12_381>&);
-template std::vector<std::uint8_t> encode_result(const basic_result<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) template std::vector<std::uint8_t> encode_result(const basic_result<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::job

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "job/spec.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::job {
 
@@ -21,9 +22,9 @@ groth16::basic_buffer_view<C> slot_buffers(const shm::slot_payload& p, const gro
   return {fr(p.a, pk.domain_size), fr(p.b, pk.domain_size), fr(p.c, pk.domain_size), fr(p.z, pk.n_vars)};
 }
 
-template groth16::basic_buffer_view<curves::bls12_381> slot_buffers(
-    const shm::slot_payload&, const groth16::basic_proving_key<curves::bls12_381>&);
-template groth16::basic_buffer_view<curves::bn254> slot_buffers(const shm::slot_payload&,
-                                                                const groth16::basic_proving_key<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) \
+  template groth16::basic_buffer_view<C> slot_buffers(const shm::slot_payload&, const groth16::basic_proving_key<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::job

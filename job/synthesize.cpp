@@ -18,6 +18,7 @@
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
 #include "shm/failpoint.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::job {
 
@@ -219,10 +220,10 @@ synth_stats synthesize(const groth16::basic_proving_key<C>& pk, const spec& s, s
   return s.is_native() ? synthesize_native<C>(pk, s, partition, buf, p) : synthesize_circom<C>(pk, s, buf, p);
 }
 
-template synth_stats synthesize<curves::bls12_381>(const groth16::basic_proving_key<curves::bls12_381>&, const spec&,
-                                                   std::uint32_t, groth16::basic_buffer_view<curves::bls12_381>,
-                                                   progress*);
-template synth_stats synthesize<curves::bn254>(const groth16::basic_proving_key<curves::bn254>&, const spec&,
-                                               std::uint32_t, groth16::basic_buffer_view<curves::bn254>, progress*);
+#define CUZK_INSTANTIATE(C)                                                                            \
+  template synth_stats synthesize<C>(const groth16::basic_proving_key<C>&, const spec&, std::uint32_t, \
+                                     groth16::basic_buffer_view<C>, progress*);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::job

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "circuits/json_inputs.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -69,7 +70,8 @@ void basic_chain<C>::synthesize(constraint_system& cs, const inputs* in) const {
   }
 }
 
-template class basic_chain<curves::bls12_381>;
-template class basic_chain<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_chain<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

@@ -2,6 +2,7 @@
 
 #include "r1cs/checking_cs.hpp"
 #include "r1cs/counting_cs.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -76,10 +77,10 @@ std::vector<ff::fr<C>> generate_witness(const basic_circuit<C>& c, const inputs&
   return z;
 }
 
-template class basic_circuit<curves::bls12_381>;
-template class basic_circuit<curves::bn254>;
-template std::vector<ff::fr<curves::bls12_381>> generate_witness(const basic_circuit<curves::bls12_381>&,
-                                                                 const inputs&);
-template std::vector<ff::fr<curves::bn254>> generate_witness(const basic_circuit<curves::bn254>&, const inputs&);
+#define CUZK_INSTANTIATE(C)        \
+  template class basic_circuit<C>; \
+  template std::vector<ff::fr<C>> generate_witness(const basic_circuit<C>&, const inputs&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

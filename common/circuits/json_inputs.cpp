@@ -2,6 +2,7 @@
 
 #include "circuits/circuit.hpp"
 #include "util/hex.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -24,8 +25,9 @@ ff::fr<C> to_fr(const nlohmann::json& v, std::string_view what) {
   return *x;
 }
 
-template ff::fr<curves::bls12_381> to_fr<curves::bls12_381>(const nlohmann::json&, std::string_view);
-template ff::fr<curves::bn254> to_fr<curves::bn254>(const nlohmann::json&, std::string_view);
+#define CUZK_INSTANTIATE(C) template ff::fr<C> to_fr<C>(const nlohmann::json&, std::string_view);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 std::uint64_t to_u64(const nlohmann::json& v, std::string_view what) {
   if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) return v.get<std::uint64_t>();

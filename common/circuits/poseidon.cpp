@@ -1,4 +1,5 @@
 #include "circuits/poseidon.hpp"
+#include "curves/dispatch.hpp"
 
 #include <stdexcept>
 
@@ -37,13 +38,11 @@ ff::fr<C> poseidon_hash2(const ff::fr<C>& l, const ff::fr<C>& r) {
   return poseidon_permute<C>({ff::fr<C>::zero(), l, r})[0];
 }
 
-template std::array<ff::fr<curves::bls12_381>, 3> poseidon_permute<curves::bls12_381>(
-    const std::array<ff::fr<curves::bls12_381>, 3>&, const basic_poseidon_params<curves::bls12_381>&);
-template std::array<ff::fr<curves::bn254>, 3> poseidon_permute<curves::bn254>(
-    const std::array<ff::fr<curves::bn254>, 3>&, const basic_poseidon_params<curves::bn254>&);
-template ff::fr<curves::bls12_381> poseidon_hash2<curves::bls12_381>(const ff::fr<curves::bls12_381>&,
-                                                                     const ff::fr<curves::bls12_381>&);
-template ff::fr<curves::bn254> poseidon_hash2<curves::bn254>(const ff::fr<curves::bn254>&,
-                                                             const ff::fr<curves::bn254>&);
+#define CUZK_INSTANTIATE(C)                                                               \
+  template std::array<ff::fr<C>, 3> poseidon_permute<C>(const std::array<ff::fr<C>, 3>&,  \
+                                                        const basic_poseidon_params<C>&); \
+  template ff::fr<C> poseidon_hash2<C>(const ff::fr<C>&, const ff::fr<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

@@ -7,6 +7,7 @@
 #include "circuits/json_inputs.hpp"
 #include "circuits/poseidon.hpp"
 #include "circuits/poseidon_gadget.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -103,7 +104,8 @@ void basic_poseidon_merkle<C>::synthesize(constraint_system& cs, const inputs* i
   cs.enforce(node.l, variable::one(), root, "root");
 }
 
-template class basic_poseidon_merkle<curves::bls12_381>;
-template class basic_poseidon_merkle<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_poseidon_merkle<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

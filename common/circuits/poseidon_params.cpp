@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "circuits/grain_lfsr.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -63,10 +64,10 @@ const basic_poseidon_params<C>& poseidon_t3() {
   return p;
 }
 
-template basic_poseidon_params<curves::bls12_381> generate_poseidon_params<curves::bls12_381>(unsigned, unsigned,
-                                                                                              unsigned);
-template basic_poseidon_params<curves::bn254> generate_poseidon_params<curves::bn254>(unsigned, unsigned, unsigned);
-template const basic_poseidon_params<curves::bls12_381>& poseidon_t3<curves::bls12_381>();
-template const basic_poseidon_params<curves::bn254>& poseidon_t3<curves::bn254>();
+#define CUZK_INSTANTIATE(C)                                                                    \
+  template basic_poseidon_params<C> generate_poseidon_params<C>(unsigned, unsigned, unsigned); \
+  template const basic_poseidon_params<C>& poseidon_t3<C>();
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

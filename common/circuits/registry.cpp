@@ -4,6 +4,7 @@
 #include "circuits/poseidon_merkle.hpp"
 #include "circuits/sha256_preimage.hpp"
 #include "circuits/spec.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -42,7 +43,8 @@ std::unique_ptr<basic_circuit<C>> make_circuit(std::string_view text) {
   throw circuit_error("unknown circuit \"" + s.name + "\" (known: " + known + ")");
 }
 
-template std::unique_ptr<basic_circuit<curves::bls12_381>> make_circuit<curves::bls12_381>(std::string_view);
-template std::unique_ptr<basic_circuit<curves::bn254>> make_circuit<curves::bn254>(std::string_view);
+#define CUZK_INSTANTIATE(C) template std::unique_ptr<basic_circuit<C>> make_circuit<C>(std::string_view);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

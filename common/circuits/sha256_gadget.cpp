@@ -1,6 +1,7 @@
 #include "circuits/sha256_gadget.hpp"
 
 #include "circuits/sha256.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -54,11 +55,11 @@ std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>&
   return out;
 }
 
-template std::array<basic_word32<curves::bls12_381>, 8> sha256_compress(
-    r1cs::basic_constraint_system<curves::bls12_381>&, const std::array<basic_word32<curves::bls12_381>, 8>&,
-    const std::array<basic_word32<curves::bls12_381>, 16>&);
-template std::array<basic_word32<curves::bn254>, 8> sha256_compress(r1cs::basic_constraint_system<curves::bn254>&,
-                                                                    const std::array<basic_word32<curves::bn254>, 8>&,
-                                                                    const std::array<basic_word32<curves::bn254>, 16>&);
+#define CUZK_INSTANTIATE(C)                                                                      \
+  template std::array<basic_word32<C>, 8> sha256_compress(r1cs::basic_constraint_system<C>&,     \
+                                                          const std::array<basic_word32<C>, 8>&, \
+                                                          const std::array<basic_word32<C>, 16>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

@@ -7,6 +7,7 @@
 #include "circuits/json_inputs.hpp"
 #include "circuits/sha256.hpp"
 #include "circuits/sha256_gadget.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::circuits {
 
@@ -123,7 +124,8 @@ void basic_sha256_preimage<C>::synthesize(constraint_system& cs, const inputs* i
   }
 }
 
-template class basic_sha256_preimage<curves::bls12_381>;
-template class basic_sha256_preimage<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_sha256_preimage<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::circuits

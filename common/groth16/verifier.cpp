@@ -4,6 +4,7 @@
 
 #include "ec/scalar_mul.hpp"
 #include "pairing/pairing.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::groth16 {
 
@@ -21,9 +22,9 @@ bool verify(const basic_verifying_key<C>& vk, std::span<const ff::fr<C>> public_
   return pairing::multi_pairing<C>(pairs).is_one();
 }
 
-template bool verify(const basic_verifying_key<curves::bls12_381>&, std::span<const ff::fr<curves::bls12_381>>,
-                     const basic_proof<curves::bls12_381>&);
-template bool verify(const basic_verifying_key<curves::bn254>&, std::span<const ff::fr<curves::bn254>>,
-                     const basic_proof<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) \
+  template bool verify(const basic_verifying_key<C>&, std::span<const ff::fr<C>>, const basic_proof<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::groth16

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "groth16/keys.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::groth16 {
 
@@ -13,9 +14,9 @@ namespace cuzk::groth16 {
 template <class C>
 bool verify(const basic_verifying_key<C>& vk, std::span<const ff::fr<C>> public_signals, const basic_proof<C>& p);
 
-extern template bool verify(const basic_verifying_key<curves::bls12_381>&, std::span<const ff::fr<curves::bls12_381>>,
-                            const basic_proof<curves::bls12_381>&);
-extern template bool verify(const basic_verifying_key<curves::bn254>&, std::span<const ff::fr<curves::bn254>>,
-                            const basic_proof<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) \
+  extern template bool verify(const basic_verifying_key<C>&, std::span<const ff::fr<C>>, const basic_proof<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::groth16

@@ -23,6 +23,7 @@
 #include "ec/config.hpp"
 #include "ff/fr.hpp"
 #include "msm/options.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::msm {
 
@@ -72,10 +73,11 @@ template <class C>
 using g2_msm = group_msm<ec::g2_group<C>>;
 
 /* defined in msm_impl.hpp, instantiated once each from group_msm.cpp.in */
-extern template struct group_msm<ec::g1_group<curves::bls12_381>>;
-extern template struct group_msm<ec::g2_group<curves::bls12_381>>;
-extern template struct group_msm<ec::g1_group<curves::bn254>>;
-extern template struct group_msm<ec::g2_group<curves::bn254>>;
+#define CUZK_INSTANTIATE(C)                          \
+  extern template struct group_msm<ec::g1_group<C>>; \
+  extern template struct group_msm<ec::g2_group<C>>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 /* ---- BLS12-381 ---- */
 

@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include "ec/scalar.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::msm {
 
@@ -84,9 +85,10 @@ scalar_split split_scalars(std::span<const ec::scalar_limbs_t> scalars) {
   });
 }
 
-template scalar_split split_scalars<curves::bls12_381>(std::span<const ff::fr<curves::bls12_381>>);
-template scalar_split split_scalars<curves::bls12_381>(std::span<const ec::scalar_limbs_t>);
-template scalar_split split_scalars<curves::bn254>(std::span<const ff::fr<curves::bn254>>);
-template scalar_split split_scalars<curves::bn254>(std::span<const ec::scalar_limbs_t>);
+#define CUZK_INSTANTIATE(C)                                           \
+  template scalar_split split_scalars<C>(std::span<const ff::fr<C>>); \
+  template scalar_split split_scalars<C>(std::span<const ec::scalar_limbs_t>);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::msm

@@ -4,6 +4,7 @@
 // scripts/gen-tower-constants.py).
 #include "ff/fp12_cyclotomic.hpp"
 #include "pairing/pairing.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::pairing {
 
@@ -60,7 +61,8 @@ ff::fp12<C> final_exponentiation(const ff::fp12<C>& f) {
     return hard_part_bn(m);
 }
 
-template ff::fp12<curves::bls12_381> final_exponentiation(const ff::fp12<curves::bls12_381>&);
-template ff::fp12<curves::bn254> final_exponentiation(const ff::fp12<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) template ff::fp12<C> final_exponentiation(const ff::fp12<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::pairing

@@ -14,6 +14,7 @@
 #include "ec/endomorphism.hpp"
 #include "pairing/line.hpp"
 #include "pairing/pairing.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::pairing {
 
@@ -75,7 +76,8 @@ ff::fp12<C> multi_miller_loop(std::span<const g1_g2_pair_of<C>> pairs) {
   return f;
 }
 
-template ff::fp12<curves::bls12_381> multi_miller_loop(std::span<const g1_g2_pair_of<curves::bls12_381>>);
-template ff::fp12<curves::bn254> multi_miller_loop(std::span<const g1_g2_pair_of<curves::bn254>>);
+#define CUZK_INSTANTIATE(C) template ff::fp12<C> multi_miller_loop(std::span<const g1_g2_pair_of<C>>);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::pairing

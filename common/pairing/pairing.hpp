@@ -22,6 +22,7 @@
 #include "curves/bn254.hpp"
 #include "ec/config.hpp"
 #include "ff/fp12.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::pairing {
 
@@ -56,9 +57,10 @@ gt<C> multi_pairing(std::span<const g1_g2_pair_of<C>> pairs) {
   return final_exponentiation(multi_miller_loop<C>(pairs));
 }
 
-extern template ff::fp12<curves::bls12_381> multi_miller_loop(std::span<const g1_g2_pair_of<curves::bls12_381>>);
-extern template ff::fp12<curves::bn254> multi_miller_loop(std::span<const g1_g2_pair_of<curves::bn254>>);
-extern template ff::fp12<curves::bls12_381> final_exponentiation(const ff::fp12<curves::bls12_381>&);
-extern template ff::fp12<curves::bn254> final_exponentiation(const ff::fp12<curves::bn254>&);
+#define CUZK_INSTANTIATE(C)                                                         \
+  extern template ff::fp12<C> multi_miller_loop(std::span<const g1_g2_pair_of<C>>); \
+  extern template ff::fp12<C> final_exponentiation(const ff::fp12<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::pairing

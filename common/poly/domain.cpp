@@ -1,4 +1,5 @@
 #include "poly/domain.hpp"
+#include "curves/dispatch.hpp"
 
 #include <array>
 #include <mutex>
@@ -97,7 +98,8 @@ std::span<const typename basic_domain<C>::field_t> basic_domain<C>::block_twiddl
   return log_n_ > block_log ? std::span<const field_t>(t.block) : std::span<const field_t>(t.full);
 }
 
-template class basic_domain<curves::bls12_381>;
-template class basic_domain<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_domain<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::poly

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "poly/roots.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::poly {
 
@@ -71,7 +72,8 @@ class basic_domain {
   std::shared_ptr<tables> tables_;
 };
 
-extern template class basic_domain<curves::bls12_381>;
-extern template class basic_domain<curves::bn254>;
+#define CUZK_INSTANTIATE(C) extern template class basic_domain<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::poly

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "poly/domain.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::poly::detail {
 
@@ -50,9 +51,10 @@ void dif(const basic_domain<C>& d, std::span<ff::fr<C>> a, direction dir);
 template <class F>
 void bit_reverse(std::span<F> a, unsigned log_n, const F* scale = nullptr);
 
-extern template void dif(const basic_domain<curves::bls12_381>&, std::span<ff::fr<curves::bls12_381>>, direction);
-extern template void dif(const basic_domain<curves::bn254>&, std::span<ff::fr<curves::bn254>>, direction);
-extern template void bit_reverse(std::span<ff::fr<curves::bls12_381>>, unsigned, const ff::fr<curves::bls12_381>*);
-extern template void bit_reverse(std::span<ff::fr<curves::bn254>>, unsigned, const ff::fr<curves::bn254>*);
+#define CUZK_INSTANTIATE(C)                                                          \
+  extern template void dif(const basic_domain<C>&, std::span<ff::fr<C>>, direction); \
+  extern template void bit_reverse(std::span<ff::fr<C>>, unsigned, const ff::fr<C>*);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::poly::detail

@@ -4,6 +4,7 @@
 
 #include "poly/ntt.hpp"
 #include "poly/vector_ops.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::poly {
 
@@ -24,9 +25,10 @@ void compute_h(const basic_domain<C>& d, std::span<ff::fr<C>> a, std::span<ff::f
   }
 }
 
-template void compute_h(const basic_domain<curves::bls12_381>&, std::span<ff::fr<curves::bls12_381>>,
-                        std::span<ff::fr<curves::bls12_381>>, std::span<ff::fr<curves::bls12_381>>, h_convention);
-template void compute_h(const basic_domain<curves::bn254>&, std::span<ff::fr<curves::bn254>>,
-                        std::span<ff::fr<curves::bn254>>, std::span<ff::fr<curves::bn254>>, h_convention);
+#define CUZK_INSTANTIATE(C)                                                                                         \
+  template void compute_h(const basic_domain<C>&, std::span<ff::fr<C>>, std::span<ff::fr<C>>, std::span<ff::fr<C>>, \
+                          h_convention);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::poly

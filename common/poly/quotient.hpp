@@ -7,6 +7,7 @@
 #include <span>
 
 #include "poly/domain.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::poly {
 
@@ -31,10 +32,10 @@ template <class C>
 void compute_h(const basic_domain<C>& d, std::span<ff::fr<C>> a, std::span<ff::fr<C>> b, std::span<ff::fr<C>> c,
                h_convention conv);
 
-extern template void compute_h(const basic_domain<curves::bls12_381>&, std::span<ff::fr<curves::bls12_381>>,
-                               std::span<ff::fr<curves::bls12_381>>, std::span<ff::fr<curves::bls12_381>>,
-                               h_convention);
-extern template void compute_h(const basic_domain<curves::bn254>&, std::span<ff::fr<curves::bn254>>,
-                               std::span<ff::fr<curves::bn254>>, std::span<ff::fr<curves::bn254>>, h_convention);
+#define CUZK_INSTANTIATE(C)                                                                          \
+  extern template void compute_h(const basic_domain<C>&, std::span<ff::fr<C>>, std::span<ff::fr<C>>, \
+                                 std::span<ff::fr<C>>, h_convention);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::poly

@@ -26,6 +26,7 @@
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
 #include "ff/fr.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::poly {
 
@@ -52,11 +53,11 @@ ff::fr<C> two_adic_root(root_family f);
 template <class C = curves::bls12_381>
 ff::fr<C> primitive_root(unsigned log_order, root_family f);
 
-extern template ff::fr<curves::bls12_381> root_base<curves::bls12_381>(root_family);
-extern template ff::fr<curves::bn254> root_base<curves::bn254>(root_family);
-extern template ff::fr<curves::bls12_381> two_adic_root<curves::bls12_381>(root_family);
-extern template ff::fr<curves::bn254> two_adic_root<curves::bn254>(root_family);
-extern template ff::fr<curves::bls12_381> primitive_root<curves::bls12_381>(unsigned, root_family);
-extern template ff::fr<curves::bn254> primitive_root<curves::bn254>(unsigned, root_family);
+#define CUZK_INSTANTIATE(C)                                \
+  extern template ff::fr<C> root_base<C>(root_family);     \
+  extern template ff::fr<C> two_adic_root<C>(root_family); \
+  extern template ff::fr<C> primitive_root<C>(unsigned, root_family);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::poly

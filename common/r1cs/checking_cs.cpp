@@ -1,6 +1,7 @@
 #include "r1cs/checking_cs.hpp"
 
 #include "r1cs/error.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::r1cs {
 
@@ -60,7 +61,8 @@ void basic_checking_cs<C>::do_enforce(const lc& a, const lc& b, const lc& c, con
   failure_ = failure{i, std::move(name), av, bv, cv};
 }
 
-template class basic_checking_cs<curves::bls12_381>;
-template class basic_checking_cs<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_checking_cs<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::r1cs

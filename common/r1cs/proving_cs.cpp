@@ -4,6 +4,7 @@
 #include <string>
 
 #include "r1cs/error.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::r1cs {
 
@@ -59,7 +60,8 @@ void basic_proving_cs<C>::do_enforce(const lc& a, const lc& b, const lc& c, cons
   ++n_.constraints;
 }
 
-template class basic_proving_cs<curves::bls12_381>;
-template class basic_proving_cs<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_proving_cs<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::r1cs

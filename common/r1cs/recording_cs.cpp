@@ -4,6 +4,7 @@
 #include <string>
 
 #include "r1cs/error.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::r1cs {
 
@@ -61,7 +62,8 @@ basic_matrices<C> basic_recording_cs<C>::finish() && {
   return std::move(m_);
 }
 
-template class basic_recording_cs<curves::bls12_381>;
-template class basic_recording_cs<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_recording_cs<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::r1cs

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "r1cs/error.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::r1cs {
 
@@ -34,9 +35,9 @@ void replay(basic_constraint_system<C>& cs, const std::type_identity_t<basic_mat
     cs.enforce(to_lc(m.a.row(i)), to_lc(m.b.row(i)), to_lc(m.c.row(i)));
 }
 
-template void replay(basic_constraint_system<curves::bls12_381>&, const basic_matrices<curves::bls12_381>&,
-                     std::span<const ff::fr<curves::bls12_381>>);
-template void replay(basic_constraint_system<curves::bn254>&, const basic_matrices<curves::bn254>&,
-                     std::span<const ff::fr<curves::bn254>>);
+#define CUZK_INSTANTIATE(C) \
+  template void replay(basic_constraint_system<C>&, const basic_matrices<C>&, std::span<const ff::fr<C>>);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::r1cs
