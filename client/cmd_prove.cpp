@@ -1,4 +1,6 @@
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
@@ -11,6 +13,8 @@
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
+#include "job/circom_inputs.hpp"
+#include "job/witness_generator.hpp"
 #include "poly/threads.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "r1cs/wtns_file.hpp"
@@ -26,15 +30,34 @@ groth16::basic_blinding<C> parse_blinding(const std::string& s) {
   return *b;
 }
 
+/* snarkjs's wtns calculate: the generator run confined on the inputs (job/witness_generator.hpp). */
+std::vector<std::uint8_t> generated_witness(const prove_args& a) {
+  if (a.inputs.empty()) throw std::invalid_argument("--wasm and --cpp need --inputs, the circuit's input JSON");
+  std::ifstream f(a.inputs, std::ios::binary);
+  std::string inputs((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (!f && !f.eof()) throw std::invalid_argument("cannot read " + a.inputs);
+  job::check_circom_inputs(inputs);
+  const auto g = job::witness_generator::at(a.wasm.empty() ? a.cpp : a.wasm);
+  if ((g.k == job::witness_generator::kind::wasm) != !a.wasm.empty())
+    throw std::invalid_argument(a.wasm.empty() ? "--cpp names a .wasm: use --wasm" : "--wasm expects a .wasm file");
+  progress("computing the witness with " + g.program.string());
+  auto w = job::generate_witness(g, inputs, {});
+  char line[128];
+  std::snprintf(line, sizeof line, "witness computed in %.3f s (%.3f s CPU, %.0f MiB at most)", w.seconds,
+                w.cpu_seconds, double(w.peak_bytes) / double(1 << 20));
+  progress(line);
+  return std::move(w.wtns);
+}
+
 /* the key's curve C decides the witness's, the engine's and the proof's */
 template <class C>
-int prove(const prove_args& a) {
+int prove(const prove_args& a, const std::vector<std::uint8_t>& generated) {
   using fr = ff::fr<C>;
   const auto pk = io::read_zkey_file<C>(a.zkey);
   groth16::basic_prover_buffers<C> buf(pk);
-  if (!a.wtns.empty()) {
-    progress("reading " + a.wtns);
-    auto z = r1cs::read_wtns_file<C>(a.wtns);
+  if (!a.wtns.empty() || !generated.empty()) {
+    if (generated.empty()) progress("reading " + a.wtns);
+    auto z = generated.empty() ? r1cs::read_wtns_file<C>(a.wtns) : r1cs::read_wtns<C>(generated);
     if (z.size() != pk.n_vars)
       throw std::invalid_argument("the witness has " + std::to_string(z.size()) + " values, the key expects " +
                                   std::to_string(pk.n_vars) + " (witness of another circuit?)");
@@ -81,10 +104,19 @@ int prove(const prove_args& a) {
 
 }  // namespace
 
+int run_witness(const prove_args& a) {
+  const auto w = generated_witness(a);
+  std::ofstream f(a.wtns, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(w.data()), static_cast<std::streamsize>(w.size()));
+  if (!f.flush()) throw std::runtime_error("cannot write " + a.wtns);
+  return 0;
+}
+
 int run_prove(const prove_args& a) {
+  const auto generated = a.wasm.empty() && a.cpp.empty() ? std::vector<std::uint8_t>() : generated_witness(a);
   return poly::with_threads(a.threads, [&] {
     progress("reading " + a.zkey);
-    return curves::visit(io::zkey_curve_file(a.zkey), [&](auto curve) { return prove<decltype(curve)>(a); });
+    return curves::visit(io::zkey_curve_file(a.zkey), [&](auto curve) { return prove<decltype(curve)>(a, generated); });
   });
 }
 

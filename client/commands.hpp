@@ -22,6 +22,7 @@ struct export_vk_args {
 };
 struct prove_args {
   std::string zkey, wtns, r1cs, circuit, inputs, proof, public_path, blinding;
+  std::string wasm, cpp;  // circom's witness generators, run confined on --inputs
   std::string backend = "auto";
   int threads = 0;
 };
@@ -116,6 +117,8 @@ std::string partition_path(const std::string& path, std::size_t i);
 int run_setup(const setup_args& a);
 int run_export_vk(const export_vk_args& a);
 int run_prove(const prove_args& a);
+/* a.wasm or a.cpp run on a.inputs; the witness written to a.wtns. */
+int run_witness(const prove_args& a);
 int run_verify(const verify_args& a);
 int run_inputs(const inputs_args& a);
 int run_list_circuits();

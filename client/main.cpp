@@ -44,7 +44,14 @@ int main(int argc, char** argv) {
   auto* wit = prove->add_option_group("witness")->require_option(1);
   wit->add_option("--wtns", pa.wtns, "circom witness (.wtns)")->check(CLI::ExistingFile);
   wit->add_option("--circuit", pa.circuit, "native circuit, NAME:key=value,...");
-  prove->add_option("--inputs", pa.inputs, "inputs JSON of the native circuit")->check(CLI::ExistingFile);
+  wit->add_option("--wasm", pa.wasm, "circom's wasm witness generator (NAME.wasm; witness_calculator.js beside it)")
+      ->check(CLI::ExistingFile);
+  wit->add_option("--cpp", pa.cpp, "circom's C++ witness generator, built (NAME; NAME.dat beside it)")
+      ->check(CLI::ExistingFile);
+  prove
+      ->add_option("--inputs", pa.inputs,
+                   "inputs JSON of the native circuit, or of the circom circuit whose generator --wasm or --cpp names")
+      ->check(CLI::ExistingFile);
   prove
       ->add_option("--r1cs", pa.r1cs,
                    "with --wtns: check the witness against the circuit first, naming a failing constraint")
@@ -56,6 +63,15 @@ int main(int argc, char** argv) {
   prove->add_option("--backend", pa.backend, "cpu, cuda or auto (cuda when a device is present)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
+
+  prove_args wit_a;  // wasm, cpp, inputs; wtns is the output
+  auto* witness =
+      app.add_subcommand("witness", "compute a circom witness (.wtns) from input JSON, as snarkjs wtns calculate");
+  auto* gen = witness->add_option_group("generator")->require_option(1);
+  gen->add_option("--wasm", wit_a.wasm, "circom's wasm witness generator (NAME.wasm)")->check(CLI::ExistingFile);
+  gen->add_option("--cpp", wit_a.cpp, "circom's C++ witness generator, built")->check(CLI::ExistingFile);
+  witness->add_option("--inputs", wit_a.inputs, "the circuit's input JSON")->required()->check(CLI::ExistingFile);
+  witness->add_option("--wtns", wit_a.wtns, "the witness file to write")->required();
 
   inputs_args ia;
   auto* inputs = app.add_subcommand("inputs", "write example inputs JSON for a native circuit (random, from a seed)");
@@ -225,6 +241,7 @@ int main(int argc, char** argv) {
     if (*setup) return run_setup(sa);
     if (*exp) return run_export_vk(ea);
     if (*prove) return run_prove(pa);
+    if (*witness) return run_witness(wit_a);
     if (*verify) return run_verify(va);
     if (*inputs) return run_inputs(ia);
     if (*list) return run_list_circuits();

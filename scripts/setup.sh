@@ -17,6 +17,8 @@ export DEBIAN_FRONTEND=noninteractive
 # cluster's job store (gpu-server/cluster_store) and the real server its tests start;
 # iproute2: the network namespaces the cluster tests put nodes and clients in.
 # chromium: the timeline test renders /timeline headless and checks the screenshot.
+# libseccomp: the confinement of circom's witness generators (job/generator_sandbox); nasm (with g++, GMP and
+# nlohmann-json) builds circom's C++ generator; Node.js (below) runs its wasm one.
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libgmp-dev
@@ -25,6 +27,7 @@ PACKAGES=(
   libssl-dev libxxhash-dev libprotobuf-dev protobuf-compiler clang clang-format
   systemd systemd-container python3
   postgresql libpqxx-dev iproute2 chromium
+  libseccomp-dev nasm
 )
 # Node.js runs the test oracles. Machines of this project's kind ship Node.js
 # (with its own npm) outside Debian's packages; install Debian's only when absent.
