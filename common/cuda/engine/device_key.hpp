@@ -13,6 +13,7 @@
 
 #include "cuda/msm/msm.hpp"
 #include "groth16/keys.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda {
 
@@ -79,7 +80,8 @@ bool points_released(const groth16::mapped_bases& m);
 template <class C>
 std::size_t working_bytes(const groth16::basic_proving_key<C>& pk);
 
-extern template class basic_device_key<curves::bls12_381>;
-extern template class basic_device_key<curves::bn254>;
+#define CUZK_INSTANTIATE(C) extern template class basic_device_key<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::cuda

@@ -4,6 +4,7 @@
 
 #include "cuda/error.hpp"
 #include "cuda/ff/fr.cuh"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda {
 
@@ -69,9 +70,9 @@ device_splitter::result device_splitter::split(const ff::fr<C>* z, std::size_t n
   return {ones_.data(), counts[0], others_.data(), k_.data(), counts[1]};
 }
 
-template device_splitter::result device_splitter::split<curves::bls12_381>(const ff::fr<curves::bls12_381>*,
-                                                                           std::size_t, cudaStream_t);
-template device_splitter::result device_splitter::split<curves::bn254>(const ff::fr<curves::bn254>*, std::size_t,
-                                                                       cudaStream_t);
+#define CUZK_INSTANTIATE(C) \
+  template device_splitter::result device_splitter::split<C>(const ff::fr<C>*, std::size_t, cudaStream_t);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::cuda

@@ -20,6 +20,7 @@
 #include "ff/fr.hpp"
 #include "poly/quotient.hpp"
 #include "poly/roots.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda::ntt {
 
@@ -96,7 +97,8 @@ template <class C>
 order compute_h(const ff::fr<C>* a, const ff::fr<C>* b, const ff::fr<C>* c, ec::scalar_limbs_t* out, ff::fr<C>* scratch,
                 const basic_h_params<C>& p, cudaStream_t s, const inputs_ready& ready = {});
 
-extern template class basic_tables<curves::bls12_381>;
-extern template class basic_tables<curves::bn254>;
+#define CUZK_INSTANTIATE(C) extern template class basic_tables<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::cuda::ntt

@@ -1,4 +1,5 @@
 #include "cuda/ntt/pipeline.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda::ntt::detail {
 
@@ -25,11 +26,10 @@ h_keys<C> compute_h_keys(poly::h_convention conv, unsigned log_n, const ff::fr<C
   return k;
 }
 
-template h_keys<curves::bls12_381> compute_h_keys<curves::bls12_381>(poly::h_convention, unsigned,
-                                                                     const ff::fr<curves::bls12_381>&,
-                                                                     const ff::fr<curves::bls12_381>&);
-template h_keys<curves::bn254> compute_h_keys<curves::bn254>(poly::h_convention, unsigned, const ff::fr<curves::bn254>&,
-                                                             const ff::fr<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) \
+  template h_keys<C> compute_h_keys<C>(poly::h_convention, unsigned, const ff::fr<C>&, const ff::fr<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 void append_compute_h(std::vector<pass>& out, const h_spec& h, const void* a, const void* b, const void* c,
                       void* result, void* scratch) {

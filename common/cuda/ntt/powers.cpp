@@ -1,4 +1,5 @@
 #include "cuda/ntt/powers.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda::ntt::detail {
 
@@ -29,7 +30,8 @@ factor_fn power_tables<C>::at(const void* lo_table, const void* hi_table) const 
   return f;
 }
 
-template struct power_tables<curves::bls12_381>;
-template struct power_tables<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template struct power_tables<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::cuda::ntt::detail

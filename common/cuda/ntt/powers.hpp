@@ -11,6 +11,7 @@
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
 #include "ff/fr.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda::ntt::detail {
 
@@ -39,7 +40,8 @@ factor_fn constant(const F& c) {
   return f;
 }
 
-extern template struct power_tables<curves::bls12_381>;
-extern template struct power_tables<curves::bn254>;
+#define CUZK_INSTANTIATE(C) extern template struct power_tables<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::cuda::ntt::detail

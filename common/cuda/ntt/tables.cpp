@@ -11,6 +11,7 @@
 #include "cuda/ntt/launch.hpp"
 #include "cuda/ntt/ntt.hpp"
 #include "cuda/ntt/powers.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda::ntt {
 namespace {
@@ -71,8 +72,9 @@ const basic_tables<C>& basic_tables<C>::get(unsigned log_n, poly::root_family f)
   return *slot;
 }
 
-template class basic_tables<curves::bls12_381>;
-template class basic_tables<curves::bn254>;
+#define CUZK_INSTANTIATE(C) template class basic_tables<C>;
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 namespace detail {
 
@@ -88,9 +90,9 @@ factor_fn device_powers(unsigned log_n, const ff::fr<C>& g, const ff::fr<C>& c) 
   return slot->fn;
 }
 
-template factor_fn device_powers<curves::bls12_381>(unsigned, const ff::fr<curves::bls12_381>&,
-                                                    const ff::fr<curves::bls12_381>&);
-template factor_fn device_powers<curves::bn254>(unsigned, const ff::fr<curves::bn254>&, const ff::fr<curves::bn254>&);
+#define CUZK_INSTANTIATE(C) template factor_fn device_powers<C>(unsigned, const ff::fr<C>&, const ff::fr<C>&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace detail
 }  // namespace cuzk::cuda::ntt

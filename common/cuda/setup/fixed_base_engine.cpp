@@ -14,6 +14,7 @@
 #include "cuda/error.hpp"
 #include "cuda/memory.hpp"
 #include "cuda/setup/fixed_base_kernel.hpp"
+#include "curves/dispatch.hpp"
 
 namespace cuzk::cuda {
 
@@ -229,9 +230,9 @@ std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base_engine(cons
   return std::make_unique<cuda_fixed_base_engine<C>>(opt);
 }
 
-template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bls12_381>> make_fixed_base_engine(
-    const fixed_base_options&);
-template std::unique_ptr<groth16::basic_fixed_base_engine<curves::bn254>> make_fixed_base_engine(
-    const fixed_base_options&);
+#define CUZK_INSTANTIATE(C) \
+  template std::unique_ptr<groth16::basic_fixed_base_engine<C>> make_fixed_base_engine(const fixed_base_options&);
+CUZK_CURVES(CUZK_INSTANTIATE)
+#undef CUZK_INSTANTIATE
 
 }  // namespace cuzk::cuda
