@@ -14,6 +14,8 @@
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
 #include "job/circom_inputs.hpp"
+#include "job/circuit_store.hpp"
+#include "job/key_cache.hpp"
 #include "job/witness_generator.hpp"
 #include "poly/threads.hpp"
 #include "r1cs/r1cs_file.hpp"
@@ -30,17 +32,18 @@ groth16::basic_blinding<C> parse_blinding(const std::string& s) {
   return *b;
 }
 
-/* snarkjs's wtns calculate: the generator run confined on the inputs (job/witness_generator.hpp). */
-std::vector<std::uint8_t> generated_witness(const prove_args& a) {
-  if (a.inputs.empty()) throw std::invalid_argument("--wasm and --cpp need --inputs, the circuit's input JSON");
+std::string inputs_of(const prove_args& a) {
+  if (a.inputs.empty()) throw std::invalid_argument("a circom circuit's witness needs --inputs, its input JSON");
   std::ifstream f(a.inputs, std::ios::binary);
   std::string inputs((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (!f && !f.eof()) throw std::invalid_argument("cannot read " + a.inputs);
   job::check_circom_inputs(inputs);
-  const auto g = job::witness_generator::at(a.wasm.empty() ? a.cpp : a.wasm);
-  if ((g.k == job::witness_generator::kind::wasm) != !a.wasm.empty())
-    throw std::invalid_argument(a.wasm.empty() ? "--cpp names a .wasm: use --wasm" : "--wasm expects a .wasm file");
-  progress("computing the witness with " + g.program.string());
+  return inputs;
+}
+
+/* snarkjs's wtns calculate: the generator run confined on the inputs (job/witness_generator.hpp). */
+std::vector<std::uint8_t> generated_witness(const job::witness_generator& g, const std::string& inputs) {
+  progress("computing the witness with " + g.program.filename().string());
   auto w = job::generate_witness(g, inputs, {});
   char line[128];
   std::snprintf(line, sizeof line, "witness computed in %.3f s (%.3f s CPU, %.0f MiB at most)", w.seconds,
@@ -49,11 +52,18 @@ std::vector<std::uint8_t> generated_witness(const prove_args& a) {
   return std::move(w.wtns);
 }
 
+std::vector<std::uint8_t> generated_witness(const prove_args& a) {
+  const auto inputs = inputs_of(a);
+  const auto g = job::witness_generator::at(a.wasm.empty() ? a.cpp : a.wasm);
+  if ((g.k == job::witness_generator::kind::wasm) != !a.wasm.empty())
+    throw std::invalid_argument(a.wasm.empty() ? "--cpp names a .wasm: use --wasm" : "--wasm expects a .wasm file");
+  return generated_witness(g, inputs);
+}
+
 /* the key's curve C decides the witness's, the engine's and the proof's */
 template <class C>
-int prove(const prove_args& a, const std::vector<std::uint8_t>& generated) {
+int prove(const prove_args& a, const groth16::basic_proving_key<C>& pk, const std::vector<std::uint8_t>& generated) {
   using fr = ff::fr<C>;
-  const auto pk = io::read_zkey_file<C>(a.zkey);
   groth16::basic_prover_buffers<C> buf(pk);
   if (!a.wtns.empty() || !generated.empty()) {
     if (generated.empty()) progress("reading " + a.wtns);
@@ -112,11 +122,36 @@ int run_witness(const prove_args& a) {
   return 0;
 }
 
+/* cuzk prove --pool P --circuit NAME: a circom circuit installed in the pool, its key from its SRS region. */
+int prove_installed(const prove_args& a) {
+  const auto c = job::find_circuit(a.pool, a.circuit);
+  if (!c)
+    throw std::invalid_argument("the pool " + a.pool + " holds no circuit " + a.circuit + " (cuzk circuits --pool " +
+                                a.pool + " lists them)");
+  const auto inputs = inputs_of(a);
+  std::vector<std::uint8_t> generated;
+  {
+    job::private_dir dir("generator");
+    generated = generated_witness(job::unpack_circuit(a.pool, *c, dir.path), inputs);
+  }
+  job::key_cache keys(a.pool);
+  const auto pk = keys.get(c->key_id);
+  return poly::with_threads(a.threads, [&] {
+    return pk.visit([&](const auto& k) { return prove<typename std::decay_t<decltype(k)>::curve>(a, k, generated); });
+  });
+}
+
 int run_prove(const prove_args& a) {
+  if (!a.pool.empty()) return prove_installed(a);
+  if (a.zkey.empty())
+    throw std::invalid_argument("--zkey is required, unless --pool names where --circuit is installed");
   const auto generated = a.wasm.empty() && a.cpp.empty() ? std::vector<std::uint8_t>() : generated_witness(a);
   return poly::with_threads(a.threads, [&] {
     progress("reading " + a.zkey);
-    return curves::visit(io::zkey_curve_file(a.zkey), [&](auto curve) { return prove<decltype(curve)>(a, generated); });
+    return curves::visit(io::zkey_curve_file(a.zkey), [&](auto curve) {
+      using C = decltype(curve);
+      return prove<C>(a, io::read_zkey_file<C>(a.zkey), generated);
+    });
   });
 }
 

@@ -23,8 +23,13 @@ struct export_vk_args {
 struct prove_args {
   std::string zkey, wtns, r1cs, circuit, inputs, proof, public_path, blinding;
   std::string wasm, cpp;  // circom's witness generators, run confined on --inputs
+  std::string pool;       // with circuit: a circom circuit installed in this pool
   std::string backend = "auto";
   int threads = 0;
+};
+/* cuzk circuit install|remove NAME (cmd_circuit.cpp). */
+struct circuit_args {
+  std::string name, pool = "cuzk", zkey, wasm, cpp;
 };
 struct inputs_args {
   std::string circuit, out;
@@ -119,6 +124,10 @@ int run_export_vk(const export_vk_args& a);
 int run_prove(const prove_args& a);
 /* a.wasm or a.cpp run on a.inputs; the witness written to a.wtns. */
 int run_witness(const prove_args& a);
+int run_circuit_install(const circuit_args& a);
+int run_circuit_remove(const circuit_args& a);
+/* The circom circuits installed in the pool. */
+int run_list_installed(const std::string& pool);
 int run_verify(const verify_args& a);
 int run_inputs(const inputs_args& a);
 int run_list_circuits();

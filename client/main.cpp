@@ -40,10 +40,11 @@ int main(int argc, char** argv) {
 
   prove_args pa;
   auto* prove = app.add_subcommand("prove", "prove with a .zkey and a circom witness or a native circuit");
-  prove->add_option("--zkey", pa.zkey)->required()->check(CLI::ExistingFile);
+  prove->add_option("--zkey", pa.zkey, "the proving key (not with --pool)")->check(CLI::ExistingFile);
+  prove->add_option("--pool", pa.pool, "with --circuit NAME: the pool where that circom circuit is installed");
   auto* wit = prove->add_option_group("witness")->require_option(1);
   wit->add_option("--wtns", pa.wtns, "circom witness (.wtns)")->check(CLI::ExistingFile);
-  wit->add_option("--circuit", pa.circuit, "native circuit, NAME:key=value,...");
+  wit->add_option("--circuit", pa.circuit, "native circuit, NAME:key=value,...; with --pool, an installed circuit");
   wit->add_option("--wasm", pa.wasm, "circom's wasm witness generator (NAME.wasm; witness_calculator.js beside it)")
       ->check(CLI::ExistingFile);
   wit->add_option("--cpp", pa.cpp, "circom's C++ witness generator, built (NAME; NAME.dat beside it)")
@@ -80,7 +81,25 @@ int main(int argc, char** argv) {
   inputs->add_option("--out", ia.out, "output file (default: stdout)");
   inputs->add_option("--curve", ia.curve, "field of the values: bls12-381 (default) or bn254, the key's curve");
 
-  auto* list = app.add_subcommand("circuits", "list the native circuits and their parameters");
+  std::string list_pool;
+  auto* list = app.add_subcommand("circuits", "list the native circuits, and with --pool the installed circom ones");
+  list->add_option("--pool", list_pool, "also the circom circuits installed in this pool");
+
+  circuit_args ca;
+  auto* circuit = app.add_subcommand("circuit", "install or remove a circom circuit in a pool, by name");
+  circuit->require_subcommand(1);
+  auto* cinstall = circuit->add_subcommand("install", "load a circom circuit's key and witness generator into a pool");
+  cinstall->add_option("name", ca.name, "the name jobs give it")->required();
+  cinstall->add_option("--pool", ca.pool)->capture_default_str();
+  cinstall->add_option("--zkey", ca.zkey, "its proving key")->required()->check(CLI::ExistingFile);
+  auto* cgen = cinstall->add_option_group("generator")->require_option(1);
+  cgen->add_option("--wasm", ca.wasm, "circom --wasm's NAME.wasm (witness_calculator.js beside it)")
+      ->check(CLI::ExistingFile);
+  cgen->add_option("--cpp", ca.cpp, "circom --c's directory, built here with its Makefile, or the binary built there")
+      ->check(CLI::ExistingPath);
+  auto* cremove = circuit->add_subcommand("remove", "remove a circom circuit from a pool (its key stays)");
+  cremove->add_option("name", ca.name)->required();
+  cremove->add_option("--pool", ca.pool)->capture_default_str();
 
   verify_args va;
   auto* verify = app.add_subcommand("verify", "verify a proof: exit 0 valid, 1 invalid, 2 error");
@@ -244,7 +263,11 @@ int main(int argc, char** argv) {
     if (*witness) return run_witness(wit_a);
     if (*verify) return run_verify(va);
     if (*inputs) return run_inputs(ia);
-    if (*list) return run_list_circuits();
+    if (*list) {
+      run_list_circuits();
+      return list_pool.empty() ? 0 : run_list_installed(list_pool);
+    }
+    if (*circuit) return *cinstall ? run_circuit_install(ca) : run_circuit_remove(ca);
     if (*submit) return run_submit(sb);
     if (*wait) return run_wait(wa);
     if (*status) return run_status(sa2);

@@ -37,9 +37,9 @@ std::vector<sock_filter> confinement_filter() {
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fork), 0);
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(vfork), 0);
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-                         SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));  // threads only
+                         SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));      // threads only
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);  // its flags are out of reach: libc
-                                                                              // falls back to clone
+                                                                             // falls back to clone
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ptrace), 0);
   util::fd_guard mem{::memfd_create("cuzk-seccomp", MFD_CLOEXEC)};
   if (rc == 0 && mem.fd >= 0) rc = seccomp_export_bpf(ctx, mem.fd);
@@ -128,7 +128,8 @@ sandbox_outcome run_confined(const std::vector<std::string>& argv, const std::fi
         const ssize_t n = ::read(rd.fd, buf, sizeof buf);
         if (n <= 0) open = false;
         if (n > 0 && o.message.size() < lim.message_bytes)
-          o.message.append(buf, std::min<std::size_t>(static_cast<std::size_t>(n), lim.message_bytes - o.message.size()));
+          o.message.append(buf,
+                           std::min<std::size_t>(static_cast<std::size_t>(n), lim.message_bytes - o.message.size()));
       }
     } else {
       ::usleep(10000);

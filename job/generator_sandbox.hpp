@@ -26,10 +26,10 @@ struct sandbox_limits {
 struct sandbox_outcome {
   enum class ending { exited, signalled, cpu_limit, output_limit, deadline, not_started };
   ending how = ending::not_started;
-  int code = 0;                        // the exit status or the signal
-  std::string message;                 // its stderr and stdout, the first message_bytes
+  int code = 0;         // the exit status or the signal
+  std::string message;  // its stderr and stdout, the first message_bytes
   double seconds = 0, cpu_seconds = 0;
-  std::uint64_t peak_bytes = 0;        // its maximum resident set
+  std::uint64_t peak_bytes = 0;  // its maximum resident set
   bool ok() const { return how == ending::exited && code == 0; }
 };
 

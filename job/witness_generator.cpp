@@ -40,20 +40,6 @@ fs::path node_program() {
 fs::path calculator_of(const fs::path& wasm) { return wasm.parent_path() / "witness_calculator.js"; }
 fs::path dat_of(const fs::path& binary) { return fs::path(binary.string() + ".dat"); }
 
-/* A private directory under the temporary directory, removed with its content. */
-struct scratch_dir {
-  fs::path path;
-  scratch_dir() {
-    std::string t = (fs::temp_directory_path() / "cuzk-witness-XXXXXX").string();
-    if (!::mkdtemp(t.data())) throw std::runtime_error("cannot make a directory for the witness generator");
-    path = t;
-  }
-  ~scratch_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
 /* What circom's generators print for bad inputs, without the lines about their own source (the C++ one ends
    with an assert of its own, or an uncaught exception). */
 std::string circom_message(const std::string& out) {
@@ -80,6 +66,17 @@ bool out_of_memory(const std::string& out) {
 
 }  // namespace
 
+private_dir::private_dir(std::string_view tag) {
+  std::string t = (fs::temp_directory_path() / ("cuzk-" + std::string(tag) + "-XXXXXX")).string();
+  if (!::mkdtemp(t.data())) throw std::runtime_error("cannot make a private directory under " + t);
+  path = t;
+}
+
+private_dir::~private_dir() {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
 witness_generator witness_generator::at(const fs::path& p) {
   std::error_code ec;
   if (!fs::is_regular_file(p, ec)) throw job_error("no witness generator at " + p.string());
@@ -103,7 +100,7 @@ std::vector<fs::path> witness_generator::files() const {
 
 generated_witness generate_witness(const witness_generator& g, const std::string& inputs_json,
                                    const sandbox_limits& lim) {
-  scratch_dir dir;
+  private_dir dir("witness");
   {
     std::ofstream f(dir.path / "input.json", std::ios::binary);
     f << inputs_json;
@@ -112,13 +109,13 @@ generated_witness generate_witness(const witness_generator& g, const std::string
   const fs::path out = dir.path / "witness.wtns";
   std::vector<std::string> argv;
   if (g.k == witness_generator::kind::wasm)
-    argv = {node_program().string(), "-e", wasm_driver, calculator_of(g.program).string(), g.program.string(),
-            "input.json", "witness.wtns"};
+    argv = {node_program().string(), "-e",         wasm_driver,   calculator_of(g.program).string(),
+            g.program.string(),      "input.json", "witness.wtns"};
   else
     argv = {g.program.string(), "input.json", "witness.wtns"};  // reads argv[0] + ".dat"
   const auto o = run_confined(argv, dir.path, lim);
-  const std::string what = g.k == witness_generator::kind::wasm ? "the wasm witness generator"
-                                                                 : "the C++ witness generator";
+  const std::string what =
+      g.k == witness_generator::kind::wasm ? "the wasm witness generator" : "the C++ witness generator";
   if (o.how == sandbox_outcome::ending::not_started)
     throw job_error(what + " " + g.program.string() + " could not be started");
   if (auto l = limit_met(o, lim); !l.empty()) throw job_error(what + " was stopped at " + l);
@@ -127,9 +124,10 @@ generated_witness generate_witness(const witness_generator& g, const std::string
       throw job_error(what + " ran out of memory (its limit: " + std::to_string(lim.memory_bytes >> 20) + " MiB)");
     const auto msg = circom_message(o.message);
     if (!msg.empty()) throw job_error(what + " failed: " + msg);
-    throw job_error(what + (o.how == sandbox_outcome::ending::signalled
-                                ? " was killed by signal " + std::to_string(o.code)
-                                : " failed (exit status " + std::to_string(o.code) + ")") +
+    throw job_error(what +
+                    (o.how == sandbox_outcome::ending::signalled
+                         ? " was killed by signal " + std::to_string(o.code)
+                         : " failed (exit status " + std::to_string(o.code) + ")") +
                     " and said nothing");
   }
   std::error_code ec;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "job/generator_sandbox.hpp"
@@ -24,6 +25,15 @@ struct witness_generator {
   static witness_generator at(const std::filesystem::path& p);
   /* The files it runs from: the binary and its .dat, or the .wasm and witness_calculator.js. */
   std::vector<std::filesystem::path> files() const;
+};
+
+/* A directory of this process's (0700) under the temporary directory, removed with its content. */
+struct private_dir {
+  std::filesystem::path path;
+  explicit private_dir(std::string_view tag);
+  ~private_dir();
+  private_dir(const private_dir&) = delete;
+  private_dir& operator=(const private_dir&) = delete;
 };
 
 struct generated_witness {

@@ -2,7 +2,7 @@
 # circom's two witness generators run by cuzk (job/witness_generator): a
 # circomlib circuit compiled by circom2 with --c and --wasm on both primes.
 #   witness.sh CUZK WORKDIR STEP
-# STEP: fixture | identical | prove | assert
+# STEP: fixture | identical | prove | assert | installed
 # The fixture compiles the circuit (bn128, circom's default, and bls12381),
 # builds each C++ generator with circom's own Makefile, and makes a small
 # powers of tau and a snarkjs key for each; the other steps reuse it.
@@ -120,6 +120,38 @@ assert)
     cat w.err
     [ $rc = 2 ] && grep -q "input bound is 1.5" w.err && [ ! -e never.wtns ]
   done
+  ;;
+installed)
+  # circuits installed in a pool by name (cuzk circuit install): listed, proven from inputs, replaced, removed
+  export CUZK_SHM_DIR=$work/shm
+  rm -rf "$CUZK_SHM_DIR" && mkdir -m 0750 "$CUZK_SHM_DIR"
+  pool=witness-test
+  for prime in $primes; do
+    inputs "4$(salt "$prime")" > "$prime/in4.json"
+    "$cuzk" circuit install "b-$prime" --pool $pool --zkey "$prime/bounded.zkey" --cpp "$prime/bounded_cpp" | tee install.out
+    cpp_id=$(awk '{print $2}' install.out)
+    "$cuzk" circuits --pool $pool | tee list.out
+    grep -q "^b-$prime *cpp *key" list.out
+    rm -f "$prime/proof.json"
+    "$cuzk" prove --pool $pool --circuit "b-$prime" --inputs "$prime/in4.json" --proof "$prime/proof.json" --public "$prime/public.json"
+    snarkjs groth16 verify "$prime/vk.json" "$prime/public.json" "$prime/proof.json" | tee verify.log
+    grep -q "OK" verify.log
+    # the same name with the other generator: another circuit (another id), proving the same
+    "$cuzk" circuit install "b-$prime" --pool $pool --zkey "$prime/bounded.zkey" --wasm "$prime/bounded_js/bounded.wasm" | tee install.out
+    wasm_id=$(awk '{print $2}' install.out)
+    [ "$cpp_id" != "$wasm_id" ] || { echo "a changed generator kept the circuit's id" >&2; exit 1; }
+    "$cuzk" circuits --pool $pool | grep -q "^b-$prime *wasm *key.*id $wasm_id"
+    "$cuzk" prove --pool $pool --circuit "b-$prime" --inputs "$prime/in4.json" --proof "$prime/proof2.json" --public "$prime/public2.json"
+    snarkjs groth16 verify "$prime/vk.json" "$prime/public2.json" "$prime/proof2.json" | grep -q "OK"
+    cmp "$prime/public.json" "$prime/public2.json"
+    "$cuzk" circuit remove "b-$prime" --pool $pool
+    rc=0; "$cuzk" prove --pool $pool --circuit "b-$prime" --inputs "$prime/in4.json" --proof never.json --public never.json 2> prove.err || rc=$?
+    cat prove.err
+    [ $rc = 2 ] && grep -q "holds no circuit b-$prime" prove.err
+  done
+  rc=0; "$cuzk" circuit install "../evil" --pool $pool --zkey bn128/bounded.zkey --wasm bn128/bounded_js/bounded.wasm 2> install.err || rc=$?
+  cat install.err
+  [ $rc = 2 ] && grep -q "a circuit's name is" install.err
   ;;
 *)
   echo "unknown step $step" >&2
