@@ -60,8 +60,12 @@ nlohmann::json manifest_of(const installed_circuit& c) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : c.files)
     files.push_back({{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}, {"hash", f.hash}});
-  return {{"name", c.name},       {"id", c.id},     {"key_id", c.key_id}, {"generator", c.kind_name()},
-          {"installed_unix", c.installed_unix}, {"files", files}};
+  return {{"name", c.name},
+          {"id", c.id},
+          {"key_id", c.key_id},
+          {"generator", c.kind_name()},
+          {"installed_unix", c.installed_unix},
+          {"files", files}};
 }
 
 installed_circuit circuit_of(const nlohmann::json& m, const std::string& what) {
@@ -137,8 +141,8 @@ installed_circuit install_circuit(const std::string& pool, const std::string& na
   const std::string tmp = path + ".new-" + std::to_string(::getpid());
   auto ps = shm::srs_detail::pool_stat(pool);
   (void)::unlink(tmp.c_str());
-  auto fd = shm::detail::create_file(tmp, ps ? shm::detail::access_of(*ps) : shm::detail::file_access{}, "circuit",
-                                     &why);
+  auto fd =
+      shm::detail::create_file(tmp, ps ? shm::detail::access_of(*ps) : shm::detail::file_access{}, "circuit", &why);
   if (!fd) throw job_error("cannot install circuit " + name + ": " + why);
   util::fd_guard guard{*fd};
   try {

@@ -20,8 +20,8 @@ std::string refusal(const std::string& json) {
 }
 
 TEST(CircomInputs, CircomsShapesPassAndNameTheirSignals) {
-  const auto names = check_circom_inputs(
-      R"({"a": "123", "b": [1, -2, "0x1F", "-7"], "m": [["1", "2"], ["3", "4"]], "e": []})");
+  const auto names =
+      check_circom_inputs(R"({"a": "123", "b": [1, -2, "0x1F", "-7"], "m": [["1", "2"], ["3", "4"]], "e": []})");
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "e", "m"}));
 }
 

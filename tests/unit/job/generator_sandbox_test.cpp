@@ -94,7 +94,8 @@ TEST_F(Sandbox, AGeneratorThatAllocatesWithoutEndRunsOutOfItsMemory) {
 TEST_F(Sandbox, AGeneratorThatWritesNoWitnessOrFailsSilentlySaysSo) {
   EXPECT_NE(error_of(script("idle", "exit 0"), {}).find("wrote no witness"), std::string::npos);
   EXPECT_NE(error_of(script("mute", "exit 3"), {}).find("failed (exit status 3) and said nothing"), std::string::npos);
-  EXPECT_NE(error_of(script("link", "exec ln -s /etc/passwd witness.wtns"), {}).find("wrote no witness"), std::string::npos);
+  EXPECT_NE(error_of(script("link", "exec ln -s /etc/passwd witness.wtns"), {}).find("wrote no witness"),
+            std::string::npos);
 }
 
 TEST_F(Sandbox, AGeneratorWithoutItsFilesIsNamedBeforeAnythingRuns) {
