@@ -3,6 +3,8 @@
 // here and sent inline as compact JSON.
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -19,6 +21,7 @@
 #include "groth16/verifier.hpp"
 #include "io/snarkjs_json.hpp"
 #include "io/zkey.hpp"
+#include "job/circom_inputs.hpp"
 #include "proto/codec.hpp"
 #include "proto/limits.hpp"
 #include "proto/names.hpp"
@@ -51,11 +54,25 @@ std::string absolute(const std::string& p) { return std::filesystem::absolute(p)
 
 enum class verdict { ok, does_not_verify, other_statement };
 
+/* --circuit names a native circuit when its name (before any ':') is one cuzk circuits lists, else a circom
+   circuit installed in the server's pool (cuzk circuit install). */
+bool installed(const submit_args& a) {
+  if (a.circuit.empty()) return false;
+  const auto name = std::string_view(a.circuit).substr(0, a.circuit.find(':'));
+  for (const auto& c : circuits::known_circuits())
+    if (c.name == name) return false;
+  return true;
+}
+
 /* The curve of the key the proof must verify under: --vk's "curve", else
    that of the client's own copy of the key file it named; nullopt (with a
    warning) when it has neither. */
 std::optional<curves::curve_id> own_curve(const submit_args& a) {
   if (!a.vk.empty()) return io::curve_of(io::read_json_file(a.vk)).value_or(curves::curve_id::bls12_381);
+  if (installed(a)) {
+    std::fprintf(stderr, "[cuzk] warning: no --vk: the proof of circuit %s is not checked here\n", a.circuit.c_str());
+    return std::nullopt;
+  }
   std::error_code ec;
   if (!shm::is_key_id(a.zkey) && std::filesystem::is_regular_file(a.zkey, ec)) return io::zkey_curve_file(a.zkey);
   std::fprintf(stderr, "[cuzk] warning: no local copy of the key %s and no --vk: the proof is not checked here\n",
@@ -77,6 +94,7 @@ struct statement {
   static statement of(const submit_args& a) {
     statement st{a.vk.empty() ? io::read_zkey_vk_file<C>(a.zkey) : io::vk_from_json<C>(io::read_json_file(a.vk)),
                  std::nullopt};
+    if (installed(a)) return st;  // its witness, and so its public signals, are computed by the server
     if (!a.circuit.empty()) {
       const auto c = circuits::make_circuit<C>(a.circuit);
       const auto j = io::read_json_file(a.inputs);
@@ -124,12 +142,22 @@ proto::submit request_from(const submit_args& a) {
   if (const char* user = std::getenv("USER")) s.client = util::truncate_utf8(user, proto::max_client_bytes);
   s.priority = *proto::priority_from_name(a.priority);
   s.partitions = a.partitions;
-  s.zkey = shm::is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);
-  if (!a.circuit.empty()) {
+  if (installed(a)) {
+    if (!a.zkey.empty()) throw std::invalid_argument("--zkey: an installed circuit proves with its own key");
+    if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
+    std::ifstream f(a.inputs, std::ios::binary);
+    std::string inputs((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    job::check_circom_inputs(inputs, {proto::max_circuit_inputs_bytes});
+    s.work = proto::installed_work{a.circuit, std::move(inputs)};
+  } else if (a.zkey.empty()) {
+    throw std::invalid_argument("--zkey is required (except for a circuit installed in the server's pool)");
+  } else if (!a.circuit.empty()) {
+    s.zkey = shm::is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
     if (!a.r1cs.empty()) throw std::invalid_argument("--r1cs goes with --wtns");
     s.work = proto::native_work{a.circuit, io::read_json_file(a.inputs).dump()};
   } else {
+    s.zkey = shm::is_key_id(a.zkey) ? a.zkey : absolute(a.zkey);
     if (!a.inputs.empty()) throw std::invalid_argument("--inputs goes with --circuit");
     proto::circom_work c{absolute(a.wtns), std::nullopt};
     if (!a.r1cs.empty()) c.r1cs = absolute(a.r1cs);

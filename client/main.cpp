@@ -130,17 +130,18 @@ int main(int argc, char** argv) {
   submit_args sb;
   auto* submit = app.add_subcommand("submit", "submit a job to cuzk-gpu-server; prints the job id");
   add_server_options(submit, sb.server);
-  submit
-      ->add_option("--zkey", sb.zkey,
-                   "proving key: a path on the server's host (under its --keys-dir) or an installed key id")
-      ->required();
+  submit->add_option(
+      "--zkey", sb.zkey,
+      "proving key: a path on the server's host (under its --keys-dir) or an installed key id (not for an "
+      "installed circuit)");
   submit->add_option("--vk", sb.vk,
                      "with --wait: verification key JSON to check the proof with (default: the --zkey file's)");
   auto* work = submit->add_option_group("work")->require_option(1);
   work->add_option("--wtns", sb.wtns, "circom witness (.wtns)");
-  work->add_option("--circuit", sb.circuit, "native circuit, NAME:key=value,...");
+  work->add_option("--circuit", sb.circuit,
+                   "native circuit, NAME:key=value,...; or a circom circuit installed in the server's pool, by name");
   submit->add_option("--r1cs", sb.r1cs, "with --wtns: the circuit, to name a failing constraint");
-  submit->add_option("--inputs", sb.inputs, "with --circuit: inputs JSON (read here, sent inline)")
+  submit->add_option("--inputs", sb.inputs, "with --circuit: its inputs JSON (read here, sent inline)")
       ->check(CLI::ExistingFile);
   submit->add_option("--job-id", sb.job_id, "idempotency key (default: a random uuid)");
   submit

@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <random>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "job/file_identity.hpp"
 #include "job/spec.hpp"
 #include "shm/shm_dir.hpp"
 #include "shm/srs_header.hpp"
@@ -206,6 +209,46 @@ std::vector<installed_circuit> list_circuits(const std::string& pool) {
 bool remove_circuit(const std::string& pool, const std::string& name) {
   if (!is_circuit_name(name)) return false;
   return ::unlink(shm::shm_path(object_name(pool, name)).c_str()) == 0;
+}
+
+std::pair<std::string, std::string> store_inputs(const std::string& pool, std::string_view json) {
+  std::string why;
+  if (auto d = shm::check_shm_dir(true, &why); !d) throw job_error("cannot store the inputs: " + why);
+  std::random_device rd;
+  char id[33];
+  std::snprintf(id, sizeof id, "%08x%08x%08x%08x", rd(), rd(), rd(), rd());
+  const std::string path = shm::shm_path(pool + ".inputs." + id);
+  auto ps = shm::srs_detail::pool_stat(pool);
+  auto fd =
+      shm::detail::create_file(path, ps ? shm::detail::access_of(*ps) : shm::detail::file_access{}, "inputs", &why);
+  if (!fd) throw job_error("cannot store the inputs: " + why);
+  util::fd_guard guard{*fd};
+  try {
+    write_all(guard.fd, json.data(), json.size(), 0, path);
+  } catch (...) {
+    (void)::unlink(path.c_str());
+    throw;
+  }
+  struct stat st {};
+  (void)::fstat(guard.fd, &st);
+  return {path, file_identity(st)};
+}
+
+bool is_inputs_file(const std::string& pool, const fs::path& p) {
+  return p.parent_path() == fs::path(shm::shm_dir()) && p.filename().string().starts_with(pool + ".inputs.");
+}
+
+std::string read_inputs(const std::string& path, const std::string& identity) {
+  std::string why;
+  auto fd = shm::detail::open_checked(path, O_RDONLY, "inputs", &why);
+  if (!fd) throw job_error("the job's inputs are gone: " + why);
+  util::fd_guard guard{*fd};
+  struct stat st {};
+  if (::fstat(guard.fd, &st) != 0 || file_identity(st) != identity)
+    throw job_error("the job's inputs file " + path + " was replaced after the job was submitted");
+  std::string s(static_cast<std::size_t>(st.st_size), '\0');
+  read_exact(guard.fd, s.data(), s.size(), 0, path);
+  return s;
 }
 
 witness_generator unpack_circuit(const std::string& pool, const installed_circuit& c, const fs::path& dir) {

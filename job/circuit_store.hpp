@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "job/witness_generator.hpp"
@@ -46,6 +47,14 @@ std::optional<installed_circuit> find_circuit(const std::string& pool, const std
 std::vector<installed_circuit> list_circuits(const std::string& pool);
 /* Whether a circuit of that name was there. */
 bool remove_circuit(const std::string& pool, const std::string& name);
+/* A job's inputs for an installed circuit, written into the pool's directory as POOL.inputs.RANDOM with the
+   pool's access (the job owns the file: it goes when the job ends); returns (path, file identity). */
+std::pair<std::string, std::string> store_inputs(const std::string& pool, std::string_view json);
+/* Whether a file is one store_inputs made for this pool (a restarted server keeps those of active jobs). */
+bool is_inputs_file(const std::string& pool, const std::filesystem::path& p);
+/* Those inputs read back by a worker, checked to be the file the server wrote (identity). */
+std::string read_inputs(const std::string& path, const std::string& identity);
+
 /* The generator's files written into dir (the caller's private directory), each checked against its hash: the
    generator to run from there. job_error when the circuit changed or went since c was read. */
 witness_generator unpack_circuit(const std::string& pool, const installed_circuit& c, const std::filesystem::path& dir);

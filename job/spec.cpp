@@ -15,6 +15,11 @@ std::string spec::to_json() const {
   if (is_native()) {
     j["circuit"] = circuit;
     j["inputs"] = inputs;
+  } else if (is_installed()) {
+    j["installed"] = installed;
+    j["circuit_id"] = circuit_id;
+    j["inputs_file"] = inputs_file;
+    j["inputs_identity"] = inputs_identity;
   } else {
     j["wtns"] = wtns;
     if (!wtns_identity.empty()) j["wtns_identity"] = wtns_identity;
@@ -41,6 +46,10 @@ spec spec::from_json(std::string_view text) {
   s.r1cs = str("r1cs");
   s.wtns_identity = str("wtns_identity");
   s.r1cs_identity = str("r1cs_identity");
+  s.installed = str("installed");
+  s.circuit_id = str("circuit_id");
+  s.inputs_file = str("inputs_file");
+  s.inputs_identity = str("inputs_identity");
   if (j.contains("blinding")) {
     const auto bytes = util::from_hex(str("blinding"));
     if (!bytes || bytes->size() != blinding_bytes{}.size())
@@ -48,8 +57,10 @@ spec spec::from_json(std::string_view text) {
     s.blinding.emplace();
     std::copy(bytes->begin(), bytes->end(), s.blinding->begin());
   }
-  if (s.is_native() == !s.wtns.empty())
-    throw job_error("job spec needs exactly one of 'circuit' (native) and 'wtns' (circom)");
+  if (int(s.is_native()) + int(!s.wtns.empty()) + int(s.is_installed()) != 1)
+    throw job_error("job spec needs exactly one of 'circuit' (native), 'wtns' (circom) and 'installed'");
+  if (s.is_installed() && (s.circuit_id.empty() || s.inputs_file.empty()))
+    throw job_error("job spec of an installed circuit needs 'circuit_id' and 'inputs_file'");
   return s;
 }
 

@@ -29,8 +29,12 @@ struct spec {
   std::string r1cs;                        // circom, optional: absolute path; names an unsatisfied constraint
   std::optional<blinding_bytes> blinding;  // deterministic proofs (hex in the JSON)
   std::string wtns_identity = {}, r1cs_identity = {};  // job::file_identity of the files the server checked
+  // An installed circom circuit (job/circuit_store.hpp): its name and id when the Submit arrived, and the file its
+  // inputs were written to (in the pool's directory), with its identity; a worker computes the witness.
+  std::string installed = {}, circuit_id = {}, inputs_file = {}, inputs_identity = {};
 
   bool is_native() const { return !circuit.empty(); }
+  bool is_installed() const { return !installed.empty(); }
   std::string to_json() const;
   /* job_error on malformed JSON or a spec that is neither native nor circom. */
   static spec from_json(std::string_view text);

@@ -12,6 +12,7 @@
 #include "groth16/evaluations.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
+#include "job/circuit_store.hpp"
 #include "job/file_identity.hpp"
 #include "job/slot_buffers.hpp"
 #include "r1cs/input_file.hpp"
@@ -190,6 +191,51 @@ synth_stats synthesize_circom(const groth16::basic_proving_key<C>& pk, const spe
   return {rows, n};
 }
 
+/* An installed circuit's witness, computed from the job's inputs by the circuit's generator (confined), straight
+   into z; a, b, c then from the key's coefficients as for a .wtns. */
+template <class C>
+synth_stats synthesize_installed(const groth16::basic_proving_key<C>& pk, const spec& s,
+                                 groth16::basic_buffer_view<C> buf, progress* p, const installed_context* ctx) {
+  if (!ctx) throw job_error("an installed circuit's job is synthesized only in a worker of its pool");
+  const auto c = find_circuit(ctx->pool, s.installed);
+  if (!c) throw job_error("the circuit " + s.installed + " was removed from the pool after the job was submitted");
+  if (c->id != s.circuit_id)
+    throw job_error("the circuit " + s.installed +
+                    " was installed again (another key or generator) after the job was submitted");
+  if (auto why = coefficients_refusal(shape_of(pk))) throw job_error(*why);
+  const auto inputs = read_inputs(s.inputs_file, s.inputs_identity);
+  std::uint64_t n = 0;
+  {
+    opaque_phase phase(p);  // the generator reports no progress: the deadline bounds it
+    generated_witness w;
+    {
+      private_dir dir("generator");
+      w = generate_witness(unpack_circuit(ctx->pool, *c, dir.path), inputs, ctx->limits);
+    }
+    try {
+      n = r1cs::wtns_size(w.wtns);
+      if (n != pk.n_vars)
+        throw job_error("the circuit's generator wrote " + std::to_string(n) + " witness values, its key expects " +
+                        std::to_string(pk.n_vars));
+      r1cs::read_wtns_into<C>(w.wtns, buf.z);
+    } catch (const r1cs::format_error& e) {
+      throw job_error("the witness the circuit's generator wrote: " + std::string(e.what()));
+    }
+  }
+  if (!buf.z[0].is_one()) throw job_error("the witness does not start with the constant 1");
+  opaque_phase phase(p);
+  groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
+  return {pk.domain_size, n};
+}
+
+template <class C>
+synth_stats synthesize_any(const groth16::basic_proving_key<C>& pk, const spec& s, std::uint32_t partition,
+                           groth16::basic_buffer_view<C> buf, progress* p, const installed_context* ctx) {
+  if (s.is_native()) return synthesize_native<C>(pk, s, partition, buf, p);
+  if (s.is_installed()) return synthesize_installed<C>(pk, s, buf, p, ctx);
+  return synthesize_circom<C>(pk, s, buf, p);
+}
+
 }  // namespace
 
 std::optional<std::string> coefficients_refusal(const key_shape& k) {
@@ -203,26 +249,26 @@ r1cs::r1cs_bounds r1cs_bounds_of(const key_shape& k) {
 }
 
 synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partition, const shm::slot_payload& slot,
-                       progress* p) {
+                       progress* p, const installed_context* ctx) {
   return key.visit([&](const auto& pk) {
     using C = typename std::remove_cvref_t<decltype(pk)>::curve;
-    const auto buf = slot_buffers<C>(slot, pk);
-    return s.is_native() ? synthesize_native<C>(pk, s, partition, buf, p) : synthesize_circom<C>(pk, s, buf, p);
+    return synthesize_any<C>(pk, s, partition, slot_buffers<C>(slot, pk), p, ctx);
   });
 }
 
 template <class C>
 synth_stats synthesize(const groth16::basic_proving_key<C>& pk, const spec& s, std::uint32_t partition,
-                       std::type_identity_t<groth16::basic_buffer_view<C>> buf, progress* p) {
+                       std::type_identity_t<groth16::basic_buffer_view<C>> buf, progress* p,
+                       const installed_context* ctx) {
   if (buf.a.size() != pk.domain_size || buf.b.size() != pk.domain_size || buf.c.size() != pk.domain_size ||
       buf.z.size() != pk.n_vars)
     throw job_error("synthesis buffers do not match the key's domain and witness sizes");
-  return s.is_native() ? synthesize_native<C>(pk, s, partition, buf, p) : synthesize_circom<C>(pk, s, buf, p);
+  return synthesize_any<C>(pk, s, partition, buf, p, ctx);
 }
 
 #define CUZK_INSTANTIATE(C)                                                                            \
   template synth_stats synthesize<C>(const groth16::basic_proving_key<C>&, const spec&, std::uint32_t, \
-                                     groth16::basic_buffer_view<C>, progress*);
+                                     groth16::basic_buffer_view<C>, progress*, const installed_context*);
 CUZK_CURVES(CUZK_INSTANTIATE)
 #undef CUZK_INSTANTIATE
 

@@ -14,11 +14,19 @@
 #include "groth16/keys.hpp"
 #include "groth16/native.hpp"
 #include "job/any_key.hpp"
+#include "job/generator_sandbox.hpp"
 #include "job/spec.hpp"
 #include "r1cs/r1cs_file.hpp"
 #include "shm/slot_table.hpp"
 
 namespace cuzk::job {
+
+/* What an installed circom circuit's job needs besides its spec: the pool it is installed in and the limits its
+   witness generator runs under (job/generator_sandbox.hpp). */
+struct installed_context {
+  std::string pool;
+  sandbox_limits limits;
+};
 
 struct synth_stats {
   std::uint64_t n_constraints = 0;  // rows written before the public-input rows
@@ -71,11 +79,12 @@ class progress {
    every constraint and witness value written. */
 template <class C>
 synth_stats synthesize(const groth16::basic_proving_key<C>& pk, const spec& s, std::uint32_t partition,
-                       std::type_identity_t<groth16::basic_buffer_view<C>> buf, progress* p = nullptr);
+                       std::type_identity_t<groth16::basic_buffer_view<C>> buf, progress* p = nullptr,
+                       const installed_context* ctx = nullptr);
 /* The same into a slot, for a key of either curve (the witness's and
    constraint system's primes must be the key's: job_error naming both). */
 synth_stats synthesize(const any_key& key, const spec& s, std::uint32_t partition, const shm::slot_payload& slot,
-                       progress* p = nullptr);
+                       progress* p = nullptr, const installed_context* ctx = nullptr);
 
 /* Why a witness without its .r1cs cannot be proven with this key (a native circuit's key keeps no A/B
    coefficients in the pool), or nullopt. */

@@ -239,7 +239,14 @@ synth_outcome worker::synthesize(const proto::assign& a) {
     auto spec = job::spec::from_json(a.spec);
     auto payload = slots_->payload(a.slot);
     if (!payload) throw job::job_error("slot " + std::to_string(a.slot) + " has no payload");
-    auto st = job::synthesize(pk, spec, a.partition, *payload, &progress_);
+    // An installed circuit's generator must end before the synthesis deadline, so that its job fails saying so
+    // and this worker lives on: it gets nine tenths of the time left.
+    job::installed_context ctx{opt_.pool, opt_.generator};
+    const auto now = shm::boot_ns();
+    const auto left = deadline_ns_.load() > now ? deadline_ns_.load() - now : 0;
+    ctx.limits.deadline = std::chrono::milliseconds(std::max<std::uint64_t>(1, left / 1000000 * 9 / 10));
+    ctx.limits.cpu_seconds = std::max<std::uint64_t>(1, left / 1000000000ULL);
+    auto st = job::synthesize(pk, spec, a.partition, *payload, &progress_, &ctx);
     shm::failpoint("worker.synthesized");
     if (!finish()) return {};  // given back: this process is exiting
     const auto ns =

@@ -47,6 +47,7 @@ struct worker_options {
   std::chrono::milliseconds synth_deadline{0};  // 0: default_synth_deadline(the key's domain)
   std::chrono::milliseconds stop_timeout{10000};
   std::chrono::milliseconds progress_grace{10000};  // liveness.hpp
+  job::sandbox_limits generator;  // an installed circuit's witness generator (its deadline and CPU time: the job's)
 };
 
 /* 60 s + 20 µs per element of the domain (2^16: 61 s, 2^20: 81 s, 2^24:

@@ -46,15 +46,21 @@ rule_result check_body(const submit& m) {
   CUZK_RULE(check_text("Submit.client", m.client, max_client_bytes));
   if (!in_range(m.priority, priority::high, priority::critical)) return fail("Submit.priority", "unknown");
   CUZK_RULE(check_partition_count("Submit.partitions", m.partitions));
-  CUZK_RULE(check_key("Submit.zkey", m.zkey));
+  if (const auto* i = std::get_if<installed_work>(&m.work)) {
+    if (!m.zkey.empty()) return fail("Submit.zkey", "set for an installed circuit (its key is the circuit's)");
+    CUZK_RULE(check_token("Submit.installed.circuit", i->circuit, max_circuit_name_bytes));
+    if (i->inputs_json.empty()) return fail("Submit.installed.inputs_json", "missing");
+    CUZK_RULE(check_text("Submit.installed.inputs_json", i->inputs_json, max_circuit_inputs_bytes, true));
+  } else {
+    CUZK_RULE(check_key("Submit.zkey", m.zkey));
+  }
   if (const auto* n = std::get_if<native_work>(&m.work)) {
     CUZK_RULE(check_token("Submit.native.circuit", n->circuit, max_circuit_bytes));
     if (n->inputs_json.empty()) return fail("Submit.native.inputs_json", "missing");
     CUZK_RULE(check_text("Submit.native.inputs_json", n->inputs_json, max_inputs_bytes, true));
-  } else {
-    const auto& c = std::get<circom_work>(m.work);
-    CUZK_RULE(check_file_ref("Submit.circom.wtns", c.wtns));
-    if (c.r1cs) CUZK_RULE(check_file_ref("Submit.circom.r1cs", *c.r1cs));
+  } else if (const auto* c = std::get_if<circom_work>(&m.work)) {
+    CUZK_RULE(check_file_ref("Submit.circom.wtns", c->wtns));
+    if (c->r1cs) CUZK_RULE(check_file_ref("Submit.circom.r1cs", *c->r1cs));
   }
   if (m.blinding) {
     CUZK_RULE(check_decimal("Submit.blinding.r", m.blinding->r));

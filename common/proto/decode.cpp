@@ -120,8 +120,10 @@ struct converter {
       circom_work c{w.circom().wtns(), std::nullopt};
       if (w.circom().has_r1cs()) c.r1cs = w.circom().r1cs();
       m.work = std::move(c);
+    } else if (w.has_installed()) {
+      m.work = installed_work{w.installed().circuit(), w.installed().inputs_json()};
     } else if (!failure) {
-      failure = "Submit.work: neither native nor circom";
+      failure = "Submit.work: neither native, circom nor installed";
     }
     if (w.has_blinding()) m.blinding = blinding{w.blinding().r(), w.blinding().s()};
     return m;

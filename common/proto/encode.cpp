@@ -94,10 +94,13 @@ void put(wire::Envelope& e, const body& b) {
                    if (const auto* n = std::get_if<native_work>(&m.work)) {
                      w->mutable_native()->set_circuit(n->circuit);
                      w->mutable_native()->set_inputs_json(n->inputs_json);
+                   } else if (const auto* c = std::get_if<circom_work>(&m.work)) {
+                     w->mutable_circom()->set_wtns(c->wtns);
+                     if (c->r1cs) w->mutable_circom()->set_r1cs(*c->r1cs);
                    } else {
-                     const auto& c = std::get<circom_work>(m.work);
-                     w->mutable_circom()->set_wtns(c.wtns);
-                     if (c.r1cs) w->mutable_circom()->set_r1cs(*c.r1cs);
+                     const auto& i = std::get<installed_work>(m.work);
+                     w->mutable_installed()->set_circuit(i.circuit);
+                     w->mutable_installed()->set_inputs_json(i.inputs_json);
                    }
                    if (m.blinding) {
                      w->mutable_blinding()->set_r(m.blinding->r);

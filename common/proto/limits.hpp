@@ -26,6 +26,9 @@ inline constexpr std::size_t max_path_bytes = 1023;
 inline constexpr std::size_t max_circuit_bytes = 256;
 inline constexpr std::size_t max_spec_bytes = 2048;  // shm::spec_bytes
 inline constexpr std::size_t max_inputs_bytes = max_spec_bytes;
+inline constexpr std::size_t max_circuit_name_bytes = 64;  // job::is_circuit_name
+inline constexpr std::size_t max_circuit_inputs_bytes =
+    192 * 1024;                                        // an installed circom circuit's inputs, in one frame
 inline constexpr std::size_t max_decimal_digits = 78;  // Fr < 2^255 has ≤ 77 digits
 inline constexpr std::size_t max_error_bytes = 1024;
 inline constexpr std::size_t max_proof_json_bytes = 16 * 1024;

@@ -58,6 +58,12 @@ struct circom_work {
   std::optional<std::string> r1cs;  // absolute path
   friend bool operator==(const circom_work&, const circom_work&) = default;
 };
+/* An installed circom circuit (cuzk circuit install) and its input JSON: the witness is computed by a worker. */
+struct installed_work {
+  std::string circuit;  // its name in the pool
+  std::string inputs_json;
+  friend bool operator==(const installed_work&, const installed_work&) = default;
+};
 struct blinding {
   std::string r, s;  // decimal
   friend bool operator==(const blinding&, const blinding&) = default;
@@ -68,8 +74,8 @@ struct submit {
   std::string client;
   proto::priority priority = priority::normal;
   std::uint32_t partitions = 1;
-  std::string zkey;  // absolute path
-  std::variant<native_work, circom_work> work;
+  std::string zkey;  // absolute path or key id; empty for an installed circuit (its key is the circuit's)
+  std::variant<native_work, circom_work, installed_work> work;
   std::optional<proto::blinding> blinding;
   friend bool operator==(const submit&, const submit&) = default;
 };

@@ -235,6 +235,7 @@ void cluster_claims::taken_in(const cluster_job& j,
   auto remove_files = [&] {
     std::error_code ec;
     for (const auto& [kind, path] : files) std::filesystem::remove(path, ec);
+    if (!r.inputs_file.empty()) std::filesystem::remove(r.inputs_file, ec);
   };
   if (r.code) {
     remove_files();
@@ -263,6 +264,7 @@ void cluster_claims::taken_in(const cluster_job& j,
     return report(out->job, true);
   }
   for (const auto& [kind, path] : files) c_.spool.adopt(owner, path, kind, out->job);
+  if (!r.inputs_file.empty()) c_.spool.adopt(owner, r.inputs_file, proto::upload_kind::wtns, out->job);
   dispatch_();
 }
 

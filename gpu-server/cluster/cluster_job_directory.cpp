@@ -70,7 +70,8 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
   // the files it named by path as this node opened them under its identity.
   // No node ever opens a client's path for a job it claimed.
   proto::submit request = s;
-  request.zkey = r.key_id;
+  if (!std::holds_alternative<proto::installed_work>(request.work))
+    request.zkey = r.key_id;  // an installed circuit is named, with its inputs: each node finds its key
   struct source {
     std::string kind, path;             // path: the spool file, or the client's (for errors)
     std::shared_ptr<opened_file> file;  // the client's file, opened under its identity; null: the spool file

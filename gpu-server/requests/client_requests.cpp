@@ -2,6 +2,7 @@
 #include "requests/critical_refusals.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -36,10 +37,14 @@ std::array<std::uint8_t, 16> request_digest(const proto::submit& s) {
     field(buf, "native");
     field(buf, n->circuit);
     field(buf, n->inputs_json);
-  } else {
-    const auto& c = std::get<proto::circom_work>(s.work);
+  } else if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
     field(buf, "circom");
-    field(buf, c.wtns);  // not the .r1cs: it only names a failing constraint, the proof is the same
+    field(buf, c->wtns);  // not the .r1cs: it only names a failing constraint, the proof is the same
+  } else {
+    const auto& i = std::get<proto::installed_work>(s.work);
+    field(buf, "installed");
+    field(buf, i.circuit);
+    field(buf, i.inputs_json);
   }
   field(buf, std::to_string(s.partitions));
   field(buf, s.blinding ? s.blinding->r + "," + s.blinding->s : "");
@@ -62,6 +67,7 @@ std::optional<std::string> client_requests::precheck(const peer& p, const proto:
              "path on the server's host";
   }
   if (auto why = reserved_job_id(s.job_id)) return why;
+  if (std::holds_alternative<proto::installed_work>(s.work)) return std::nullopt;  // a name and inputs, no path
   if (auto why = c_.keys.refusal(s.zkey)) return why;
   if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
     for (const auto* f : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr}) {
@@ -268,8 +274,14 @@ void client_requests::on_prepared(const submission& sub, prepared r) {
     }
   const bool charged = critical && c_.opt.critical.partitions_per_minute > 0;
   if (charged) critical_budget(p.cred.uid) -= s.partitions;
-  c_.directory.record(sub, std::move(r), [this, charged, p = sub.p, s = sub.s](recorded out) {
+  const std::string inputs = r.inputs_file;
+  c_.directory.record(sub, std::move(r), [this, charged, p = sub.p, s = sub.s, inputs](recorded out) {
     if (charged && !out.created) critical_budget(p.cred.uid) += s.partitions;
+    // An installed circuit's inputs are the new job's file (removed when it ends), else they go.
+    if (!inputs.empty() && out.job && out.created)
+      c_.uploaded.adopt(p.cred.uid, inputs, proto::upload_kind::wtns, *out.job);
+    else if (!inputs.empty())
+      (void)::unlink(inputs.c_str());
     // The uploads it names are the new job's now, the directory's (the spool's copies go), or the client's again.
     for (const auto& [id, kind] : named_uploads(s))
       if (out.job)

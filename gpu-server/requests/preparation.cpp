@@ -21,6 +21,8 @@
 
 #include "circuits/registry.hpp"
 #include "groth16/prover.hpp"
+#include "job/circom_inputs.hpp"
+#include "job/circuit_store.hpp"
 #include "job/file_identity.hpp"
 #include "job/result.hpp"
 #include "job/spec.hpp"
@@ -138,14 +140,30 @@ void check_constraint_system(int fd, const std::string& path, const job::key_sha
 
 }  // namespace
 
-prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys,
-                 const shm::slot_table& slots, const file_policy& witnesses, const std::string& pool,
-                 const spooled& uploaded, bool keep_named) {
+namespace {
+
+prepared prepare_request(const proto::submit& s, const net::peer_credentials& who, key_store& keys,
+                         const shm::slot_table& slots, const file_policy& witnesses, const std::string& pool,
+                         const spooled& uploaded, bool keep_named) {
   prepared r;
   try {
-    r.pk = keys.resolve(s.zkey, who, r.key_id);
+    // An installed circuit names its key: the one it was installed with.
+    const auto* inst = std::get_if<proto::installed_work>(&s.work);
+    std::optional<job::installed_circuit> circuit;
+    if (inst) {
+      circuit = job::find_circuit(pool, inst->circuit);
+      if (!circuit) {
+        r.code = proto::error_code::unknown_circuit;
+        r.error = "the pool " + pool + " holds no circuit " + util::printable(inst->circuit, 64) +
+                  " (an operator installs circuits with cuzk circuit install)";
+        return r;
+      }
+      job::check_circom_inputs(inst->inputs_json);
+    }
+    const std::string zkey = circuit ? circuit->key_id : s.zkey;
+    r.pk = keys.resolve(zkey, who, r.key_id);
     const auto& pk = r.pk.shape();
-    const bool by_path = !shm::is_key_id(s.zkey);
+    const bool by_path = !shm::is_key_id(zkey);
     if (!slots.class_for(pk.domain_size, pk.n_vars)) {
       r.code = proto::error_code::bad_request;
       r.error = "no slot class of pool " + pool + " holds domain 2^" + std::to_string(pk.log_domain()) + " with " +
@@ -162,8 +180,14 @@ prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_s
       return r;
     }
     job::spec sp;
-    sp.zkey = s.zkey;
-    if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
+    sp.zkey = zkey;
+    if (inst) {
+      if (auto why = job::coefficients_refusal(pk)) throw job::job_error(*why);
+      sp.installed = circuit->name;
+      sp.circuit_id = circuit->id;
+      std::tie(sp.inputs_file, sp.inputs_identity) = job::store_inputs(pool, inst->inputs_json);
+      r.inputs_file = sp.inputs_file;
+    } else if (const auto* n = std::get_if<proto::native_work>(&s.work)) {
       curves::visit(pk.curve, [&](auto curve) { check_native<decltype(curve)>(pk, *n, s.partitions); });
       sp.circuit = n->circuit;
       sp.inputs = n->inputs_json;
@@ -220,6 +244,19 @@ prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_s
   } catch (const std::exception& e) {
     r.code = proto::error_code::bad_request;
     r.error = e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
+prepared prepare(const proto::submit& s, const net::peer_credentials& who, key_store& keys,
+                 const shm::slot_table& slots, const file_policy& witnesses, const std::string& pool,
+                 const spooled& uploaded, bool keep_named) {
+  prepared r = prepare_request(s, who, keys, slots, witnesses, pool, uploaded, keep_named);
+  if (r.code && !r.inputs_file.empty()) {  // refused: the inputs it stored go
+    (void)::unlink(r.inputs_file.c_str());
+    r.inputs_file.clear();
   }
   return r;
 }

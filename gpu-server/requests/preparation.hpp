@@ -25,6 +25,9 @@ struct prepared {
   /* keep_named: the circom files the client named by path, as opened under the client's identity (a
      cluster node sends their bytes with the job: no other node opens the path). */
   std::shared_ptr<opened_file> wtns_file, r1cs_file;
+  /* An installed circuit's inputs, stored in the pool's directory for the job (job::store_inputs): the job's file
+     once it is recorded, removed if it is not. */
+  std::string inputs_file;
 };
 
 /* A circom Submit's files that are the client's own uploads (uploads.hpp): spool paths the loop resolved. */

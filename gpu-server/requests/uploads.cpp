@@ -9,12 +9,14 @@
 #include <cstring>
 #include <set>
 
+#include "job/circuit_store.hpp"
 #include "job/spec.hpp"
 #include "proto/names.hpp"
 #include "r1cs/binfile.hpp"
 #include "r1cs/error.hpp"
 #include "r1cs/input_file.hpp"
 #include "r1cs/wtns_file.hpp"
+#include "shm/shm_dir.hpp"
 #include "shm/srs_region.hpp"
 #include "util/fd_guard.hpp"
 #include "util/hex.hpp"
@@ -56,6 +58,7 @@ std::vector<std::pair<std::string, proto::upload_kind>> named_uploads(const prot
 
 uploads::uploads(const server_options& opt, key_store& keys, const shm::job_table& jobs, outbox& out)
     : opt_(opt), keys_(keys), jobs_(jobs), out_(out), dir_(opt.uploads.spool_dir) {
+  keep_inputs_files();
   if (dir_.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
@@ -80,6 +83,26 @@ uploads::uploads(const server_options& opt, key_store& keys, const shm::job_tabl
   for (const auto& e : std::filesystem::directory_iterator(dir_, ec))
     if (!named.count(e.path().string())) std::filesystem::remove(e.path(), ec);
   spdlog::info("spool {}: clients may stream witnesses ({} file(s) of queued jobs kept)", dir_.string(), named.size());
+}
+
+// An installed circuit's inputs (job::store_inputs) a previous server's active jobs name are theirs again; the
+// others go.
+void uploads::keep_inputs_files() {
+  std::set<std::string> named;
+  jobs_.for_each([&](shm::job_ref j, const shm::job_record& rec) {
+    if (shm::job_word_state(rec) != shm::job_state::active) return;
+    try {
+      const auto sp = job::spec::from_json(std::string_view(rec.spec, rec.spec_len));
+      if (sp.inputs_file.empty() || !job::is_inputs_file(opt_.pool, sp.inputs_file)) return;
+      named.insert(sp.inputs_file);
+      adopt(rec.owner_uid, sp.inputs_file, proto::upload_kind::wtns, j);
+    } catch (const std::exception&) {
+    }
+  });
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(shm::shm_dir(), ec))
+    if (job::is_inputs_file(opt_.pool, e.path()) && !named.count(e.path().string()))
+      std::filesystem::remove(e.path(), ec);
 }
 
 std::uint64_t uploads::bytes() const {

@@ -74,6 +74,7 @@ class uploads {
      the same reply, before any size is checked, so that an upload tells nothing of other keys. */
   std::optional<std::string> unknown_key(const peer& p, const proto::upload& u);
   void drop(std::map<key, entry>::iterator it);
+  void keep_inputs_files();
 
   const server_options& opt_;
   key_store& keys_;

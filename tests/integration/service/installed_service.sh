@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Circom circuits installed by name, proven from their input JSON through
+# the whole service (issue 39): cuzk circuit install (C++ and wasm
+# generators, both primes), cuzk submit --circuit NAME --inputs, the witness
+# computed by a synthesis worker in its confined generator, every proof
+# checked by snarkjs; a failing assert and a generator that sleeps past the
+# deadline fail their jobs by name while the workers live on and prove the
+# next; kill -9 of a worker mid-generation requeues the partition, leaks no
+# generator, and the job is proven.
+#   installed_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER FIXTURE_DIR WORKDIR
+# FIXTURE_DIR is the witness fixture (tests/interop/witness/witness.sh): only read.
+set -euo pipefail
+abs() { realpath -m -- "$1"; }
+cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") fixture=$(abs "$5") work=$(abs "$6")
+here=$(cd "$(dirname "$0")/../../interop" && pwd)
+bin=$here/node_modules/.bin
+snarkjs() { node "$bin/snarkjs" "$@"; }
+seed=${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "[cuzk] test seed $seed (replay with CUZK_TEST_SEED=$seed)"
+inputs() { # SALT [bad]: four values below a bound, or one past it
+  node -e 'let s=BigInt(process.argv[1])*7919n+BigInt(process.argv[2]);const r=()=>{s=(s*6364136223846793005n+1442695040888963407n)%(1n<<64n);return s>>33n};
+    const bound=1000000n+r()%1000000000n;const x=[0,1,2,3].map(()=>(r()%bound).toString());
+    if(process.argv[3]==="bad")x[1]=(bound+1n).toString();
+    console.log(JSON.stringify({x,bound:bound.toString()}))' "$seed" "$1" "${2:-good}"
+}
+. "$(dirname "$0")/service_lib.sh"
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+pool=cuzk-installed-$$
+endpoint=ipc://$work/cuzk.sock
+worker_endpoint=ipc://$work/worker.sock
+
+step "pool and circuits"
+"$cuzk_shm" create --name "$pool" --slots 4x2048 --jobs 64 > shm.log
+"$cuzk" circuit install b-cpp --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$fixture/bn128/bounded_cpp/bounded"
+"$cuzk" circuit install b-wasm --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" \
+  --wasm "$fixture/bn128/bounded_js/bounded.wasm"
+"$cuzk" circuit install b-bls --pool "$pool" --zkey "$fixture/bls12381/bounded.zkey" \
+  --cpp "$fixture/bls12381/bounded_cpp/bounded"
+# generators of the operator's that misbehave: one sleeps (exec: it may not fork), one is slow, then the real one
+printf '#!/bin/bash\nexec sleep 3600\n' > sleeper
+printf '#!/bin/bash\nSECONDS=0\nwhile ((SECONDS < 3)); do :; done\nexec %s "$@"\n' "$fixture/bn128/bounded_cpp/bounded" > slow
+chmod +x sleeper slow
+: > sleeper.dat
+: > slow.dat
+"$cuzk" circuit install sleeper --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$work/sleeper"
+"$cuzk" circuit install slow --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$work/slow"
+"$cuzk" circuits --pool "$pool" | tee circuits.txt
+[ "$(grep -c ' key ' circuits.txt)" = 5 ] || fail "cuzk circuits does not list the five circuits"
+
+step "server and two workers (synthesis deadline 8 s)"
+"$server_bin" --pool "$pool" --endpoint "$endpoint" --worker-endpoint "$worker_endpoint" --backend cpu \
+  > server.log 2>&1 &
+server_pid=$!
+start_worker() {
+  "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$1" --synth-deadline 8 \
+    >> "worker$1.log" 2>&1 &
+  worker_pids+=($!)
+}
+workers() { "$cuzk" status --endpoint "$endpoint" --json > st.json 2> /dev/null &&
+  node -e 'console.log(JSON.parse(require("fs").readFileSync("st.json")).workers.filter(w=>w.state!=="hung").length)'; }
+start_worker 1
+start_worker 2
+for _ in $(seq 150); do
+  [ -S "$work/cuzk.sock" ] && [ "$(workers || echo 0)" = 2 ] && break
+  kill -0 "$server_pid" 2> /dev/null || fail "the server exited"
+  sleep 0.2
+done
+[ "$(workers)" = 2 ] || fail "the workers did not register"
+
+prove() { # NAME CIRCUIT PRIME SALT: submitted with its inputs, waited for, verified by snarkjs
+  inputs "$4" > "$1.in.json"
+  "$cuzk" submit --endpoint "$endpoint" --job-id "$1" --circuit "$2" --inputs "$1.in.json" --wait \
+    --proof "$1.proof.json" --public "$1.public.json" --vk "$fixture/$3/vk.json" 2> "$1.err" ||
+    { cat "$1.err"; fail "job $1 ($2) was not proven"; }
+  snarkjs groth16 verify "$fixture/$3/vk.json" "$1.public.json" "$1.proof.json" | grep -q OK ||
+    fail "snarkjs rejects job $1's proof"
+  echo "job $1 ($2): proven from its inputs, verified by snarkjs"
+}
+
+step "inputs to proofs: the C++ and wasm generators, both primes"
+prove j1 b-cpp bn128 1
+prove j2 b-wasm bn128 2
+prove j3 b-bls bls12381 3
+
+step "a failing assert fails its job with circom's message; the workers prove the next"
+inputs 4 bad > bad.in.json
+rc=0
+"$cuzk" submit --endpoint "$endpoint" --job-id bad --circuit b-cpp --inputs bad.in.json --wait \
+  --proof bad.proof.json --public bad.public.json 2> bad.err || rc=$?
+cat bad.err
+[ $rc != 0 ] && [ ! -e bad.proof.json ] || fail "a failing assert gave a proof (rc $rc)"
+grep -q "Failed assert in template/function Bounded line 15" bad.err || fail "the job's error is not circom's"
+prove j4 b-wasm bn128 5
+[ "$(workers)" = 2 ] || fail "a worker went with the failing assert"
+
+step "a generator past the deadline fails its job saying so; the workers live on"
+inputs 6 > sleep.in.json
+rc=0
+"$cuzk" submit --endpoint "$endpoint" --job-id sleepy --circuit sleeper --inputs sleep.in.json --wait \
+  --proof s.proof.json --public s.public.json 2> sleepy.err || rc=$?
+cat sleepy.err
+[ $rc != 0 ] && grep -q "was stopped at the deadline" sleepy.err || fail "the sleeping generator was not stopped"
+prove j5 b-cpp bn128 7
+[ "$(workers)" = 2 ] || fail "a worker went with the sleeping generator"
+grep -q "syntheses\|ended its worker" server.log && fail "the generator's failure counted as a worker's crash" || true
+
+step "an unknown circuit is refused at once"
+rc=0
+"$cuzk" submit --endpoint "$endpoint" --job-id nope --circuit no-such --inputs j1.in.json 2> nope.err || rc=$?
+cat nope.err
+[ $rc != 0 ] && grep -q "holds no circuit no-such" nope.err || fail "an unknown circuit was not refused"
+
+step "kill -9 of the worker mid-generation: requeued, no generator left, proven"
+inputs 8 > slow.in.json
+"$cuzk" submit --endpoint "$endpoint" --job-id slow --circuit slow --inputs slow.in.json > /dev/null 2> slow.err
+victim=""
+for _ in $(seq 100); do
+  for i in 0 1; do
+    gen=$(pgrep -f "^/bin/bash .*/slow input.json" | head -1 || true)
+    [ -n "$gen" ] && victim=$(ps -o ppid= -p "$gen" | tr -d ' ') && break 2
+  done
+  sleep 0.1
+done
+[ -n "$victim" ] || fail "no worker ran the slow generator"
+kill -9 "$victim"
+sleep 0.5
+pgrep -f "^/bin/bash .*/slow input.json" | grep -qx "$gen" && fail "the killed worker's generator lives on"
+start_worker 3
+"$cuzk" wait --endpoint "$endpoint" --job-id slow --proof slow.proof.json --public slow.public.json --timeout 120 \
+  2> slow-wait.err || { cat slow-wait.err; fail "the job of the killed worker was not proven"; }
+snarkjs groth16 verify "$fixture/bn128/vk.json" slow.public.json slow.proof.json | grep -q OK ||
+  fail "snarkjs rejects the requeued job's proof"
+grep -q "died" server.log || fail "the server did not see the worker die"
+echo "killed worker $victim mid-generation: requeued and proven"
+step "every ended job's inputs file is gone (the server's next tick removes it)"
+for _ in $(seq 50); do
+  left=$(find "${CUZK_SHM_DIR:-/dev/shm/cuzk}" -maxdepth 1 -name "$pool.inputs.*" | wc -l)
+  [ "$left" = 0 ] && break
+  sleep 0.1
+done
+[ "$left" = 0 ] || fail "$left inputs file(s) outlive their jobs"
+echo "PASS"
