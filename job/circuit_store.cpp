@@ -14,12 +14,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "circuits/registry.hpp"
 #include "job/file_identity.hpp"
 #include "job/spec.hpp"
 #include "shm/shm_dir.hpp"
 #include "shm/srs_header.hpp"
 #include "shm/srs_region.hpp"
 #include "util/fd_guard.hpp"
+#include "util/names.hpp"
 
 namespace cuzk::job {
 
@@ -105,19 +107,15 @@ std::string id_of(const installed_circuit& c) {
 
 }  // namespace
 
-bool is_circuit_name(std::string_view name) {
-  if (name.empty() || name.size() > 64 || name.front() == '.') return false;
-  for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-          c == '-'))
-      return false;
-  return true;
-}
+bool is_circuit_name(std::string_view name) { return util::is_plain_name(name); }
 
 installed_circuit install_circuit(const std::string& pool, const std::string& name, const std::string& key_id,
                                   const witness_generator& g) {
   if (!is_circuit_name(name))
     throw job_error("a circuit's name is 1 to 64 of A-Z a-z 0-9 . _ - (not starting with a dot), not '" + name + "'");
+  for (const auto& n : circuits::known_circuits())
+    if (n.name == name)
+      throw job_error("'" + name + "' is a native circuit's name (cuzk circuits): a client could not name this one");
   installed_circuit c;
   c.name = name;
   c.key_id = key_id;

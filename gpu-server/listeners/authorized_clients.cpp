@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "net/curve_keys.hpp"
+#include "util/names.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -35,14 +36,7 @@ uid_t network_uid(std::string_view name) {
   return u == static_cast<uid_t>(-1) ? u - 1 : u;  // -1 is nobody's uid
 }
 
-bool is_client_name(std::string_view name) {
-  if (name.empty() || name.size() > 64 || name.front() == '.') return false;
-  for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-          c == '-'))
-      return false;
-  return true;
-}
+bool is_client_name(std::string_view name) { return util::is_plain_name(name); }
 
 authorized_clients::authorized_clients(std::filesystem::path dir) : dir_(std::move(dir)) {
   std::error_code ec;

@@ -9,14 +9,8 @@
 set -euo pipefail
 cuzk=$1 work=$2 step=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
-bin=$here/node_modules/.bin
-if [ ! -x "$bin/snarkjs" ] || [ ! -x "$bin/circom2" ]; then
-  echo "snarkjs/circom2 are missing from tests/interop/node_modules: run scripts/setup.sh" >&2
-  exit 1
-fi
-snarkjs() { node "$bin/snarkjs" "$@"; }
-seed=${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-echo "[cuzk] interop seed $seed (replay with CUZK_TEST_SEED=$seed)"
+seed_name=interop
+. "$here/oracles.sh"
 rand_fr() { # a random decimal below 2^200 from the seed and a salt
   node -e 'let s=BigInt(process.argv[1])*1000003n+BigInt(process.argv[2]);let x=0n;for(let i=0;i<5;i++){s=(s*6364136223846793005n+1442695040888963407n)%(1n<<64n);x=(x<<40n)|(s>>24n);}console.log(x.toString())' "$seed" "$1"
 }
