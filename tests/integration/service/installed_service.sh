@@ -126,8 +126,11 @@ for _ in $(seq 100); do
 done
 [ -n "$victim" ] || fail "no worker ran the slow generator"
 kill -9 "$victim"
-sleep 0.5
-pgrep -f "^/bin/bash .*/slow input.json" | grep -qx "$gen" && fail "the killed worker's generator lives on"
+for _ in $(seq 50); do # its generator dies with it (PR_SET_PDEATHSIG): waited for, at most 5 s
+  kill -0 "$gen" 2> /dev/null || break
+  sleep 0.1
+done
+kill -0 "$gen" 2> /dev/null && fail "the killed worker's generator lives on"
 start_worker 3
 "$cuzk" wait --endpoint "$endpoint" --job-id slow --proof slow.proof.json --public slow.public.json --timeout 120 \
   2> slow-wait.err || { cat slow-wait.err; fail "the job of the killed worker was not proven"; }
