@@ -76,7 +76,13 @@ json to_json(const proto::capacity& c) {
           {"accepting", c.accepting},
           {"refusal", c.refusal.empty() ? json(nullptr) : json(c.refusal)},
           {"jobs_held", c.jobs_held},
-          {"jobs_limit", c.jobs_limit}};
+          {"jobs_limit", c.jobs_limit},
+          {"circuits", [&] {
+             json v = json::array();
+             for (const auto& k : c.circuits)
+               v.push_back({{"name", k.name}, {"generator", k.generator}, {"key_id", k.key_id}});
+             return v;
+           }()}};
 }
 
 json to_json(const proto::status_reply& r) {
@@ -200,6 +206,9 @@ void print_capacity(const proto::capacity& c) {
   for (const auto& k : c.classes)
     std::printf("  %-6u 2^%-8d %-12llu %6u %5u\n", k.class_index, std::countr_zero(k.domain),
                 static_cast<unsigned long long>(k.witness), k.slots, k.free);
+  if (!c.circuits.empty()) std::printf("  %-24s %-9s %s\n", "CIRCUIT", "GENERATOR", "KEY");
+  for (const auto& k : c.circuits)
+    std::printf("  %-24s %-9s %s\n", shown(k.name).c_str(), shown(k.generator).c_str(), shown(k.key_id).c_str());
 }
 
 void print_cluster(const proto::cluster_view& c) {

@@ -161,6 +161,15 @@ rule_result check_capacity(const std::string& f, const capacity& c) {
                 std::to_string(c.classes.size()) + " classes, at most " + std::to_string(max_capacity_classes));
   for (std::size_t i = 0; i < c.classes.size(); ++i)
     if (c.classes[i].free > c.classes[i].slots) return fail(at(f + ".classes", i) + ".free", "more than slots");
+  if (c.circuits.size() > max_capacity_circuits)
+    return fail(f + ".circuits",
+                std::to_string(c.circuits.size()) + " circuits, at most " + std::to_string(max_capacity_circuits));
+  for (std::size_t i = 0; i < c.circuits.size(); ++i) {
+    const auto& k = c.circuits[i];
+    CUZK_RULE(check_token(at(f + ".circuits", i) + ".name", k.name, max_circuit_name_bytes));
+    if (k.generator != "cpp" && k.generator != "wasm") return fail(at(f + ".circuits", i) + ".generator", "unknown");
+    CUZK_RULE(check_token(at(f + ".circuits", i) + ".key_id", k.key_id, max_key_id_bytes));
+  }
   if (!(c.partitions_per_minute >= 0) || !(c.estimated_wait_s >= 0))
     return fail(f, "a negative or undefined rate or wait");
   return check_text(f + ".refusal", c.refusal, max_error_bytes, true);

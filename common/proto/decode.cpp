@@ -203,6 +203,7 @@ struct converter {
         out.keys.push_back({k.key_id(), proto::priority_from_wire(k.priority()), k.queued(), k.running()});
       for (const auto& k : c.classes())
         out.classes.push_back({k.class_index(), k.domain(), k.witness(), k.slots(), k.free()});
+      for (const auto& k : c.circuits()) out.circuits.push_back({k.name(), k.generator(), k.key_id()});
       out.partitions_per_minute = c.partitions_per_minute();
       out.estimated_wait_s = c.estimated_wait_s();
       out.accepting = c.accepting();

@@ -57,6 +57,12 @@ void put(wire::Capacity& w, const capacity& c) {
     wc->set_slots(k.slots);
     wc->set_free(k.free);
   }
+  for (const auto& k : c.circuits) {
+    auto* wc = w.add_circuits();
+    wc->set_name(k.name);
+    wc->set_generator(k.generator);
+    wc->set_key_id(k.key_id);
+  }
   w.set_partitions_per_minute(c.partitions_per_minute);
   w.set_estimated_wait_s(c.estimated_wait_s);
   w.set_accepting(c.accepting);

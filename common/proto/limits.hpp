@@ -40,6 +40,7 @@ inline constexpr std::size_t max_gpus = 64;        // StatusReply.gpus; device o
 inline constexpr std::size_t max_gpu_name_bytes = 255;
 inline constexpr std::size_t max_shifts_text_bytes = 80;  // gpu_status::resident_shifts, a key's
 inline constexpr std::size_t max_capacity_keys = 192;     // Capacity.keys: (key, priority) entries
+inline constexpr std::size_t max_capacity_circuits = 64;  // Capacity.circuits
 inline constexpr std::size_t max_capacity_classes = 8;    // Capacity.classes: the pool's slot classes
 inline constexpr std::size_t max_resident_keys = 256;     // per GpuStatus
 inline constexpr std::size_t max_cluster_nodes = 64;      // StatusReply.cluster.nodes (a larger cluster: the first 64)

@@ -207,6 +207,13 @@ struct class_capacity {
   std::uint32_t slots = 0, free = 0;
   friend bool operator==(const class_capacity&, const class_capacity&) = default;
 };
+/* A circom circuit installed in the node's pool (cuzk circuit install): what a client names in Submit.Installed. */
+struct installed_circuit {
+  std::string name;
+  std::string generator;  // "cpp" or "wasm"
+  std::string key_id;
+  friend bool operator==(const installed_circuit&, const installed_circuit&) = default;
+};
 struct capacity {
   std::vector<key_load> keys;
   std::vector<class_capacity> classes;
@@ -214,6 +221,7 @@ struct capacity {
   bool accepting = false;
   std::string refusal;
   std::uint32_t jobs_held = 0, jobs_limit = 0;
+  std::vector<installed_circuit> circuits;  // by name
   friend bool operator==(const capacity&, const capacity&) = default;
 };
 /* A node of the cluster as the database knows it. */

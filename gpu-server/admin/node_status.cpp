@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "admin/gpu_report.hpp"
+#include "job/circuit_store.hpp"
 
 namespace cuzk::server {
 
@@ -36,6 +37,16 @@ void node_status::capacity(proto::capacity& cap) const {
     cap.classes.push_back(
         {c, hdr.classes[c].domain, hdr.classes[c].witness, static_cast<std::uint32_t>(hdr.classes[c].count), free[c]});
   cap.partitions_per_minute = c_.proven.per_minute();
+  const auto now = std::chrono::steady_clock::now();
+  if (circuits_read_ == std::chrono::steady_clock::time_point{} || now - circuits_read_ > std::chrono::seconds(2)) {
+    circuits_.clear();
+    for (const auto& c : job::list_circuits(c_.opt.pool)) {
+      if (circuits_.size() == proto::max_capacity_circuits) break;
+      circuits_.push_back({c.name, c.kind_name(), c.key_id});
+    }
+    circuits_read_ = now;
+  }
+  cap.circuits = circuits_;
 }
 
 std::vector<proto::key_memory> node_status::key_memory() const {

@@ -4,6 +4,7 @@
 // in a reply is filled here; the jobs come from the job directory.
 #pragma once
 
+#include <chrono>
 #include <vector>
 
 #include "admin/throughput.hpp"
@@ -33,13 +34,16 @@ class node_status {
   /* The node's part of a status reply: the hung timeout and the GPUs; for operators also the slots, workers
      and keys' memory. */
   void describe(proto::status_reply& st, bool operator_view) const;
-  /* The node's part of a capacity: its slot classes (free and all) and its recent throughput. */
+  /* The node's part of a capacity: its slot classes (free and all), its recent throughput and the circom circuits
+     installed in its pool (read again at most every 2 s: a few small files in the pool's directory). */
   void capacity(proto::capacity& cap) const;
   /* The --key keys' host and device bytes and their host_copy policy (status, metrics, log). */
   std::vector<proto::key_memory> key_memory() const;
 
  private:
   context c_;
+  mutable std::vector<proto::installed_circuit> circuits_;
+  mutable std::chrono::steady_clock::time_point circuits_read_{};
 };
 
 }  // namespace cuzk::server

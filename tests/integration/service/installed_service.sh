@@ -70,6 +70,14 @@ for _ in $(seq 150); do
 done
 [ "$(workers)" = 2 ] || fail "the workers did not register"
 
+step "the capacity reply lists the installed circuits (what a scheduler routes by)"
+"$cuzk" status --endpoint "$endpoint" --capacity --json > cap.json
+node -e 'const c=JSON.parse(require("fs").readFileSync("cap.json")).circuits;
+  const n=c.map(x=>x.name+":"+x.generator).sort().join(",");
+  if(n!=="b-bls:cpp,b-cpp:cpp,b-wasm:wasm,sleeper:cpp,slow:cpp"){console.error("circuits:",n);process.exit(1)}' ||
+  fail "the capacity reply does not list the five circuits"
+"$cuzk" status --endpoint "$endpoint" --capacity | grep -q "^  b-wasm  *wasm" || fail "cuzk status --capacity does not show them"
+
 prove() { # NAME CIRCUIT PRIME SALT: submitted with its inputs, waited for, verified by snarkjs
   inputs "$4" > "$1.in.json"
   "$cuzk" submit --endpoint "$endpoint" --job-id "$1" --circuit "$2" --inputs "$1.in.json" --wait \

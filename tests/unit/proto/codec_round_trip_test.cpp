@@ -72,7 +72,8 @@ TEST(ProtoRoundTrip, AStatusReplyWithGpusAndPartitionTimingsSurvives) {
                         false,
                         "you hold 3 jobs",
                         3,
-                        4};
+                        4,
+                        {{"email-verifier", "cpp", "0123456789abcdef0123456789abcdef"}}};
   auto d = decode(encode(message{9, r}));
   ASSERT_TRUE(d) << d.error().reason;
   const auto& back = std::get<status_reply>(d->body);

@@ -129,13 +129,22 @@ const std::vector<broken>& cases() {
        }},
       {"CapacityWithMoreFreeSlotsThanSlots", "StatusReply.capacity.classes[0].free", [] {
          status_reply r;
-         r.capacity = capacity{{}, {{0, 1024, 1024, 1, 2}}, 0, 0, true, "", 0, 1};
+         r.capacity = capacity{{}, {{0, 1024, 1024, 1, 2}}, 0, 0, true, "", 0, 1, {}};
          return body{r};
        }},
       {"CapacityWithANegativeWait", "StatusReply.capacity", [] {
          status_reply r;
-         r.capacity = capacity{{}, {}, 0, -1, true, "", 0, 1};
+         r.capacity = capacity{{}, {}, 0, -1, true, "", 0, 1, {}};
          return body{r};
+       }},
+      {"CapacityWithACircuitOfAnUnknownGenerator", "StatusReply.capacity.circuits[0].generator", [] {
+         status_reply r;
+         r.capacity = capacity{{}, {}, 0, 0, true, "", 0, 1, {{"c", "python", "0123456789abcdef0123456789abcdef"}}};
+         return body{r};
+       }},
+      {"InstalledWorkWithAKey", "Submit.zkey", [] {
+         submit s{"job", "c", priority::normal, 1, "/k.zkey", installed_work{"c", "{}"}, std::nullopt};
+         return body{s};
        }},
       {"FetchWithoutJobId", "Fetch.job_id", [] { return body{fetch{""}}; }},
       {"WaitWithoutJobId", "Wait.job_id", [] { return body{wait_request{"", 10}}; }},
