@@ -108,7 +108,27 @@ step "a generator past the deadline fails its job saying so; the workers live on
 inputs 6 > sleep.in.json
 rc=0
 "$cuzk" submit --endpoint "$endpoint" --job-id sleepy --circuit sleeper --inputs sleep.in.json --wait \
-  --proof s.proof.json --public s.public.json 2> sleepy.err || rc=$?
+  --proof s.proof.json --public s.public.json 2> sleepy.err &
+sleepy=$!
+# While it runs: a second uid (nobody) reads neither its inputs nor the circuits, and installs nothing.
+shm_dir=${CUZK_SHM_DIR:-/dev/shm/cuzk}
+if [ "$(id -u)" = 0 ]; then
+  as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+  for _ in $(seq 50); do
+    in_file=$(find "$shm_dir" -maxdepth 1 -name "$pool.inputs.*" | head -1)
+    [ -n "$in_file" ] && break
+    sleep 0.1
+  done
+  [ -n "$in_file" ] || fail "the sleeping job's inputs file is not there"
+  as_nobody cat "$in_file" > /dev/null 2>&1 && fail "another uid read a job's inputs"
+  as_nobody cat "$shm_dir/$pool.circuit.b-cpp" > /dev/null 2>&1 && fail "another uid read an installed circuit"
+  as_nobody "$cuzk" circuit install evil --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" \
+    --wasm "$fixture/bn128/bounded_js/bounded.wasm" > nobody.out 2>&1 && fail "another uid installed a circuit"
+  [ ! -e "$shm_dir/$pool.circuit.evil" ] || fail "another uid's circuit file exists"
+  grep -q "may not use" nobody.out || fail "another uid's install was refused for another reason than the pool's directory"
+  echo "nobody: the inputs and circuits are unreadable and nothing was installed ($(tail -1 nobody.out))"
+fi
+wait "$sleepy" || rc=$?
 cat sleepy.err
 [ $rc != 0 ] && grep -q "was stopped at the deadline" sleepy.err || fail "the sleeping generator was not stopped"
 prove j5 b-cpp bn128 7
