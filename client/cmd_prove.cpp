@@ -1,6 +1,5 @@
 #include <cstdio>
 #include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <vector>
 
@@ -34,11 +33,7 @@ groth16::basic_blinding<C> parse_blinding(const std::string& s) {
 
 std::string inputs_of(const prove_args& a) {
   if (a.inputs.empty()) throw std::invalid_argument("a circom circuit's witness needs --inputs, its input JSON");
-  std::ifstream f(a.inputs, std::ios::binary);
-  std::string inputs((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (!f && !f.eof()) throw std::invalid_argument("cannot read " + a.inputs);
-  job::check_circom_inputs(inputs);
-  return inputs;
+  return job::read_circom_inputs(a.inputs);
 }
 
 /* snarkjs's wtns calculate: the generator run confined on the inputs (job/witness_generator.hpp). */

@@ -3,8 +3,6 @@
 // here and sent inline as compact JSON.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -145,10 +143,7 @@ proto::submit request_from(const submit_args& a) {
   if (installed(a)) {
     if (!a.zkey.empty()) throw std::invalid_argument("--zkey: an installed circuit proves with its own key");
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
-    std::ifstream f(a.inputs, std::ios::binary);
-    std::string inputs((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    job::check_circom_inputs(inputs, {proto::max_circuit_inputs_bytes});
-    s.work = proto::installed_work{a.circuit, std::move(inputs)};
+    s.work = proto::installed_work{a.circuit, job::read_circom_inputs(a.inputs, {proto::max_circuit_inputs_bytes})};
   } else if (a.zkey.empty()) {
     throw std::invalid_argument("--zkey is required (except for a circuit installed in the server's pool)");
   } else if (!a.circuit.empty()) {

@@ -1,5 +1,9 @@
 #include "job/circom_inputs.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <nlohmann/json.hpp>
 
 #include "job/spec.hpp"
@@ -38,6 +42,20 @@ void check_value(const nlohmann::json& v, const std::string& where) {
 }
 
 }  // namespace
+
+std::string read_circom_inputs(const std::string& path, const circom_input_limits& lim) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw job_error("cannot read the inputs " + path + ": " + ec.message());
+  if (size > lim.bytes)
+    throw job_error("the inputs are " + std::to_string(size) + " bytes, over the limit of " +
+                    std::to_string(lim.bytes));
+  std::ifstream f(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (!f && !f.eof()) throw job_error("cannot read the inputs " + path);
+  check_circom_inputs(text, lim);
+  return text;
+}
 
 std::vector<std::string> check_circom_inputs(std::string_view json, const circom_input_limits& lim) {
   if (json.size() > lim.bytes)

@@ -18,5 +18,7 @@ struct circom_input_limits {
 
 /* The top-level signal names; job_error saying what is wrong (and where) otherwise. */
 std::vector<std::string> check_circom_inputs(std::string_view json, const circom_input_limits& lim = {});
+/* A client's inputs file, its size checked before it is read, then checked as above: its text. */
+std::string read_circom_inputs(const std::string& path, const circom_input_limits& lim = {});
 
 }  // namespace cuzk::job

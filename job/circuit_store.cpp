@@ -22,6 +22,7 @@
 #include "shm/srs_region.hpp"
 #include "util/fd_guard.hpp"
 #include "util/names.hpp"
+#include "util/read_at.hpp"
 
 namespace cuzk::job {
 
@@ -53,12 +54,7 @@ void write_all(int fd, const void* p, std::size_t n, std::uint64_t at, const std
 }
 
 void read_exact(int fd, void* p, std::size_t n, std::uint64_t at, const std::string& what) {
-  auto* b = static_cast<char*>(p);
-  while (n) {
-    const ssize_t r = ::pread(fd, b, n, static_cast<off_t>(at));
-    if (r <= 0) throw job_error(what + " is cut short");
-    b += r, n -= static_cast<std::size_t>(r), at += static_cast<std::uint64_t>(r);
-  }
+  if (util::read_at(fd, p, n, at) != static_cast<std::int64_t>(n)) throw job_error(what + " is cut short");
 }
 
 nlohmann::json manifest_of(const installed_circuit& c) {
