@@ -51,8 +51,10 @@ int run_circuit_install(const circuit_args& a) {
   job::key_cache keys(a.pool);
   keys.decode_points(false);
   const std::string key_id = keys.load(a.zkey);
-  const auto c = job::install_circuit(a.pool, a.name, key_id, g);
+  const auto c = job::install_circuit(a.pool, a.name, key_id, g, a.sym);
   std::printf("%s %s key %s generator %s\n", c.name.c_str(), c.id.c_str(), c.key_id.c_str(), c.kind_name().c_str());
+  if (c.inputs.empty())
+    progress("no input signal table found in the generator's files: only the generator checks a job's inputs");
   return 0;
 }
 

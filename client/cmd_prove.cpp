@@ -14,6 +14,7 @@
 #include "io/zkey.hpp"
 #include "job/circom_inputs.hpp"
 #include "job/circuit_store.hpp"
+#include "job/input_signals.hpp"
 #include "job/key_cache.hpp"
 #include "job/witness_generator.hpp"
 #include "poly/threads.hpp"
@@ -31,9 +32,12 @@ groth16::basic_blinding<C> parse_blinding(const std::string& s) {
   return *b;
 }
 
-std::string inputs_of(const prove_args& a) {
+/* The inputs file, checked against the circuit's input signals before the generator runs. */
+std::string inputs_of(const prove_args& a, const std::vector<job::input_signal>& signals) {
   if (a.inputs.empty()) throw std::invalid_argument("a circom circuit's witness needs --inputs, its input JSON");
-  return job::read_circom_inputs(a.inputs);
+  auto text = job::read_circom_inputs(a.inputs);
+  job::check_input_signals(signals, job::check_circom_inputs(text));
+  return text;
 }
 
 /* snarkjs's wtns calculate: the generator run confined on the inputs (job/witness_generator.hpp). */
@@ -48,11 +52,10 @@ std::vector<std::uint8_t> generated_witness(const job::witness_generator& g, con
 }
 
 std::vector<std::uint8_t> generated_witness(const prove_args& a) {
-  const auto inputs = inputs_of(a);
   const auto g = job::witness_generator::at(a.wasm.empty() ? a.cpp : a.wasm);
   if ((g.k == job::witness_generator::kind::wasm) != !a.wasm.empty())
     throw std::invalid_argument(a.wasm.empty() ? "--cpp names a .wasm: use --wasm" : "--wasm expects a .wasm file");
-  return generated_witness(g, inputs);
+  return generated_witness(g, inputs_of(a, job::read_input_signals(g)));
 }
 
 /* the key's curve C decides the witness's, the engine's and the proof's */
@@ -123,7 +126,7 @@ int prove_installed(const prove_args& a) {
   if (!c)
     throw std::invalid_argument("the pool " + a.pool + " holds no circuit " + a.circuit + " (cuzk circuits --pool " +
                                 a.pool + " lists them)");
-  const auto inputs = inputs_of(a);
+  const auto inputs = inputs_of(a, c->inputs);
   std::vector<std::uint8_t> generated;
   {
     job::private_dir dir("generator");

@@ -29,7 +29,7 @@ struct prove_args {
 };
 /* cuzk circuit install|remove NAME (cmd_circuit.cpp). */
 struct circuit_args {
-  std::string name, pool = "cuzk", zkey, wasm, cpp;
+  std::string name, pool = "cuzk", zkey, wasm, cpp, sym;
 };
 struct inputs_args {
   std::string circuit, out;

@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   cgen->add_option("--cpp", ca.cpp, "circom --c's directory, built here with its Makefile, or the binary built there")
       ->check(CLI::ExistingPath);
+  cinstall->add_option("--sym", ca.sym, "circom --sym's NAME.sym: names the input signals in refusals")
+      ->check(CLI::ExistingFile);
   auto* cremove = circuit->add_subcommand("remove", "remove a circom circuit from a pool (its key stays)");
   cremove->add_option("name", ca.name)->required();
   cremove->add_option("--pool", ca.pool)->capture_default_str();

@@ -31,14 +31,17 @@ bool circom_number(const nlohmann::json& v) {
   return digits(s, false);
 }
 
-void check_value(const nlohmann::json& v, const std::string& where) {
+/* The numbers in v, each checked. */
+std::uint64_t check_value(const nlohmann::json& v, const std::string& where) {
   if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i) check_value(v[i], where + "[" + std::to_string(i) + "]");
-    return;
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) n += check_value(v[i], where + "[" + std::to_string(i) + "]");
+    return n;
   }
   if (!circom_number(v))
     throw job_error("input " + util::printable(where, 200) + " is " + util::printable(v.dump(), 80) +
                     ": circom takes an integer, a decimal or 0x-hex string, or arrays of those");
+  return 1;
 }
 
 }  // namespace
@@ -57,7 +60,7 @@ std::string read_circom_inputs(const std::string& path, const circom_input_limit
   return text;
 }
 
-std::vector<std::string> check_circom_inputs(std::string_view json, const circom_input_limits& lim) {
+std::vector<circom_input> check_circom_inputs(std::string_view json, const circom_input_limits& lim) {
   if (json.size() > lim.bytes)
     throw job_error("the inputs are " + std::to_string(json.size()) + " bytes, over the limit of " +
                     std::to_string(lim.bytes));
@@ -72,13 +75,12 @@ std::vector<std::string> check_circom_inputs(std::string_view json, const circom
     throw job_error(std::string("the inputs are not JSON: ") + e.what());
   }
   if (!j.is_object()) throw job_error("the inputs must be a JSON object of input signals");
-  std::vector<std::string> names;
+  std::vector<circom_input> given;
   for (const auto& [name, v] : j.items()) {
     if (name.empty() || name.size() > 256) throw job_error("an input signal name is empty or too long");
-    check_value(v, name);
-    names.push_back(name);
+    given.push_back({name, check_value(v, name)});
   }
-  return names;
+  return given;
 }
 
 }  // namespace cuzk::job

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +17,14 @@ struct circom_input_limits {
   unsigned depth = 16;  // of arrays in one signal's value
 };
 
-/* The top-level signal names; job_error saying what is wrong (and where) otherwise. */
-std::vector<std::string> check_circom_inputs(std::string_view json, const circom_input_limits& lim = {});
+struct circom_input {
+  std::string name;
+  std::uint64_t values = 0;  // its numbers, nested arrays flattened
+  bool operator==(const circom_input&) const = default;
+};
+
+/* The top-level signals, by name; job_error saying what is wrong (and where) otherwise. */
+std::vector<circom_input> check_circom_inputs(std::string_view json, const circom_input_limits& lim = {});
 /* A client's inputs file, its size checked before it is read, then checked as above: its text. */
 std::string read_circom_inputs(const std::string& path, const circom_input_limits& lim = {});
 

@@ -61,8 +61,11 @@ nlohmann::json manifest_of(const installed_circuit& c) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : c.files)
     files.push_back({{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}, {"hash", f.hash}});
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& s : c.inputs) inputs.push_back({{"hash", s.hash}, {"size", s.size}, {"name", s.name}});
   return {{"name", c.name},
           {"id", c.id},
+          {"inputs", inputs},
           {"key_id", c.key_id},
           {"generator", c.kind_name()},
           {"installed_unix", c.installed_unix},
@@ -86,6 +89,10 @@ installed_circuit circuit_of(const nlohmann::json& m, const std::string& what) {
         throw job_error("file name " + x.name);
       c.files.push_back(std::move(x));
     }
+    if (m.contains("inputs"))  // a circuit installed before the table was recorded has none
+      for (const auto& s : m.at("inputs"))
+        c.inputs.push_back(
+            {s.at("hash").get<std::uint64_t>(), s.at("size").get<std::uint64_t>(), s.at("name").get<std::string>()});
     if (!is_circuit_name(c.name) || !shm::is_key_id(c.key_id) || c.files.size() != 2)
       throw job_error("fields out of range");
     return c;
@@ -106,7 +113,7 @@ std::string id_of(const installed_circuit& c) {
 bool is_circuit_name(std::string_view name) { return util::is_plain_name(name); }
 
 installed_circuit install_circuit(const std::string& pool, const std::string& name, const std::string& key_id,
-                                  const witness_generator& g) {
+                                  const witness_generator& g, const fs::path& sym) {
   if (!is_circuit_name(name))
     throw job_error("a circuit's name is 1 to 64 of A-Z a-z 0-9 . _ - (not starting with a dot), not '" + name + "'");
   for (const auto& n : circuits::known_circuits())
@@ -127,6 +134,8 @@ installed_circuit install_circuit(const std::string& pool, const std::string& na
     c.files.push_back({p.filename().string(), 0, blobs.back().size(), shm::content_hash(blobs.back())});
   }
   c.id = id_of(c);
+  c.inputs = read_input_signals(g);
+  if (!sym.empty()) name_input_signals(c.inputs, sym);
   // The offsets depend on the manifest's length, which depends on the offsets' digits: room for 20 digits each.
   std::uint64_t at = 16 + manifest_of(c).dump().size() + 64 * c.files.size();
   for (auto& f : c.files) f.offset = at, at += f.bytes;

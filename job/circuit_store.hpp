@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "job/input_signals.hpp"
 #include "job/witness_generator.hpp"
 
 namespace cuzk::job {
@@ -27,7 +28,8 @@ struct installed_circuit {
   };
   std::string name, id, key_id;
   witness_generator::kind kind = witness_generator::kind::cpp;
-  std::vector<file> files;  // the program first
+  std::vector<file> files;           // the program first
+  std::vector<input_signal> inputs;  // its input signals' table, empty when none was found in its files
   std::uint64_t installed_unix = 0;
 
   std::string kind_name() const { return kind == witness_generator::kind::cpp ? "cpp" : "wasm"; }
@@ -36,10 +38,11 @@ struct installed_circuit {
 /* 1–64 of [A-Za-z0-9._-], not starting with a dot. */
 bool is_circuit_name(std::string_view name);
 
-/* Writes POOL.circuit.NAME from the generator g (its files read now) for the key key_id; job_error when the
-   name is not a circuit name, the pool's directory refuses it, or a file cannot be read. */
+/* Writes POOL.circuit.NAME from the generator g (its files read now, its input signals' table from them,
+   named by circom's --sym file when one is given) for the key key_id; job_error when the name is not a
+   circuit name, the pool's directory refuses it, or a file cannot be read. */
 installed_circuit install_circuit(const std::string& pool, const std::string& name, const std::string& key_id,
-                                  const witness_generator& g);
+                                  const witness_generator& g, const std::filesystem::path& sym = {});
 /* The circuit installed as name, or nullopt; job_error when its file is there but not the service's or not a
    circuit's. */
 std::optional<installed_circuit> find_circuit(const std::string& pool, const std::string& name);

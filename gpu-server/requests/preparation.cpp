@@ -158,7 +158,7 @@ prepared prepare_request(const proto::submit& s, const net::peer_credentials& wh
                   " (an operator installs circuits with cuzk circuit install)";
         return r;
       }
-      job::check_circom_inputs(inst->inputs_json);
+      job::check_input_signals(circuit->inputs, job::check_circom_inputs(inst->inputs_json));
     }
     const std::string zkey = circuit ? circuit->key_id : s.zkey;
     r.pk = keys.resolve(zkey, who, r.key_id);

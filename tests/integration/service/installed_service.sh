@@ -36,7 +36,7 @@ step "pool and circuits"
 "$cuzk_shm" create --name "$pool" --slots 4x2048 --jobs 64 > shm.log
 "$cuzk" circuit install b-cpp --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$fixture/bn128/bounded_cpp/bounded"
 "$cuzk" circuit install b-wasm --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" \
-  --wasm "$fixture/bn128/bounded_js/bounded.wasm"
+  --wasm "$fixture/bn128/bounded_js/bounded.wasm" --sym "$fixture/bn128/bounded.sym"
 "$cuzk" circuit install b-bls --pool "$pool" --zkey "$fixture/bls12381/bounded.zkey" \
   --cpp "$fixture/bls12381/bounded_cpp/bounded"
 # generators of the operator's that misbehave: one sleeps (exec: it may not fork), one is slow, then the real one
@@ -140,6 +140,19 @@ rc=0
 "$cuzk" submit --endpoint "$endpoint" --job-id nope --circuit no-such --inputs j1.in.json 2> nope.err || rc=$?
 cat nope.err
 [ $rc != 0 ] && grep -q "holds no circuit no-such" nope.err || fail "an unknown circuit was not refused"
+
+step "inputs that do not match the circuit's input signals are refused at submit, naming them"
+echo '{"x": ["1", "2", "3", "4"], "bound": "9", "y": "1"}' > extra.in.json
+echo '{"x": ["1", "2", "3"], "bound": "9"}' > short.in.json
+for bad in "b-wasm:extra:the circuit has no input signal y (its inputs: bound, x)" \
+  "b-cpp:short:input signal x takes 4 values, not 3"; do
+  IFS=: read -r circuit file message <<< "$bad"
+  rc=0
+  "$cuzk" submit --endpoint "$endpoint" --job-id "refused-$file" --circuit "$circuit" --inputs "$file.in.json" \
+    2> refused.err || rc=$?
+  cat refused.err
+  [ $rc != 0 ] && grep -qF "$message" refused.err || fail "inputs not matching $circuit were not refused at submit"
+done
 
 step "kill -9 of the worker mid-generation: requeued, no generator left, proven"
 inputs 8 > slow.in.json

@@ -52,7 +52,7 @@ CIRCOM
   for prime in $primes; do
     mkdir -p "$prime"
     cp -r bounded.circom circomlib "$prime/"
-    (cd "$prime" && node "$bin/circom2" bounded.circom --r1cs --wasm --c --prime "$prime" -o . > /dev/null)
+    (cd "$prime" && node "$bin/circom2" bounded.circom --r1cs --wasm --c --sym --prime "$prime" -o . > /dev/null)
     make -s -C "$prime/bounded_cpp" > /dev/null 2>&1 || make -C "$prime/bounded_cpp"
     curve=$prime; [ "$prime" = bn128 ] || curve=bls12381
     snarkjs powersoftau new "$curve" 10 "$prime/pot0.ptau" > /dev/null
@@ -104,11 +104,19 @@ assert)
       [ $rc = 2 ] && [ ! -e never.proof.json ] || { echo "cuzk prove returned $rc for a failing assert" >&2; exit 1; }
       grep -Eq "(Failed assert in template/function Bounded line 15|Assert Failed. Error in template Bounded_[0-9]+ line: 15)" prove.err
     done
+    # inputs checked against the input signals' table circom wrote into each generator, before it runs
     echo '{"x": ["1", "2", "3"], "bound": "9"}' > "$prime/short.json"
-    rc=0; "$cuzk" prove --zkey "$prime/bounded.zkey" --wasm "$prime/bounded_js/bounded.wasm" \
-      --inputs "$prime/short.json" --proof never.proof.json --public never.public.json 2> prove.err || rc=$?
-    cat prove.err
-    [ $rc = 2 ] && grep -q "Not enough values for input signal x" prove.err
+    echo '{"x": ["1", "2", "3", "4"], "bound": "9", "y": "1"}' > "$prime/extra.json"
+    echo '{"x": ["1", "2", "3", "4"]}' > "$prime/missing.json"
+    for gen in "--wasm $prime/bounded_js/bounded.wasm" "--cpp $prime/bounded_cpp/bounded"; do
+      for bad in "short:input signal x takes 4 values, not 3" "extra:the circuit has no input signal y (it has 2 input signals)" \
+        "missing:1 of the circuit's 2 input signals missing"; do
+        rc=0; "$cuzk" prove --zkey "$prime/bounded.zkey" $gen --inputs "$prime/${bad%%:*}.json" \
+          --proof never.proof.json --public never.public.json 2> prove.err || rc=$?
+        cat prove.err
+        [ $rc = 2 ] && grep -qF "${bad#*:}" prove.err && ! grep -q "computing the witness" prove.err
+      done
+    done
     echo '{"x": ["1", "2", "3", "4"], "bound": 1.5}' > "$prime/float.json"
     rc=0; "$cuzk" witness --cpp "$prime/bounded_cpp/bounded" --inputs "$prime/float.json" --wtns never.wtns 2> w.err || rc=$?
     cat w.err
@@ -131,13 +139,21 @@ installed)
     snarkjs groth16 verify "$prime/vk.json" "$prime/public.json" "$prime/proof.json" | tee verify.log
     grep -q "OK" verify.log
     # the same name with the other generator: another circuit (another id), proving the same
-    "$cuzk" circuit install "b-$prime" --pool $pool --zkey "$prime/bounded.zkey" --wasm "$prime/bounded_js/bounded.wasm" | tee install.out
+    "$cuzk" circuit install "b-$prime" --pool $pool --zkey "$prime/bounded.zkey" --wasm "$prime/bounded_js/bounded.wasm" \
+      --sym "$prime/bounded.sym" | tee install.out
     wasm_id=$(awk '{print $2}' install.out)
     [ "$cpp_id" != "$wasm_id" ] || { echo "a changed generator kept the circuit's id" >&2; exit 1; }
     "$cuzk" circuits --pool $pool | grep -q "^b-$prime *wasm *key.*id $wasm_id"
     "$cuzk" prove --pool $pool --circuit "b-$prime" --inputs "$prime/in4.json" --proof "$prime/proof2.json" --public "$prime/public2.json"
     snarkjs groth16 verify "$prime/vk.json" "$prime/public2.json" "$prime/proof2.json" | grep -q "OK"
     cmp "$prime/public.json" "$prime/public2.json"
+    # installed with circom's .sym: a refusal names the signals
+    for bad in "extra:the circuit has no input signal y (its inputs: bound, x)" "missing:input signal bound missing"; do
+      rc=0; "$cuzk" prove --pool $pool --circuit "b-$prime" --inputs "$prime/${bad%%:*}.json" --proof never.json \
+        --public never.json 2> prove.err || rc=$?
+      cat prove.err
+      [ $rc = 2 ] && grep -qF "${bad#*:}" prove.err
+    done
     "$cuzk" circuit remove "b-$prime" --pool $pool
     rc=0; "$cuzk" prove --pool $pool --circuit "b-$prime" --inputs "$prime/in4.json" --proof never.json --public never.json 2> prove.err || rc=$?
     cat prove.err

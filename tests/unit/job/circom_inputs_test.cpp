@@ -20,9 +20,9 @@ std::string refusal(const std::string& json) {
 }
 
 TEST(CircomInputs, CircomsShapesPassAndNameTheirSignals) {
-  const auto names =
+  const auto given =
       check_circom_inputs(R"({"a": "123", "b": [1, -2, "0x1F", "-7"], "m": [["1", "2"], ["3", "4"]], "e": []})");
-  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "e", "m"}));
+  EXPECT_EQ(given, (std::vector<circom_input>{{"a", 1}, {"b", 4}, {"e", 0}, {"m", 4}}));
 }
 
 TEST(CircomInputs, WhatIsNotCircomsShapeIsRefusedNamingWhere) {
