@@ -47,6 +47,7 @@ json to_json(const proto::job_status& j) {
                      {"syntheses", p.syntheses},
                      {"attempts", p.attempts},
                      {"timings", p.timings ? to_json(*p.timings) : json(nullptr)},
+                     {"witness_s", static_cast<double>(p.witness_us) / 1e6},
                      {"gpu", p.gpu}});
   return {{"job_id", j.job_id},
           {"state", str(proto::name(j.state))},

@@ -204,7 +204,7 @@ synth_stats synthesize_installed(const groth16::basic_proving_key<C>& pk, const 
                     " was installed again (another key or generator) after the job was submitted");
   if (auto why = coefficients_refusal(shape_of(pk))) throw job_error(*why);
   const auto inputs = read_inputs(s.inputs_file, s.inputs_identity);
-  std::uint64_t n = 0;
+  std::uint64_t n = 0, witness_ns = 0;
   {
     opaque_phase phase(p);  // the generator reports no progress: the deadline bounds it
     generated_witness w;
@@ -212,6 +212,7 @@ synth_stats synthesize_installed(const groth16::basic_proving_key<C>& pk, const 
       private_dir dir("generator");
       w = generate_witness(unpack_circuit(ctx->pool, *c, dir.path), inputs, ctx->limits);
     }
+    witness_ns = static_cast<std::uint64_t>(w.seconds * 1e9);
     try {
       n = r1cs::wtns_size(w.wtns);
       if (n != pk.n_vars)
@@ -225,7 +226,7 @@ synth_stats synthesize_installed(const groth16::basic_proving_key<C>& pk, const 
   if (!buf.z[0].is_one()) throw job_error("the witness does not start with the constant 1");
   opaque_phase phase(p);
   groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
-  return {pk.domain_size, n};
+  return {pk.domain_size, n, witness_ns};
 }
 
 template <class C>

@@ -31,6 +31,7 @@ struct installed_context {
 struct synth_stats {
   std::uint64_t n_constraints = 0;  // rows written before the public-input rows
   std::uint64_t n_witness = 0;      // elements of z written
+  std::uint64_t witness_ns = 0;     // an installed circuit's generator's wall time (0: none ran)
 };
 
 /* How far a synthesis got, for a watchdog on another thread: constraints

@@ -128,9 +128,10 @@ struct alignas(64) slot_entry {
   std::uint64_t n_witness;       // elements of z written
   std::uint64_t checksum;        // XXH3-64 of the written payload bytes, 0 = none
   std::uint64_t assigned_ns, filled_ns, proving_ns;
-  std::uint64_t synth_ns;  // worker-reported synthesis time
-  std::uint64_t curve;     // the curve (curves::curve_id) of the elements written: the job's key's
-  std::uint64_t reserved[3];
+  std::uint64_t synth_ns;    // worker-reported synthesis time
+  std::uint64_t curve;       // the curve (curves::curve_id) of the elements written: the job's key's
+  std::uint64_t witness_ns;  // of synth_ns, an installed circuit's witness generator's (0: none ran)
+  std::uint64_t reserved[2];
 };
 static_assert(sizeof(slot_entry) == 128);
 
@@ -159,8 +160,8 @@ inline constexpr std::size_t error_bytes = 512;
 /* The stored proof's phases (groth16/phase_timings.hpp) and where it was proven. */
 struct partition_timings {
   groth16::phase_timings phases;
-  std::int32_t gpu;  // the device index that proved it, -1 = the CPU
-  std::uint32_t reserved;
+  std::int32_t gpu;          // the device index that proved it, -1 = the CPU
+  std::uint32_t witness_us;  // of its synthesis, the witness generator's (0: none ran; saturates)
 };
 static_assert(std::is_trivially_copyable_v<partition_timings> && sizeof(partition_timings) == 96);
 

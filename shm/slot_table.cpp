@@ -117,7 +117,7 @@ result<slot_word> slot_table::assign(std::uint64_t slot, std::uint64_t gen, std:
   e.partition = partition;
   e.n_constraints = e.domain = e.n_witness = e.checksum = 0;
   e.assigned_ns = now_ns();
-  e.filled_ns = e.proving_ns = e.synth_ns = e.curve = 0;
+  e.filled_ns = e.proving_ns = e.synth_ns = e.witness_ns = e.curve = 0;
   failpoint("slot.assign.binding");
   auto r = transition(e, slot_state::free, gen, 0, false, {slot_state::assigned, worker, gen});
   if (r) failpoint("slot.assign.cas");
@@ -139,6 +139,7 @@ result<slot_word> slot_table::fill(std::uint64_t slot, std::uint64_t gen, std::u
   e.domain = domain;
   e.n_witness = info.n_witness;
   e.synth_ns = info.synth_ns;
+  e.witness_ns = info.witness_ns;
   e.curve = info.curve;
   e.checksum = info.checksum ? payload_hash(*p, info.n_constraints, info.n_witness) : 0;
   e.filled_ns = now_ns();

@@ -22,8 +22,9 @@ struct slot_payload {
 struct fill_info {
   std::uint64_t n_constraints = 0, domain = 0, n_witness = 0;
   std::uint64_t synth_ns = 0;
-  bool checksum = false;   // compute XXH3-64 over the written bytes
-  std::uint8_t curve = 1;  // curves::curve_id of the elements written
+  bool checksum = false;         // compute XXH3-64 over the written bytes
+  std::uint8_t curve = 1;        // curves::curve_id of the elements written
+  std::uint64_t witness_ns = 0;  // of synth_ns, an installed circuit's witness generator's
 };
 
 class slot_table {

@@ -251,14 +251,15 @@ synth_outcome worker::synthesize(const proto::assign& a) {
     if (!finish()) return {};  // given back: this process is exiting
     const auto ns =
         static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - t0).count());
-    auto f = slots_->fill(
-        a.slot, a.generation, lease_->index(),
-        shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum, std::uint8_t(pk->curve)});
+    auto f = slots_->fill(a.slot, a.generation, lease_->index(),
+                          shm::fill_info{st.n_constraints, pk->domain_size, st.n_witness, ns, opt_.checksum,
+                                         std::uint8_t(pk->curve), st.witness_ns});
     if (!f) {
       spdlog::warn("slot {} gen {}: fill refused ({}), dropping", a.slot, a.generation, to_string(f.error()));
       return {proto::heartbeat{lease_->index(), a.slot, a.generation}};
     }
-    spdlog::info("slot {}: job {} partition {} synthesized in {:.3f} s", a.slot, a.job_index, a.partition, ns / 1e9);
+    spdlog::info("slot {}: job {} partition {} synthesized in {:.3f} s (witness generator {:.3f} s)", a.slot,
+                 a.job_index, a.partition, ns / 1e9, st.witness_ns / 1e9);
     return {proto::filled{a.slot, a.generation, ns, st.n_constraints, st.n_witness}};
   } catch (const job::progress::cancelled&) {
     // Nothing more is written into the slot: the server frees it and requeues the partition.

@@ -26,7 +26,7 @@ start() { # start SLOTS... WORKERS
   "$b/gpu-server/cuzk-gpu-server" --pool "$pool" --endpoint "$ep" --backend cpu > "$work/server.log" 2>&1 &
   pids+=($!)
   for i in $(seq 1 "$n"); do
-    "$b/synth-worker/cuzk-synth-worker" --pool "$pool" --endpoint "$ep" --name "worker@$i" > "$work/w$i.log" 2>&1 &
+    "$b/synth-worker/cuzk-synth-worker" --pool "$pool" --endpoint "$ep.worker" --name "worker@$i" > "$work/w$i.log" 2>&1 &
     pids+=($!)
   done
 }

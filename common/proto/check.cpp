@@ -109,6 +109,13 @@ rule_result check_body(const accepted& m) {
   return std::nullopt;
 }
 
+rule_result check_partition_status(const std::string& f, const partition_status& p) {
+  if (!in_range(p.state, partition_state::queued, partition_state::failed)) return fail(f + ".state", "unknown");
+  if (p.gpu < -1 || p.gpu >= static_cast<std::int32_t>(max_gpus))
+    return fail(f + ".gpu", std::to_string(p.gpu) + ", expected -1.." + std::to_string(max_gpus - 1));
+  return std::nullopt;
+}
+
 rule_result check_job_status(const std::string& f, const job_status& m) {
   CUZK_RULE(check_job_id(f + ".job_id", m.job_id));
   if (!in_range(m.state, job_state::queued, job_state::failed)) return fail(f + ".state", "unknown");
@@ -117,14 +124,8 @@ rule_result check_job_status(const std::string& f, const job_status& m) {
   CUZK_RULE(check_text(f + ".client", m.client, max_client_bytes));
   if (!curves::valid_curve_id(static_cast<std::uint8_t>(m.curve))) return fail(f + ".curve", "unknown");
   CUZK_RULE(check_partition_count(f + ".partitions", m.partitions.size()));
-  for (std::size_t i = 0; i < m.partitions.size(); ++i) {
-    const auto& p = m.partitions[i];
-    if (!in_range(p.state, partition_state::queued, partition_state::failed))
-      return fail(at(f + ".partitions", i) + ".state", "unknown");
-    if (p.gpu < -1 || p.gpu >= static_cast<std::int32_t>(max_gpus))
-      return fail(at(f + ".partitions", i) + ".gpu",
-                  std::to_string(p.gpu) + ", expected -1.." + std::to_string(max_gpus - 1));
-  }
+  for (std::size_t i = 0; i < m.partitions.size(); ++i)
+    CUZK_RULE(check_partition_status(at(f + ".partitions", i), m.partitions[i]));
   return std::nullopt;
 }
 
@@ -204,6 +205,7 @@ rule_result check_body(const proof_reply& m) {
     if (p.public_json.empty()) return fail(f + ".public_json", "missing");
     CUZK_RULE(check_text(f + ".proof_json", p.proof_json, max_proof_json_bytes, true));
     CUZK_RULE(check_text(f + ".public_json", p.public_json, max_proof_json_bytes, true));
+    if (p.phases) CUZK_RULE(check_partition_status(f + ".phases", *p.phases));
   }
   return std::nullopt;
 }

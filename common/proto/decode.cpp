@@ -162,25 +162,30 @@ struct converter {
     m.client = w.client();
     m.curve = enum_value<curves::curve_id>(w.curve(), 1, 2);
     m.partitions.reserve(static_cast<std::size_t>(w.partitions_size()));
-    for (const auto& p : w.partitions()) {
-      partition_status ps{enum_value<partition_state>(p.state(), 1, 6),
-                          p.synth_start_ns(),
-                          p.synth_end_ns(),
-                          p.prove_start_ns(),
-                          p.prove_end_ns(),
-                          p.syntheses(),
-                          p.attempts(),
-                          std::nullopt,
-                          p.gpu()};
-      if (p.has_timings()) ps.timings = proto::from_wire(p.timings());
-      m.partitions.push_back(std::move(ps));
-    }
+    for (const auto& p : w.partitions()) m.partitions.push_back(from(p));
     return m;
+  }
+  partition_status from(const wire::PartitionStatus& p) {
+    partition_status ps{enum_value<partition_state>(p.state(), 1, 6),
+                        p.synth_start_ns(),
+                        p.synth_end_ns(),
+                        p.prove_start_ns(),
+                        p.prove_end_ns(),
+                        p.syntheses(),
+                        p.attempts(),
+                        std::nullopt,
+                        p.gpu(),
+                        p.witness_us()};
+    if (p.has_timings()) ps.timings = proto::from_wire(p.timings());
+    return ps;
   }
   proof_reply from(const wire::ProofReply& w) {
     proof_reply m;
     m.job_id = w.job_id();
-    for (const auto& p : w.partitions()) m.partitions.push_back({p.proof_json(), p.public_json()});
+    for (const auto& p : w.partitions()) {
+      m.partitions.push_back({p.proof_json(), p.public_json(), std::nullopt});
+      if (p.has_phases()) m.partitions.back().phases = from(p.phases());
+    }
     return m;
   }
   status_reply from(const wire::StatusReply& w) {

@@ -18,6 +18,19 @@ struct overloaded : F... {
 template <class... F>
 overloaded(F...) -> overloaded<F...>;
 
+void put(wire::PartitionStatus& w, const partition_status& p) {
+  w.set_state(static_cast<wire::PartitionState>(p.state));
+  w.set_synth_start_ns(p.synth_start_ns);
+  w.set_synth_end_ns(p.synth_end_ns);
+  w.set_prove_start_ns(p.prove_start_ns);
+  w.set_prove_end_ns(p.prove_end_ns);
+  w.set_syntheses(p.syntheses);
+  w.set_attempts(p.attempts);
+  w.set_gpu(p.gpu);
+  w.set_witness_us(p.witness_us);
+  if (p.timings) proto::put(*w.mutable_timings(), *p.timings);
+}
+
 void put(wire::JobStatus& w, const job_status& s) {
   w.set_job_id(s.job_id);
   w.set_state(static_cast<wire::JobState>(s.state));
@@ -27,18 +40,7 @@ void put(wire::JobStatus& w, const job_status& s) {
   w.set_priority(proto::to_wire(s.priority));
   w.set_client(s.client);
   w.set_curve(static_cast<wire::Curve>(s.curve));
-  for (const auto& p : s.partitions) {
-    auto* wp = w.add_partitions();
-    wp->set_state(static_cast<wire::PartitionState>(p.state));
-    wp->set_synth_start_ns(p.synth_start_ns);
-    wp->set_synth_end_ns(p.synth_end_ns);
-    wp->set_prove_start_ns(p.prove_start_ns);
-    wp->set_prove_end_ns(p.prove_end_ns);
-    wp->set_syntheses(p.syntheses);
-    wp->set_attempts(p.attempts);
-    wp->set_gpu(p.gpu);
-    if (p.timings) proto::put(*wp->mutable_timings(), *p.timings);
-  }
+  for (const auto& p : s.partitions) put(*w.add_partitions(), p);
 }
 
 void put(wire::Capacity& w, const capacity& c) {
@@ -156,6 +158,7 @@ void put(wire::Envelope& e, const body& b) {
                      auto* wp = w->add_partitions();
                      wp->set_proof_json(p.proof_json);
                      wp->set_public_json(p.public_json);
+                     if (p.phases) put(*wp->mutable_phases(), *p.phases);
                    }
                  },
                  [&](const status_reply& m) {

@@ -132,6 +132,7 @@ struct partition_status {
   std::uint32_t syntheses = 0, attempts = 0;
   std::optional<partition_timings> timings;  // of the stored proof (DONE)
   std::int32_t gpu = -1;                     // -1: the CPU, or not proven
+  std::uint64_t witness_us = 0;              // of the synthesis, an installed circuit's generator's
   friend bool operator==(const partition_status&, const partition_status&) = default;
 };
 struct job_status {
@@ -146,7 +147,8 @@ struct job_status {
   friend bool operator==(const job_status&, const job_status&) = default;
 };
 struct partition_proof {
-  std::string proof_json, public_json;  // snarkjs JSON text
+  std::string proof_json, public_json;     // snarkjs JSON text
+  std::optional<partition_status> phases;  // where its time went (absent from a cluster's stored proofs)
   friend bool operator==(const partition_proof&, const partition_proof&) = default;
 };
 struct proof_reply {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,7 +40,8 @@ class histogram {
 };
 
 /* The proof series the server feeds as proofs complete. */
-inline constexpr std::array<std::string_view, 7> phases = {"queue", "synth", "h2d", "ntt", "msm", "prove", "verify"};
+inline constexpr std::array<std::string_view, 8> phases = {"queue", "witness", "synth", "h2d",
+                                                           "ntt",   "msm",     "prove", "verify"};
 /* The series of proofs of one curve (label curve="bls12-381" | "bn254"). */
 struct curve_series {
   std::uint64_t completed = 0;
@@ -53,6 +55,14 @@ struct proof_series {
   const curve_series& of(curves::curve_id c) const { return by_curve[std::size_t(c) - 1]; }
   std::uint64_t h2d_bytes = 0;
   std::uint64_t recovered_slots = 0;  // FILLED or PROVING when the server started: proven without new synthesis
+  /* An installed circuit's witness generation, by circuit name: at most max_witness_circuits names, the
+     rest under "other" (a pool's circuits come and go; the series must stay bounded). */
+  static constexpr std::size_t max_witness_circuits = 64;
+  std::map<std::string, histogram> witness;
+  histogram& witness_of(const std::string& circuit) {
+    if (witness.size() >= max_witness_circuits && !witness.contains(circuit)) return witness["other"];
+    return witness[circuit];
+  }
 };
 
 using labels = std::vector<std::pair<std::string, std::string>>;

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "job/spec.hpp"
 #include "proto/names.hpp"
 #include "util/utf8.hpp"
 
@@ -68,6 +69,15 @@ void server::observe_proof(const proof_done& d, std::uint64_t synth_start, std::
   };
   if (submitted && synth_start) phase("queue", seconds_between(submitted, synth_start));
   if (synth_start) phase("synth", seconds_between(synth_start, synth_end));
+  if (auto e = slots_->entry(d.what.slot); e && (*e)->witness_ns && rec) {
+    const double s = double((*e)->witness_ns) / 1e9;
+    phase("witness", s);
+    try {
+      const auto sp = job::spec::from_json({(*rec)->spec, std::min<std::size_t>((*rec)->spec_len, shm::spec_bytes)});
+      if (sp.is_installed()) series_.witness_of(sp.installed).observe(s);
+    } catch (const std::exception&) {
+    }
+  }
   if (d.gpu >= 0) phase("h2d", t.h2d);
   phase("ntt", t.ntt);
   phase("msm", t.msm);
@@ -279,12 +289,17 @@ std::string server::metrics_text() const {
     w.sample("cuzk_proof_duration_seconds", {{"curve", std::string(curves::name(c))}}, series_.of(c).duration);
   w.family("cuzk_phase_duration_seconds", "histogram",
            "Seconds of each phase of a proven partition, by the curve of its key: queue (submission to synthesis), "
-           "synth, h2d, ntt, msm, prove (the whole prove call) and verify.");
+           "witness (an installed circuit's witness generator, part of synth), synth, h2d, ntt, msm, prove (the "
+           "whole prove call) and verify.");
   for (const auto c : both)
     for (std::size_t i = 0; i < metrics::phases.size(); ++i)
       w.sample("cuzk_phase_duration_seconds",
                {{"curve", std::string(curves::name(c))}, {"phase", std::string(metrics::phases[i])}},
                series_.of(c).phase[i]);
+  w.family("cuzk_witness_seconds", "histogram",
+           "Seconds an installed circom circuit's witness generator ran for a proven partition, by circuit name (at "
+           "most 64 names; the rest as \"other\").");
+  for (const auto& [name, h] : series_.witness) w.sample("cuzk_witness_seconds", {{"circuit", name}}, h);
   return w.text();
 }
 

@@ -72,8 +72,11 @@ void server::note_synthesis(const peer& p, const proto::filled& f) {
       name = std::string(shm::field_text(leases[i].name));
       break;
     }
-  timeline_.add(
-      {start, end, timeline_.lane("synth worker " + name), span_kind::synthesis, 0, (*e)->job, (*e)->partition});
+  const auto lane = timeline_.lane("synth worker " + name);
+  timeline_.add({start, end, lane, span_kind::synthesis, 0, (*e)->job, (*e)->partition});
+  // an installed circuit's generator runs first in its synthesis: drawn over it
+  if (const auto w = std::min((*e)->witness_ns, end - start))
+    timeline_.add({start, start + w, lane, span_kind::witness, 0, (*e)->job, (*e)->partition});
 }
 
 http_reply server::timeline_reply(std::string_view path, std::string_view query) const {

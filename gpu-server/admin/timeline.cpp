@@ -12,8 +12,10 @@ std::string_view name(span_kind k) {
       return "proof";
     case span_kind::synthesis:
       return "synthesis";
+    case span_kind::witness:
+      return "witness";
     default:
-      return groth16::name(static_cast<groth16::phase>(static_cast<unsigned>(k) - 2));
+      return groth16::name(static_cast<groth16::phase>(static_cast<unsigned>(k) - first_phase_kind));
   }
 }
 
@@ -154,7 +156,8 @@ std::string trace_event_json(const timeline& t, std::uint64_t from_ns) {
     std::snprintf(buf, sizeof buf,
                   "{\"name\":\"%.*s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%llu.%03llu,\"dur\":%llu.%03llu,\"pid\":%u,"
                   "\"tid\":%u,\"args\":{\"job\":%llu,\"partition\":%u}}",
-                  int(name(s.kind).size()), name(s.kind).data(), s.kind == span_kind::synthesis ? "synth" : "prove",
+                  int(name(s.kind).size()), name(s.kind).data(),
+                  s.kind == span_kind::synthesis || s.kind == span_kind::witness ? "synth" : "prove",
                   (unsigned long long)(s.start_ns / 1000), (unsigned long long)(s.start_ns % 1000),
                   (unsigned long long)((end - s.start_ns) / 1000), (unsigned long long)((end - s.start_ns) % 1000),
                   pid_of[s.lane], unsigned(s.track), (unsigned long long)s.job, s.partition);

@@ -18,11 +18,15 @@
 
 namespace cuzk::server {
 
-/* A proof's whole prove call, a synthesis, or one phase of a proof (kind_of: groth16::phase, in its order). */
-enum class span_kind : std::uint8_t { proof, synthesis };
-inline constexpr std::size_t n_span_kinds = 2 + groth16::n_phases;
+/* A proof's whole prove call, a synthesis, the witness generation that began it (an installed circuit's), or
+   one phase of a proof (kind_of: groth16::phase, in its order). */
+enum class span_kind : std::uint8_t { proof, synthesis, witness };
+inline constexpr unsigned first_phase_kind = 3;
+inline constexpr std::size_t n_span_kinds = first_phase_kind + groth16::n_phases;
 std::string_view name(span_kind k);
-constexpr span_kind kind_of(groth16::phase p) { return static_cast<span_kind>(2 + static_cast<unsigned>(p)); }
+constexpr span_kind kind_of(groth16::phase p) {
+  return static_cast<span_kind>(first_phase_kind + static_cast<unsigned>(p));
+}
 
 /* The row of a lane a span is drawn on: 0 the proof or the synthesis; 1 + phase for a phase (batch_add: its MSM's). */
 constexpr std::uint8_t track_of(groth16::phase p) { return static_cast<std::uint8_t>(1 + static_cast<unsigned>(p)); }

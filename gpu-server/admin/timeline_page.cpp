@@ -20,6 +20,7 @@ constexpr int lanes_y0 = 112, lane_gap = 6, row_height = 6, lane_pad = 3, synth_
 constexpr std::array<const char*, n_span_kinds> colours = {
     "#b8cde6",  // proof: the whole prove call, behind its phases
     "#9467bd",  // synthesis
+    "#c5b0d5",  // witness (over its synthesis)
     "#17becf",  // split
     "#e6a000",  // h2d
     "#2ca02c",  // ntt
@@ -34,10 +35,11 @@ constexpr std::array<const char*, n_span_kinds> colours = {
 
 static_assert(colours.back() != nullptr, "a colour for every span kind");
 
-/* The proof first, then the phases in their order, each batch addition last (over its MSM). */
+/* The proof first, a witness generation over its synthesis, then the phases in their order, each batch addition
+   last (over its MSM). */
 constexpr std::array<span_kind, n_span_kinds> draw_order = [] {
-  std::array<span_kind, n_span_kinds> o{span_kind::proof, span_kind::synthesis};
-  std::size_t n = 2;
+  std::array<span_kind, n_span_kinds> o{span_kind::proof, span_kind::synthesis, span_kind::witness};
+  std::size_t n = 3;
   for (std::size_t p = 0; p < groth16::n_phases; ++p)
     if (p != std::size_t(groth16::phase::batch_add)) o[n++] = kind_of(groth16::phase(p));
   o[n] = kind_of(groth16::phase::batch_add);

@@ -303,7 +303,7 @@ cluster_job_directory::answer cluster_job_directory::answer_of(std::optional<clu
                                  " does not verify under its key; it was altered there");
       }
       auto res = job::result_to_json(stored);
-      pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
+      pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals), std::nullopt});
     } catch (const std::exception& e) {
       a.error = "job " + pr.job_id + ": " + e.what();
       return a;

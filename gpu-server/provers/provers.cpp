@@ -244,15 +244,17 @@ void provers::done(proof_done d) {
 void provers::stored(const proof_done& d) {
   const auto& w = d.what;
   device_failures_.erase(std::pair(w.slot, w.gen));
+  std::uint64_t witness_ns = 0;
   if (auto e = c_.slots.entry(w.slot)) {
     const std::uint64_t synth_end = (*e)->filled_ns, synth_start = synth_end - std::min(synth_end, (*e)->synth_ns);
+    witness_ns = (*e)->witness_ns;
     c_.jobs.note_times(w.job, w.partition, synth_start, synth_end, d.start_ns, d.end_ns);
     if (d.error.empty()) h_.observed(d, synth_start, synth_end);
   }
   if (d.error.empty()) {
-    if (auto r =
-            c_.jobs.store_result(w.job, w.partition, w.gen, d.result, partition_timings_of(d.timings, d.verify, d.gpu));
-        !r) {
+    auto timings = partition_timings_of(d.timings, d.verify, d.gpu);
+    timings.witness_us = static_cast<std::uint32_t>(std::min<std::uint64_t>(witness_ns / 1000, UINT32_MAX));
+    if (auto r = c_.jobs.store_result(w.job, w.partition, w.gen, d.result, timings); !r) {
       spdlog::warn("job {} partition {}: storing the proof: {}", w.job.index, w.partition, to_string(r.error()));
       // A result that can never be stored fails the job rather than leaving it running forever.
       if (r.error() == shm::error::too_large)

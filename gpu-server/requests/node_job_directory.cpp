@@ -81,6 +81,7 @@ proto::job_status job_status_of(const shm::job_record& rec, const shm::slot_tabl
     if (pw.state == shm::part_state::done) {
       ps.timings = part.timings.phases;
       ps.gpu = part.timings.gpu;
+      ps.witness_us = part.timings.witness_us;
     }
     st.partitions.push_back(ps);
   }
@@ -237,7 +238,8 @@ bool node_job_directory::answer_finished(const address& id, uid_t uid, std::uint
   }
   ++fetching;
   const shm::job_record* r = *rec;  // a done record does not change until it is fetched and evicted, on this loop
-  boost::asio::post(c_.replies, [this, id, uid, rq, j, r] {
+  auto phases = job_status_of(*r, c_.slots).partitions;
+  boost::asio::post(c_.replies, [this, id, uid, rq, j, r, phases = std::move(phases)] {
     proto::proof_reply pr;
     pr.job_id = std::string(shm::field_text(r->job_id));
     std::optional<std::string> error;
@@ -245,7 +247,7 @@ bool node_job_directory::answer_finished(const address& id, uid_t uid, std::uint
       const auto& part = r->parts[p];
       try {
         auto res = job::result_to_json({part.result, std::min<std::size_t>(part.result_len, shm::result_bytes)});
-        pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals)});
+        pr.partitions.push_back({std::move(res.proof), std::move(res.public_signals), phases[p]});
       } catch (const std::exception& e) {
         error = "job " + pr.job_id + ": " + e.what();
       }

@@ -19,6 +19,9 @@ command -v systemd-nspawn >/dev/null || { echo "FAIL: systemd-nspawn is not inst
 prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$b/CMakeCache.txt")
 [[ $prefix == /usr/* ]] || skip "the build's install prefix ($prefix) is not under /usr, where the container can see it"
 
+circom=$b/tests/interop/witness-work/bn128  # the witness fixture's circuit (circom --c --wasm), its key and vk
+[[ -f $circom/bounded.zkey && -x $circom/bounded_cpp/bounded ]] ||
+  { echo "FAIL: no circom circuit in $circom (the fixture interop.witness.fixture makes it)"; exit 1; }
 work=$(mktemp -d /tmp/cuzk-deploy.XXXXXX)
 nspawn=""
 cleanup() {
@@ -53,7 +56,7 @@ TOML
 
 echo "booting a container (systemd-nspawn over /, volatile) with $prefix from this build"
 systemd-nspawn --directory=/ --volatile=yes --register=no --keep-unit --machine="cuzk-deploy-$$" \
-  --bind-ro="$work/root$prefix:$prefix" -b -- systemd.firstboot=off >"$work/console.log" 2>&1 </dev/null &
+  --bind-ro="$work/root$prefix:$prefix" --bind-ro="$circom:/var/lib/cuzk/circom" -b -- systemd.firstboot=off >"$work/console.log" 2>&1 </dev/null &
 nspawn=$!
 # systemd-nspawn is here (scripts/setup.sh installs it): a container that does not boot, or boots
 # slowly under load, is a failure with its boot log, never a skip (issue 23). 120 s before giving up.
@@ -132,6 +135,20 @@ submit() { # submit ID small|big [cuzk submit flags]
 submit first small --wait --proof /tmp/p.json --public /tmp/pub.json >"$work/first.log" 2>&1 ||
   fail "the first job: $(cat "$work/first.log")"
 echo "ok: a job proven and verified through the service"
+
+# circom circuits installed by name (by the service user, who owns the pool's directory) and proven from their
+# input JSON: the workers run each generator confined, under the unit's sandbox (ProtectSystem=strict, PrivateTmp)
+for gen in "cpp --cpp /var/lib/cuzk/circom/bounded_cpp/bounded" "wasm --wasm /var/lib/cuzk/circom/bounded_js/bounded.wasm"; do
+  set -- $gen
+  ct setpriv --reuid=cuzk --regid=cuzk --init-groups "$bin/cuzk" circuit install "bounded-$1" --pool cuzk-deploy \
+    --zkey /var/lib/cuzk/circom/bounded.zkey "${@:2}" >"$work/install.log" 2>&1 ||
+    fail "cuzk circuit install bounded-$1: $(cat "$work/install.log")"
+  client submit --endpoint "$ep" --circuit "bounded-$1" --inputs /var/lib/cuzk/circom/in.json --job-id "circom-$1" \
+    --wait --vk /var/lib/cuzk/circom/vk.json --proof "/tmp/circom-$1.json" --public "/tmp/circom-$1.pub.json" \
+    >"$work/circom.log" 2>&1 || { dump; fail "proving the installed circuit bounded-$1: $(cat "$work/circom.log")"; }
+  grep -q "witness" "$work/circom.log" || fail "no witness time in the reply: $(cat "$work/circom.log")"
+done
+echo "ok: circom circuits installed (C++ and wasm generators) and proven from their inputs under systemd"
 # journald-friendly logs: no timestamps of our own, the priority taken from the <N> prefix
 wait_for 10 journal_has '^\[gpu-server\] proven job=' -o cat -u cuzk-gpu-server ||
   fail "no '[gpu-server] proven job=' line in the journal within 10 s"

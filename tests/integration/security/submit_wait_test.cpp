@@ -40,7 +40,7 @@ proven prove(const std::string& inputs_json) {
   groth16::synthesize_into(pk, *c, *c->parse_inputs(nlohmann::json::parse(inputs_json)), buf);
   const auto p = groth16::prove(pk, buf.z, buf.a, buf.b, buf.c);
   const std::vector<ff::fr_t> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);
-  return {buf.z, {io::proof_to_json(p).dump(), io::public_to_json(pub).dump()}};
+  return {buf.z, {io::proof_to_json(p).dump(), io::public_to_json(pub).dump(), std::nullopt}};
 }
 
 /* A ROUTER on an ipc endpoint that accepts every Submit and answers every
@@ -142,7 +142,8 @@ TEST(SubmitWait, WaitWithAVerificationKeyWritesOnlyAProofThatVerifies) {
                            (dir.path / "p.json").string() + " --public " + (dir.path / "pub.json").string() +
                            " --timeout 20 --vk " + vk.string();
   {
-    fake_server rewritten(endpoint, proto::partition_proof{own.proof.proof_json, other.proof.public_json});
+    fake_server rewritten(endpoint,
+                          proto::partition_proof{own.proof.proof_json, other.proof.public_json, std::nullopt});
     const auto r = run(wait);
     EXPECT_EQ(r.rc, 1) << r.out << r.err;
     EXPECT_NE(r.err.find("does not verify under"), std::string::npos) << r.err;

@@ -52,7 +52,7 @@ chmod +x sleeper slow
 
 step "server and two workers (synthesis deadline 8 s)"
 "$server_bin" --pool "$pool" --endpoint "$endpoint" --worker-endpoint "$worker_endpoint" --backend cpu \
-  > server.log 2>&1 &
+  --metrics 127.0.0.1:0 > server.log 2>&1 &
 server_pid=$!
 start_worker() {
   "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$1" --synth-deadline 8 \
@@ -92,6 +92,29 @@ step "inputs to proofs: the C++ and wasm generators, both primes"
 prove j1 b-cpp bn128 1
 prove j2 b-wasm bn128 2
 prove j3 b-bls bls12381 3
+
+step "seen: each proof reply's phases with the witness generation, the timeline's witness spans, the metrics"
+for j in j1 j2 j3; do
+  grep -Eq "partition 0: synthesis [0-9.]+ s \(witness [0-9.]+ s\), waited [0-9.]+ s, proved [0-9.]+ s" "$j.err" ||
+    { cat "$j.err"; fail "job $j's reply does not carry its phases with the witness generation"; }
+done
+grep -h "partition 0:" j1.err j2.err
+port=$(sed -n 's/.*metrics on 127\.0\.0\.1:\([0-9]*\).*/\1/p' server.log | head -1)
+[ -n "$port" ] || fail "no metrics port in the server's log"
+curl -sf "http://127.0.0.1:$port/metrics" > metrics.txt || fail "no /metrics"
+for c in b-cpp b-wasm b-bls; do
+  grep -q "^cuzk_witness_seconds_count{circuit=\"$c\"} 1$" metrics.txt ||
+    { grep cuzk_witness metrics.txt; fail "cuzk_witness_seconds does not count circuit $c's generation"; }
+done
+grep -q '^cuzk_phase_duration_seconds_count{curve="bn254",phase="witness"} 2$' metrics.txt ||
+  fail "the witness phase of cuzk_phase_duration_seconds is not counted"
+curl -sf "http://127.0.0.1:$port/trace.json" > trace.json || fail "no /trace.json"
+node -e 'const t=JSON.parse(require("fs").readFileSync("trace.json"));const ev=t.traceEvents||t;
+  const w=ev.filter(e=>e.name==="witness"), s=ev.filter(e=>e.name==="synthesis");
+  if(w.length<3)throw new Error("witness spans: "+w.length);
+  for(const x of w){const y=s.find(e=>e.args.job===x.args.job&&e.tid===x.tid&&e.pid===x.pid);
+    if(!y||x.ts<y.ts||x.ts+x.dur>y.ts+y.dur+0.001)throw new Error("a witness span outside its synthesis")}
+  console.log(w.length+" witness spans, each inside its synthesis")' || fail "the timeline's witness spans"
 
 step "a failing assert fails its job with circom's message; the workers prove the next"
 inputs 4 bad > bad.in.json

@@ -55,7 +55,8 @@ proto::body fake_server::outcome(const job& j) const {
   if (j.status.state != proto::job_state::done) return j.status;
   proto::proof_reply r{j.status.job_id, {}};
   for (std::size_t i = 0; i < j.status.partitions.size(); ++i)
-    r.partitions.push_back({"{\"pi_a\": [\"" + std::to_string(i) + "\"]}", "[\"" + std::to_string(i + 100) + "\"]"});
+    r.partitions.push_back({"{\"pi_a\": [\"" + std::to_string(i) + "\"]}", "[\"" + std::to_string(i + 100) + "\"]",
+                            j.status.partitions[i]});
   return r;
 }
 

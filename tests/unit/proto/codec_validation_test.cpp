@@ -164,11 +164,17 @@ const std::vector<broken>& cases() {
       {"JobStatusErrorNotUtf8", "JobStatus.error", with(valid_status(), [](job_status& s) { s.error = "\x80"; })},
       {"ProofReplyOfNoPartitions", "ProofReply.partitions", [] { return body{proof_reply{"j", {}}}; }},
       {"ProofReplyWithoutProof", "ProofReply.partitions[0].proof_json",
-       [] { return body{proof_reply{"j", {{"", "[]"}}}}; }},
+       [] { return body{proof_reply{"j", {{"", "[]", std::nullopt}}}}; }},
       {"ProofReplyPublicNotUtf8", "ProofReply.partitions[1].public_json",
-       [] { return body{proof_reply{"j", {{"{}", "[]"}, {"{}", "[\xff]"}}}}; }},
+       [] { return body{proof_reply{"j", {{"{}", "[]", std::nullopt}, {"{}", "[\xff]", std::nullopt}}}}; }},
+      {"ProofReplyPhasesOfAnUnknownState", "ProofReply.partitions[0].phases.state",
+       [] {
+         proof_reply r{"j", {{"{}", "[]", partition_status{}}}};
+         r.partitions[0].phases->state = static_cast<partition_state>(9);
+         return body{r};
+       }},
       {"ProofReplyProofOver16KiB", "ProofReply.partitions[0].proof_json",
-       [] { return body{proof_reply{"j", {{std::string(16 * 1024 + 1, ' '), "[]"}}}}; }},
+       [] { return body{proof_reply{"j", {{std::string(16 * 1024 + 1, ' '), "[]", std::nullopt}}}}; }},
       {"StatusReplyWithABadJob", "StatusReply.jobs[1].job_id", [] {
          status_reply r;
          r.jobs = {valid_status(), valid_status()};

@@ -98,21 +98,25 @@ class message_gen {
     s.client = text(proto::max_client_bytes);
     s.curve = pick<curves::curve_id>(1, 2);
     s.partitions.resize(partitions());
-    for (auto& p : s.partitions) {
-      p = {pick<proto::partition_state>(1, 6),
-           rng_(),
-           rng_(),
-           rng_(),
-           rng_(),
-           static_cast<std::uint32_t>(rng_()),
-           static_cast<std::uint32_t>(rng_()),
-           std::nullopt,
-           static_cast<std::int32_t>(below(proto::max_gpus + 1)) - 1};
-      if (coin())
-        p.timings = proto::partition_timings{rng_(), rng_(), rng_(), rng_(), rng_(), rng_(),
-                                             rng_(), rng_(), rng_(), rng_(), rng_()};
-    }
+    for (auto& p : s.partitions) p = partition_status();
     return s;
+  }
+
+  proto::partition_status partition_status() {
+    proto::partition_status p{pick<proto::partition_state>(1, 6),
+                              rng_(),
+                              rng_(),
+                              rng_(),
+                              rng_(),
+                              static_cast<std::uint32_t>(rng_()),
+                              static_cast<std::uint32_t>(rng_()),
+                              std::nullopt,
+                              static_cast<std::int32_t>(below(proto::max_gpus + 1)) - 1,
+                              rng_()};
+    if (coin())
+      p.timings = proto::partition_timings{rng_(), rng_(), rng_(), rng_(), rng_(), rng_(),
+                                           rng_(), rng_(), rng_(), rng_(), rng_()};
+    return p;
   }
 
  public:
@@ -177,7 +181,10 @@ class message_gen {
       case 6: {
         proof_reply m{job_id(), {}};
         m.partitions.resize(partitions());
-        for (auto& p : m.partitions) p = {"{\"pi_a\": [\"" + decimal() + "\"]}\n", "[\"" + decimal() + "\"]"};
+        for (auto& p : m.partitions) {
+          p = {"{\"pi_a\": [\"" + decimal() + "\"]}\n", "[\"" + decimal() + "\"]", std::nullopt};
+          if (coin()) p.phases = partition_status();
+        }
         return m;
       }
       case 7: {
