@@ -159,8 +159,11 @@ ct journalctl --no-pager -o cat -p warning -u cuzk-gpu-server | grep -q 'proven 
 echo "ok: the journal has the server's lines without timestamps, at their priority"
 get() { ct bash -c "exec 3<>/dev/tcp/127.0.0.1/19464 && printf 'GET $1 HTTP/1.0\r\nHost: cuzk\r\n\r\n' >&3 && cat <&3"; }
 # The series as the server counts them; the second worker may announce itself after the first job.
+# (the two circom jobs are bn254's)
 series=('cuzk_proofs_completed_total{curve="bls12-381"} 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count{curve="bls12-381"} 1'
-        'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 1' 'cuzk_uptime_seconds')
+        'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 3' 'cuzk_uptime_seconds'
+        'cuzk_proofs_completed_total{curve="bn254"} 2' 'cuzk_witness_seconds_count{circuit="bounded-cpp"} 1'
+        'cuzk_witness_seconds_count{circuit="bounded-wasm"} 1')
 missing_series() {
   local m s
   m=$(get /metrics)
