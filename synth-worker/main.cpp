@@ -1,4 +1,5 @@
 // cuzk-synth-worker --pool NAME --endpoint E [--name worker@N] [--synth-deadline S] [--stop-timeout S]
+//                   [--generator-memory GIB] [--generator-output GIB]
 // Exit statuses: 0 stopped (SIGTERM/SIGINT), 1 cannot start, 3 a synthesis
 // passed its deadline (its slot was given back and its partition requeued).
 #include <CLI/CLI.hpp>
@@ -36,6 +37,14 @@ int main(int argc, char** argv) {
   app.add_option("--progress-grace", grace_s,
                  "seconds a synthesis may go without progress before the worker stops heartbeating")
       ->check(range(0.001, day));
+  double generator_memory_gib = 8, generator_output_gib = 1;
+  app.add_option("--generator-memory", generator_memory_gib,
+                 "GiB an installed circuit's witness generator may allocate (RLIMIT_DATA; its wall and CPU time are "
+                 "nine tenths of the synthesis deadline)")
+      ->check(range(0.001, 1024.0));
+  app.add_option("--generator-output", generator_output_gib,
+                 "GiB of the largest file an installed circuit's witness generator may write (RLIMIT_FSIZE)")
+      ->check(range(0.001, 64.0));
   const std::vector<cuzk::config::section> sections = {
       {"pool", {{"name", {"--pool"}}, {"hugepages", {"--hugepages"}}}},
       {"server", {{"worker_endpoint", {"--endpoint"}}}},
@@ -43,13 +52,18 @@ int main(int argc, char** argv) {
        {{"checksum", {"--checksum", true}},
         {"synth_deadline", {"--synth-deadline"}},
         {"stop_timeout", {"--stop-timeout"}},
-        {"progress_grace", {"--progress-grace"}}}},
+        {"progress_grace", {"--progress-grace"}},
+        {"generator_memory_gib", {"--generator-memory"}},
+        {"generator_output_gib", {"--generator-output"}}}},
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   const auto ms = [](double s) { return std::chrono::milliseconds(static_cast<std::int64_t>(s * 1000)); };
   o.synth_deadline = ms(deadline_s);
   o.stop_timeout = ms(stop_s);
   o.progress_grace = ms(grace_s);
+  const auto gib = [](double g) { return static_cast<std::uint64_t>(g * double(1ULL << 30)); };
+  o.generator.memory_bytes = gib(generator_memory_gib);
+  o.generator.output_bytes = gib(generator_output_gib);
   cuzk::log::setup(o.name);
   struct sigaction sa {};
   sa.sa_handler = [](int) { cuzk::worker::worker::on_signal(); };

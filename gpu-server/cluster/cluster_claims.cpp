@@ -10,6 +10,7 @@
 #include <map>
 
 #include "cluster/cluster_names.hpp"
+#include "job/circuit_store.hpp"
 #include "requests/preparation.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
@@ -90,6 +91,7 @@ void cluster_claims::claim_more() {
   if (claiming_ || !named_ || c_.loop.stopping || !c_.loop.accepting) return;
   const auto free = room();
   auto keys = c_.keys.held();
+  for (const auto& c : job::list_circuits(c_.opt.pool)) keys.push_back(c.id);  // jobs queued under a circuit's id
   if (!free || keys.empty()) return;
   const std::uint32_t most = std::min<std::uint32_t>(free, 4);
   claiming_ = true;

@@ -9,6 +9,7 @@
 
 #include "cluster/cluster_names.hpp"
 #include "groth16/verifier.hpp"
+#include "job/circuit_store.hpp"
 #include "job/result.hpp"
 #include "proto/codec.hpp"
 #include "proto/names.hpp"
@@ -60,7 +61,9 @@ void cluster_job_directory::record(const submission& sub, prepared r, std::funct
   j.owner = owner_of(p);
   j.job_id = s.job_id;
   j.digest_hex = util::to_hex(digest);
-  j.key_id = r.key_id;
+  // An installed circuit's job is queued under the circuit's id (its key and generator): only the nodes where
+  // that very circuit is installed claim it.
+  j.key_id = r.circuit_id.empty() ? r.key_id : r.circuit_id;
   j.client = s.client;
   j.priority = s.priority;
   j.curve = static_cast<int>(r.pk->curve);
@@ -257,7 +260,11 @@ bool cluster_job_directory::answer_finished(const address& to, std::uint64_t rq,
 }
 
 cluster_job_directory::vk_map cluster_job_directory::vks_now() {
-  for (const auto& id : c_.keys.held()) {
+  // An installed circuit's jobs are queued under the circuit's id: its key's vk under that id too.
+  const auto circuits = job::list_circuits(c_.opt.pool);
+  auto ids = c_.keys.held();
+  for (const auto& c : circuits) ids.push_back(c.key_id);
+  for (const auto& id : ids) {
     if (vks_.count(id)) continue;
     auto pk = c_.keys.loaded(id);
     if (!pk && asked_.insert(id).second) pk = c_.keys.ready(id);  // loads it once, if it is not in memory
@@ -267,6 +274,8 @@ cluster_job_directory::vk_map cluster_job_directory::vks_now() {
         vks_[id] = std::make_shared<const groth16::basic_verifying_key<C>>(k.vk());
       });
   }
+  for (const auto& c : circuits)
+    if (auto vk = vks_.find(c.key_id); vk != vks_.end()) vks_.try_emplace(c.id, vk->second);
   return vks_;
 }
 

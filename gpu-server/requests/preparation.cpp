@@ -184,7 +184,7 @@ prepared prepare_request(const proto::submit& s, const net::peer_credentials& wh
     if (inst) {
       if (auto why = job::coefficients_refusal(pk)) throw job::job_error(*why);
       sp.installed = circuit->name;
-      sp.circuit_id = circuit->id;
+      sp.circuit_id = r.circuit_id = circuit->id;
       std::tie(sp.inputs_file, sp.inputs_identity) = job::store_inputs(pool, inst->inputs_json);
       r.inputs_file = sp.inputs_file;
     } else if (const auto* n = std::get_if<proto::native_work>(&s.work)) {

@@ -18,6 +18,7 @@ namespace cuzk::server {
 /* What the pool made of a Submit: the key and the job description, or the error to answer. */
 struct prepared {
   std::string key_id;
+  std::string circuit_id;  // an installed circuit's (job::installed_circuit::id): what a cluster queues it under
   job::any_key pk;
   std::string spec_json;
   std::optional<proto::error_code> code;

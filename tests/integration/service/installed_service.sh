@@ -42,13 +42,19 @@ step "pool and circuits"
 # generators of the operator's that misbehave: one sleeps (exec: it may not fork), one is slow, then the real one
 printf '#!/bin/bash\nexec sleep 3600\n' > sleeper
 printf '#!/bin/bash\nSECONDS=0\nwhile ((SECONDS < 3)); do :; done\nexec %s "$@"\n' "$fixture/bn128/bounded_cpp/bounded" > slow
-chmod +x sleeper slow
-: > sleeper.dat
-: > slow.dat
-"$cuzk" circuit install sleeper --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$work/sleeper"
-"$cuzk" circuit install slow --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$work/slow"
+# and hostile ones: one forks, one opens a socket, one writes without end, one allocates without end
+printf '#!/bin/bash\n/bin/true\nexec %s "$@"\n' "$fixture/bn128/bounded_cpp/bounded" > forker
+printf '#!/bin/bash\nexec 3<>/dev/tcp/127.0.0.1/5432 && echo connected > witness.wtns\n' > socket
+printf '#!/bin/bash\nexec dd if=/dev/zero of=witness.wtns bs=1M count=10240 status=none\n' > writer
+printf '#!/bin/bash\nexec python3 -c "x = bytearray(4 << 30)"\n' > eater
+hostile="forker socket writer eater"
+for g in sleeper slow $hostile; do
+  chmod +x $g
+  : > $g.dat
+  "$cuzk" circuit install $g --pool "$pool" --zkey "$fixture/bn128/bounded.zkey" --cpp "$work/$g"
+done
 "$cuzk" circuits --pool "$pool" | tee circuits.txt
-[ "$(grep -c ' key ' circuits.txt)" = 5 ] || fail "cuzk circuits does not list the five circuits"
+[ "$(grep -c ' key ' circuits.txt)" = 9 ] || fail "cuzk circuits does not list the nine circuits"
 
 step "server and two workers (synthesis deadline 8 s)"
 "$server_bin" --pool "$pool" --endpoint "$endpoint" --worker-endpoint "$worker_endpoint" --backend cpu \
@@ -56,6 +62,7 @@ step "server and two workers (synthesis deadline 8 s)"
 server_pid=$!
 start_worker() {
   "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$1" --synth-deadline 8 \
+    --generator-memory 1 --generator-output 0.01 \
     >> "worker$1.log" 2>&1 &
   worker_pids+=($!)
 }
@@ -74,8 +81,9 @@ step "the capacity reply lists the installed circuits (what a scheduler routes b
 "$cuzk" status --endpoint "$endpoint" --capacity --json > cap.json
 node -e 'const c=JSON.parse(require("fs").readFileSync("cap.json")).circuits;
   const n=c.map(x=>x.name+":"+x.generator).sort().join(",");
-  if(n!=="b-bls:cpp,b-cpp:cpp,b-wasm:wasm,sleeper:cpp,slow:cpp"){console.error("circuits:",n);process.exit(1)}' ||
-  fail "the capacity reply does not list the five circuits"
+  const want="b-bls:cpp,b-cpp:cpp,b-wasm:wasm,eater:cpp,forker:cpp,sleeper:cpp,slow:cpp,socket:cpp,writer:cpp";
+  if(n!==want){console.error("circuits:",n);process.exit(1)}' ||
+  fail "the capacity reply does not list the nine circuits"
 "$cuzk" status --endpoint "$endpoint" --capacity | grep -q "^  b-wasm  *wasm" || fail "cuzk status --capacity does not show them"
 
 prove() { # NAME CIRCUIT PRIME SALT: submitted with its inputs, waited for, verified by snarkjs
@@ -157,6 +165,31 @@ cat sleepy.err
 prove j5 b-cpp bn128 7
 [ "$(workers)" = 2 ] || fail "a worker went with the sleeping generator"
 grep -q "syntheses\|ended its worker" server.log && fail "the generator's failure counted as a worker's crash" || true
+
+step "hostile generators and inputs, each bounded with its error, while another client keeps proving"
+(for i in 1 2 3 4 5 6; do prove "steady$i" b-cpp bn128 "$((100 + i))" || exit 1; done) > steady.log 2>&1 &
+steady=$!
+for h in "forker:fork: Operation not permitted" "socket:socket: Permission denied" \
+  "writer:was stopped at the output size limit (10737418 bytes)" "eater:ran out of memory (its limit: 1024 MiB)"; do
+  rc=0
+  "$cuzk" submit --endpoint "$endpoint" --job-id "hostile-${h%%:*}" --circuit "${h%%:*}" --inputs j1.in.json --wait \
+    --proof h.proof.json --public h.public.json 2> hostile.err || rc=$?
+  cat hostile.err
+  [ $rc != 0 ] && grep -qF "${h#*:}" hostile.err || fail "the ${h%%:*} generator was not stopped with its error"
+done
+node -e 'process.stdout.write(JSON.stringify({x: "1".repeat(100 << 20)}))' > huge.in.json  # 100 MB
+node -e 'let v="1";for(let i=0;i<10000;i++)v="["+v+"]";process.stdout.write("{\"x\":"+v+"}")' > deep.in.json
+for h in "huge:bytes, over the limit of 196608" "deep:the inputs nest deeper than 16 arrays"; do
+  rc=0
+  "$cuzk" submit --endpoint "$endpoint" --job-id "hostile-${h%%:*}" --circuit b-cpp --inputs "${h%%:*}.in.json" \
+    2> hostile.err || rc=$?
+  cat hostile.err
+  [ $rc != 0 ] && grep -qF "${h#*:}" hostile.err || fail "the ${h%%:*} inputs were not refused with their error"
+done
+wait "$steady" || { cat steady.log; fail "the other client's proofs failed beside the hostile ones"; }
+cat steady.log
+[ "$(workers)" = 2 ] || fail "a worker went with a hostile generator"
+grep -q "syntheses\|ended its worker" server.log && fail "a hostile generator counted as a worker's crash" || true
 
 step "an unknown circuit is refused at once"
 rc=0
