@@ -7,7 +7,7 @@
 # (bn128). Best of RUNS each; every witness is compared with snarkjs's byte
 # for byte, every proof verified by snarkjs.
 #   bench/e2e/witness_bench.sh poseidon [N] [RUNS]   circomlib's Poseidon in a chain,
-#       h_{i+1} = Poseidon(h_i, i), N hashes (182: about 44k constraints)
+#       h_{i+1} = Poseidon(h_i, i), N hashes (about 517 constraints each: 97 gives 50k)
 #   bench/e2e/witness_bench.sh email [RUNS]          zk-email's EmailVerifier(1024, 64, 121, 17, 1, 0, 0, 0)
 #       from the npm package @zk-email/circuits 6.3.4 (742,350 constraints; npm-installed into the work
 #       directory), its inputs made by bench/e2e/circom/email_inputs.js
