@@ -3,6 +3,7 @@
 //                 [--hold-proving]
 // Exit codes: 0 after SIGTERM, 1 on a startup error, 75 after a sticky device error (restart it).
 #include <CLI/CLI.hpp>
+#include <pwd.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -19,8 +21,27 @@
 #include "config/range.hpp"
 #include "log/log_setup.hpp"
 #include "net/endpoint.hpp"
+#include "listeners/authorized_clients.hpp"
 #include "server.hpp"
 #include "shm/srs_region.hpp"
+
+namespace {
+
+/* A local user by name or number. */
+std::optional<uid_t> user_uid(const std::string& who) {
+  if (!who.empty() && who.find_first_not_of("0123456789") == std::string::npos && who.size() <= 10) {
+    const auto v = std::stoull(who);
+    if (v < UINT32_MAX) return static_cast<uid_t>(v);
+    return std::nullopt;
+  }
+  struct passwd pw {};
+  struct passwd* found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getpwnam_r(who.c_str(), &pw, buf.data(), buf.size(), &found) != 0 || !found) return std::nullopt;
+  return found->pw_uid;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Before any thread starts: SIGTERM and SIGINT (stop), SIGUSR1 and SIGUSR2
@@ -128,6 +149,10 @@ int main(int argc, char** argv) {
   count("--max-connections", o.clients.total, "client connections in total (capped below the descriptor limit)");
   app.add_option("--operator", o.operators,
                  "uid that may see every job (repeatable; root and the server's uid always may)");
+  std::vector<std::string> gateways;
+  app.add_option("--gateway", gateways,
+                 "who may speak for API keys (cuzk-gateway; repeatable): a local user (name or uid) connecting to "
+                 "--endpoint, or curve:NAME, a network client of --clients-dir; they speak for http: identities only");
   app.add_option("--metrics", o.metrics_address,
                  "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on, e.g. 127.0.0.1:9464 "
                  "(port 0: any free port, logged); default: no metrics endpoint");
@@ -235,6 +260,7 @@ int main(int argc, char** argv) {
         {"max_connections_per_client", {"--max-connections-per-client"}},
         {"max_connections", {"--max-connections"}},
         {"operators", {"--operator"}},
+        {"gateways", {"--gateway"}},
         {"hold_proving", {"--hold-proving", true}},
         {"spool_dir", {"--spool-dir"}},
         {"max_spool_per_client_gib", {"--max-spool-per-client"}},
@@ -266,6 +292,18 @@ int main(int argc, char** argv) {
   };
   if (auto rc = cuzk::config::parse(app, argc, argv, sections)) return *rc;
   o.network.handshake = std::chrono::milliseconds(static_cast<long>(network_handshake_s * 1000));
+  for (const auto& g : gateways) {
+    if (g.starts_with("curve:") && cuzk::server::is_client_name(g.substr(6))) {
+      o.gateway_clients.push_back(g.substr(6));
+      continue;
+    }
+    const auto uid = user_uid(g);
+    if (!uid) {
+      std::fprintf(stderr, "cuzk-gpu-server: --gateway %s: not a user on this host, a uid, or curve:NAME\n", g.c_str());
+      return 1;
+    }
+    o.gateway_uids.push_back(*uid);
+  }
   o.host_copy = host_copy == "drop" ? cuzk::job::host_copy::drop : cuzk::job::host_copy::keep;
   // Each allowed directory as given (absolute) and as resolved: a client names
   // files by either path when a directory above it is a symlink (/tmp → ...).

@@ -27,9 +27,12 @@ struct peer {
   std::string identity;
   net::peer_credentials cred;
   channel via = channel::clients;
-  std::string name;  // network clients only
+  std::string name;         // network clients ("alice") and API keys a gateway speaks for ("http:alice") only
+  bool spoken_for = false;  // a gateway's request for one of its API keys (Envelope.on_behalf_of)
   address to() const { return {identity, via}; }
-  bool network() const { return via == channel::network; }
+  /* Not a local account (a network client, or an API key through a gateway): it names no path on this host
+     and is never an operator. */
+  bool network() const { return via == channel::network || spoken_for; }
 };
 
 class outbox {

@@ -115,6 +115,7 @@ server::server(server_options opt)
   lease_ = std::make_unique<shm::lease>(std::move(*l));
   slots_ = std::make_unique<shm::slot_table>(*region_);
   jobs_ = std::make_unique<shm::job_table>(*region_);
+  http_ids_ = std::make_unique<http_identities>(opt_.pool);
   for (std::uint64_t i = 0; i < slots_->size(); ++i)  // after the lease's reclaim: PROVING of a dead server is FILLED
     if (auto w = slots_->word(i); w && (w->state == shm::slot_state::filled || w->state == shm::slot_state::proving))
       ++series_.recovered_slots;
@@ -424,6 +425,43 @@ void outbox::reply_error(const address& to, std::uint64_t request_id, proto::err
                           proto::error_reply{code, util::printable(text, proto::max_error_bytes, true), request_id}});
 }
 
+// A gateway's request for one of its API keys: from a trusted gateway only, as client "http:NAME" with a uid of
+// its own (http_identities), never as the gateway's uid or CURVE name. Only client requests are spoken for.
+void server::route_spoken_for(const peer& p, const proto::message& m) {
+  const bool gateway =
+      p.network()
+          ? std::find(opt_.gateway_clients.begin(), opt_.gateway_clients.end(), p.name) != opt_.gateway_clients.end()
+          : p.via == channel::clients &&
+                std::find(opt_.gateway_uids.begin(), opt_.gateway_uids.end(), p.cred.uid) != opt_.gateway_uids.end();
+  ++counters_.spoken_for;
+  if (!gateway) {
+    ++counters_.refused;
+    return reply_error(p.to(), m.request_id, proto::error_code::bad_request,
+                       "only a gateway the operator trusts (the server's --gateway) speaks for an API key; " +
+                           (p.network() ? "network client " + p.name : "uid " + std::to_string(p.cred.uid)) +
+                           " is none");
+  }
+  const bool client_msg =
+      std::holds_alternative<proto::submit>(m.body) || std::holds_alternative<proto::status_request>(m.body) ||
+      std::holds_alternative<proto::fetch>(m.body) || std::holds_alternative<proto::wait_request>(m.body) ||
+      std::holds_alternative<proto::upload>(m.body);
+  if (!client_msg) {
+    ++counters_.refused;
+    return reply_error(p.to(), m.request_id, proto::error_code::unknown_message,
+                       "a gateway speaks for an API key in client requests only");
+  }
+  std::string why;
+  const auto uid = http_ids_->uid_of(m.on_behalf_of, &why);
+  if (!uid) return reply_error(p.to(), m.request_id, proto::error_code::unavailable, why);
+  peer key = p;
+  key.cred = net::peer_credentials{*uid, static_cast<gid_t>(-1), 0};
+  key.name = "http:" + m.on_behalf_of;
+  key.spoken_for = true;
+  proto::message plain = m;
+  plain.on_behalf_of.clear();
+  route(key, net::decoded(std::move(plain)));
+}
+
 void server::route(const peer& p, const net::decoded& m) {
   if (!m) {
     ++counters_.malformed;
@@ -435,6 +473,7 @@ void server::route(const peer& p, const net::decoded& m) {
     ++counters_.refused;
     reply_error(p.to(), rq, proto::error_code::unknown_message, why);
   };
+  if (!m->on_behalf_of.empty()) return route_spoken_for(p, *m);
   std::visit(
       [&](const auto& b) {
         using T = std::decay_t<decltype(b)>;

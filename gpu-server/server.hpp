@@ -39,6 +39,7 @@
 #include "admin/metrics_http.hpp"
 #include "admin/timeline.hpp"
 #include "net/envelope_io.hpp"
+#include "listeners/http_identities.hpp"
 #include "listeners/network_listener.hpp"
 #include "admin/notifier.hpp"
 #include "outbox.hpp"
@@ -77,6 +78,7 @@ class server final : private outbox {
   void on_network(std::uint64_t conn, const std::string& name, std::vector<std::vector<std::uint8_t>> frames);
   /* A decoded frame to the part it is for; a client request on the workers' socket (or the reverse) is refused. */
   void route(const peer& from, const net::decoded& m);
+  void route_spoken_for(const peer& gateway, const proto::message& m);
   void watch_signals();
   void hold_proving(bool hold);  // io thread: proving held (SIGUSR1) or resumed (SIGUSR2)
   void stop_accepting();
@@ -136,6 +138,7 @@ class server final : private outbox {
   boost::asio::thread_pool replies_{1};  // proof replies decode and format results off the loop
   std::unique_ptr<client_listener> clients_;
   std::unique_ptr<network_listener> network_;  // tcp:// clients, when configured
+  std::unique_ptr<http_identities> http_ids_;  // the uids of the API keys gateways speak for
   std::unique_ptr<metrics_http> http_;
   std::thread signal_thread_;
   std::atomic<bool> stop_requested_{false}, stop_seen_{false}, exiting_{false};

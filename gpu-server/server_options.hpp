@@ -101,6 +101,10 @@ struct server_options {
   client_limits clients;                       // connections per uid and in total, handshake time, unread replies
   std::chrono::milliseconds stop_grace{5000};  // SIGTERM not acted on by the loop within this: the process exits
   std::vector<uid_t> operators;                // uids that see every job (root and the server's own uid always do)
+  /* Gateways (cuzk-gateway) that may speak for their API keys (Envelope.on_behalf_of, client "http:NAME"): local
+     uids, and network clients by name. Nobody else may; a gateway speaks for nothing but http: identities. */
+  std::vector<uid_t> gateway_uids;
+  std::vector<std::string> gateway_clients;
   std::string metrics_address;     // host:port of the HTTP metrics endpoint (e.g. 127.0.0.1:9464); empty: none
   unsigned timeline_minutes = 10;  // the phase spans /timeline and /trace.json keep
   network_options network;         // tcp:// clients (CURVE); none by default
@@ -122,6 +126,7 @@ struct server_counters {
   std::uint64_t malformed = 0, proofs = 0, failed = 0, submits = 0, stale = 0, refused = 0;
   std::uint64_t preempted = 0, aborted = 0;  // proofs stopped and syntheses aborted for critical jobs
   std::uint64_t critical_refused = 0;        // critical Submits over a per-client critical bound
+  std::uint64_t spoken_for = 0;              // requests a connection sent for an API key (trusted or refused)
   preemption_ledger preemptions;             // per job, for the bound on preemptions
 };
 

@@ -62,7 +62,7 @@ void connection::connect(const std::string& endpoint) {
 
 std::optional<std::uint64_t> connection::send_request(const proto::body& b, clock::time_point deadline) {
   const std::uint64_t id = next_id_++;
-  const proto::message m{id, b};
+  const proto::message m{id, b, opt_.on_behalf_of};
   // ZMQ_IMMEDIATE: not writable until the connection is up.
   for (;;) {
     if (!ready(*sock_, ZMQ_POLLOUT, deadline)) return std::nullopt;

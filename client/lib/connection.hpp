@@ -34,6 +34,9 @@ struct options {
   milliseconds wait_slice{5'000};   // wait() asks the server in slices this long
   std::optional<curve_keys> curve;  // tcp:// endpoints: CURVE with these keys (none: plaintext, loopback servers only)
   std::size_t upload_window = 8;    // upload chunks in flight before the first is acknowledged
+  /* A gateway's API key every request speaks for (client "http:NAME"; the server takes it only from a gateway
+     its operator trusts). Empty: the connection's own identity. */
+  std::string on_behalf_of = {};
 };
 
 /* A finished job's proofs, or its status (not finished yet, or failed). */

@@ -54,6 +54,7 @@ const std::map<std::string, std::set<std::string>>& known_keys() {
         "prepare_threads",
         "max_synth_crashes",
         "operators",
+        "gateways",
         "msm_copies",
         "hold_proving",
         "max_preparing",

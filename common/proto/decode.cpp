@@ -10,6 +10,7 @@
 #include "proto/cuzk.pb.h"
 #include "proto/limits.hpp"
 #include "proto/wire_map.hpp"
+#include "util/names.hpp"
 
 namespace cuzk::proto {
 
@@ -70,7 +71,7 @@ top_level scan(std::span<const std::uint8_t> frame) {
     p += skip;
     if (is_body_field(static_cast<std::uint32_t>(field)))
       ++t.bodies;
-    else if (field != 1 && field != 2 && t.unknown_field == 0)
+    else if (field != 1 && field != 2 && field != 3 && t.unknown_field == 0)
       t.unknown_field = static_cast<std::uint32_t>(field);
   }
   return t;
@@ -328,9 +329,11 @@ util::expected<message, decode_error> decode_frame(std::span<const std::uint8_t>
   if (e.body_case() == wire::Envelope::BODY_NOT_SET) return refuse(error_code::malformed, "no message body", id);
 
   converter c;
-  message m{id, c.from(e)};
+  message m{id, c.from(e), e.on_behalf_of()};
   if (c.failure) return refuse(error_code::malformed, std::move(*c.failure), id);
   if (auto why = check(m)) return refuse(error_code::malformed, std::move(*why), id);
+  if (e.has_on_behalf_of() && !util::is_plain_name(m.on_behalf_of))
+    return refuse(error_code::malformed, "Envelope.on_behalf_of: not a client name (1-64 of A-Za-z0-9._-)", id);
   return m;
 }
 

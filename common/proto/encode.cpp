@@ -257,6 +257,7 @@ std::vector<std::uint8_t> encode(const message& m) {
   wire::Envelope e;
   e.set_version(protocol_version);
   e.set_request_id(m.request_id);
+  if (!m.on_behalf_of.empty()) e.set_on_behalf_of(m.on_behalf_of);
   put(e, m.body);
   std::vector<std::uint8_t> out(e.ByteSizeLong());
   e.SerializeWithCachedSizesToArray(out.data());
@@ -264,7 +265,7 @@ std::vector<std::uint8_t> encode(const message& m) {
 }
 
 message error_message(const decode_error& e) {
-  return message{e.request_id, error_reply{e.code, e.reason, e.request_id}};
+  return message{e.request_id, error_reply{e.code, e.reason, e.request_id}, {}};
 }
 
 }  // namespace cuzk::proto

@@ -318,6 +318,7 @@ using body = std::variant<submit, status_request, fetch, wait_request, upload,  
 struct message {
   std::uint64_t request_id = 0;
   proto::body body;
+  std::string on_behalf_of = {};  // a gateway's API key name ("" = the connection's own identity)
   friend bool operator==(const message&, const message&) = default;
 };
 

@@ -186,7 +186,7 @@ bool key_store::may_name(const net::peer_credentials& who, const std::string& ke
     return true;
   for (const auto& [path, id] : preloaded_)
     if (id == key_id) return true;
-  if (auto it = key_files_of_.find(key_id); it != key_files_of_.end() && !is_network_uid(who.uid))
+  if (auto it = key_files_of_.find(key_id); it != key_files_of_.end() && !is_remote_uid(who.uid))
     for (const auto& [path, identity] : it->second)
       if (auto f = files_.open(who, path); f && f->identity() == identity) return true;
   auto srs = shm::srs_region::open(opt_.pool, key_id);

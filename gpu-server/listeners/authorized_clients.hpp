@@ -27,6 +27,14 @@ namespace cuzk::server {
 /* 2^31 plus 31 bits of a hash of the name (two authorized names that meet are refused at load). */
 uid_t network_uid(std::string_view name);
 inline bool is_network_uid(uid_t uid) { return uid >= (1u << 31); }
+/* A gateway's API keys (client "http:NAME") own jobs under uids of their own, handed out one by one
+   (http_identities): 0x70000000 + 0..2^20-1, in the range systemd leaves unused between container uids
+   (up to 0x6FFFFFFF) and 2^31, so never a local account's and never a network client's. */
+inline constexpr uid_t http_uid_base = 0x70000000u;
+inline constexpr uid_t http_uid_count = 1u << 20;
+inline bool is_http_uid(uid_t uid) { return uid >= http_uid_base && uid - http_uid_base < http_uid_count; }
+/* Not a local account: a network client or an API key; it names no file on the server's host. */
+inline bool is_remote_uid(uid_t uid) { return is_network_uid(uid) || is_http_uid(uid); }
 /* A client name: 1–64 of [A-Za-z0-9._-], not starting with a dot. */
 bool is_client_name(std::string_view name);
 

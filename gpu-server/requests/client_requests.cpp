@@ -61,19 +61,20 @@ client_requests::client_requests(context c, std::function<void()> dispatch)
     : c_(c), dispatch_(std::move(dispatch)), witness_files_(c.opt.witness_dirs, "witness") {}
 
 std::optional<std::string> client_requests::precheck(const peer& p, const proto::submit& s) const {
-  if (p.network()) {  // no path on this host is a network client's to name
-    if (!shm::is_key_id(s.zkey))
-      return "a network client names a key by its id (an operator installs keys with cuzk-shm load-srs), not by a "
-             "path on the server's host";
-  }
   if (auto why = reserved_job_id(s.job_id)) return why;
   if (std::holds_alternative<proto::installed_work>(s.work)) return std::nullopt;  // a name and inputs, no path
+  if (p.network()) {  // no path on this host is a network client's (or an API key's) to name
+    if (!shm::is_key_id(s.zkey))
+      return "a network client or API key names a key by its id (an operator installs keys with cuzk-shm "
+             "load-srs), not by a path on the server's host";
+  }
   if (auto why = c_.keys.refusal(s.zkey)) return why;
   if (const auto* c = std::get_if<proto::circom_work>(&s.work)) {
     for (const auto* f : {&c->wtns, c->r1cs ? &*c->r1cs : nullptr}) {
       if (!f || f->starts_with(proto::upload_prefix)) continue;
       if (p.network())
-        return "a network client streams its files (cuzk submit --upload); it names no file on the server's host";
+        return "a network client or API key streams its files (cuzk submit --upload); it names no file on the "
+               "server's host";
       if (auto why = witness_files_.lexical_refusal(*f)) return why;
     }
   }

@@ -73,7 +73,8 @@ std::optional<std::string> file_policy::lexical_refusal(const std::string& path)
 util::expected<opened_file, std::string> file_policy::open(const net::peer_credentials& who,
                                                            const std::string& path) const {
   if (auto why = lexical_refusal(path)) return unexpected(*why);
-  if (is_network_uid(who.uid)) return unexpected("a network client names no " + what_ + " file on the server's host");
+  if (is_remote_uid(who.uid))
+    return unexpected("a network client or API key names no " + what_ + " file on the server's host");
   const std::filesystem::path p = std::filesystem::path(path).lexically_normal();
   for (const auto& dir : dirs_) {
     const auto rel = p.lexically_relative(dir);

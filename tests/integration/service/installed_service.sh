@@ -56,9 +56,15 @@ done
 "$cuzk" circuits --pool "$pool" | tee circuits.txt
 [ "$(grep -c ' key ' circuits.txt)" = 9 ] || fail "cuzk circuits does not list the nine circuits"
 
-step "server and two workers (synthesis deadline 8 s)"
+step "server (ipc, and TCP with CURVE for one authorized client) and two workers (synthesis deadline 8 s)"
+mkdir -p clients
+"$cuzk" keygen --out server.key > /dev/null
+"$cuzk" keygen --out alice.key > /dev/null
+"$cuzk" keygen --out mallory.key > /dev/null
+cp alice.key.pub clients/alice.pub
 "$server_bin" --pool "$pool" --endpoint "$endpoint" --worker-endpoint "$worker_endpoint" --backend cpu \
-  --metrics 127.0.0.1:0 > server.log 2>&1 &
+  --metrics 127.0.0.1:0 --network-endpoint 'tcp://127.0.0.1:*' --server-key server.key --clients-dir clients \
+  > server.log 2>&1 &
 server_pid=$!
 start_worker() {
   "$worker_bin" --pool "$pool" --endpoint "$worker_endpoint" --name "worker@$1" --synth-deadline 8 \
@@ -123,6 +129,22 @@ node -e 'const t=JSON.parse(require("fs").readFileSync("trace.json"));const ev=t
   for(const x of w){const y=s.find(e=>e.args.job===x.args.job&&e.tid===x.tid&&e.pid===x.pid);
     if(!y||x.ts<y.ts||x.ts+x.dur>y.ts+y.dur+0.001)throw new Error("a witness span outside its synthesis")}
   console.log(w.length+" witness spans, each inside its synthesis")' || fail "the timeline's witness spans"
+
+step "over the network: an authorized CURVE client proves from inputs; a key the operator never authorized is refused"
+tcp=$(sed -n 's/.*network clients on \(tcp:[^ ]*\).*/\1/p' server.log | head -1)
+[ -n "$tcp" ] || fail "no network endpoint in the server's log"
+inputs 9 > net.in.json
+"$cuzk" submit --endpoint "$tcp" --curve-key alice.key --server-public server.key.pub --job-id net1 --circuit b-wasm \
+  --inputs net.in.json --wait --proof net.proof.json --public net.public.json --vk "$fixture/bn128/vk.json" 2> net.err ||
+  { cat net.err; fail "the network client's job was not proven"; }
+snarkjs groth16 verify "$fixture/bn128/vk.json" net.public.json net.proof.json | grep -q OK ||
+  fail "snarkjs rejects the network client's proof"
+rc=0
+timeout 30 "$cuzk" submit --endpoint "$tcp" --curve-key mallory.key --server-public server.key.pub --job-id net2 \
+  --circuit b-wasm --inputs net.in.json --wait --proof never.json --public never.json 2> mallory.err || rc=$?
+cat mallory.err
+[ $rc != 0 ] && [ ! -e never.json ] || fail "a key the operator never authorized proved a circuit"
+echo "network: alice proven from inputs over CURVE; mallory refused (rc $rc)"
 
 step "a failing assert fails its job with circom's message; the workers prove the next"
 inputs 4 bad > bad.in.json
