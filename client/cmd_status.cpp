@@ -279,6 +279,18 @@ void print_service(const proto::status_reply& r) {
 
 }  // namespace
 
+int run_cancel(const status_args& a) {
+  return client::with_exit_codes([&] {
+    client::connection c(a.server.endpoint, connection_options(a.server));
+    const auto j = c.cancel(a.job_id, a.owner);
+    if (a.json)
+      std::printf("%s\n", json_text(to_json(j)).c_str());
+    else
+      print_job(j);
+    return j.state == proto::job_state::done ? client::exit_job_failed : client::exit_ok;
+  });
+}
+
 int run_status(const status_args& a) {
   return client::with_exit_codes([&] {
     client::options o = connection_options(a.server);

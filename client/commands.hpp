@@ -135,6 +135,8 @@ int run_submit(const submit_args& a);
 /* proofs: the proofs written, also kept for the caller (submit --wait checks them without reading its files). */
 int run_wait(const wait_args& a, proto::proof_reply* proofs = nullptr);
 int run_status(const status_args& a);
+/* cuzk cancel --job-id: the job's status after (exit 0 when it is cancelled or had failed, 1 when it was done). */
+int run_cancel(const status_args& a);
 int run_keygen(const keygen_args& a);
 int run_trace(const trace_args& a);
 int run_plan(const plan_args& a);

@@ -171,6 +171,13 @@ int main(int argc, char** argv) {
   wait->add_option("--vk", wa.vk, "verification key JSON every proof written must verify under (else: removed, exit 1)")
       ->check(CLI::ExistingFile);
 
+  status_args ca2;
+  auto* cancel = app.add_subcommand("cancel", "stop a job: it fails \"cancelled by its client\" (exit 1: it was done)");
+  add_server_options(cancel, ca2.server);
+  cancel->add_option("--job-id", ca2.job_id)->required();
+  cancel->add_option("--uid", ca2.owner, "the uid whose job it is (operators, when several users have that job id)");
+  cancel->add_flag("--json", ca2.json, "the job's status as JSON");
+
   status_args sa2;
   auto* status = app.add_subcommand("status", "jobs, slots and workers of a server, or one job");
   add_server_options(status, sa2.server);
@@ -274,6 +281,7 @@ int main(int argc, char** argv) {
     if (*submit) return run_submit(sb);
     if (*wait) return run_wait(wa);
     if (*status) return run_status(sa2);
+    if (*cancel) return run_cancel(ca2);
     if (*keygen) return run_keygen(ka);
     if (*trace) return run_trace(ta);
     if (*plan) return run_plan(pl);

@@ -139,6 +139,10 @@ job_outcome connection::fetch(std::string_view job_id, std::optional<std::uint32
   return outcome(request(proto::fetch{std::string(job_id), owner}, opt_.timeout), "fetch");
 }
 
+proto::job_status connection::cancel(std::string_view job_id, std::optional<std::uint32_t> owner) {
+  return expect<proto::job_status>(request(proto::cancel_request{std::string(job_id), owner}, opt_.timeout), "cancel");
+}
+
 job_outcome connection::wait(std::string_view job_id, milliseconds timeout, std::optional<std::uint32_t> owner) {
   const auto deadline = clock::now() + timeout;
   // In slices, so a server that dies mid-wait is noticed within one slice

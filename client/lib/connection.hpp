@@ -68,6 +68,8 @@ class connection {
   proto::cluster_view cluster();
   /* The proofs when the job is done, else its status. Never waits. */
   job_outcome fetch(std::string_view job_id, std::optional<std::uint32_t> owner = std::nullopt);
+  /* Fails the job "cancelled by its client": its status after (a finished job's as it was). */
+  proto::job_status cancel(std::string_view job_id, std::optional<std::uint32_t> owner = std::nullopt);
   /* Returns as soon as the job is done or failed, or its status once
      `timeout` has passed. */
   job_outcome wait(std::string_view job_id, milliseconds timeout, std::optional<std::uint32_t> owner = std::nullopt);

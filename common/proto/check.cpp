@@ -96,6 +96,7 @@ rule_result check_body(const upload& m) {
 }
 rule_result check_body(const upload_ack& m) { return check_job_id("UploadAck.upload_id", m.upload_id); }
 rule_result check_body(const fetch& m) { return check_job_id("Fetch.job_id", m.job_id); }
+rule_result check_body(const cancel_request& m) { return check_job_id("Cancel.job_id", m.job_id); }
 rule_result check_body(const wait_request& m) {
   CUZK_RULE(check_job_id("Wait.job_id", m.job_id));
   if (m.timeout_ms > max_wait_ms)

@@ -20,7 +20,7 @@ using util::unexpected;
 namespace pb = google::protobuf;
 
 constexpr bool is_body_field(std::uint32_t f) {
-  return (f >= 10 && f <= 14) || (f >= 20 && f <= 25) || (f >= 30 && f <= 37);
+  return (f >= 10 && f <= 15) || (f >= 20 && f <= 25) || (f >= 30 && f <= 37);
 }
 
 struct top_level {
@@ -139,6 +139,11 @@ struct converter {
   }
   fetch from(const wire::Fetch& w) {
     fetch m{w.job_id()};
+    if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
+    return m;
+  }
+  cancel_request from(const wire::Cancel& w) {
+    cancel_request m{w.job_id()};
     if (w.has_owner_uid()) m.owner_uid = w.owner_uid();
     return m;
   }
@@ -261,6 +266,8 @@ struct converter {
         return from(e.wait());
       case E::kUpload:
         return from(e.upload());
+      case E::kCancel:
+        return from(e.cancel());
       case E::kAccepted:
         return from(e.accepted());
       case E::kJobStatus:

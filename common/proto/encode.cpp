@@ -135,6 +135,10 @@ void put(wire::Envelope& e, const body& b) {
                    e.mutable_upload_ack()->set_upload_id(m.upload_id);
                    e.mutable_upload_ack()->set_received(m.received);
                  },
+                 [&](const cancel_request& m) {
+                   e.mutable_cancel()->set_job_id(m.job_id);
+                   if (m.owner_uid) e.mutable_cancel()->set_owner_uid(*m.owner_uid);
+                 },
                  [&](const fetch& m) {
                    e.mutable_fetch()->set_job_id(m.job_id);
                    if (m.owner_uid) e.mutable_fetch()->set_owner_uid(*m.owner_uid);

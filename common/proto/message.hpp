@@ -105,6 +105,11 @@ struct fetch {
   std::optional<std::uint32_t> owner_uid = std::nullopt;
   friend bool operator==(const fetch&, const fetch&) = default;
 };
+struct cancel_request {
+  std::string job_id;
+  std::optional<std::uint32_t> owner_uid = std::nullopt;
+  friend bool operator==(const cancel_request&, const cancel_request&) = default;
+};
 struct wait_request {
   std::string job_id;
   std::uint32_t timeout_ms = 0;
@@ -309,9 +314,10 @@ struct synth_aborted {
   friend bool operator==(const synth_aborted&, const synth_aborted&) = default;
 };
 
-using body = std::variant<submit, status_request, fetch, wait_request, upload,                       //
-                          accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,  //
-                          ready, assign, filled, synth_failed, heartbeat, bye, abort_synthesis, synth_aborted>;
+using body = std::variant<submit, status_request, fetch, wait_request, upload,                                  //
+                          accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,             //
+                          ready, assign, filled, synth_failed, heartbeat, bye, abort_synthesis, synth_aborted,  //
+                          cancel_request>;
 
 /* One Envelope. The version is not a field: decode() accepts only
    protocol_version and encode() always writes it. */

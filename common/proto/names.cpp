@@ -44,9 +44,9 @@ std::string_view name(upload_kind k) noexcept {
 }
 std::string_view name(const body& b) noexcept {
   static constexpr std::array<std::string_view, std::variant_size_v<body>> n{
-      "submit",       "status_request", "fetch", "wait",       "upload", "accepted", "job_status",
-      "proof_reply",  "status_reply",   "error", "upload_ack", "ready",  "assign",   "filled",
-      "synth_failed", "heartbeat",      "bye",   "abort",      "aborted"};
+      "submit",       "status_request", "fetch", "wait",       "upload",  "accepted", "job_status",
+      "proof_reply",  "status_reply",   "error", "upload_ack", "ready",   "assign",   "filled",
+      "synth_failed", "heartbeat",      "bye",   "abort",      "aborted", "cancel"};
   return pick(n, static_cast<unsigned>(b.index()));
 }
 

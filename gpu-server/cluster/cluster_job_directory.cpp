@@ -416,6 +416,27 @@ void cluster_job_directory::fetch(const peer& p, std::uint64_t rq, const proto::
       });
 }
 
+// In the database: a queued or claimed job fails; the node holding a claim learns it when its result is refused
+// (its claim is no longer there) and drops it.
+void cluster_job_directory::cancel(const peer& p, std::uint64_t rq, const proto::cancel_request& c) {
+  if (!admit(p, rq)) return;
+  const auto owner = owner_named(p, c.owner_uid);
+  look_up(
+      p.cred.uid,
+      [owner, job_id = c.job_id](cluster_store& db) {
+        if (owner.empty()) return answer{};
+        (void)db.cancel(owner, job_id, cancelled_text);
+        answer a;
+        a.job = db.find(owner, job_id);
+        return a;
+      },
+      [this, to = p.to(), rq, job_id = c.job_id](util::expected<answer, std::string> a) {
+        if (!a) return unavailable(to, rq, a.error());
+        if (!a->job) return c_.out.reply_error(to, rq, proto::error_code::unknown_job, "no job " + job_id);
+        c_.out.send(to, proto::message{rq, status_of(*a->job)});
+      });
+}
+
 void cluster_job_directory::wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) {
   if (!admit(p, rq)) return;
   const auto owner = owner_named(p, w.owner_uid);

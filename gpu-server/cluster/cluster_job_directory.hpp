@@ -66,6 +66,7 @@ class cluster_job_directory final : public job_directory {
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s) override;
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) override;
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) override;
+  void cancel(const peer& p, std::uint64_t rq, const proto::cancel_request& c) override;
   /* A local job is a claim: cluster_claims reports it; the Waits wake on the database's notification. */
   void job_changed(shm::job_ref) override {}
   std::size_t closed(const std::string& identity, channel via) override;

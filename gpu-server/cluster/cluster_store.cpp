@@ -392,6 +392,20 @@ bool cluster_store::fail(std::int64_t id, const std::string& node, const std::st
   });
 }
 
+bool cluster_store::cancel(const std::string& owner, const std::string& job_id, const std::string& error) {
+  return run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "UPDATE cuzk_jobs SET state = 'failed', error = $3, finished = now() "
+        "WHERE owner = $1 AND job_id = $2 AND state IN ('queued', 'claimed') RETURNING id",
+        owner, job_id, error);
+    if (r.empty()) return false;
+    const auto id = r[0][0].as<std::int64_t>();
+    w.exec_params("DELETE FROM cuzk_inputs WHERE job = $1", id);
+    w.exec_params("SELECT pg_notify('cuzk_done', $1)", std::to_string(id));
+    return true;
+  });
+}
+
 bool cluster_store::unclaim(std::int64_t id, const std::string& node) {
   return run([&](pqxx::work& w) {
     auto r = w.exec_params(

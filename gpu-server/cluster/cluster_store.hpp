@@ -131,6 +131,8 @@ class cluster_store {
   bool complete(std::int64_t id, const std::string& node, const std::vector<std::vector<std::uint8_t>>& results,
                 const std::string& digest_hex = {}, std::optional<std::uint32_t> owner_uid = std::nullopt);
   bool fail(std::int64_t id, const std::string& node, const std::string& error);
+  /* The owner's queued or claimed job of that id fails with `error`; false when it had finished or is unknown. */
+  bool cancel(const std::string& owner, const std::string& job_id, const std::string& error);
   /* A claim this node cannot use goes back to the queue; false when it was not this node's. */
   bool unclaim(std::int64_t id, const std::string& node);
   /* This node claims again a job it still holds in its pool, if it is queued (its claim was released while

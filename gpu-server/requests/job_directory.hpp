@@ -40,6 +40,9 @@ struct recorded {
   std::optional<shm::job_ref> job;
 };
 
+/* A cancelled job's error. */
+inline constexpr const char* cancelled_text = "cancelled by its client";
+
 class job_directory {
  public:
   virtual ~job_directory() = default;
@@ -64,6 +67,9 @@ class job_directory {
   virtual void status(const peer& p, std::uint64_t rq, const proto::status_request& s) = 0;
   virtual void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) = 0;
   virtual void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) = 0;
+  /* Fails the client's unfinished job "cancelled by its client" and answers its status (a finished job's as
+     it is). */
+  virtual void cancel(const peer& p, std::uint64_t rq, const proto::cancel_request& c) = 0;
   /* A job of this node's table finished, failed or was dropped: its Waits are answered. */
   virtual void job_changed(shm::job_ref j) = 0;
   /* A client's connection closed: its pending Waits go (how many). */

@@ -286,6 +286,19 @@ void node_job_directory::wait(const peer& p, std::uint64_t rq, const proto::wait
       {p.to(), p.cred.uid, rq, *j, std::chrono::steady_clock::now() + std::chrono::milliseconds(w.timeout_ms)});
 }
 
+// The job fails at once and leaves the queue; a partition in a worker's hands is discarded when it comes back
+// (provers drop a FILLED slot of a failed job), and its files go as for any job that ended.
+void node_job_directory::cancel(const peer& p, std::uint64_t rq, const proto::cancel_request& c) {
+  auto j = find_job(p, rq, c.job_id, c.owner_uid);
+  if (!j) return;
+  if (c_.jobs.fail_job(*j, cancelled_text)) {
+    spdlog::info("job {} cancelled by its client", util::printable(c.job_id));
+    c_.queue.drop(*j);
+    job_changed(*j);
+  }
+  if (auto rec = c_.jobs.get(*j)) c_.out.send(p.to(), proto::message{rq, job_status_of(**rec, c_.slots)});
+}
+
 void node_job_directory::job_changed(shm::job_ref j) {
   for (const auto& w : util::take_if(waiters_, [&](const waiter& w) { return w.job == j; }))
     if (!answer_finished(w.to, w.uid, w.request_id, j)) waiters_.push_back(w);

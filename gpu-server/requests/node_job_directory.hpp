@@ -46,6 +46,7 @@ class node_job_directory final : public job_directory {
   void status(const peer& p, std::uint64_t rq, const proto::status_request& s) override;
   void fetch(const peer& p, std::uint64_t rq, const proto::fetch& f) override;
   void wait(const peer& p, std::uint64_t rq, const proto::wait_request& w) override;
+  void cancel(const peer& p, std::uint64_t rq, const proto::cancel_request& c) override;
   void job_changed(shm::job_ref j) override;
   std::size_t closed(const std::string& identity, channel via) override;
   void expire_waits() override;

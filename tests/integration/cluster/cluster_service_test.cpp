@@ -241,3 +241,31 @@ TEST(ClusterService, TheDatabaseGoingAwayIsAnsweredAndWhatWasProvenMeanwhileReac
 
 }  // namespace
 }  // namespace cuzk::test
+
+namespace cuzk::test {
+namespace {
+
+TEST(ClusterService, ACancelledJobFailsInTheDatabaseAndIsAnsweredSoOnEveryNode) {
+  pg_server pg;
+  node a("a", pg), b("b", pg);
+  a.start();  // no worker: the job stays queued or claimed by a
+  b.start();
+  auto ca = a.connect(), cb = b.connect();
+  ASSERT_TRUE(ca.submit(job("x1", seed())).created) << logs({&a, &b});
+  const auto st = cb.cancel("x1");  // on another node than the one it was submitted on
+  EXPECT_EQ(st.state, proto::job_state::failed) << logs({&a, &b});
+  EXPECT_EQ(st.error, "cancelled by its client");
+  EXPECT_EQ(state_of(pg, "x1"), "failed");
+  const auto w = ca.wait("x1", 20s);
+  ASSERT_TRUE(std::holds_alternative<proto::job_status>(w));
+  EXPECT_EQ(std::get<proto::job_status>(w).state, proto::job_state::failed);
+  try {
+    (void)cb.cancel("no-such-job");
+    ADD_FAILURE() << "an unknown job was cancelled";
+  } catch (const client::server_error& e) {
+    EXPECT_EQ(e.code(), proto::error_code::unknown_job) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::test

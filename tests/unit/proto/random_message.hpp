@@ -233,6 +233,8 @@ class message_gen {
         return abort_synthesis{rng_(), rng_()};
       case 18:
         return synth_aborted{rng_(), rng_()};
+      case 19:
+        return cancel_request{job_id(), owner()};
       default:
         return bye{static_cast<std::uint32_t>(below(max_lease + 1))};
     }
