@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "net/api_keys.hpp"
 #include "net/curve_keys.hpp"
 
 namespace cuzk::cli {
@@ -33,6 +34,16 @@ void make_parents(const std::filesystem::path& file) {
 }  // namespace
 
 int run_keygen(const keygen_args& a) {
+  if (!a.api.empty()) {
+    const auto k = net::make_api_key(a.api_dir, a.api);
+    std::printf("%s\n", k.token.c_str());
+    std::fprintf(stderr,
+                 "[cuzk] API key %s: its token is printed once, above; %s holds only its hash (remove that file to "
+                 "revoke it)\n",
+                 k.name.c_str(), (std::filesystem::path(a.api_dir) / k.name).c_str());
+    return 0;
+  }
+  if (a.out.empty()) throw std::invalid_argument("keygen needs --out FILE (a CURVE keypair) or --api NAME");
   make_parents(a.out);
   const auto k = net::make_curve_keypair();
   net::write_curve_keys(a.out, k);

@@ -77,6 +77,7 @@ struct status_args {
 
 struct keygen_args {
   std::string out;
+  std::string api, api_dir = "/etc/cuzk/api-keys.d";  // --api NAME: an HTTP API key instead of a CURVE keypair
 };
 /* cuzk trace (cmd_trace.cpp): the metrics endpoint's /trace.json (or /timeline) */
 struct trace_args {

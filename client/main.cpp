@@ -128,7 +128,12 @@ int main(int argc, char** argv) {
   keygen_args ka;
   auto* keygen =
       app.add_subcommand("keygen", "make a CURVE keypair: FILE (secret, 0600) and FILE.pub; prints the public key");
-  keygen->add_option("--out", ka.out, "the secret key file to write (never over an existing one)")->required();
+  auto* kout = keygen->add_option("--out", ka.out, "the secret key file to write (never over an existing one)");
+  auto* kapi = keygen->add_option(
+      "--api", ka.api,
+      "instead: an HTTP API key NAME for cuzk-gateway; prints its token once and writes only its hash to --api-dir");
+  keygen->add_option("--api-dir", ka.api_dir, "the gateway's API keys directory")->capture_default_str()->needs(kapi);
+  kout->excludes(kapi);
   submit_args sb;
   auto* submit = app.add_subcommand("submit", "submit a job to cuzk-gpu-server; prints the job id");
   add_server_options(submit, sb.server);

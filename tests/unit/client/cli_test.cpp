@@ -159,6 +159,20 @@ TEST_F(ClientCli, KeygenMakesTheDirectoriesOfItsFileOwnerOnly) {
         << d;
 }
 
+TEST_F(ClientCli, KeygenApiPrintsATokenOnceAndKeepsOnlyItsHash) {
+  auto r = cuzk("keygen --api alice --api-dir api-keys.d");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const std::string token = r.out.substr(0, r.out.find('\n'));
+  EXPECT_TRUE(token.starts_with("cuzk_")) << r.out;
+  std::string stored;
+  std::getline(std::ifstream(dir.path() / "api-keys.d/alice"), stored);
+  EXPECT_TRUE(stored.starts_with("sha256:")) << stored;
+  EXPECT_EQ(stored.find(token.substr(5)), std::string::npos);
+  EXPECT_EQ(cuzk("keygen --api alice --api-dir api-keys.d").rc, 2) << "a second key of one name";
+  EXPECT_EQ(cuzk("keygen --api alice --out x.key").rc, 2) << "--api and --out together";
+  EXPECT_EQ(cuzk("keygen").rc, 2);
+}
+
 TEST_F(ClientCli, BadInputExitsTwoWithoutContactingTheServer) {
   fake_server server(endpoint);
   EXPECT_EQ(cuzk("submit --endpoint " + endpoint + " --zkey /k.zkey --wtns /w.wtns --job-id a/b").rc, 2);
