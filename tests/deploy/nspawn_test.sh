@@ -138,12 +138,13 @@ echo "ok: a job proven and verified through the service"
 
 # circom circuits installed by name (by the service user, who owns the pool's directory) and proven from their
 # input JSON: the workers run each generator confined, under the unit's sandbox (ProtectSystem=strict, PrivateTmp)
+ct sh -c 'echo "{\"x\": [\"11\", \"22\", \"33\", \"44\"], \"bound\": \"1000\"}" > /tmp/circom-in.json && chmod 0644 /tmp/circom-in.json'
 for gen in "cpp --cpp /var/lib/cuzk/circom/bounded_cpp/bounded" "wasm --wasm /var/lib/cuzk/circom/bounded_js/bounded.wasm"; do
   set -- $gen
   ct setpriv --reuid=cuzk --regid=cuzk --init-groups "$bin/cuzk" circuit install "bounded-$1" --pool cuzk-deploy \
     --zkey /var/lib/cuzk/circom/bounded.zkey "${@:2}" >"$work/install.log" 2>&1 ||
     fail "cuzk circuit install bounded-$1: $(cat "$work/install.log")"
-  client submit --endpoint "$ep" --circuit "bounded-$1" --inputs /var/lib/cuzk/circom/in.json --job-id "circom-$1" \
+  client submit --endpoint "$ep" --circuit "bounded-$1" --inputs /tmp/circom-in.json --job-id "circom-$1" \
     --wait --vk /var/lib/cuzk/circom/vk.json --proof "/tmp/circom-$1.json" --public "/tmp/circom-$1.pub.json" \
     >"$work/circom.log" 2>&1 || { dump; fail "proving the installed circuit bounded-$1: $(cat "$work/circom.log")"; }
   grep -q "witness" "$work/circom.log" || fail "no witness time in the reply: $(cat "$work/circom.log")"
