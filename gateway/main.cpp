@@ -100,7 +100,13 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     for (;;) {
       tcp::socket sock(io);
-      acceptor.accept(sock);
+      beast::error_code ec;
+      acceptor.accept(sock, ec);
+      if (ec) {  // out of descriptors, a connection reset before it was taken: the gateway goes on
+        spdlog::warn("accept: {}", ec.message());
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
       if (open_connections.load() >= max_connections) continue;  // closed by its destructor
       ++open_connections;
       std::thread([s = std::move(sock), &api, idle = std::chrono::seconds(static_cast<long>(idle_s))]() mutable {
