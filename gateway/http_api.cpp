@@ -130,6 +130,11 @@ http_reply http_api::handle(const http_request& r) {
   o.attempts = 1;
   try {
     client::connection c(endpoint_, o);
+    if (path == "/v1/circuits" && r.method == "GET") {  // what POST /v1/proofs may name
+      json circuits = json::array();
+      for (const auto& ci : c.capacity().circuits) circuits.push_back({{"name", ci.name}, {"generator", ci.generator}});
+      return json_reply(200, {{"circuits", circuits}});
+    }
     if (path == "/v1/capacity" && r.method == "GET") {
       const auto cap = c.capacity();
       json circuits = json::array();

@@ -57,6 +57,12 @@ code=$(curl -s -o body.json -w '%{http_code}' "$url/v1/capacity")
 code=$(api cuzk_not-a-key GET /v1/capacity)
 [ "$code" = 401 ] || fail "an unknown key: $code"
 
+step "the circuits a key may prove"
+code=$(api "$alice" GET /v1/circuits)
+[ "$code" = 200 ] && node -e 'const c=require("./body.json").circuits;
+  if(c.length!==1||c[0].name!=="bounded"||c[0].generator!=="cpp")throw new Error(JSON.stringify(c))' ||
+  fail "GET /v1/circuits: $code $(cat body.json)"
+
 step "a job queued with no worker yet is cancelled by DELETE"
 code=$(api "$alice" POST /v1/proofs "{\"circuit\": \"bounded\", \"inputs\": $inputs}")
 [ "$code" = 202 ] || fail "POST /v1/proofs: $code $(cat body.json)"
