@@ -34,20 +34,6 @@ namespace cuzk::cli {
 
 namespace {
 
-/* 8-4-4-4-12 hex digits, version 4 (random) layout. */
-std::string random_job_id() {
-  std::random_device rd;
-  std::mt19937_64 g((std::uint64_t(rd()) << 32) ^ rd());
-  std::uint64_t hi = g(), lo = g();
-  hi = (hi & ~0xf000ULL) | 0x4000ULL;        // version 4
-  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);  // variant 10
-  char s[37];
-  std::snprintf(s, sizeof s, "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(hi >> 32),
-                (unsigned long long)((hi >> 16) & 0xffff), (unsigned long long)(hi & 0xffff),
-                (unsigned long long)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffULL));
-  return s;
-}
-
 std::string absolute(const std::string& p) { return std::filesystem::absolute(p).lexically_normal().string(); }
 
 enum class verdict { ok, does_not_verify, other_statement };
@@ -136,7 +122,7 @@ std::string upload_id(char what, const std::string& job_id) {
 
 proto::submit request_from(const submit_args& a) {
   proto::submit s;
-  s.job_id = a.job_id.empty() ? random_job_id() : a.job_id;
+  s.job_id = a.job_id.empty() ? client::random_job_id() : a.job_id;
   if (const char* user = std::getenv("USER")) s.client = util::truncate_utf8(user, proto::max_client_bytes);
   s.priority = *proto::priority_from_name(a.priority);
   s.partitions = a.partitions;

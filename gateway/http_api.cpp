@@ -2,13 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include <charconv>
-#include <random>
+#include <algorithm>
 
 #include "client/lib/connection.hpp"
 #include "client/lib/errors.hpp"
 #include "proto/limits.hpp"
 #include "proto/names.hpp"
+#include "util/query.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::gateway {
@@ -19,35 +19,11 @@ using json = nlohmann::json;
 
 http_reply json_reply(unsigned status, const json& j) { return {status, "application/json", j.dump(), {}}; }
 
-std::string random_id() {
-  std::random_device rd;
-  char id[40];
-  std::snprintf(id, sizeof id, "%08x-%04x-%04x-%04x-%08x%04x", rd(), rd() & 0xffff, rd() & 0xffff, rd() & 0xffff, rd(),
-                rd() & 0xffff);
-  return id;
-}
-
-/* "30", "30s", "2m": seconds; nullopt otherwise. */
-std::optional<std::chrono::seconds> seconds_of(std::string_view v) {
-  unsigned long n = 0;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (ec != std::errc() || n > 86400) return std::nullopt;
-  const std::string_view unit(end, static_cast<std::size_t>(v.data() + v.size() - end));
-  if (unit.empty() || unit == "s") return std::chrono::seconds(n);
-  if (unit == "m") return std::chrono::seconds(n * 60);
-  return std::nullopt;
-}
-
-std::optional<std::string> query_value(std::string_view query, std::string_view key) {
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const auto kv = query.substr(0, amp);
-    if (kv.starts_with(key) && kv.size() > key.size() && kv[key.size()] == '=')
-      return std::string(kv.substr(key.size() + 1));
-    if (amp == std::string_view::npos) break;
-    query.remove_prefix(amp + 1);
-  }
-  return std::nullopt;
+/* The circuits a node has installed: what POST /v1/proofs may name. */
+json circuits_json(const proto::capacity& cap) {
+  json circuits = json::array();
+  for (const auto& ci : cap.circuits) circuits.push_back({{"name", ci.name}, {"generator", ci.generator}});
+  return circuits;
 }
 
 /* The node's refusal as HTTP: its code chooses the status, its sentence is the detail. */
@@ -131,21 +107,17 @@ http_reply http_api::handle(const http_request& r) {
   try {
     client::connection c(endpoint_, o);
     if (path == "/v1/circuits" && r.method == "GET") {  // what POST /v1/proofs may name
-      json circuits = json::array();
-      for (const auto& ci : c.capacity().circuits) circuits.push_back({{"name", ci.name}, {"generator", ci.generator}});
-      return json_reply(200, {{"circuits", circuits}});
+      return json_reply(200, {{"circuits", circuits_json(c.capacity())}});
     }
     if (path == "/v1/capacity" && r.method == "GET") {
       const auto cap = c.capacity();
-      json circuits = json::array();
-      for (const auto& ci : cap.circuits) circuits.push_back({{"name", ci.name}, {"generator", ci.generator}});
       return json_reply(200, {{"accepting", cap.accepting},
                               {"refusal", cap.refusal},
                               {"partitions_per_minute", cap.partitions_per_minute},
                               {"estimated_wait_s", cap.estimated_wait_s},
                               {"jobs_held", cap.jobs_held},
                               {"jobs_limit", cap.jobs_limit},
-                              {"circuits", circuits}});
+                              {"circuits", circuits_json(cap)}});
     }
     if (path == "/v1/proofs" && r.method == "POST") {
       json body;
@@ -158,7 +130,7 @@ http_reply http_api::handle(const http_request& r) {
           !body["inputs"].is_object())
         return problem(400, "bad request", "expected {\"circuit\": NAME, \"inputs\": {...}}");
       proto::submit s;
-      s.job_id = r.idempotency_key.empty() ? random_id() : r.idempotency_key;
+      s.job_id = r.idempotency_key.empty() ? client::random_job_id() : r.idempotency_key;
       s.client = "http:" + *key;
       const auto prio = body.value("priority", std::string("normal"));
       if (prio == "high")
@@ -176,10 +148,12 @@ http_reply http_api::handle(const http_request& r) {
       const std::string id = path.substr(11);
       if (r.method == "DELETE") return json_reply(200, status_json(c.cancel(id)));
       if (r.method == "GET") {
-        if (const auto w = query_value(query, "wait")) {
-          const auto s = seconds_of(*w);
+        if (const auto w = util::query_value(query, "wait")) {
+          const auto s = util::seconds_of(*w);
           if (!s) return problem(400, "bad request", "wait is seconds: 30, 30s or 1m");
-          return json_reply(200, outcome_json(c.wait(id, std::min(*s, max_wait_))));
+          const auto ms =
+              std::chrono::milliseconds(static_cast<long long>(std::min(*s, double(max_wait_.count())) * 1000));
+          return json_reply(200, outcome_json(c.wait(id, ms)));
         }
         return json_reply(200, outcome_json(c.fetch(id)));
       }

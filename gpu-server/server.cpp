@@ -441,11 +441,7 @@ void server::route_spoken_for(const peer& p, const proto::message& m) {
                            (p.network() ? "network client " + p.name : "uid " + std::to_string(p.cred.uid)) +
                            " is none");
   }
-  const bool client_msg =
-      std::holds_alternative<proto::submit>(m.body) || std::holds_alternative<proto::status_request>(m.body) ||
-      std::holds_alternative<proto::fetch>(m.body) || std::holds_alternative<proto::wait_request>(m.body) ||
-      std::holds_alternative<proto::upload>(m.body) || std::holds_alternative<proto::cancel_request>(m.body);
-  if (!client_msg) {
+  if (!proto::is_client_request(m.body)) {
     ++counters_.refused;
     return reply_error(p.to(), m.request_id, proto::error_code::unknown_message,
                        "a gateway speaks for an API key in client requests only");
@@ -477,9 +473,7 @@ void server::route(const peer& p, const net::decoded& m) {
   std::visit(
       [&](const auto& b) {
         using T = std::decay_t<decltype(b)>;
-        constexpr bool client_msg = std::is_same_v<T, proto::submit> || std::is_same_v<T, proto::status_request> ||
-                                    std::is_same_v<T, proto::fetch> || std::is_same_v<T, proto::wait_request> ||
-                                    std::is_same_v<T, proto::upload> || std::is_same_v<T, proto::cancel_request>;
+        constexpr bool client_msg = proto::is_client_request_v<T>;
         constexpr bool worker_msg = std::is_same_v<T, proto::ready> || std::is_same_v<T, proto::filled> ||
                                     std::is_same_v<T, proto::synth_failed> || std::is_same_v<T, proto::heartbeat> ||
                                     std::is_same_v<T, proto::bye> || std::is_same_v<T, proto::synth_aborted>;

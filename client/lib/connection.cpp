@@ -60,6 +60,19 @@ void connection::connect(const std::string& endpoint) {
   sock_->connect(endpoint_);
 }
 
+std::string random_job_id() {
+  std::random_device rd;
+  std::mt19937_64 g((std::uint64_t(rd()) << 32) ^ rd());
+  std::uint64_t hi = g(), lo = g();
+  hi = (hi & ~0xf000ULL) | 0x4000ULL;        // version 4
+  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);  // variant 10
+  char s[37];
+  std::snprintf(s, sizeof s, "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(hi >> 32),
+                (unsigned long long)((hi >> 16) & 0xffff), (unsigned long long)(hi & 0xffff),
+                (unsigned long long)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffULL));
+  return s;
+}
+
 std::optional<std::uint64_t> connection::send_request(const proto::body& b, clock::time_point deadline) {
   const std::uint64_t id = next_id_++;
   const proto::message m{id, b, opt_.on_behalf_of};

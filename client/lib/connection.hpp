@@ -39,6 +39,9 @@ struct options {
   std::string on_behalf_of = {};
 };
 
+/* A fresh job id: 8-4-4-4-12 hex digits, version 4 (random) layout. */
+std::string random_job_id();
+
 /* A finished job's proofs, or its status (not finished yet, or failed). */
 using job_outcome = std::variant<proto::proof_reply, proto::job_status>;
 

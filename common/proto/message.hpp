@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -318,6 +319,15 @@ using body = std::variant<submit, status_request, fetch, wait_request, upload,  
                           accepted, job_status, proof_reply, status_reply, error_reply, upload_ack,             //
                           ready, assign, filled, synth_failed, heartbeat, bye, abort_synthesis, synth_aborted,  //
                           cancel_request>;
+
+/* The requests a client sends (not a worker's messages, not replies). */
+template <class T>
+inline constexpr bool is_client_request_v =
+    std::is_same_v<T, submit> || std::is_same_v<T, status_request> || std::is_same_v<T, fetch> ||
+    std::is_same_v<T, wait_request> || std::is_same_v<T, upload> || std::is_same_v<T, cancel_request>;
+inline bool is_client_request(const body& b) {
+  return std::visit([](const auto& m) { return is_client_request_v<std::decay_t<decltype(m)>>; }, b);
+}
 
 /* One Envelope. The version is not a field: decode() accepts only
    protocol_version and encode() always writes it. */

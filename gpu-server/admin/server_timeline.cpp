@@ -1,43 +1,17 @@
 // The GPU timeline on the loop (timeline.hpp): each proven partition's phase
 // spans under "gpu G / prover W" ("cpu / prover W" on the CPU backend), each
 // synthesis under "synth worker NAME"; served as /trace.json and /timeline.
-#include <charconv>
 #include <cmath>
 #include <optional>
 
 #include "server.hpp"
 #include "shm/lease.hpp"
+#include "util/query.hpp"
 
 namespace cuzk::server {
 
-namespace {
-
-/* "300", "2.5", "90s", "5m", "1h": seconds; nullopt when malformed */
-std::optional<double> seconds_of(std::string_view v) {
-  double x = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc() || !std::isfinite(x) || x < 0) return std::nullopt;
-  const std::string_view unit(end, static_cast<std::size_t>(v.data() + v.size() - end));
-  if (unit.empty() || unit == "s") return x;
-  if (unit == "m") return x * 60;
-  if (unit == "h") return x * 3600;
-  return std::nullopt;
-}
-
-/* The value of `key` in "a=1&since=300", or nullopt */
-std::optional<std::string_view> query_value(std::string_view query, std::string_view key) {
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const auto item = query.substr(0, amp);
-    if (item.size() > key.size() && item.substr(0, key.size()) == key && item[key.size()] == '=')
-      return item.substr(key.size() + 1);
-    if (amp == std::string_view::npos) break;
-    query.remove_prefix(amp + 1);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
+using util::query_value;
+using util::seconds_of;
 
 void server::note_proof_spans(const proof_done& d) {
   const auto& t = d.timings;
