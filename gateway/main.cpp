@@ -1,123 +1,91 @@
-// cuzk-gateway: the HTTP front door (issue 40). This first part serves the
-// REST API v1 (gateway/http_api) on a loopback address in plaintext
-// (--insecure-loopback; TLS comes with the rest of the issue), one thread per
-// connection up to --max-connections, with a deadline on every read.
-//   cuzk-gateway --listen 127.0.0.1:8080 --insecure-loopback --endpoint ipc:///run/cuzk/cuzk.sock
-//                --api-keys /etc/cuzk/api-keys.d
+// cuzk-gateway: the HTTP front door of a cuzk node or cluster (issue 40).
+// TLS 1.3 with the operator's certificate (plaintext only on loopback, with
+// --insecure-loopback); API keys from `cuzk keygen --api`; every request
+// carried to the node as its key's client through cuzk's own protocol.
+//   cuzk-gateway --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
+//                --endpoint ipc:///run/cuzk/cuzk.sock --api-keys /etc/cuzk/api-keys.d
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
 
-#include <atomic>
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <csignal>
-#include <thread>
 
-#include "gateway/http_api.hpp"
+#include "gateway/listener.hpp"
+#include "gateway/webhooks.hpp"
 #include "log/log_setup.hpp"
 #include "net/api_keys.hpp"
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = asio::ip::tcp;
-
 namespace {
 
-std::atomic<unsigned> open_connections{0};
-
-void serve(tcp::socket sock, cuzk::gateway::http_api& api, std::chrono::seconds idle) {
-  const timeval tv{static_cast<time_t>(idle.count()), 0};
-  ::setsockopt(sock.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  ::setsockopt(sock.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  beast::flat_buffer buf;
-  for (;;) {
-    http::request_parser<http::string_body> parser;
-    parser.header_limit(16 * 1024);
-    parser.body_limit(256 * 1024);
-    beast::error_code ec;
-    http::read(sock, buf, parser, ec);
-    if (ec == http::error::end_of_stream || ec == asio::error::connection_reset) return;
-    cuzk::gateway::http_reply out;
-    bool keep = false;
-    http::request<http::string_body> req;
-    if (ec) {
-      out = cuzk::gateway::problem(ec == http::error::body_limit || ec == http::error::header_limit ? 413 : 400,
-                                   "bad request", "the request could not be read: " + ec.message());
-    } else {
-      req = parser.release();
-      keep = req.keep_alive();
-      cuzk::gateway::http_request r{std::string(req.method_string()), std::string(req.target()), req.body(),
-                                    std::string(req[http::field::authorization]), std::string(req["Idempotency-Key"])};
-      out = api.handle(r);
-    }
-    http::response<http::string_body> res{static_cast<http::status>(out.status), 11};
-    res.set(http::field::content_type, out.content_type);
-    res.set(http::field::server, "cuzk-gateway");
-    for (const auto& [k, v] : out.headers) res.set(k, v);
-    res.keep_alive(keep);
-    res.body() = std::move(out.body);
-    res.prepare_payload();
-    http::write(sock, res, ec);
-    if (ec || !keep) return;
-  }
+template <class Duration>
+CLI::Option* seconds_option(CLI::App& app, const std::string& name, Duration& d, const std::string& what) {
+  return app
+      .add_option_function<long>(
+          name, [&d](long s) { d = Duration(s); }, what + " (seconds, default " + std::to_string(d.count()) + ")")
+      ->check(CLI::Range(1L, 86400L));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk-gateway: the HTTP front door of a cuzk node", "cuzk-gateway"};
-  std::string listen = "127.0.0.1:8080", endpoint = "ipc:///run/cuzk/cuzk.sock", keys_dir = "/etc/cuzk/api-keys.d";
-  bool insecure = false;
-  unsigned max_connections = 256;
-  double idle_s = 30;
-  app.add_option("--listen", listen, "HOST:PORT to serve on (port 0: any free port, logged)")->capture_default_str();
-  app.add_flag("--insecure-loopback", insecure, "plaintext HTTP; refused unless --listen is a loopback address");
-  app.add_option("--endpoint", endpoint, "the node's client endpoint")->capture_default_str();
+  app.set_config("--config", "", "a file of these options (NAME = VALUE lines)");
+  cuzk::gateway::listener_options lo;
+  cuzk::gateway::bounds b;
+  cuzk::gateway::webhook_options wo;
+  std::string endpoint = "ipc:///run/cuzk/cuzk.sock", keys_dir = "/etc/cuzk/api-keys.d", anonymous;
+  app.add_option("--listen", lo.listen, "HOST:PORT to serve on (port 0: any free port, logged)")->capture_default_str();
+  app.add_option("--tls-cert", lo.tls_cert, "the certificate chain (PEM) TLS 1.3 serves");
+  app.add_option("--tls-key", lo.tls_key, "its private key (PEM)");
+  app.add_flag("--insecure-loopback", lo.insecure_loopback,
+               "plaintext HTTP; refused unless --listen is a loopback address");
+  app.add_option("--endpoint", endpoint, "the node's client endpoint (ipc:// or tcp://)")->capture_default_str();
   app.add_option("--api-keys", keys_dir, "directory of API keys (cuzk keygen --api)")->capture_default_str();
-  app.add_option("--max-connections", max_connections, "connections at once; more are closed at accept")
-      ->check(CLI::Range(1u, 65536u));
-  app.add_option("--idle-timeout", idle_s, "seconds a connection may take to send a request")
-      ->check(CLI::Range(1.0, 600.0));
+  app.add_option("--anonymous-key", anonymous,
+                 "requests that carry no key act as this key (clients that cannot send one; its limits apply)");
+  app.add_option("--max-connections", b.connections, "connections at once")->capture_default_str();
+  app.add_option("--max-connections-per-address", b.connections_per_address, "connections from one source address")
+      ->capture_default_str();
+  app.add_option("--max-connections-per-key", b.connections_per_key, "connections one API key's requests hold")
+      ->capture_default_str();
+  seconds_option(app, "--handshake-timeout", b.handshake_timeout, "TCP accept to the end of the TLS handshake");
+  seconds_option(app, "--header-timeout", b.header_timeout, "a request's header");
+  seconds_option(app, "--body-timeout", b.body_timeout, "a request's body (a witness: each 128 KiB of it)");
+  seconds_option(app, "--idle-timeout", b.idle_timeout, "a kept-alive connection between requests");
+  seconds_option(app, "--write-timeout", b.write_timeout, "a response taken by its client");
+  seconds_option(app, "--max-wait", b.max_wait, "the longest long-poll (?wait=)");
+  app.add_option("--max-header-bytes", b.header_bytes, "a request's header")->capture_default_str();
+  app.add_option("--max-header-fields", b.header_fields, "a request's header fields")->capture_default_str();
+  app.add_option("--max-body-bytes", b.body_bytes, "a JSON request body")->capture_default_str();
+  app.add_option("--max-witness-bytes", b.witness_bytes, "a .wtns uploaded with its request")->capture_default_str();
+  app.add_option("--max-json-depth", b.json_depth, "nesting of a JSON body")->capture_default_str();
+  app.add_option("--max-long-polls-per-key", b.long_polls_per_key, "GET ?wait= open at once per key")
+      ->capture_default_str();
+  app.add_option("--max-webhooks-per-key", b.webhooks_per_key, "webhooks pending per key")->capture_default_str();
+  app.add_option("--requests-per-second", b.requests_per_second, "per key, with a burst of twice that")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 1e6));
+  app.add_option("--webhook-allow", wo.allow,
+                 "a host name or address range (CIDR) webhooks may be delivered to; repeat. None: no webhooks");
+  app.add_option("--webhook-attempts", wo.attempts, "deliveries tried before giving up")->capture_default_str();
+  app.add_option_function<double>(
+         "--webhook-backoff", [&wo](double s) { wo.backoff = std::chrono::milliseconds(static_cast<long>(s * 1000)); },
+         "seconds before the second attempt, doubling after (default 1)")
+      ->check(CLI::Range(0.01, 3600.0));
+  app.add_option("--webhook-ca", wo.ca_file, "a CA (PEM) trusted for https receivers besides the system's");
   CLI11_PARSE(app, argc, argv);
   cuzk::log::setup("gateway");
   try {
-    const auto colon = listen.rfind(':');
-    if (colon == std::string::npos) throw std::invalid_argument("--listen expects HOST:PORT");
-    const auto address = asio::ip::make_address(listen.substr(0, colon));
-    const auto port = static_cast<unsigned short>(std::stoul(listen.substr(colon + 1)));
-    if (!address.is_loopback())
-      throw std::invalid_argument("--listen " + listen + ": this gateway serves only loopback addresses until TLS");
-    if (!insecure) throw std::invalid_argument("plaintext HTTP needs --insecure-loopback (TLS is not built yet)");
-    cuzk::net::api_key_store keys(keys_dir);
-    cuzk::gateway::http_api api(endpoint, keys);
-    asio::io_context io;
-    tcp::acceptor acceptor(io, {address, port});
-    spdlog::info("gateway on http://{}:{} for {} ({} API keys in {})", address.to_string(),
-                 acceptor.local_endpoint().port(), endpoint, keys.size(), keys_dir);
+    if (!anonymous.empty()) lo.anonymous_key = anonymous;
     std::signal(SIGPIPE, SIG_IGN);
-    for (;;) {
-      tcp::socket sock(io);
-      beast::error_code ec;
-      acceptor.accept(sock, ec);
-      if (ec) {  // out of descriptors, a connection reset before it was taken: the gateway goes on
-        spdlog::warn("accept: {}", ec.message());
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        continue;
-      }
-      if (open_connections.load() >= max_connections) continue;  // closed by its destructor
-      ++open_connections;
-      std::thread([s = std::move(sock), &api, idle = std::chrono::seconds(static_cast<long>(idle_s))]() mutable {
-        try {
-          serve(std::move(s), api, idle);
-        } catch (const std::exception& e) {
-          spdlog::warn("connection: {}", e.what());
-        }
-        --open_connections;
-      }).detach();
-    }
+    cuzk::net::api_key_store keys(keys_dir);
+    cuzk::gateway::key_limits limits(b.requests_per_second);
+    std::optional<cuzk::gateway::webhooks> hooks;
+    if (!wo.allow.empty()) hooks.emplace(wo, endpoint, limits, b.webhooks_per_key);
+    const cuzk::gateway::api_context ctx{endpoint, b, limits, hooks ? &*hooks : nullptr};
+    cuzk::gateway::listener l(lo, ctx, keys);
+    spdlog::info("gateway on {} for {} ({} API keys in {}{})", l.url(), endpoint, keys.size(), keys_dir,
+                 hooks ? ", webhooks to " + std::to_string(wo.allow.size()) + " allowed host(s)" : "");
+    l.run();
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
     return 1;

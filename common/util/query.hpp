@@ -1,10 +1,11 @@
 // An HTTP query string's values, and durations as people write them in one:
-// for the metrics endpoint's ?since= and the gateway's ?wait=.
+// for the metrics endpoint's ?since= and the gateway's ?wait=, ?key=.
 #pragma once
 
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace cuzk::util {
@@ -32,6 +33,26 @@ inline std::optional<std::string_view> query_value(std::string_view query, std::
     query.remove_prefix(amp + 1);
   }
   return std::nullopt;
+}
+
+/* %XX and + decoded (a malformed escape is kept as it is). */
+inline std::string url_decode(std::string_view v) {
+  std::string out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    int hi = 0, lo = 0;
+    auto hex = [](char c, int& d) {
+      const auto [p, ec] = std::from_chars(&c, &c + 1, d, 16);
+      return ec == std::errc() && p == &c + 1;
+    };
+    if (v[i] == '%' && i + 2 < v.size() && hex(v[i + 1], hi) && hex(v[i + 2], lo)) {
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += v[i] == '+' ? ' ' : v[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace cuzk::util
