@@ -6,6 +6,7 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <limits>
 #include <thread>
 
 #include "gateway/deadlines.hpp"
@@ -80,6 +81,8 @@ struct listener::impl {
       d.arm(ms(b.header_timeout), "header");
       http::request_parser<http::empty_body> hp;
       hp.header_limit(static_cast<std::uint32_t>(b.header_bytes));
+      hp.body_limit(std::numeric_limits<std::uint64_t>::max());  // a Content-Length is checked below, against the bound
+                                                                 // of its route
       http::read_header(s, buf, hp, ec);
       const auto t0 = std::chrono::steady_clock::now();
       if (d.expired()) return;
