@@ -51,7 +51,7 @@ http_reply iden3_generate(const api_context& ctx, client::connection& c, const h
   const auto name = body["circuit_name"].get<std::string>();
   if (!clean_path(name)) return iden3_error(400, "illegal circuitPath", "illegal circuitPath");
   proto::submit s;
-  s.job_id = client::random_job_id();
+  s.job_id = r.fresh_id;
   s.client = "http:" + r.key;
   s.work = proto::installed_work{name, body.contains("inputs") ? body["inputs"].dump() : "{}"};
   try {
@@ -99,7 +99,7 @@ http_reply rapidsnark_input(client::connection& c, const http_request& r, const 
     }
   }
   proto::submit s;
-  s.job_id = client::random_job_id();
+  s.job_id = r.fresh_id;
   s.client = "http:" + r.key;
   s.work = proto::installed_work{circuit, r.body};
   {

@@ -58,7 +58,7 @@ http_reply submit_proof(const api_context& ctx, client::connection& c, const htt
   proto::submit s;
   if (!r.idempotency_key.empty() && !valid_id(r.idempotency_key))
     return problem(400, "bad request", "an Idempotency-Key is 1 to 128 of A-Z a-z 0-9 . _ : -");
-  s.job_id = r.idempotency_key.empty() ? client::random_job_id() : r.idempotency_key;
+  s.job_id = r.idempotency_key.empty() ? r.fresh_id : r.idempotency_key;
   s.client = "http:" + r.key;
   std::string callback;
   if (r.read_body) {
@@ -176,7 +176,9 @@ std::optional<http_reply> handle_open(const http_request& r) {
   return std::nullopt;
 }
 
-http_reply handle(const api_context& ctx, const http_request& r) {
+http_reply handle(const api_context& ctx, const http_request& request) {
+  auto r = request;
+  r.fresh_id = client::random_job_id();
   const auto q = r.target.find('?');
   const std::string path = r.target.substr(0, q);
   const std::string query = q == std::string::npos ? "" : r.target.substr(q + 1);
@@ -184,10 +186,14 @@ http_reply handle(const api_context& ctx, const http_request& r) {
   o.on_behalf_of = r.key;
   o.attempts = 1;
   try {
-    client::connection c(ctx.endpoint, o);
-    if (path.starts_with("/v1/")) return v1(ctx, c, r, path, query);
-    if (auto compat = handle_compat(ctx, c, r, path)) return std::move(*compat);
-    return problem(404, "not found", r.method + " " + path + " is not part of the API (see /v1/openapi.json)");
+    return ctx.nodes->call(
+        o,
+        [&](client::connection& c) -> http_reply {
+          if (path.starts_with("/v1/")) return v1(ctx, c, r, path, query);
+          if (auto compat = handle_compat(ctx, c, r, path)) return std::move(*compat);
+          return problem(404, "not found", r.method + " " + path + " is not part of the API (see /v1/openapi.json)");
+        },
+        static_cast<bool>(r.read_body));
   } catch (const client::server_error& e) {
     return from_node(e);
   } catch (const client::unreachable& e) {

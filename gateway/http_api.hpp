@@ -17,6 +17,7 @@
 
 #include "gateway/bounds.hpp"
 #include "gateway/key_limits.hpp"
+#include "gateway/node_endpoints.hpp"
 #include "net/api_keys.hpp"
 
 namespace cuzk::client {
@@ -29,8 +30,9 @@ class webhooks;
 
 struct http_request {
   std::string method, target, body, content_type, idempotency_key;
-  std::string key;    // the API key's name (authenticated)
-  std::string token;  // its token: a webhook's signing secret is its SHA-256
+  std::string key;            // the API key's name (authenticated)
+  std::string token;          // its token: a webhook's signing secret is its SHA-256
+  std::string fresh_id = {};  // a job id for a request that names none (the same if it goes to another node)
   bool loopback_peer = false;
   /* A body not read yet (a witness streamed to the node): reads up to n bytes, 0 at its end. */
   std::function<std::size_t(std::span<char>)> read_body = {};
@@ -45,7 +47,7 @@ struct http_reply {
 };
 
 struct api_context {
-  std::string endpoint;
+  node_endpoints* nodes;
   gateway::bounds bounds;
   key_limits& limits;
   webhooks* hooks = nullptr;

@@ -5,6 +5,7 @@
 //   cuzk-gateway --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
 //                --endpoint ipc:///run/cuzk/cuzk.sock --api-keys /etc/cuzk/api-keys.d
 #include <CLI/CLI.hpp>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <csignal>
@@ -32,13 +33,18 @@ int main(int argc, char** argv) {
   cuzk::gateway::listener_options lo;
   cuzk::gateway::bounds b;
   cuzk::gateway::webhook_options wo;
-  std::string endpoint = "ipc:///run/cuzk/cuzk.sock", keys_dir = "/etc/cuzk/api-keys.d", anonymous;
+  std::vector<std::string> endpoints{"ipc:///run/cuzk/cuzk.sock"};
+  std::string keys_dir = "/etc/cuzk/api-keys.d", anonymous;
   app.add_option("--listen", lo.listen, "HOST:PORT to serve on (port 0: any free port, logged)")->capture_default_str();
   app.add_option("--tls-cert", lo.tls_cert, "the certificate chain (PEM) TLS 1.3 serves");
   app.add_option("--tls-key", lo.tls_key, "its private key (PEM)");
   app.add_flag("--insecure-loopback", lo.insecure_loopback,
                "plaintext HTTP; refused unless --listen is a loopback address");
-  app.add_option("--endpoint", endpoint, "the node's client endpoint (ipc:// or tcp://)")->capture_default_str();
+  app.add_option(
+         "--endpoint", endpoints,
+         "the node's client endpoint (ipc:// or tcp://); repeat for nodes of one cluster (the next answers when "
+         "one does not)")
+      ->capture_default_str();
   app.add_option("--api-keys", keys_dir, "directory of API keys (cuzk keygen --api)")->capture_default_str();
   app.add_option("--anonymous-key", anonymous,
                  "requests that carry no key act as this key (clients that cannot send one; its limits apply)");
@@ -79,12 +85,13 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     cuzk::net::api_key_store keys(keys_dir);
     cuzk::gateway::key_limits limits(b.requests_per_second);
+    cuzk::gateway::node_endpoints nodes(endpoints);
     std::optional<cuzk::gateway::webhooks> hooks;
-    if (!wo.allow.empty()) hooks.emplace(wo, endpoint, limits, b.webhooks_per_key);
-    const cuzk::gateway::api_context ctx{endpoint, b, limits, hooks ? &*hooks : nullptr};
+    if (!wo.allow.empty()) hooks.emplace(wo, nodes, limits, b.webhooks_per_key);
+    const cuzk::gateway::api_context ctx{&nodes, b, limits, hooks ? &*hooks : nullptr};
     cuzk::gateway::listener l(lo, ctx, keys);
-    spdlog::info("gateway on {} for {} ({} API keys in {}{})", l.url(), endpoint, keys.size(), keys_dir,
-                 hooks ? ", webhooks to " + std::to_string(wo.allow.size()) + " allowed host(s)" : "");
+    spdlog::info("gateway on {} for {} ({} API keys in {}{})", l.url(), fmt::join(endpoints, ", "), keys.size(),
+                 keys_dir, hooks ? ", webhooks to " + std::to_string(wo.allow.size()) + " allowed host(s)" : "");
     l.run();
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());

@@ -149,8 +149,8 @@ std::string webhook_signature(const std::string& token, const std::string& body,
   return "t=" + std::to_string(t) + ",v1=" + hex;
 }
 
-webhooks::webhooks(webhook_options o, std::string endpoint, key_limits& limits, unsigned per_key)
-    : o_(std::move(o)), endpoint_(std::move(endpoint)), limits_(limits), per_key_(per_key) {
+webhooks::webhooks(webhook_options o, node_endpoints& nodes, key_limits& limits, unsigned per_key)
+    : o_(std::move(o)), nodes_(nodes), limits_(limits), per_key_(per_key) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not start");
   for (const auto& a : o_.allow)
     if (a.find('/') != std::string::npos && !parse_cidr(a))
@@ -268,8 +268,7 @@ void webhooks::watch(reservation r, const std::string& key, const std::string& t
     std::string body;
     for (;;) {  // until the job ends
       try {
-        client::connection c(endpoint_, co);
-        const auto o = c.wait(job_id, std::chrono::seconds(60));
+        const auto o = nodes_.call(co, [&](client::connection& c) { return c.wait(job_id, std::chrono::seconds(60)); });
         if (finished(o)) {
           body = outcome_json(o).dump();
           break;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gateway/key_limits.hpp"
+#include "gateway/node_endpoints.hpp"
 
 namespace cuzk::gateway {
 
@@ -34,7 +35,7 @@ struct webhook_options {
 class webhooks {
  public:
   using reservation = key_limits::lease;
-  webhooks(webhook_options o, std::string endpoint, key_limits& limits, unsigned per_key);
+  webhooks(webhook_options o, node_endpoints& nodes, key_limits& limits, unsigned per_key);
   /* Why this URL is refused (a sentence), or nullopt. */
   std::optional<std::string> check_url(const std::string& url) const;
   /* A place for one more webhook of this key; empty at its limit. */
@@ -45,7 +46,7 @@ class webhooks {
 
  private:
   webhook_options o_;
-  std::string endpoint_;
+  node_endpoints& nodes_;
   key_limits& limits_;
   unsigned per_key_;
 };
