@@ -3,7 +3,10 @@
 # machine's own root (systemd-nspawn --volatile=yes: a tmpfs root, the host's
 # /usr read-only), with this build installed (cmake --install into a
 # DESTDIR, bound over its prefix), starts cuzk.target with two workers, and
-# checks: READY with a STATUS line; a job proven; kill -9 of the server's
+# checks: READY with a STATUS line; a job proven; circom circuits installed
+# and proven from their inputs, and through cuzk-gateway over HTTPS (its
+# own user; kill -9 of it -> restarted, the server untouched, the job it
+# took still there); kill -9 of the server's
 # main PID -> restarted, the job in flight proven without a new synthesis;
 # kill -9 of a worker -> restarted; a stalled event loop -> the watchdog
 # restarts the server; systemctl stop cuzk.target -> everything stops, the
@@ -46,6 +49,7 @@ backend = "cpu"
 keys_dirs = ["/var/lib/cuzk/keys"]
 witness_dirs = ["/var/lib/cuzk/witness"]
 hung_timeout = 20
+gateways = ["cuzk-gateway"]
 
 [worker]
 progress_grace = 10
@@ -150,6 +154,51 @@ for gen in "cpp --cpp /var/lib/cuzk/circom/bounded_cpp/bounded" "wasm --wasm /va
   grep -q "witness" "$work/circom.log" || fail "no witness time in the reply: $(cat "$work/circom.log")"
 done
 echo "ok: circom circuits installed (C++ and wasm generators) and proven from their inputs under systemd"
+
+# cuzk-gateway under systemd: TLS with a test CA made here, an API key made by the gateway's user, a proof
+# from inputs over HTTPS; kill -9 of the gateway: systemd restarts it, the GPU server is untouched
+tls=$work/root$(dirname "${cfg#$work/root}")/tls
+mkdir -p "$tls"
+(cd "$tls" && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=deploy CA" \
+  -keyout ca.key -out ca.pem && openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
+  -keyout key.pem -out req.csr && printf 'subjectAltName=IP:127.0.0.1\n' > ext &&
+  openssl x509 -req -in req.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 -extfile ext -out cert.pem &&
+  chmod 0644 key.pem) > "$work/openssl.log" 2>&1 || fail "openssl: $(cat "$work/openssl.log")"
+etc=$(dirname "${cfg#$work/root}")
+cat > "$(dirname "$cfg")/gateway.toml" <<TOML
+listen = "127.0.0.1:18443"
+tls-cert = "$etc/tls/cert.pem"
+tls-key = "$etc/tls/key.pem"
+endpoint = ["ipc:///run/cuzk/cuzk.sock"]
+api-keys = "/etc/cuzk/api-keys.d"
+TOML
+token=$(ct setpriv --reuid=cuzk-gateway --regid=cuzk-gateway --init-groups "$bin/cuzk" keygen --api deploy \
+  --api-dir /etc/cuzk/api-keys.d 2>/dev/null) || fail "cuzk keygen --api as cuzk-gateway"
+# (a fresh /etc: systemd's presets enabled it under cuzk.target, started with the installed gateway.toml)
+ct systemctl restart cuzk-gateway || fail "systemctl restart cuzk-gateway"
+wait_for 20 active cuzk-gateway || fail "cuzk-gateway is not active"
+https() { # https METHOD PATH [BODY]: the body of the gateway's answer (curl in the container, the test CA)
+  ct curl -sf --cacert "$etc/tls/ca.pem" -X "$1" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    ${3:+--data "$3"} "https://127.0.0.1:18443$2"
+}
+wait_for 10 https GET /v1/capacity || fail "the gateway does not answer: $(ct journalctl --no-pager -n 20 -u cuzk-gateway)"
+server_pid=$(prop cuzk-gpu-server MainPID)
+gwjob=$(https POST /v1/proofs '{"circuit": "bounded-cpp", "inputs": {"x": ["11", "22", "33", "44"], "bound": "1000"}}' |
+  grep -oE '"id":"[^"]+"' | cut -d'"' -f4) || fail "POST /v1/proofs through the gateway"
+gwmain=$(prop cuzk-gateway MainPID)
+ct kill -9 "$gwmain"
+wait_for 30 bash -c "[[ \$(nsenter -t $pid -a systemctl show -p MainPID --value cuzk-gateway) != $gwmain && \$(nsenter -t $pid -a systemctl show -p ActiveState --value cuzk-gateway) == active ]]" ||
+  fail "systemd did not restart cuzk-gateway"
+[[ $(prop cuzk-gpu-server MainPID) == "$server_pid" ]] || fail "killing the gateway touched the GPU server"
+wait_for 10 https GET /v1/capacity || fail "the restarted gateway does not answer"
+https GET "/v1/proofs/$gwjob?wait=60" > "$work/gw.json" || fail "GET the job after the gateway's restart"
+ct sh -c "cat > /tmp/gw.json" < "$work/gw.json"
+ct node -e 'const j=require("/tmp/gw.json");if(j.state!=="done")process.exit(1);const fs=require("fs");
+  fs.writeFileSync("/tmp/gw-proof.json",JSON.stringify(j.proof));fs.writeFileSync("/tmp/gw-pub.json",JSON.stringify(j.public_signals))' ||
+  fail "the job through the gateway: $(cat "$work/gw.json")"
+ct "$bin/cuzk" verify --vk /var/lib/cuzk/circom/vk.json --proof /tmp/gw-proof.json --public /tmp/gw-pub.json \
+  > "$work/gwverify.log" 2>&1 || fail "the gateway's proof does not verify: $(cat "$work/gwverify.log")"
+echo "ok: cuzk-gateway under systemd (user cuzk-gateway): a proof from inputs over HTTPS; kill -9 -> restarted, the server untouched, the job still there"
 # journald-friendly logs: no timestamps of our own, the priority taken from the <N> prefix
 wait_for 10 journal_has '^\[gpu-server\] proven job=' -o cat -u cuzk-gpu-server ||
   fail "no '[gpu-server] proven job=' line in the journal within 10 s"
@@ -160,10 +209,10 @@ ct journalctl --no-pager -o cat -p warning -u cuzk-gpu-server | grep -q 'proven 
 echo "ok: the journal has the server's lines without timestamps, at their priority"
 get() { ct bash -c "exec 3<>/dev/tcp/127.0.0.1/19464 && printf 'GET $1 HTTP/1.0\r\nHost: cuzk\r\n\r\n' >&3 && cat <&3"; }
 # The series as the server counts them; the second worker may announce itself after the first job.
-# (the two circom jobs are bn254's)
+# (the three circom jobs, one through the gateway, are bn254's)
 series=('cuzk_proofs_completed_total{curve="bls12-381"} 1' 'cuzk_workers 2' 'cuzk_proof_duration_seconds_count{curve="bls12-381"} 1'
-        'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 3' 'cuzk_uptime_seconds'
-        'cuzk_proofs_completed_total{curve="bn254"} 2' 'cuzk_witness_seconds_count{circuit="bounded-cpp"} 1'
+        'cuzk_queue_depth{priority="normal"}' 'cuzk_jobs{state="done"} 4' 'cuzk_uptime_seconds'
+        'cuzk_proofs_completed_total{curve="bn254"} 3' 'cuzk_witness_seconds_count{circuit="bounded-cpp"} 2'
         'cuzk_witness_seconds_count{circuit="bounded-wasm"} 1')
 missing_series() {
   local m s
@@ -219,7 +268,7 @@ echo "ok: a stalled loop was restarted by the watchdog"
 
 # stop everything: the pool stays
 ct systemctl stop cuzk.target
-for u in cuzk-gpu-server cuzk-synth-worker@1 cuzk-synth-worker@2 cuzk-shm; do
+for u in cuzk-gpu-server cuzk-synth-worker@1 cuzk-synth-worker@2 cuzk-gateway cuzk-shm; do
   wait_for 30 bash -c "[[ \$(nsenter -t $pid -a systemctl show -p ActiveState --value $u) == inactive ]]" ||
     fail "$u did not stop cleanly: $(prop $u ActiveState) $(prop $u Result)"
   [[ $(prop $u Result) == success ]] || fail "$u stopped with result $(prop $u Result)"
