@@ -47,8 +47,9 @@ bool finished(const client::job_outcome& o) {
 }
 
 json parse_bounded(const std::string& body, int max_depth) {
-  return json::parse(body, [max_depth](int depth, json::parse_event_t, json&) {
-    if (depth > max_depth)
+  return json::parse(body, [max_depth](int depth, json::parse_event_t e, json&) {
+    const bool opens = e == json::parse_event_t::object_start || e == json::parse_event_t::array_start;
+    if (opens && depth >= max_depth)  // depth: the containers around the one it opens
       throw json::other_error::create(501, "the JSON is nested deeper than " + std::to_string(max_depth) + " levels",
                                       nullptr);
     return true;

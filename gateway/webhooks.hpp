@@ -28,8 +28,8 @@ struct webhook_options {
   std::vector<std::string> allow;  // "hooks.example.com", "10.1.0.0/16", "::1/128"
   int attempts = 5;
   std::chrono::milliseconds backoff{1000};
-  std::chrono::seconds timeout{10};  // one delivery: connect, send, the receiver's answer
-  std::filesystem::path ca_file;     // extra CA for https receivers (the system's are always trusted)
+  std::chrono::seconds timeout{10};    // one delivery: connect, send, the receiver's answer
+  std::filesystem::path ca_file = {};  // extra CA for https receivers (the system's are always trusted)
 };
 
 class webhooks {
