@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 nm=$here/../../interop/node_modules
 . "$here/../service/service_lib.sh"
 gateway_pid="" hostile_pid=""
-trap 'code=$?; kill -9 $gateway_pid $hostile_pid 2> /dev/null; (exit $code); service_cleanup' EXIT
+trap 'code=$?; set +e; kill -9 $gateway_pid $hostile_pid 2> /dev/null || true; (exit $code); service_cleanup' EXIT
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"

@@ -20,7 +20,7 @@ nm=$here/../../interop/node_modules
 snarkjs() { node "$nm/.bin/snarkjs" "$@"; }
 . "$here/../service/service_lib.sh"
 gateway_pid="" receiver_pid=""
-trap 'code=$?; kill -9 $gateway_pid $receiver_pid 2> /dev/null; (exit $code); service_cleanup' EXIT
+trap 'code=$?; set +e; kill -9 $gateway_pid $receiver_pid 2> /dev/null || true; (exit $code); service_cleanup' EXIT
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
