@@ -1,4 +1,5 @@
-// A one-request HTTP/1.1 client (Boost.Beast) for the metrics endpoint tests.
+// A one-request HTTP/1.1 client (Boost.Beast) for the metrics endpoint's and
+// the gateway's tests: a bearer token and a JSON body when given.
 #pragma once
 
 #include <utility>  // before Boost 1.74 asio: its awaitable.hpp uses std::exchange without it
@@ -17,7 +18,8 @@ struct http_result {
 };
 
 inline http_result http_request(unsigned short port, const std::string& target,
-                                boost::beast::http::verb verb = boost::beast::http::verb::get) {
+                                boost::beast::http::verb verb = boost::beast::http::verb::get,
+                                const std::string& bearer = {}, const std::string& json_body = {}) {
   namespace beast = boost::beast;
   namespace http = beast::http;
   boost::asio::io_context io;
@@ -25,6 +27,12 @@ inline http_result http_request(unsigned short port, const std::string& target,
   s.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
   http::request<http::string_body> rq(verb, target, 11);
   rq.set(http::field::host, "127.0.0.1");
+  if (!bearer.empty()) rq.set(http::field::authorization, "Bearer " + bearer);
+  if (!json_body.empty()) {
+    rq.set(http::field::content_type, "application/json");
+    rq.body() = json_body;
+    rq.prepare_payload();
+  }
   http::write(s, rq);
   beast::flat_buffer buf;
   http::response<http::string_body> res;

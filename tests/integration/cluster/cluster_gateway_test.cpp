@@ -7,10 +7,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -18,6 +14,7 @@
 
 #include "curves/bn254.hpp"
 #include "harness.hpp"
+#include "http_get.hpp"
 #include "io/zkey.hpp"
 #include "job/circuit_store.hpp"
 #include "net/api_keys.hpp"
@@ -67,22 +64,8 @@ struct reply {
 
 reply http(unsigned short port, boost::beast::http::verb verb, const std::string& target, const std::string& token,
            const std::string& body = {}) {
-  namespace beast = boost::beast;
-  namespace http = beast::http;
-  boost::asio::io_context io;
-  beast::tcp_stream s(io);
-  s.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
-  http::request<http::string_body> rq(verb, target, 11);
-  rq.set(http::field::host, "127.0.0.1");
-  rq.set(http::field::authorization, "Bearer " + token);
-  rq.set(http::field::content_type, "application/json");
-  rq.body() = body;
-  rq.prepare_payload();
-  http::write(s, rq);
-  beast::flat_buffer buf;
-  http::response<http::string_body> res;
-  http::read(s, buf, res);
-  return {res.result_int(), json::parse(res.body(), nullptr, false)};
+  const auto r = http_request(port, target, verb, token, body);
+  return {r.status, json::parse(r.body, nullptr, false)};
 }
 
 TEST(ClusterGateway, ALongPollGetsItsProofWhenTheNodeProvingItIsKilledMidProof) {

@@ -1,8 +1,25 @@
-# Sourced by the gateway's shell tests, after service_lib.sh: a test CA made
-# with openssl, a node with the witness fixture's circuit installed, the
-# gateway in front of it, and `api`, which calls it with curl over TLS and
-# records every response for openapi_check.mjs.
-# The test sets: cuzk, cuzk_shm, server_bin, worker_bin, gateway_bin, fixture, work (its cwd).
+# Sourced by the gateway's shell tests: their arguments and work directory,
+# a test CA made with openssl, a node with the witness fixture's circuit
+# installed, the gateway in front of it, and `api`, which calls it with curl
+# over TLS and records every response for openapi_check.mjs.
+
+# gateway_test_start CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER GATEWAY FIXTURE_DIR WORKDIR: a fresh WORKDIR as the
+# cwd; at exit the node, the gateway and extra_pids are killed (service_lib.sh's cleanup, logs when it failed).
+gateway_test_start() {
+  abs() { realpath -m -- "$1"; }
+  cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") gateway_bin=$(abs "$5")
+  fixture=$(abs "$6") work=$(abs "$7")
+  nm=$here/../../interop/node_modules
+  . "$here/../service/service_lib.sh"
+  gateway_pid="" extra_pids=()
+  trap 'code=$?; set +e; kill -9 $gateway_pid "${extra_pids[@]}" 2> /dev/null || true; (exit $code); service_cleanup' EXIT
+  rm -rf "$work"
+  mkdir -p "$work"
+  cd "$work"
+  responses=$PWD/responses.ndjson
+  mkdir -p responses
+  : > "$responses"
+}
 
 # make_test_ca: ca.pem, and server.pem / server.key for 127.0.0.1 and localhost signed by it.
 make_test_ca() {
@@ -51,9 +68,6 @@ start_gateway() {
   [ -n "$url" ] || fail "the gateway did not start: $(cat "$log")"
 }
 
-responses=$PWD/responses.ndjson
-mkdir -p responses
-: > "$responses"
 # api TOKEN METHOD PATH [CURL ARGS...]: prints the status; the body is in body.json; the response is recorded.
 api() {
   local who=$1 method=$2 path=$3

@@ -11,18 +11,9 @@
 # requests is answered within 200 ms; the gateway serves on after.
 #   gateway_security.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER GATEWAY FIXTURE_DIR WORKDIR
 set -euo pipefail
-abs() { realpath -m -- "$1"; }
-cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") gateway_bin=$(abs "$5")
-fixture=$(abs "$6") work=$(abs "$7")
 here=$(cd "$(dirname "$0")" && pwd)
-nm=$here/../../interop/node_modules
-. "$here/../service/service_lib.sh"
-gateway_pid="" hostile_pid=""
-trap 'code=$?; set +e; kill -9 $gateway_pid $hostile_pid 2> /dev/null || true; (exit $code); service_cleanup' EXIT
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
 . "$here/gateway_lib.sh"
+gateway_test_start "$@"
 
 step "a node with one worker; the gateway on TLS with tight bounds"
 make_test_ca
@@ -44,10 +35,10 @@ grep -qi "alert\|error" tls12.log || fail "no TLS alert: $(cat tls12.log)"
 step "30 s: the legitimate client proves while the hostile client attacks"
 node "$here/hostile_http.mjs" "$url" ca.pem "$(cat mallory.token)" "$(cat eve.token)" 30 hostile.json > hostile.log 2>&1 &
 hostile_pid=$!
+extra_pids+=($hostile_pid)
 node "$here/legit_client.mjs" "$url" ca.pem "$(cat alice.token)" 30 legit > legit.log 2>&1 ||
   fail "the legitimate client: $(cat legit.log)"
 wait $hostile_pid || fail "the hostile client: $(cat hostile.log)"
-hostile_pid=""
 cat legit.log hostile.log
 kill -0 $gateway_pid || fail "the gateway died"
 

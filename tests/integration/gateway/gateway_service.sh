@@ -12,19 +12,10 @@
 # tests/integration/service/gateway_identity_test.cpp.)
 #   gateway_service.sh CUZK CUZK_SHM GPU_SERVER SYNTH_WORKER GATEWAY FIXTURE_DIR WORKDIR
 set -euo pipefail
-abs() { realpath -m -- "$1"; }
-cuzk=$(abs "$1") cuzk_shm=$(abs "$2") server_bin=$(abs "$3") worker_bin=$(abs "$4") gateway_bin=$(abs "$5")
-fixture=$(abs "$6") work=$(abs "$7")
 here=$(cd "$(dirname "$0")" && pwd)
-nm=$here/../../interop/node_modules
-snarkjs() { node "$nm/.bin/snarkjs" "$@"; }
-. "$here/../service/service_lib.sh"
-gateway_pid="" receiver_pid=""
-trap 'code=$?; set +e; kill -9 $gateway_pid $receiver_pid 2> /dev/null || true; (exit $code); service_cleanup' EXIT
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
 . "$here/gateway_lib.sh"
+gateway_test_start "$@"
+snarkjs() { node "$nm/.bin/snarkjs" "$@"; }
 verify() { # JSON_FILE PROOF_KEY SIGNALS_KEY: snarkjs verifies it
   node -e 'const j=require(process.argv[1]);const fs=require("fs");
     const p=typeof j[process.argv[2]]==="string"?JSON.parse(j[process.argv[2]]):j[process.argv[2]];
@@ -48,7 +39,7 @@ grep -q "not a loopback address" refused.log || fail "no sentence: $(cat refused
 step "a node, and the gateway on TLS 1.3 with webhooks allowed to 127.0.0.1"
 start_node --spool-dir "$work/spool"
 node "$here/webhook_receiver.mjs" api-keys.d/alice hooks > receiver.log 2>&1 &
-receiver_pid=$!
+extra_pids+=($!)
 start_gateway gateway.log --listen 127.0.0.1:0 --tls-cert server.pem --tls-key server.key \
   --webhook-allow 127.0.0.1/32 --webhook-backoff 0.2 --webhook-attempts 3
 case "$url" in https://127.0.0.1:*) ;; *) fail "not https: $url" ;; esac
