@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
          "seconds before the second attempt, doubling after (default 1)")
       ->check(CLI::Range(0.01, 3600.0));
   app.add_option("--webhook-ca", wo.ca_file, "a CA (PEM) trusted for https receivers besides the system's");
+  app.add_option("--state-dir", wo.state_dir,
+                 "where webhooks not yet delivered are kept, to be delivered by the next gateway after a restart");
   CLI11_PARSE(app, argc, argv);
   cuzk::log::setup("gateway");
   try {
@@ -91,7 +93,10 @@ int main(int argc, char** argv) {
     const cuzk::gateway::api_context ctx{&nodes, b, limits, hooks ? &*hooks : nullptr};
     cuzk::gateway::listener l(lo, ctx, keys);
     spdlog::info("gateway on {} for {} ({} API keys in {}{})", l.url(), fmt::join(endpoints, ", "), keys.size(),
-                 keys_dir, hooks ? ", webhooks to " + std::to_string(wo.allow.size()) + " allowed host(s)" : "");
+                 keys_dir,
+                 hooks ? ", webhooks to " + std::to_string(wo.allow.size()) + " allowed host(s), " +
+                             std::to_string(hooks->resumed()) + " resumed"
+                       : "");
     l.run();
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());

@@ -16,6 +16,7 @@
 #include "gateway/deadlines.hpp"
 #include "gateway/gateway_metrics.hpp"
 #include "gateway/proof_json.hpp"
+#include "net/api_keys.hpp"
 
 namespace cuzk::gateway {
 
@@ -136,9 +137,12 @@ deadlines& delivery_deadlines() {
 
 }  // namespace
 
-std::string webhook_signature(const std::string& token, const std::string& body, long long t) {
+std::string webhook_signature_with(const std::string& secret_hex, const std::string& body, long long t) {
   unsigned char secret[crypto_hash_sha256_BYTES], mac[crypto_auth_hmacsha256_BYTES];
-  crypto_hash_sha256(secret, reinterpret_cast<const unsigned char*>(token.data()), token.size());
+  std::size_t n = 0;
+  if (sodium_hex2bin(secret, sizeof secret, secret_hex.data(), secret_hex.size(), nullptr, &n, nullptr) != 0 ||
+      n != sizeof secret)
+    throw std::invalid_argument("a webhook secret is 64 hex digits");
   const std::string message = std::to_string(t) + "." + body;
   crypto_auth_hmacsha256_state st;
   crypto_auth_hmacsha256_init(&st, secret, sizeof secret);
@@ -149,12 +153,21 @@ std::string webhook_signature(const std::string& token, const std::string& body,
   return "t=" + std::to_string(t) + ",v1=" + hex;
 }
 
+std::string webhook_signature(const std::string& token, const std::string& body, long long t) {
+  return webhook_signature_with(net::api_key_hash(token).substr(7), body, t);  // "sha256:" + hex
+}
+
 webhooks::webhooks(webhook_options o, node_endpoints& nodes, key_limits& limits, unsigned per_key)
-    : o_(std::move(o)), nodes_(nodes), limits_(limits), per_key_(per_key) {
+    : o_(std::move(o)), nodes_(nodes), limits_(limits), per_key_(per_key), store_(o_.state_dir) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not start");
   for (const auto& a : o_.allow)
     if (a.find('/') != std::string::npos && !parse_cidr(a))
       throw std::invalid_argument("--webhook-allow " + a + ": not a host name or an address range (10.0.0.0/8)");
+  for (auto& w : store_.load()) {  // each its place, even past the key's bound: they were taken before
+    auto r = limits_.take(key_limits::kind::webhook, w.key, ~0u);
+    deliver(std::move(r), std::move(w));
+    ++resumed_;
+  }
 }
 
 std::optional<std::string> webhooks::check_url(const std::string& url) const {
@@ -260,8 +273,21 @@ outcome deliver_once(const webhook_options& o, const url_parts& u, const std::st
 
 void webhooks::watch(reservation r, const std::string& key, const std::string& token, const std::string& job_id,
                      const std::string& url) {
-  std::thread([this, r = std::move(r), key, token, job_id, url]() mutable {
-    const auto u = std::get<url_parts>(parse_url(url));
+  pending_webhook w{key, job_id, url, net::api_key_hash(token).substr(7)};
+  store_.save(w);
+  deliver(std::move(r), std::move(w));
+}
+
+void webhooks::deliver(reservation r, pending_webhook w) {
+  std::thread([this, r = std::move(r), w = std::move(w)]() mutable {
+    const auto& [key, job_id, url, secret] = w;
+    const auto parsed = parse_url(url);
+    if (!std::holds_alternative<url_parts>(parsed)) {
+      spdlog::warn("webhook for {} of {}: {}", job_id, key, std::get<std::string>(parsed));
+      store_.remove(w);
+      return;
+    }
+    const auto u = std::get<url_parts>(parsed);
     client::options co;
     co.on_behalf_of = key;
     co.attempts = 1;
@@ -277,6 +303,7 @@ void webhooks::watch(reservation r, const std::string& key, const std::string& t
         if (e.code() == proto::error_code::unknown_job) {
           spdlog::warn("webhook for {} of {}: {}", job_id, key, e.what());
           metrics().webhook("failed");
+          store_.remove(w);
           return;
         }
         std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -292,18 +319,20 @@ void webhooks::watch(reservation r, const std::string& key, const std::string& t
         const auto t =
             std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
                 .count();
-        out = deliver_once(o_, u, body, webhook_signature(token, body, t), job_id, why);
+        out = deliver_once(o_, u, body, webhook_signature_with(secret, body, t), job_id, why);
       } catch (const std::exception& e) {
         why = e.what();
       }
       if (out == outcome::delivered) {
         metrics().webhook("delivered");
         spdlog::info("webhook for {} of {} delivered to {} (attempt {})", job_id, key, u.host, attempt);
+        store_.remove(w);
         return;
       }
       if (out == outcome::give_up || attempt >= o_.attempts) {
         metrics().webhook(out == outcome::give_up ? "refused" : "failed");
         spdlog::warn("webhook for {} of {} to {}: {}; given up after {} attempt(s)", job_id, key, u.host, why, attempt);
+        store_.remove(w);
         return;
       }
       metrics().webhook("retried");

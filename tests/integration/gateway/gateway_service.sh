@@ -4,7 +4,8 @@
 # with openssl), and so does Node's fetch; every route of the API, the
 # requests iden3's prover-server and rapidsnark's proverServer take, a
 # witness uploaded with its request (sized and chunked), webhooks (signed,
-# retried, never to a host off the allow-list), keys (another key sees
+# retried, never to a host off the allow-list, kept across a kill -9 of the
+# gateway), keys (another key sees
 # nothing, a revoked key gets 401 within a second); every proof verified by
 # snarkjs, and every response recorded and checked against the OpenAPI
 # document by an OpenAPI validator and Ajv (openapi_check.mjs).
@@ -41,7 +42,7 @@ start_node --spool-dir "$work/spool"
 node "$here/webhook_receiver.mjs" api-keys.d/alice hooks > receiver.log 2>&1 &
 extra_pids+=($!)
 start_gateway gateway.log --listen 127.0.0.1:0 --tls-cert server.pem --tls-key server.key \
-  --webhook-allow 127.0.0.1/32 --webhook-backoff 0.2 --webhook-attempts 3
+  --webhook-allow 127.0.0.1/32 --webhook-backoff 0.2 --webhook-attempts 3 --state-dir state
 case "$url" in https://127.0.0.1:*) ;; *) fail "not https: $url" ;; esac
 for _ in $(seq 50); do [ -s hooks/port ] && break; sleep 0.1; done
 hook=http://127.0.0.1:$(cat hooks/port)
@@ -185,6 +186,22 @@ grep -q 'localhost resolves to .*private address not on the allow-list' gateway2
 [ "$(ls hooks/*.json | wc -l)" = 3 ] || fail "webhook bodies: $(ls hooks)"
 api "$alice" GET /metrics > /dev/null
 grep -q 'cuzk_gateway_webhooks_total{outcome="delivered"} 3' body.json || fail "webhook metrics: $(grep webhook body.json)"
+
+step "a webhook outlives its gateway: kill -9 while its job waits for a worker; the next gateway delivers it"
+kill -9 "${worker_pids[0]}"
+code=$(post_json "$alice" /v1/proofs "{\"circuit\": \"bounded\", \"inputs\": $inputs, \"callback_url\": \"$hook/ok\"}")
+[ "$code" = 202 ] || fail "POST with a callback_url: $code $(cat body.json)"
+later=$(node -p 'require("./body.json").id')
+[ "$(ls state/*.webhook | wc -l)" = 1 ] || fail "the pending webhook is not kept: $(ls -la state)"
+kill -9 $gateway_pid
+start_gateway gateway3.log --listen "${url#https://}" --tls-cert server.pem --tls-key server.key \
+  --webhook-allow 127.0.0.1/32 --webhook-backoff 0.2 --webhook-attempts 3 --state-dir state
+grep -q '1 resumed' gateway3.log || fail "the next gateway resumed nothing: $(cat gateway3.log)"
+start_worker 2
+for _ in $(seq 150); do grep -q "id=$later signature=ok" receiver.log && break; sleep 0.2; done
+grep -q "POST /ok id=$later signature=ok" receiver.log || fail "the kept webhook was not delivered: $(cat receiver.log)"
+for _ in $(seq 20); do [ -z "$(ls state)" ] && break; sleep 0.1; done
+[ -z "$(ls state)" ] || fail "a delivered webhook is still kept: $(ls state)"
 
 step "each key sees only its own jobs; bad requests get the node's sentence"
 code=$(api "$bob" GET "/v1/proofs/alice-job-1")
