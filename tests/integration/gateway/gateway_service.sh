@@ -169,7 +169,13 @@ for target in http://10.0.0.1/x http://169.254.169.254/latest/meta-data "http://
 done
 # A second gateway allows the name localhost but not its address: refused at delivery, not delivered.
 main_url=$url main_pid=$gateway_pid
-start_gateway gateway2.log --listen 127.0.0.1:0 --tls-cert server.pem --tls-key server.key --webhook-allow localhost
+# (it also lets requests without a key act as alice, for clients that send none: --anonymous-key)
+start_gateway gateway2.log --listen 127.0.0.1:0 --tls-cert server.pem --tls-key server.key --webhook-allow localhost \
+  --anonymous-key alice
+code=$(api "" GET "/v1/proofs/alice-job-1")
+[ "$code" = 200 ] && grep -q '"state":"done"' body.json || fail "a request without a key as --anonymous-key: $code"
+code=$(api cuzk_not-a-key GET /v1/capacity)
+[ "$code" = 401 ] || fail "a wrong key under --anonymous-key: $code"
 code=$(post_json "$alice" /v1/proofs "{\"circuit\": \"bounded\", \"inputs\": $inputs, \"callback_url\": \"http://localhost:$(cat hooks/port)/ok\"}")
 [ "$code" = 202 ] || fail "a webhook to localhost: $code $(cat body.json)"
 for _ in $(seq 150); do
