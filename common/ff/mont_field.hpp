@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "ff/limbs.hpp"
+#include "ff/x86_mont.hpp"
 
 namespace cuzk::ff {
 
@@ -159,6 +160,23 @@ class mont_field {
      valid because the top limb of m is below 2^63 - 1; gnark-crypto,
      "Faster Montgomery multiplication", hackmd.io/@gnark/modular_multiplication) */
   friend mont_field operator*(const mont_field& a, const mont_field& b) {
+#if CUZK_FF_X86
+    if constexpr ((n_limbs == 4 || n_limbs == 6) && P::modulus[n_limbs - 1] < 0x7fffffffffffffffull) {
+      if (x86::use_adx) [[likely]] {  // p < 2^(64N−1): see x86_mont.hpp
+        mont_field r;
+        if constexpr (n_limbs == 4)
+          x86::mont_mul4(r.l.data(), a.l.data(), b.l.data(), P::modulus.data(), P::inv);
+        else
+          x86::mont_mul6(r.l.data(), a.l.data(), b.l.data(), P::modulus.data(), P::inv);
+        r.reduce_once();
+        return r;
+      }
+    }
+#endif
+    return mul_plain(a, b);
+  }
+  /* The portable path (and the only one where the CPU lacks ADX, or with CUZK_FF_PLAIN=1). */
+  static mont_field mul_plain(const mont_field& a, const mont_field& b) {
     using limbs::u128;
     using limbs::u64;
     constexpr std::size_t N = n_limbs;
