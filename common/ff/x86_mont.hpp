@@ -31,22 +31,27 @@ inline bool detect_adx() {
 inline const bool use_adx = detect_adx();
 
 // clang-format off
-#define CUZK_MONT4_ROUND(OFF, T0, T1, T2, T3, T4)                                           \
-  "movq " #OFF "(%[b]), %%rdx\n\t"                                                          \
-  "xorl %k[z], %k[z]\n\t"                                                                   \
-  "mulxq 0(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T0 "]\n\t" "adcxq %[hi], %[" #T1 "]\n\t" \
-  "mulxq 8(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T1 "]\n\t" "adcxq %[hi], %[" #T2 "]\n\t" \
-  "mulxq 16(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T2 "]\n\t" "adcxq %[hi], %[" #T3 "]\n\t" \
-  "mulxq 24(%[a]), %[lo], %[" #T4 "]\n\t" "adoxq %[lo], %[" #T3 "]\n\t"                        \
-  "adcxq %[z], %[" #T4 "]\n\t" "adoxq %[z], %[" #T4 "]\n\t"                                   \
-  "movq %[" #T0 "], %%rdx\n\t"                                                              \
-  "imulq %[inv], %%rdx\n\t"                                                                 \
-  "xorl %k[z], %k[z]\n\t"                                                                   \
-  "mulxq 0(%[p]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T0 "]\n\t" "adcxq %[hi], %[" #T1 "]\n\t" \
-  "mulxq 8(%[p]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T1 "]\n\t" "adcxq %[hi], %[" #T2 "]\n\t" \
-  "mulxq 16(%[p]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T2 "]\n\t" "adcxq %[hi], %[" #T3 "]\n\t" \
-  "mulxq 24(%[p]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T3 "]\n\t" "adcxq %[hi], %[" #T4 "]\n\t" \
-  "adoxq %[z], %[" #T4 "]\n\t"
+// One limb of a product added in: lo(x·rdx) on the OF chain into LOW, hi on the CF chain into HIGH.
+#define CUZK_MULADD(OFF, SRC, LOW, HIGH) \
+  "mulxq " #OFF "(%[" #SRC "]), %[lo], %[hi]\n\t adoxq %[lo], %[" #LOW "]\n\t adcxq %[hi], %[" #HIGH "]\n\t"
+// rdx = b_i, and the carry flags cleared with z = 0
+#define CUZK_MONT_LOAD_B(OFF) "movq " #OFF "(%[b]), %%rdx\n\t xorl %k[z], %k[z]\n\t"
+// rdx = m = t0·inv
+#define CUZK_MONT_M(T0) "movq %[" #T0 "], %%rdx\n\t imulq %[inv], %%rdx\n\t xorl %k[z], %k[z]\n\t"
+// the top limb of a·b_i: its high word is the round's new top word, plus both chains' carries
+#define CUZK_MULADD_TOP(OFF, LOW, TOP)                                              \
+  "mulxq " #OFF "(%[a]), %[lo], %[" #TOP "]\n\t adoxq %[lo], %[" #LOW "]\n\t"   \
+  "adcxq %[z], %[" #TOP "]\n\t adoxq %[z], %[" #TOP "]\n\t"
+// the top limb of m·p, and the OF chain's carry into the top word
+#define CUZK_MULADD_P_TOP(OFF, LOW, TOP) CUZK_MULADD(OFF, p, LOW, TOP) "adoxq %[z], %[" #TOP "]\n\t"
+
+#define CUZK_MONT4_ROUND(OFF, T0, T1, T2, T3, T4)                                              \
+  CUZK_MONT_LOAD_B(OFF)                                                                        \
+  CUZK_MULADD(0, a, T0, T1) CUZK_MULADD(8, a, T1, T2)                                          \
+  CUZK_MULADD(16, a, T2, T3) CUZK_MULADD_TOP(24, T3, T4)                                       \
+  CUZK_MONT_M(T0)                                                                              \
+  CUZK_MULADD(0, p, T0, T1) CUZK_MULADD(8, p, T1, T2)                                          \
+  CUZK_MULADD(16, p, T2, T3) CUZK_MULADD_P_TOP(24, T3, T4)
 // clang-format on
 
 /* out = a·b·2^−256 mod p, below 2p (out may be a or b). */
@@ -72,29 +77,15 @@ inline void mont_mul4(std::uint64_t out[4], const std::uint64_t a[4], const std:
   out[2] = r1;
   out[3] = r2;
 }
-#undef CUZK_MONT4_ROUND
 
 // clang-format off
 #define CUZK_MONT6_ROUND(OFF, T0, T1, T2, T3, T4, T5, T6)                                      \
-  "movq " #OFF "(%[b]), %%rdx\n\t"                                                          \
-  "xorl %k[z], %k[z]\n\t"                                                                   \
-  "mulxq 0(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T0 "]\n\t" "adcxq %[hi], %[" #T1 "]\n\t" \
-  "mulxq 8(%[a]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T1 "]\n\t" "adcxq %[hi], %[" #T2 "]\n\t" \
-  "mulxq 16(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T2 "]\n\t" "adcxq %[hi], %[" #T3 "]\n\t" \
-  "mulxq 24(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T3 "]\n\t" "adcxq %[hi], %[" #T4 "]\n\t" \
-  "mulxq 32(%[a]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T4 "]\n\t" "adcxq %[hi], %[" #T5 "]\n\t" \
-  "mulxq 40(%[a]), %[lo], %[" #T6 "]\n\t" "adoxq %[lo], %[" #T5 "]\n\t"                        \
-  "adcxq %[z], %[" #T6 "]\n\t" "adoxq %[z], %[" #T6 "]\n\t"                                   \
-  "movq %[" #T0 "], %%rdx\n\t"                                                              \
-  "imulq %[inv], %%rdx\n\t"                                                                 \
-  "xorl %k[z], %k[z]\n\t"                                                                   \
-  "mulxq 0(%[p]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T0 "]\n\t" "adcxq %[hi], %[" #T1 "]\n\t" \
-  "mulxq 8(%[p]), %[lo], %[hi]\n\t"  "adoxq %[lo], %[" #T1 "]\n\t" "adcxq %[hi], %[" #T2 "]\n\t" \
-  "mulxq 16(%[p]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T2 "]\n\t" "adcxq %[hi], %[" #T3 "]\n\t" \
-  "mulxq 24(%[p]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T3 "]\n\t" "adcxq %[hi], %[" #T4 "]\n\t" \
-  "mulxq 32(%[p]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T4 "]\n\t" "adcxq %[hi], %[" #T5 "]\n\t" \
-  "mulxq 40(%[p]), %[lo], %[hi]\n\t" "adoxq %[lo], %[" #T5 "]\n\t" "adcxq %[hi], %[" #T6 "]\n\t" \
-  "adoxq %[z], %[" #T6 "]\n\t"
+  CUZK_MONT_LOAD_B(OFF)                                                                      \
+  CUZK_MULADD(0, a, T0, T1) CUZK_MULADD(8, a, T1, T2) CUZK_MULADD(16, a, T2, T3)             \
+  CUZK_MULADD(24, a, T3, T4) CUZK_MULADD(32, a, T4, T5) CUZK_MULADD_TOP(40, T5, T6)          \
+  CUZK_MONT_M(T0)                                                                            \
+  CUZK_MULADD(0, p, T0, T1) CUZK_MULADD(8, p, T1, T2) CUZK_MULADD(16, p, T2, T3)             \
+  CUZK_MULADD(24, p, T3, T4) CUZK_MULADD(32, p, T4, T5) CUZK_MULADD_P_TOP(40, T5, T6)
 // clang-format on
 
 /* out = a·b·2^−384 mod p, below 2p (out may be a or b). Thirteen registers besides rdx: the operands are read
@@ -126,7 +117,13 @@ inline void mont_mul6(std::uint64_t out[6], const std::uint64_t a[6], const std:
   out[4] = r3;
   out[5] = r4;
 }
+#undef CUZK_MONT4_ROUND
 #undef CUZK_MONT6_ROUND
+#undef CUZK_MULADD
+#undef CUZK_MULADD_TOP
+#undef CUZK_MULADD_P_TOP
+#undef CUZK_MONT_LOAD_B
+#undef CUZK_MONT_M
 
 #else
 #define CUZK_FF_X86 0
