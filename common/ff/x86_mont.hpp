@@ -17,16 +17,21 @@
 #include <cstdint>
 #include <cstdlib>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace cuzk::ff::x86 {
 
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)  // unoptimized builds lack the registers
 #define CUZK_FF_X86 1
 
-/* Whether the fast path runs: ADX and BMI2 present, CUZK_FF_PLAIN unset. */
+/* Whether the fast path runs: ADX and BMI2 present (CPUID leaf 7: EBX bits 19 and 8), CUZK_FF_PLAIN unset. */
 inline bool detect_adx() {
-  __builtin_cpu_init();
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
   const char* plain = std::getenv("CUZK_FF_PLAIN");
-  return __builtin_cpu_supports("adx") && __builtin_cpu_supports("bmi2") && !(plain && *plain && *plain != '0');
+  return (b >> 19 & 1) && (b >> 8 & 1) && !(plain && *plain && *plain != '0');
 }
 inline const bool use_adx = detect_adx();
 
