@@ -176,8 +176,7 @@ std::optional<http_reply> handle_open(const http_request& r) {
   return std::nullopt;
 }
 
-http_reply handle(const api_context& ctx, const http_request& request) {
-  auto r = request;
+http_reply handle(const api_context& ctx, http_request r) {
   r.fresh_id = client::random_job_id();
   const auto q = r.target.find('?');
   const std::string path = r.target.substr(0, q);

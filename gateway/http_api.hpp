@@ -56,7 +56,7 @@ struct api_context {
 /* Routes needing no key: GET /v1/openapi.json, and GET /metrics from a loopback peer. Nullopt: not one of them. */
 std::optional<http_reply> handle_open(const http_request& r);
 /* Every other route, for an authenticated key. */
-http_reply handle(const api_context& ctx, const http_request& r);
+http_reply handle(const api_context& ctx, http_request r);
 /* A streamed body goes to the node; is this request one? (POST /v1/proofs with a .wtns body) */
 bool streams_body(std::string_view method, std::string_view target, std::string_view content_type);
 

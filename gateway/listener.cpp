@@ -192,13 +192,13 @@ struct listener::impl {
           if (rec) throw std::runtime_error("the witness could not be read: " + rec.message());
           return out.size() - bp.get().body().size;
         };
-        auto out = handle(ctx, r);
+        auto out = handle(ctx, std::move(r));
         const bool whole = bp.is_done();  // a reply before the body's end closes the connection
         if (!send(s, d, std::move(out), keep && whole, t0)) return;
         continue;
       }
       if (!read_string_body()) return;
-      if (!send(s, d, handle(ctx, r), keep, t0)) return;
+      if (!send(s, d, handle(ctx, std::move(r)), keep, t0)) return;
     }
   }
 };
