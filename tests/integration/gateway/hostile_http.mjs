@@ -128,7 +128,9 @@ const attacks = {
       note("traversal", await exchange(from(9), [req("POST", "/v1/proofs", auth, JSON.stringify({ circuit: c, inputs: {} }))]));
     note("traversal", await exchange(from(9), [req("POST", "/api/v1/proof/generate", auth, JSON.stringify({ circuit_name: "../x", inputs: {} }))]));
     note("traversal", await exchange(from(9), [req("GET", "/v1/proofs/..%2F..%2Fetc%2Fpasswd", auth)]));
-    note("traversalRapidsnark", await exchange(from(9), [req("POST", "/input/..%2F..%2Fetc%2Fpasswd", auth, "{}")]));
+    const posted = await exchange(from(9), [req("POST", "/input/..%2F..%2Fetc%2Fpasswd", auth, "{}")]);
+    note("traversalRapidsnark", posted);
+    if (posted !== "200") return; // rate-limited (the flood shares the key): no job, so /status would say ready
     const st = await call(from(9), "GET", "/status");  // rapidsnark's way: 200 at once, the failure in /status
     note("traversalRapidsnark", st.status === 200 ? JSON.parse(st.body).status : String(st.status));
   },
