@@ -148,7 +148,7 @@ int run_prove(const prove_args& a) {
     progress("reading " + a.zkey);
     return curves::visit(io::zkey_curve_file(a.zkey), [&](auto curve) {
       using C = decltype(curve);
-      return prove<C>(a, io::read_zkey_file<C>(a.zkey), generated);
+      return prove<C>(a, io::read_zkey_file_raw<C>(a.zkey), generated);
     });
   });
 }

@@ -20,6 +20,25 @@ struct affine_point {
   affine_point operator-() const { return infinity ? *this : affine_point{x, -y, false}; }
 };
 
+/* A point as a .zkey's sections (and the CUDA kernels) hold it: x ‖ y in
+   Montgomery form, the point at infinity as x = y = 0, which no curve
+   y² = x³ + b (b ≠ 0) contains. The CPU MSMs read a key's bases in place in
+   this form. */
+template <class F>
+struct packed_affine {
+  using field_t = F;
+  F x, y;
+};
+
+template <class F>
+bool is_infinity(const affine_point<F>& p) {
+  return p.infinity;
+}
+template <class F>
+bool is_infinity(const packed_affine<F>& p) {
+  return p.x.is_zero() && p.y.is_zero();
+}
+
 using g1_affine_t = affine_point<ff::fp_t>;
 using g2_affine_t = affine_point<ff::fp2_t>;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 
@@ -20,11 +21,14 @@ std::optional<basic_matrix_coef<C>> decode_coef_record(const std::uint8_t* p) {
   auto le32 = [](const std::uint8_t* q) {
     return std::uint32_t(q[0]) | std::uint32_t(q[1]) << 8 | std::uint32_t(q[2]) << 16 | std::uint32_t(q[3]) << 24;
   };
-  const auto v = fr::from_bytes_le(std::span<const std::uint8_t>(p + 12, fr::n_bytes));
-  if (!v) return std::nullopt;
-  /* the stored integer read as a value is v R; its Montgomery limbs read as a value again give v */
+  typename fr::limbs_t stored{};
+  std::memcpy(stored.data(), p + 12, fr::n_bytes);  // little-endian limbs (x86, ARM)
+  if (!ff::limbs::less(stored, fr::params::modulus)) return std::nullopt;
+  /* stored = v R^2: as Montgomery limbs it is v R; one Montgomery product with 1, (v R^2)(1)/R = v R, gives v */
+  typename fr::limbs_t one{};
+  one[0] = 1;
   return basic_matrix_coef<C>{le32(p), le32(p + 4), le32(p + 8),
-                              fr::from_montgomery(fr::from_montgomery(v->to_canonical()).to_canonical())};
+                              fr::from_montgomery(stored) * fr::from_montgomery(one)};
 }
 
 }  // namespace cuzk::groth16

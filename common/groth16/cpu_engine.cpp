@@ -2,9 +2,11 @@
 // copies of a, b, c (kept across proofs), the MSMs by Pippenger with oneTBB,
 // the G2 one concurrently with the four in G1. A, B and C consume the
 // orchestrator's split of z; H's scalars are full width and skip the split.
-#include <stdexcept>
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -34,12 +36,50 @@ class cpu_engine final : public basic_engine<C> {
   std::string_view name() const override { return "cpu"; }
 
   basic_msm_sums<C> compute(const basic_engine_input<C>& in, prove_timings& tm) override {
-    if (!in.pk.points_decoded())
-      throw std::invalid_argument("the CPU engine needs the key's points decoded; this key was read for a GPU");
-    return poly::with_threads(threads_, [&] { return run(in, tm); });
+    const basic_proving_key<C>& pk = in.pk;
+    if (pk.points_decoded())
+      return poly::with_threads(threads_, [&] {
+        return run(in, tm, bases<ec::g1_affine<C>, ec::g2_affine<C>>{pk.a, pk.b1, pk.b2, pk.c, pk.h_query});
+      });
+    using g1p = ec::packed_affine<ff::fp<C>>;
+    using g2p = ec::packed_affine<ff::fp2<C>>;
+    static_assert(sizeof(g1p) == basic_proving_key<C>::g1_bytes && sizeof(g2p) == basic_proving_key<C>::g2_bytes);
+    const mapped_bases& m = pk.mapped;
+    if (m.source && (m.source->released(m.a) || m.source->released(m.h)))
+      throw std::invalid_argument(
+          "the key's points are no longer in memory (only in its file): the CPU engine reads "
+          "them in place");
+    const bases<g1p, g2p> b{in_place<g1p>(m.a), in_place<g1p>(m.b1), in_place<g2p>(m.b2), in_place<g1p>(m.c),
+                            in_place<g1p>(m.h)};
+    return poly::with_threads(threads_, [&] { return run(in, tm, b); });
   }
 
  private:
+  template <class G1, class G2>
+  struct bases {
+    std::span<const G1> a, b1;
+    std::span<const G2> b2;
+    std::span<const G1> c, h;
+  };
+
+  /* a section of the key's bytes as the packed points it holds (ec::packed_affine) */
+  template <class P>
+  static std::span<const P> in_place(std::span<const std::uint8_t> bytes) {
+    if (reinterpret_cast<std::uintptr_t>(bytes.data()) % alignof(P) != 0 || bytes.size() % sizeof(P) != 0)
+      throw std::invalid_argument("the key's points are not aligned in memory for the CPU engine to read in place");
+    return {reinterpret_cast<const P*>(bytes.data()), bytes.size() / sizeof(P)};
+  }
+
+  /* the split's MSM over decoded points or over the key's bytes in place */
+  template <class P>
+  static auto msm_of(std::span<const P> bases, const split_view& v) {
+    using G = std::conditional_t<std::is_same_v<typename P::field_t, ff::fp<C>>, ec::g1_group<C>, ec::g2_group<C>>;
+    if constexpr (std::is_same_v<P, ec::affine_point<typename P::field_t>>)
+      return msm::group_msm<G>::msm(bases, v.ones, v.others, v.other_scalars, v.first);
+    else
+      return msm::group_msm<G>::msm_packed(bases, v.ones, v.others, v.other_scalars, v.first);
+  }
+
   void copy_in(const basic_engine_input<C>& in) {
     for (auto* v : {&a_, &b_, &c_}) v->resize(in.a.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, in.a.size(), 1 << 14), [&](const auto& r) {
@@ -49,8 +89,8 @@ class cpu_engine final : public basic_engine<C> {
     });
   }
 
-  basic_msm_sums<C> run(const basic_engine_input<C>& in, prove_timings& tm) {
-    const basic_proving_key<C>& pk = in.pk;
+  template <class G1, class G2>
+  basic_msm_sums<C> run(const basic_engine_input<C>& in, prove_timings& tm, const bases<G1, G2>& pk) {
     const basic_h_plan<C>& plan = in.plan;
     basic_msm_sums<C> out;
 
@@ -65,10 +105,10 @@ class cpu_engine final : public basic_engine<C> {
     phase_boundary(in.stop);
 
     clock::time_point at_a, at_b1, at_l, at_b2, at_h;  // each MSM's start, for its span
-    auto g1 = [&](std::span<const ec::g1_affine<C>> bases, const split_view& v, double& secs, clock::time_point& at) {
+    auto g1 = [&](std::span<const G1> bases, const split_view& v, double& secs, clock::time_point& at) {
       phase_boundary(in.stop);
       const auto t = at = clock::now();
-      auto sum = msm::g1_msm<C>::msm(bases, v.ones, v.others, v.other_scalars, v.first);
+      auto sum = msm_of(bases, v);
       secs = since(t);
       return sum;
     };
@@ -77,7 +117,7 @@ class cpu_engine final : public basic_engine<C> {
         [&] {
           const auto t = at_b2 = clock::now();
           const split_view& v = in.z_split;
-          out.b2 = msm::g2_msm<C>::msm(pk.b2, v.ones, v.others, v.other_scalars, v.first);
+          out.b2 = msm_of(pk.b2, v);
           tm.msm_b_g2 = since(t);
         },
         [&] {
@@ -86,7 +126,10 @@ class cpu_engine final : public basic_engine<C> {
           out.c = g1(pk.c, in.c_split, tm.msm_l, at_l);
           phase_boundary(in.stop);
           const auto t = at_h = clock::now();
-          out.h = msm::g1_msm<C>::msm(pk.h_query, h, {.split = false});
+          if constexpr (std::is_same_v<G1, ec::g1_affine<C>>)
+            out.h = msm::g1_msm<C>::msm(pk.h, h, {.split = false});
+          else
+            out.h = msm::g1_msm<C>::msm_packed(pk.h, h, {.split = false});
           tm.msm_h = since(t);
         });
     tm.msm = since(t1);

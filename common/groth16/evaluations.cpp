@@ -1,10 +1,12 @@
 #include "groth16/evaluations.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "curves/dispatch.hpp"
 #include "groth16/coef_record.hpp"
@@ -37,23 +39,44 @@ void evaluate_from_coefs(const basic_proving_key<C>& pk, std::span<const ff::fr<
                                 " entries");
   std::fill(a.begin(), a.end(), fr_t::zero());
   std::fill(b.begin(), b.end(), fr_t::zero());
-  auto add = [&](const basic_matrix_coef<C>& k, std::uint64_t i) {
-    if (k.constraint >= pk.domain_size || k.signal >= pk.n_vars || k.matrix > 1)
-      throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is out of range (matrix " +
-                                  std::to_string(k.matrix) + ", row " + std::to_string(k.constraint) + ", signal " +
-                                  std::to_string(k.signal) + ")");
-    (k.matrix == 0 ? a : b)[k.constraint] += k.value * z[k.signal];
+  const bool mapped = pk.coefs.empty() && !pk.mapped.coefs.empty();  // left in the mapping: each record read here
+  const std::uint64_t n = mapped ? pk.mapped.coefs.size() / coef_record_bytes : pk.coefs.size();
+  auto record = [&](std::uint64_t i) {
+    if (!mapped) return pk.coefs[i];
+    const auto k = decode_coef_record<C>(pk.mapped.coefs.data() + i * coef_record_bytes);
+    if (!k) throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is not below r");
+    return *k;
   };
-  if (pk.coefs.empty() && !pk.mapped.coefs.empty()) {  // left in the mapping: read each record here
-    const auto& r = pk.mapped.coefs;
-    for (std::uint64_t i = 0; i < r.size() / coef_record_bytes; ++i) {
-      const auto k = decode_coef_record<C>(r.data() + i * coef_record_bytes);
-      if (!k) throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is not below r");
-      add(*k, i);
+  /* Each task owns one matrix's rows [lo, hi) and reads every record's
+     header, adding only its own: no two tasks write one row, in any order of
+     the records. */
+  const std::uint32_t parts = std::uint32_t(std::clamp(tbb::this_task_arena::max_concurrency(), 1, 8));
+  tbb::parallel_for(std::uint32_t{0}, 2 * parts, [&](std::uint32_t t) {
+    const std::uint32_t matrix = t % 2;
+    const std::uint64_t lo = std::uint64_t(pk.domain_size) * (t / 2) / parts,
+                        hi = std::uint64_t(pk.domain_size) * (t / 2 + 1) / parts;
+    std::span<fr_t> out = matrix == 0 ? a : b;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint32_t m, row;
+      if (mapped) {
+        std::memcpy(&m, pk.mapped.coefs.data() + i * coef_record_bytes, 4);
+        std::memcpy(&row, pk.mapped.coefs.data() + i * coef_record_bytes + 4, 4);
+      } else {
+        m = pk.coefs[i].matrix;
+        row = pk.coefs[i].constraint;
+      }
+      if (m == matrix && row >= lo && row < hi) {
+        const auto k = record(i);
+        if (k.signal >= pk.n_vars)
+          throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is out of range (signal " +
+                                      std::to_string(k.signal) + " of " + std::to_string(pk.n_vars) + ")");
+        out[row] += k.value * z[k.signal];
+      } else if (m > 1 || row >= pk.domain_size) {
+        throw std::invalid_argument("prove: key coefficient " + std::to_string(i) + " is out of range (matrix " +
+                                    std::to_string(m) + ", row " + std::to_string(row) + ")");
+      }
     }
-  } else {
-    for (std::uint64_t i = 0; i < pk.coefs.size(); ++i) add(pk.coefs[i], i);
-  }
+  });
   tbb::parallel_for(std::size_t{0}, c.size(), [&](std::size_t i) { c[i] = a[i] * b[i]; });
 }
 

@@ -2,8 +2,11 @@
 
 #include "curves/primes.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -403,6 +406,61 @@ groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path) 
   return read_zkey<C>(r1cs::input_file(path, "zkey"));
 }
 
+namespace {
+
+/* Memory for a key's sections: 2 MiB aligned and advised into huge pages, so
+   that reading 400 MB faults 200 pages, not 100,000. */
+struct raw_sections {
+  struct release {
+    void operator()(std::uint8_t* p) const { std::free(p); }
+  };
+  std::vector<std::unique_ptr<std::uint8_t[], release>> blocks;
+
+  std::span<std::uint8_t> allocate(std::uint64_t bytes) {
+    constexpr std::uint64_t huge = std::uint64_t(2) << 20;
+    const std::uint64_t size = std::max<std::uint64_t>(huge, (bytes + huge - 1) / huge * huge);
+    auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(huge, size));
+    if (!p) throw format_error("zkey: cannot allocate " + std::to_string(bytes) + " bytes for its points");
+    blocks.emplace_back(p);
+    ::madvise(p, size, MADV_HUGEPAGE);
+    return {p, bytes};
+  }
+};
+
+}  // namespace
+
+template <class C>
+groth16::basic_proving_key<C> read_zkey_file_raw(const std::filesystem::path& path) {
+  const r1cs::input_file src(path, "zkey");
+  groth16::basic_proving_key<C> pk = read_zkey<C>(src, false);
+  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  auto owner = std::make_shared<raw_sections>();
+  struct part {
+    std::uint64_t offset;
+    std::span<std::uint8_t> to;
+  };
+  std::vector<part> parts;
+  auto take = [&](std::uint32_t type, std::uint64_t skip = 0) -> std::span<const std::uint8_t> {
+    const auto s = section(f, type);  // its size was checked by read_zkey
+    if (!r1cs::fits_in_memory(s.size)) throw format_error(ctx(type) + ": too large to hold in memory");
+    if (s.size == skip) return {};
+    const auto to = owner->allocate(s.size - skip);
+    constexpr std::uint64_t chunk = std::uint64_t(4) << 20;
+    for (std::uint64_t at = 0; at < to.size(); at += chunk)
+      parts.push_back({s.offset + skip + at, to.subspan(at, std::min(chunk, to.size() - at))});
+    return to;
+  };
+  pk.mapped.a = take(5);
+  pk.mapped.b1 = take(6);
+  pk.mapped.b2 = take(7);
+  pk.mapped.c = take(8);
+  pk.mapped.h = take(9);
+  pk.mapped.coefs = take(4, 4);  // a native key's too: a .wtns is evaluated by them (cuzk prove --wtns)
+  tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t i) { src.read(parts[i].offset, parts[i].to); });
+  pk.mapped.owner = std::move(owner);
+  return pk;
+}
+
 template <class C>
 std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>& pk) {
   const auto l = zkey_layout::of(pk, pk.coefs.size());
@@ -440,6 +498,7 @@ void write_zkey_file(const std::filesystem::path& path, const groth16::basic_pro
   template groth16::basic_proving_key<C> read_zkey_mapped<C>(std::span<const std::uint8_t>,      \
                                                              std::shared_ptr<const void>, bool); \
   template groth16::basic_proving_key<C> read_zkey_file<C>(const std::filesystem::path&);        \
+  template groth16::basic_proving_key<C> read_zkey_file_raw<C>(const std::filesystem::path&);    \
   template groth16::basic_verifying_key<C> read_zkey_vk<C>(const r1cs::byte_source&);            \
   template groth16::basic_verifying_key<C> read_zkey_vk_file<C>(const std::filesystem::path&);   \
   template std::vector<std::uint8_t> write_zkey(const groth16::basic_proving_key<C>&);           \

@@ -73,6 +73,17 @@ groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> byt
 template <class C = curves::bls12_381>
 groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path);
 
+/* For a proof on the CPU from a key read once (cuzk prove): the headers, the
+   verifying key and every section's size checked as read_zkey checks them,
+   but the coefficients and the five point sections read into memory as they
+   are, not decoded nor checked point by point (pk.mapped, 64-byte aligned,
+   in huge pages where the kernel gives them): the CPU engine reads the
+   points in place (ec::packed_affine), evaluate_from_coefs checks each
+   coefficient where it uses it, and the proof's verification catches a point
+   off its curve. */
+template <class C = curves::bls12_381>
+groth16::basic_proving_key<C> read_zkey_file_raw(const std::filesystem::path& path);
+
 /* The verifying key alone, checked as read_zkey checks it: the header sections and the IC (a few kB at any
    key size); the coefficients and the point sections are not read. */
 template <class C = curves::bls12_381>

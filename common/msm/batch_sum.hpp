@@ -43,10 +43,11 @@ ec::jacobian<Curve> tree_sum(std::vector<ec::affine_point<typename Curve::field_
 }
 }  // namespace detail
 
-/* sum_i P_{idx[i] - first} (every P_i when idx is null, with count = bases.size()) */
-template <class Curve>
-ec::jacobian<Curve> batch_sum(std::span<const ec::affine_point<typename Curve::field_t>> bases,
-                              const std::uint32_t* idx, std::size_t count, std::uint32_t first = 0) {
+/* sum_i P_{idx[i] - first} (every P_i when idx is null, with count = bases.size()); Base: ec::affine_point or
+   ec::packed_affine */
+template <class Curve, class Base>
+ec::jacobian<Curve> batch_sum(std::span<const Base> bases, const std::uint32_t* idx, std::size_t count,
+                              std::uint32_t first = 0) {
   using jac_t = ec::jacobian<Curve>;
   using affine_t = ec::affine_point<typename Curve::field_t>;
   if (count == 0) return {};
@@ -56,8 +57,8 @@ ec::jacobian<Curve> batch_sum(std::span<const ec::affine_point<typename Curve::f
         std::vector<affine_t> s;
         s.reserve(r.size());
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          const affine_t& p = bases[idx ? idx[i] - first : i];
-          if (!p.infinity) s.push_back(p);
+          const Base& p = bases[idx ? idx[i] - first : i];
+          if (!ec::is_infinity(p)) s.push_back({p.x, p.y, false});
         }
         return acc + detail::tree_sum<Curve>(s);
       },
@@ -66,7 +67,7 @@ ec::jacobian<Curve> batch_sum(std::span<const ec::affine_point<typename Curve::f
 
 template <class Curve>
 ec::jacobian<Curve> batch_sum(std::span<const ec::affine_point<typename Curve::field_t>> points) {
-  return batch_sum<Curve>(points, nullptr, points.size());
+  return batch_sum<Curve, ec::affine_point<typename Curve::field_t>>(points, nullptr, points.size());
 }
 
 }  // namespace cuzk::msm

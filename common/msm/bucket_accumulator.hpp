@@ -31,7 +31,8 @@ struct accumulator_counters {
   std::uint64_t overflow = 0;  // mixed additions into the XYZZ side buckets
 };
 
-template <class Curve>
+/* Base: the points added, ec::affine_point or ec::packed_affine (never the point at infinity) */
+template <class Curve, class Base = ec::affine_point<typename Curve::field_t>>
 class bucket_accumulator {
  public:
   using field_t = typename Curve::field_t;
@@ -64,7 +65,7 @@ class bucket_accumulator {
   }
 
   /* B_bucket += P, or += -P when negate; P not the point at infinity */
-  void add(std::uint32_t bucket, const affine_t& p, bool negate) {
+  void add(std::uint32_t bucket, const Base& p, bool negate) {
     if (direct_) return side_add({&p, bucket, negate, false});
     place({&p, bucket, negate, false});
     if (batch_.size() == cap_) {
@@ -100,7 +101,7 @@ class bucket_accumulator {
 
  private:
   struct pending {
-    const affine_t* p;
+    const Base* p;
     std::uint32_t bucket;
     bool negate;
     bool doubling;  // B_b = P: the slope is the tangent's

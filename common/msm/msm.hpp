@@ -39,6 +39,7 @@ struct group_msm {
   using group_t = G;
   using curve_t = typename G::curve;
   using affine_t = ec::affine_point<typename G::field_t>;
+  using packed_t = ec::packed_affine<typename G::field_t>;
   using jacobian_t = ec::jacobian<G>;
   using scalar_t = ff::fr<curve_t>;
 
@@ -65,6 +66,14 @@ struct group_msm {
 
   /* sum_i P_i by batch-affine addition (what the ones of the split go through). */
   static jacobian_t sum(std::span<const affine_t> points, int threads = 0);
+
+  /* The same over a key's bases in place (ec::packed_affine: a .zkey's point sections as they are). */
+  static jacobian_t msm_packed(std::span<const packed_t> bases, std::span<const std::uint32_t> ones,
+                               std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
+                               std::uint32_t first = 0, const options& opt = {}, stats* st = nullptr);
+  static jacobian_t msm_packed(std::span<const packed_t> bases, std::span<const scalar_t> scalars,
+                               const options& opt = {}, stats* st = nullptr);
+  static jacobian_t sum_packed(std::span<const packed_t> points, int threads = 0);
 };
 
 template <class C>

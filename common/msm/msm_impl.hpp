@@ -36,38 +36,36 @@ inline void check_split(std::size_t bases, std::span<const std::uint32_t> ones, 
 }
 
 /* sum_{k_i = 1} P_{i - first} + Pippenger over the k_i > 1, the two halves concurrently */
-template <class G>
-ec::jacobian<G> presplit_msm(std::span<const ec::affine_point<typename G::field_t>> bases,
-                             std::span<const std::uint32_t> ones, std::span<const std::uint32_t> others,
-                             std::span<const ec::scalar_limbs_t> other_scalars, std::uint32_t first, const options& opt,
-                             stats* st) {
+template <class G, class B>
+ec::jacobian<G> presplit_msm(std::span<const B> bases, std::span<const std::uint32_t> ones,
+                             std::span<const std::uint32_t> others, std::span<const ec::scalar_limbs_t> other_scalars,
+                             std::uint32_t first, const options& opt, stats* st) {
   check_split(bases.size(), ones, others, other_scalars.size(), first);
   return with_threads(opt.threads, [&] {
     if (st) st->split = {bases.size() - ones.size() - others.size(), ones.size(), others.size()};
     ec::jacobian<G> sum_ones, rest;
-    tbb::parallel_invoke([&] { sum_ones = batch_sum<G>(bases, ones.data(), ones.size(), first); },
+    tbb::parallel_invoke([&] { sum_ones = batch_sum<G, B>(bases, ones.data(), ones.size(), first); },
                          [&] { rest = pippenger<G>(bases, others.data(), first, other_scalars, opt, st); });
     return sum_ones + rest;
   });
 }
 
 /* Scalar: ff::fr<C> or ec::scalar_limbs_t */
-template <class G, class Scalar>
-ec::jacobian<G> split_msm(std::span<const ec::affine_point<typename G::field_t>> bases, std::span<const Scalar> scalars,
-                          const options& opt, stats* st) {
+template <class G, class B, class Scalar>
+ec::jacobian<G> split_msm(std::span<const B> bases, std::span<const Scalar> scalars, const options& opt, stats* st) {
   check_sizes(bases.size(), scalars.size());
   return with_threads(opt.threads, [&] {
     const scalar_split s = split_scalars<typename G::curve>(scalars);
     options inner = opt;
     inner.threads = 0;  // already in the arena
-    return presplit_msm<G>(bases, s.ones, s.others, s.other_scalars, 0, inner, st);
+    return presplit_msm<G, B>(bases, s.ones, s.others, s.other_scalars, 0, inner, st);
   });
 }
 
 /* every scalar through Pippenger */
-template <class G>
-ec::jacobian<G> plain_msm(std::span<const ec::affine_point<typename G::field_t>> bases,
-                          std::span<const ec::scalar_limbs_t> scalars, const options& opt, stats* st) {
+template <class G, class B>
+ec::jacobian<G> plain_msm(std::span<const B> bases, std::span<const ec::scalar_limbs_t> scalars, const options& opt,
+                          stats* st) {
   check_sizes(bases.size(), scalars.size());
   return with_threads(opt.threads, [&] {
     std::vector<ec::scalar_limbs_t> reduced(scalars.size());
@@ -78,9 +76,9 @@ ec::jacobian<G> plain_msm(std::span<const ec::affine_point<typename G::field_t>>
   });
 }
 
-template <class G>
-ec::jacobian<G> plain_msm(std::span<const ec::affine_point<typename G::field_t>> bases,
-                          std::span<const ff::fr<typename G::curve>> scalars, const options& opt, stats* st) {
+template <class G, class B>
+ec::jacobian<G> plain_msm(std::span<const B> bases, std::span<const ff::fr<typename G::curve>> scalars,
+                          const options& opt, stats* st) {
   check_sizes(bases.size(), scalars.size());
   return with_threads(opt.threads, [&] {
     std::vector<ec::scalar_limbs_t> canonical(scalars.size());
@@ -90,10 +88,9 @@ ec::jacobian<G> plain_msm(std::span<const ec::affine_point<typename G::field_t>>
   });
 }
 
-template <class G, class Scalar>
-ec::jacobian<G> any_msm(std::span<const ec::affine_point<typename G::field_t>> bases, std::span<const Scalar> scalars,
-                        const options& opt, stats* st) {
-  return opt.split ? split_msm<G>(bases, scalars, opt, st) : plain_msm<G>(bases, scalars, opt, st);
+template <class G, class B, class Scalar>
+ec::jacobian<G> any_msm(std::span<const B> bases, std::span<const Scalar> scalars, const options& opt, stats* st) {
+  return opt.split ? split_msm<G, B>(bases, scalars, opt, st) : plain_msm<G, B>(bases, scalars, opt, st);
 }
 
 }  // namespace cuzk::msm::detail
@@ -117,6 +114,17 @@ auto group_msm<G>::msm(std::span<const affine_t> bases, std::span<const std::uin
   return detail::presplit_msm<G>(bases, ones, others, other_scalars, first, opt, st);
 }
 template <class G>
+auto group_msm<G>::msm_packed(std::span<const packed_t> bases, std::span<const std::uint32_t> ones,
+                              std::span<const std::uint32_t> others, std::span<const scalar_limbs_t> other_scalars,
+                              std::uint32_t first, const options& opt, stats* st) -> jacobian_t {
+  return detail::presplit_msm<G>(bases, ones, others, other_scalars, first, opt, st);
+}
+template <class G>
+auto group_msm<G>::msm_packed(std::span<const packed_t> bases, std::span<const scalar_t> scalars, const options& opt,
+                              stats* st) -> jacobian_t {
+  return detail::any_msm<G>(bases, scalars, opt, st);
+}
+template <class G>
 auto group_msm<G>::pippenger(std::span<const affine_t> bases, std::span<const scalar_limbs_t> scalars,
                              const options& opt, stats* st) -> jacobian_t {
   return detail::plain_msm<G>(bases, scalars, opt, st);
@@ -124,6 +132,10 @@ auto group_msm<G>::pippenger(std::span<const affine_t> bases, std::span<const sc
 template <class G>
 auto group_msm<G>::sum(std::span<const affine_t> points, int threads) -> jacobian_t {
   return detail::with_threads(threads, [&] { return batch_sum<G>(points); });
+}
+template <class G>
+auto group_msm<G>::sum_packed(std::span<const packed_t> points, int threads) -> jacobian_t {
+  return detail::with_threads(threads, [&] { return batch_sum<G, packed_t>(points, nullptr, points.size()); });
 }
 
 }  // namespace cuzk::msm

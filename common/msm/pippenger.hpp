@@ -33,11 +33,10 @@ namespace cuzk::msm {
 
 /* sum_i scalars[i] P_{sel[i] - first} (P_i when sel is null), scalars below
    r (canonical). Bases at infinity contribute nothing. Runs in the caller's
-   TBB arena. */
-template <class G>
-ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>> bases, const std::uint32_t* sel,
-                          std::uint32_t first, std::span<const ec::scalar_limbs_t> scalars, const options& opt = {},
-                          stats* st = nullptr) {
+   TBB arena. Base: ec::affine_point or ec::packed_affine (a key's bytes). */
+template <class G, class Base>
+ec::jacobian<G> pippenger(std::span<const Base> bases, const std::uint32_t* sel, std::uint32_t first,
+                          std::span<const ec::scalar_limbs_t> scalars, const options& opt = {}, stats* st = nullptr) {
   using jac_t = ec::jacobian<G>;
   constexpr unsigned bits = scalar_bits<typename G::curve>;
   const std::size_t n = scalars.size();
@@ -65,13 +64,13 @@ ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>>
   };
   std::vector<jac_t> sums(std::size_t(W) * C);
   struct workspace {
-    bucket_accumulator<G> acc;
+    bucket_accumulator<G, Base> acc;
     batched_reducer<G> reducer;
   };
   tbb::enumerable_thread_specific<workspace> workspaces;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sums.size(), 1), [&](const auto& r) {
     workspace& ws = workspaces.local();
-    bucket_accumulator<G>& acc = ws.acc;
+    bucket_accumulator<G, Base>& acc = ws.acc;
     for (std::size_t t = r.begin(); t != r.end(); ++t) {
       const unsigned w = unsigned(t % W), chunk = unsigned(t / W);
       const std::size_t lo = n * chunk / C, hi = n * (chunk + 1) / C;
@@ -91,7 +90,7 @@ ec::jacobian<G> pippenger(std::span<const ec::affine_point<typename G::field_t>>
         if (i + ahead < hi) look_ahead(i + ahead);
         if (d == 0) continue;
         const auto& base = bases[sel ? sel[i] - first : i];
-        if (base.infinity) continue;
+        if (ec::is_infinity(base)) continue;
         /* B_{|d|} += sign(d) P */
         acc.add(std::uint32_t(d > 0 ? d - 1 : -d - 1), base, d < 0);
       }

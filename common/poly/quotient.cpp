@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_invoke.h>
 
+#include "poly/coset_evaluations.hpp"
 #include "poly/ntt.hpp"
 #include "poly/vector_ops.hpp"
 #include "curves/dispatch.hpp"
@@ -13,10 +14,7 @@ void compute_h(const basic_domain<C>& d, std::span<ff::fr<C>> a, std::span<ff::f
                h_convention conv) {
   using F = ff::fr<C>;
   const F g = conv == h_convention::coefficients ? basic_domain<C>::coset_generator() : d.odd_coset_shift();
-  auto to_coset = [&](std::span<F> v) {
-    intt(d, v);
-    coset_ntt(d, v, g);
-  };
+  auto to_coset = [&](std::span<F> v) { coset_evaluations(d, v, g); };
   tbb::parallel_invoke([&] { to_coset(a); }, [&] { to_coset(b); }, [&] { to_coset(c); });
   mul_sub_assign(a, b, c);
   if (conv == h_convention::coefficients) {

@@ -4,10 +4,13 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "../groth16/random_circuit.hpp"
 #include "groth16/evaluations.hpp"
+#include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
 #include "ec/serialize_snarkjs.hpp"
 #include "io/zkey.hpp"
 #include "io/zkey_layout.hpp"
@@ -286,6 +289,53 @@ TEST(ZkeyTest, Bn254KeyReadsBackEqualWithSnarkjsHeader) {
     EXPECT_EQ(m.h_count(), pk.h_query.size());
     EXPECT_EQ(m.mapped.b2.size(), pk.b2.size() * 128);
   }
+}
+
+/* cuzk prove's read: the points and coefficients as the file holds them,
+   64-byte aligned; its proof is the decoded key's, bit for bit; an H point
+   off its curve is not looked at when read, but the proof then fails to
+   verify; a cut file is a format_error. */
+template <class C>
+void expect_raw_read_proves_like_decoded(std::uint64_t salt) {
+  auto rng = test::rng(salt);
+  auto inst = test::make_random_instance<C>(rng, 40, 2, 3);
+  const auto pk = groth16::setup(inst.m, groth16::basic_toxic_waste<C>::random());
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("cuzk-zkey-raw-" + std::to_string(::getpid()) + "-" + std::to_string(salt) + ".zkey");
+  write_zkey_file(path, pk);
+  const auto raw = read_zkey_file_raw<C>(path);
+  EXPECT_FALSE(raw.points_decoded());
+  for (auto s : {raw.mapped.a, raw.mapped.b1, raw.mapped.b2, raw.mapped.c, raw.mapped.h, raw.mapped.coefs})
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s.data()) % 64, 0u);
+  EXPECT_EQ(raw.mapped.coefs.size(), pk.coefs.size() * zkey_coef_bytes);
+  EXPECT_EQ(raw.vk().ic, pk.ic);
+  const std::size_t n = pk.domain_size;
+  std::vector<ff::fr<C>> a(n), b(n), c(n);
+  groth16::evaluate_from_coefs(raw, inst.z, a, b, c);
+  const groth16::basic_blinding<C> rs{ff::fr<C>::random(rng), ff::fr<C>::random(rng)};
+  const auto proof = groth16::prove(raw, inst.z, a, b, c, rs);
+  const auto decoded = groth16::prove(read_zkey_file<C>(path), inst.z, a, b, c, rs);
+  EXPECT_TRUE(proof.a == decoded.a && proof.b == decoded.b && proof.c == decoded.c);
+  const std::vector<ff::fr<C>> pub(inst.z.begin() + 1, inst.z.begin() + 3);
+  EXPECT_TRUE(groth16::verify(pk.vk(), pub, proof));
+
+  auto bytes = write_zkey(pk);
+  const auto layout = zkey_layout::of(pk, pk.coefs.size());
+  bytes[layout.h_query + 5] ^= 1;  // H_0's x: off the curve (almost surely)
+  {
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  const auto off = read_zkey_file_raw<C>(path);
+  EXPECT_FALSE(groth16::verify(pk.vk(), pub, groth16::prove(off, inst.z, a, b, c, rs)));
+  std::filesystem::resize_file(path, bytes.size() - 10);
+  EXPECT_THROW(read_zkey_file_raw<C>(path), r1cs::format_error);
+  std::filesystem::remove(path);
+}
+
+TEST(ZkeyTest, ARawReadKeyProvesTheDecodedKeysProofOnBothCurves) {
+  expect_raw_read_proves_like_decoded<curves::bls12_381>(21);
+  expect_raw_read_proves_like_decoded<curves::bn254>(22);
 }
 
 TEST(ZkeyTest, AKeyOfTheOtherCurveIsRefusedNamingBoth) {

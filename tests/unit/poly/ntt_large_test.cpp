@@ -1,7 +1,7 @@
-// Large transforms (past the in-cache block size, so the streaming radix-2
-// and radix-4 passes run), checked by identities rather than a naive DFT, on
-// each curve. Sizes: 2^13 one radix-2 stage; 2^15 radix-2 then radix-4;
-// 2^16 and 2^17 two radix-4 passes (2^17 after a radix-2 stage).
+// Large transforms (past the in-cache block size, so the column stages run:
+// 2^13 one, 2^15 three, 2^16 four, 2^17 five), checked by identities rather
+// than a naive DFT, on each curve. The streaming passes that run above 2^21
+// are checked against the column stages in coset_evaluations_test.cpp.
 #include <gtest/gtest.h>
 
 #include <vector>
