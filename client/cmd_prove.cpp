@@ -95,7 +95,9 @@ int prove(const prove_args& a, const groth16::basic_proving_key<C>& pk, const st
   std::optional<groth16::basic_blinding<C>> rs;
   if (!a.blinding.empty()) rs = parse_blinding<C>(a.blinding);
   std::vector<fr> pub(buf.z.begin() + 1, buf.z.begin() + 1 + pk.n_public);
-  const auto p = groth16::prove(*engine, pk, buf.z, buf.a, buf.b, buf.c, rs, &tm);
+  groth16::basic_prove_input<C> in{pk, {}, buf.a, buf.b, buf.c, buf.z, rs};
+  in.abc_consumed = true;  // a, b, c are not needed after the proof: the engine computes H in them
+  const auto p = groth16::prove(*engine, in, &tm);
   if (!groth16::verify(pk.vk(), pub, p))
     throw std::invalid_argument("the witness does not satisfy the circuit: the proof does not verify");
   char line[256];

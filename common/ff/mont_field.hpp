@@ -132,13 +132,13 @@ class mont_field {
   friend bool operator==(const mont_field& a, const mont_field& b) { return a.l == b.l; }
 
   /* a + b mod m: m < 2^(64N-1), so a + b never carries out of N limbs */
-  friend mont_field operator+(const mont_field& a, const mont_field& b) {
+  friend CUZK_FF_INLINE mont_field operator+(const mont_field& a, const mont_field& b) {
     mont_field r;
     limbs::add(r.l, a.l, b.l);
     r.reduce_once();
     return r;
   }
-  friend mont_field operator-(const mont_field& a, const mont_field& b) {
+  friend CUZK_FF_INLINE mont_field operator-(const mont_field& a, const mont_field& b) {
     /* a - b, plus m under a mask when it borrowed: no data-dependent branch,
        which the NTT butterflies and bucket sums would mispredict half the time */
     mont_field r;
@@ -159,7 +159,7 @@ class mont_field {
   /* Montgomery product a b R^-1 mod m (CIOS, with the "no-carry" shortcut
      valid because the top limb of m is below 2^63 - 1; gnark-crypto,
      "Faster Montgomery multiplication", hackmd.io/@gnark/modular_multiplication) */
-  friend mont_field operator*(const mont_field& a, const mont_field& b) {
+  friend CUZK_FF_INLINE mont_field operator*(const mont_field& a, const mont_field& b) {
 #if CUZK_FF_X86
     if constexpr ((n_limbs == 4 || n_limbs == 6) && P::modulus[n_limbs - 1] < 0x7fffffffffffffffull) {
       if (x86::use_adx) [[likely]] {  // p < 2^(64N−1): see x86_mont.hpp
@@ -171,10 +171,17 @@ class mont_field {
         r.reduce_once();
         return r;
       }
+      return mul_plain_cold(a, b);
     }
 #endif
     return mul_plain(a, b);
   }
+#if CUZK_FF_X86
+  /* the portable path kept out of line where the fast one is inlined */
+  [[gnu::noinline, gnu::cold]] static mont_field mul_plain_cold(const mont_field& a, const mont_field& b) {
+    return mul_plain(a, b);
+  }
+#endif
   /* The portable path (and the only one where the CPU lacks ADX, or with CUZK_FF_PLAIN=1). */
   static mont_field mul_plain(const mont_field& a, const mont_field& b) {
     using limbs::u128;
@@ -333,7 +340,7 @@ class mont_field {
   }
 
   /* l - m when l >= m, selected by mask rather than a branch */
-  void reduce_once() {
+  CUZK_FF_INLINE void reduce_once() {
     limbs_t t;
     const std::uint64_t keep = 0 - limbs::sub(t, l, P::modulus);
     for (std::size_t i = 0; i < n_limbs; ++i) l[i] = (l[i] & keep) | (t[i] & ~keep);

@@ -21,6 +21,12 @@
 #include <cpuid.h>
 #endif
 
+/* The field's hot operations are inlined where they are used (a call costs as
+   much as the addition it wraps, and GCC declines big asm bodies on its own). */
+#ifndef CUZK_FF_INLINE
+#define CUZK_FF_INLINE inline __attribute__((always_inline))
+#endif
+
 namespace cuzk::ff::x86 {
 
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)  // unoptimized builds lack the registers
@@ -60,8 +66,8 @@ inline const bool use_adx = detect_adx();
 // clang-format on
 
 /* out = a·b·2^−256 mod p, below 2p (out may be a or b). */
-inline void mont_mul4(std::uint64_t out[4], const std::uint64_t a[4], const std::uint64_t b[4],
-                      const std::uint64_t p[4], std::uint64_t inv) {
+CUZK_FF_INLINE void mont_mul4(std::uint64_t out[4], const std::uint64_t a[4], const std::uint64_t b[4],
+                              const std::uint64_t p[4], std::uint64_t inv) {
   std::uint64_t r0, r1, r2, r3, r4, lo, hi, z;
   asm("xorl %k[r0], %k[r0]\n\t"
       "xorl %k[r1], %k[r1]\n\t"
@@ -95,8 +101,8 @@ inline void mont_mul4(std::uint64_t out[4], const std::uint64_t a[4], const std:
 
 /* out = a·b·2^−384 mod p, below 2p (out may be a or b). Thirteen registers besides rdx: the operands are read
    through their pointers ("memory"). */
-inline void mont_mul6(std::uint64_t out[6], const std::uint64_t a[6], const std::uint64_t b[6],
-                      const std::uint64_t p[6], std::uint64_t inv) {
+CUZK_FF_INLINE void mont_mul6(std::uint64_t out[6], const std::uint64_t a[6], const std::uint64_t b[6],
+                              const std::uint64_t p[6], std::uint64_t inv) {
   std::uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, z;
   asm("xorl %k[r0], %k[r0]\n\t"
       "xorl %k[r1], %k[r1]\n\t"

@@ -1,7 +1,13 @@
 // The CPU engine (DESIGN §5): H by the multithreaded NTTs of poly/ on scratch
-// copies of a, b, c (kept across proofs), the MSMs by Pippenger with oneTBB,
-// the G2 one concurrently with the four in G1. A, B and C consume the
+// copies of a, b, c (kept across proofs), or in a, b, c themselves when the
+// caller gives them up (abc_consumed: b's and c's pages are released once H
+// is known), the MSMs by Pippenger with oneTBB, the G2 one concurrently with
+// the four in G1, over the key's decoded points or its bytes in place (a key
+// read without decoding, ec::packed_affine). A, B and C consume the
 // orchestrator's split of z; H's scalars are full width and skip the split.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -80,6 +86,14 @@ class cpu_engine final : public basic_engine<C> {
       return msm::group_msm<G>::msm_packed(bases, v.ones, v.others, v.other_scalars, v.first);
   }
 
+  /* the whole pages inside v returned to the kernel (they read as zeros if touched again) */
+  static void release_pages(std::span<fr> v) {
+    const std::uintptr_t page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t lo = (reinterpret_cast<std::uintptr_t>(v.data()) + page - 1) / page * page;
+    const std::uintptr_t hi = reinterpret_cast<std::uintptr_t>(v.data() + v.size()) / page * page;
+    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+  }
+
   void copy_in(const basic_engine_input<C>& in) {
     for (auto* v : {&a_, &b_, &c_}) v->resize(in.a.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, in.a.size(), 1 << 14), [&](const auto& r) {
@@ -96,11 +110,22 @@ class cpu_engine final : public basic_engine<C> {
 
     /* a_ <- (a·b − c) on ζH, or the coefficients of (a·b − c)/Z (poly/quotient.hpp) */
     const auto t0 = clock::now();
-    copy_in(in);
-    poly::compute_h(poly::basic_domain<C>::cached(plan.log_n, plan.family), std::span<fr>(a_), std::span<fr>(b_),
-                    std::span<fr>(c_), plan.convention);
-    out.h_top = plan.convention == poly::h_convention::coefficients ? a_.back() : fr::zero();
-    const std::span<const fr> h = std::span<const fr>(a_).first(plan.h_len);
+    std::span<fr> a(a_), b(b_), c(c_);
+    if (in.abc_consumed) {  // the caller's own buffers, given up to the proof
+      a = {const_cast<fr*>(in.a.data()), in.a.size()};
+      b = {const_cast<fr*>(in.b.data()), in.b.size()};
+      c = {const_cast<fr*>(in.c.data()), in.c.size()};
+    } else {
+      copy_in(in);
+      a = a_, b = b_, c = c_;
+    }
+    poly::compute_h(poly::basic_domain<C>::cached(plan.log_n, plan.family), a, b, c, plan.convention);
+    out.h_top = plan.convention == poly::h_convention::coefficients ? a.back() : fr::zero();
+    if (in.abc_consumed) {  // b and c are spent: their pages go back before the MSMs touch the key's
+      release_pages(b);
+      release_pages(c);
+    }
+    const std::span<const fr> h = std::span<const fr>(a).first(plan.h_len);
     tm.ntt = since(t0);
     phase_boundary(in.stop);
 

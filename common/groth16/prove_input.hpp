@@ -42,7 +42,8 @@ struct basic_blinding {
 
 /* a, b, c: the evaluations <A_i,z>, <B_i,z>, <C_i,z> of every row of the
    domain (domain_size each; evaluations.hpp builds them), const: no prover
-   writes them (a server's slot must stay intact until the proof is stored).
+   writes them (a server's slot must stay intact until the proof is stored),
+   unless the caller gives them up (abc_consumed).
    z: the full witness (n_vars). */
 template <class C>
 struct basic_prove_input {
@@ -52,6 +53,9 @@ struct basic_prove_input {
   std::span<const ff::fr<C>> z;
   std::optional<basic_blinding<C>> rs;      // nullopt: random
   const std::atomic<bool>* stop = nullptr;  // set: stop at the next phase boundary (preempted)
+  /* true: a, b, c are the caller's own writable buffers, given up to the
+     prover (cuzk prove's), which may compute in them instead of a copy */
+  bool abc_consumed = {};
 };
 
 }  // namespace cuzk::groth16

@@ -2,11 +2,15 @@
 
 #include "curves/primes.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -408,23 +412,31 @@ groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path) 
 
 namespace {
 
-/* Memory for a key's sections: 2 MiB aligned and advised into huge pages, so
-   that reading 400 MB faults 200 pages, not 100,000. */
-struct raw_sections {
-  struct release {
-    void operator()(std::uint8_t* p) const { std::free(p); }
-  };
-  std::vector<std::unique_ptr<std::uint8_t[], release>> blocks;
-
-  std::span<std::uint8_t> allocate(std::uint64_t bytes) {
-    constexpr std::uint64_t huge = std::uint64_t(2) << 20;
-    const std::uint64_t size = std::max<std::uint64_t>(huge, (bytes + huge - 1) / huge * huge);
-    auto* p = static_cast<std::uint8_t*>(std::aligned_alloc(huge, size));
-    if (!p) throw format_error("zkey: cannot allocate " + std::to_string(bytes) + " bytes for its points");
-    blocks.emplace_back(p);
-    ::madvise(p, size, MADV_HUGEPAGE);
-    return {p, bytes};
+/* A key's file mapped read-only: its pages are the page cache's, shared and
+   already filled, not new memory the kernel must clear (on this 2-core VM,
+   clearing 400 MB of fresh memory took longer than reading it). */
+struct mapped_key_file {
+  void* at = MAP_FAILED;
+  std::size_t size = 0;
+  mapped_key_file(const std::filesystem::path& path, std::uint64_t expected) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw format_error("zkey: cannot read " + path.string() + ": " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) != expected) {
+      ::close(fd);
+      throw format_error("zkey: " + path.string() + " changed while it was read");
+    }
+    size = std::size_t(expected);
+    at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    const int err = errno;
+    ::close(fd);
+    if (at == MAP_FAILED) throw format_error("zkey: cannot map " + path.string() + ": " + std::strerror(err));
   }
+  ~mapped_key_file() {
+    if (at != MAP_FAILED) ::munmap(at, size);
+  }
+  mapped_key_file(const mapped_key_file&) = delete;
+  mapped_key_file& operator=(const mapped_key_file&) = delete;
 };
 
 }  // namespace
@@ -432,32 +444,21 @@ struct raw_sections {
 template <class C>
 groth16::basic_proving_key<C> read_zkey_file_raw(const std::filesystem::path& path) {
   const r1cs::input_file src(path, "zkey");
-  groth16::basic_proving_key<C> pk = read_zkey<C>(src, false);
+  groth16::basic_proving_key<C> pk = read_zkey<C>(src, false);  // every header and size checked
   const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
-  auto owner = std::make_shared<raw_sections>();
-  struct part {
-    std::uint64_t offset;
-    std::span<std::uint8_t> to;
+  auto file = std::make_shared<const mapped_key_file>(path, src.size());
+  const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(file->at), file->size);
+  auto view = [&](std::uint32_t type) {
+    const auto s = section(f, type);
+    return bytes.subspan(s.offset, s.size);
   };
-  std::vector<part> parts;
-  auto take = [&](std::uint32_t type, std::uint64_t skip = 0) -> std::span<const std::uint8_t> {
-    const auto s = section(f, type);  // its size was checked by read_zkey
-    if (!r1cs::fits_in_memory(s.size)) throw format_error(ctx(type) + ": too large to hold in memory");
-    if (s.size == skip) return {};
-    const auto to = owner->allocate(s.size - skip);
-    constexpr std::uint64_t chunk = std::uint64_t(4) << 20;
-    for (std::uint64_t at = 0; at < to.size(); at += chunk)
-      parts.push_back({s.offset + skip + at, to.subspan(at, std::min(chunk, to.size() - at))});
-    return to;
-  };
-  pk.mapped.a = take(5);
-  pk.mapped.b1 = take(6);
-  pk.mapped.b2 = take(7);
-  pk.mapped.c = take(8);
-  pk.mapped.h = take(9);
-  pk.mapped.coefs = take(4, 4);  // a native key's too: a .wtns is evaluated by them (cuzk prove --wtns)
-  tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t i) { src.read(parts[i].offset, parts[i].to); });
-  pk.mapped.owner = std::move(owner);
+  pk.mapped.a = view(5);
+  pk.mapped.b1 = view(6);
+  pk.mapped.b2 = view(7);
+  pk.mapped.c = view(8);
+  pk.mapped.h = view(9);
+  pk.mapped.coefs = view(4).subspan(4);  // a native key's too: a .wtns is evaluated by them (cuzk prove --wtns)
+  pk.mapped.owner = std::move(file);
   return pk;
 }
 

@@ -75,12 +75,14 @@ groth16::basic_proving_key<C> read_zkey_file(const std::filesystem::path& path);
 
 /* For a proof on the CPU from a key read once (cuzk prove): the headers, the
    verifying key and every section's size checked as read_zkey checks them,
-   but the coefficients and the five point sections read into memory as they
-   are, not decoded nor checked point by point (pk.mapped, 64-byte aligned,
-   in huge pages where the kernel gives them): the CPU engine reads the
-   points in place (ec::packed_affine), evaluate_from_coefs checks each
-   coefficient where it uses it, and the proof's verification catches a point
-   off its curve. */
+   then the file mapped read-only (pk.mapped): the coefficients and the five
+   point sections are used where they lie, not decoded nor checked point by
+   point. The CPU engine reads the points in place (ec::packed_affine),
+   evaluate_from_coefs checks each coefficient where it uses it, and the
+   proof's verification catches a point off its curve. A mapping is what
+   makes it fast (no copy, no new memory), and what makes a file truncated
+   while it proves end the process with SIGBUS (see r1cs/input_file.hpp):
+   a command's risk, not the service's, which never maps a key's file. */
 template <class C = curves::bls12_381>
 groth16::basic_proving_key<C> read_zkey_file_raw(const std::filesystem::path& path);
 

@@ -58,7 +58,7 @@ ec::jacobian<Curve> batch_sum(std::span<const Base> bases, const std::uint32_t* 
         s.reserve(r.size());
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           const Base& p = bases[idx ? idx[i] - first : i];
-          if (!ec::is_infinity(p)) s.push_back({p.x, p.y, false});
+          if (!ec::is_infinity(p)) s.push_back({ec::x_of(p), ec::y_of(p), false});
         }
         return acc + detail::tree_sum<Curve>(s);
       },

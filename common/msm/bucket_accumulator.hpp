@@ -107,7 +107,7 @@ class bucket_accumulator {
     bool doubling;  // B_b = P: the slope is the tangent's
   };
 
-  field_t y_of(const pending& e) const { return e.negate ? -e.p->y : e.p->y; }
+  static field_t y_of(const pending& e) { return e.negate ? -ec::y_of(*e.p) : ec::y_of(*e.p); }
 
   /* Puts B_b += P into the batch, or does it at once when no slope is needed
      (empty bucket, P = -B_b), or queues it when B_b is already in the batch. */
@@ -121,10 +121,10 @@ class bucket_accumulator {
     }
     affine_t& b = buckets_[e.bucket];
     if (b.infinity) {
-      b = {e.p->x, y_of(e), false};
+      b = {ec::x_of(*e.p), y_of(e), false};
       return;
     }
-    if (b.x == e.p->x) {
+    if (b.x == ec::x_of(*e.p)) {
       if (!(b.y == y_of(e)) || b.y.is_zero()) { /* B + (-B) = O; 2B = O when y = 0 */
         b = {};
         return;
@@ -146,7 +146,7 @@ class bucket_accumulator {
     for (std::size_t j = 0; j < k; ++j) {
       const pending& e = batch_[j];
       const affine_t& b = buckets_[e.bucket];
-      den_[j] = e.doubling ? b.y.dbl() : e.p->x - b.x; /* d = 2 y1, or x2 - x1 */
+      den_[j] = e.doubling ? b.y.dbl() : ec::x_of(*e.p) - b.x; /* d = 2 y1, or x2 - x1 */
       prefix_[j] = acc;
       acc *= den_[j];
     }
@@ -164,11 +164,11 @@ class bucket_accumulator {
         field_t xx = b.x.sqr();
         lambda = (xx.dbl() + xx) * dinv; /* lambda = 3 x1^2 / (2 y1) */
       } else if (flip) {
-        lambda = (e.p->y + b.y) * dinv; /* mu = (y_P + y1) / (x2 - x1) */
+        lambda = (ec::y_of(*e.p) + b.y) * dinv; /* mu = (y_P + y1) / (x2 - x1) */
       } else {
-        lambda = (e.p->y - b.y) * dinv; /* lambda = (y2 - y1) / (x2 - x1) */
+        lambda = (ec::y_of(*e.p) - b.y) * dinv; /* lambda = (y2 - y1) / (x2 - x1) */
       }
-      field_t x3 = lambda.sqr() - b.x - e.p->x;          /* x3 = lambda^2 - x1 - x2 */
+      field_t x3 = lambda.sqr() - b.x - ec::x_of(*e.p);  /* x3 = lambda^2 - x1 - x2 */
       b.y = lambda * (flip ? x3 - b.x : b.x - x3) - b.y; /* y3 = lambda (x1 - x3) - y1 */
       b.x = x3;
     }
@@ -198,7 +198,7 @@ class bucket_accumulator {
       in_side_[e.bucket] = 1;
       touched_.push_back(e.bucket);
     }
-    side_[e.bucket] += affine_t{e.p->x, y_of(e), false};
+    side_[e.bucket] += affine_t{ec::x_of(*e.p), y_of(e), false};
     ++counters_.overflow;
   }
 

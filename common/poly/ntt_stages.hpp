@@ -54,7 +54,7 @@ struct twiddle_view {
    DIT forward: (x, y) <- (x + y ζ^i, x - y ζ^i)
    DIT inverse: (x, y) <- (x + y ζ^-i, x - y ζ^-i) = (x - y ζ^(half - i), x + y ζ^(half - i)) */
 template <order O, direction D, class F>
-inline void butterfly(F& x, F& y, const twiddle_view<F>& t, std::size_t i) {
+__attribute__((always_inline)) inline void butterfly(F& x, F& y, const twiddle_view<F>& t, std::size_t i) {
   if constexpr (O == order::dif) {
     F s = x + y;
     y = (D == direction::forward ? x - y : y - x) * t.template at<D>(i);
@@ -73,7 +73,7 @@ inline void butterfly(F& x, F& y, const twiddle_view<F>& t, std::size_t i) {
 
 /* the j = 0 butterfly of every kind, ζ^0 = 1: (x, y) <- (x + y, x - y) */
 template <class F>
-inline void butterfly_unit(F& x, F& y) {
+__attribute__((always_inline)) inline void butterfly_unit(F& x, F& y) {
   F s = x + y;
   y = x - y;
   x = s;
