@@ -414,7 +414,8 @@ namespace {
 
 /* A key's file mapped read-only: its pages are the page cache's, shared and
    already filled, not new memory the kernel must clear (on this 2-core VM,
-   clearing 400 MB of fresh memory took longer than reading it). */
+   clearing 400 MB of fresh memory took longer than reading it), each mapped
+   when first touched: the points whose scalars are all zero never are. */
 struct mapped_key_file {
   void* at = MAP_FAILED;
   std::size_t size = 0;
@@ -427,7 +428,7 @@ struct mapped_key_file {
       throw format_error("zkey: " + path.string() + " changed while it was read");
     }
     size = std::size_t(expected);
-    at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     const int err = errno;
     ::close(fd);
     if (at == MAP_FAILED) throw format_error("zkey: cannot map " + path.string() + ": " + std::strerror(err));
