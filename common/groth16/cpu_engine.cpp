@@ -51,7 +51,8 @@ class cpu_engine final : public basic_engine<C> {
     using g2p = ec::packed_affine<ff::fp2<C>>;
     static_assert(sizeof(g1p) == basic_proving_key<C>::g1_bytes && sizeof(g2p) == basic_proving_key<C>::g2_bytes);
     const mapped_bases& m = pk.mapped;
-    if (m.source && (m.source->released(m.a) || m.source->released(m.h)))
+    if (m.source && (m.source->released(m.a) || m.source->released(m.b1) || m.source->released(m.b2) ||
+                     m.source->released(m.c) || m.source->released(m.h)))
       throw std::invalid_argument(
           "the key's points are no longer in memory (only in its file): the CPU engine reads "
           "them in place");

@@ -347,6 +347,38 @@ TEST(ZkeyTest, ARawReadKeyProvesTheDecodedKeysProofOnBothCurves) {
   expect_raw_read_proves_like_decoded<curves::bn254>(22);
 }
 
+/* The CPU engine proves from a key read for a GPU (its points left in the
+   mapping) as from the decoded key; one whose points are no longer in
+   memory is refused with a sentence. */
+TEST(ZkeyTest, TheCpuEngineProvesFromAKeysBytesWhereTheyLie) {
+  using C = curves::bn254;
+  auto rng = test::rng(23);
+  auto inst = test::make_random_instance<C>(rng, 40, 2, 3);
+  const auto pk = groth16::setup(inst.m, groth16::basic_toxic_waste<C>::random());
+  auto owner = std::make_shared<std::vector<std::uint8_t>>(write_zkey(pk));
+  auto m = read_zkey_mapped<C>(*owner, owner, false);
+  ASSERT_FALSE(m.points_decoded());
+  const std::size_t n = pk.domain_size;
+  std::vector<ff::fr<C>> a(n), b(n), c(n);
+  groth16::evaluate_from_coefs(pk, inst.z, a, b, c);
+  const groth16::basic_blinding<C> rs{ff::fr<C>::random(rng), ff::fr<C>::random(rng)};
+  const auto p1 = groth16::prove(pk, inst.z, a, b, c, rs), p2 = groth16::prove(m, inst.z, a, b, c, rs);
+  EXPECT_TRUE(p1.a == p2.a && p1.b == p2.b && p1.c == p2.c);
+  struct gone final : groth16::points_source {
+    bool released(std::span<const std::uint8_t>) const override { return true; }
+    std::unique_ptr<groth16::points_reader> open(std::span<const std::uint8_t>) const override {
+      throw std::runtime_error("no file");
+    }
+  };
+  m.mapped.source = std::make_shared<gone>();
+  try {
+    (void)groth16::prove(m, inst.z, a, b, c, rs);
+    FAIL() << "a key whose points are gone was proven from";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no longer in memory"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ZkeyTest, AKeyOfTheOtherCurveIsRefusedNamingBoth) {
   EXPECT_EQ(zkey_curve(write_zkey(small_key())), curves::curve_id::bls12_381);
   EXPECT_EQ(error_of(write_zkey(small_bn254_key())),
