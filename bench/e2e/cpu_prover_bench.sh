@@ -7,7 +7,8 @@
 # Best of RUNS wall times and the peak resident memory (/usr/bin/time %M, the
 # largest of the runs); every proof verified by snarkjs against the key's vk.
 #   RAPIDSNARK=/path/to/prover bench/e2e/cpu_prover_bench.sh CIRCUIT|all [RUNS]
-#     RUNS: 3 unless given (or RUNS=...); RAPIDSNARK unset: its column is "—"
+#     RUNS: 3 unless given (or RUNS=...; SNARKJS_RUNS=... for snarkjs's, ten times slower);
+#     RAPIDSNARK unset: its column is "—"
 #     (the script never builds it); PREPARE_ONLY=1: make the artifacts, no runs
 #   poseidon44k        circomlib's Poseidon chain of witness_bench.sh, 85 hashes (43,945 constraints)
 #   email295k          zk-email's EmailVerifier(192, 64, 121, 17, 1, 0, 0, 0) (@zk-email/circuits 6.3.4)
@@ -128,9 +129,10 @@ declare -A t m all_t
 measure() {
   local name=$1 threads=$2
   shift 2
-  local cpus best='' peak=0 list='' i t0 s kb
+  local cpus best='' peak=0 list='' i t0 s kb n=$runs
+  [[ $name != snarkjs-* ]] || n=${SNARKJS_RUNS:-$runs}
   cpus=$(seq -s, 0 $((threads - 1)))
-  for i in $(seq "$runs"); do
+  for i in $(seq "$n"); do
     t0=$(now)
     if ! /usr/bin/time -f %M -o "$name.mem" taskset -c "$cpus" "$@" > "$name.log" 2>&1; then
       echo "$name failed (run $i): see $PWD/$name.log" >&2
