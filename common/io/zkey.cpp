@@ -376,18 +376,32 @@ groth16::basic_proving_key<C> read_zkey(std::span<const std::uint8_t> bytes) {
   return read_zkey<C>(r1cs::memory_source(bytes, "zkey"));
 }
 
+namespace {
+
+/* pk.mapped: the five point sections, and the coefficients (after their
+   count) when `coefs`, as spans of `bytes`, the key src reads, which
+   `owner` keeps in memory; the sizes were checked by read_zkey */
+template <class C>
+void map_sections(groth16::basic_proving_key<C>& pk, const r1cs::byte_source& src, std::span<const std::uint8_t> bytes,
+                  std::shared_ptr<const void> owner, bool coefs) {
+  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
+  auto view = [&](std::uint32_t type) {
+    const auto s = section(f, type);
+    return bytes.subspan(s.offset, s.size);
+  };
+  pk.mapped = {std::move(owner), view(5), view(6), view(7), view(8), view(9), {}, nullptr};
+  if (coefs) pk.mapped.coefs = view(4).subspan(4);
+}
+
+}  // namespace
+
 template <class C>
 groth16::basic_proving_key<C> read_zkey_mapped(std::span<const std::uint8_t> bytes, std::shared_ptr<const void> owner,
                                                bool decode_points) {
   const r1cs::memory_source src(bytes, "zkey");
   groth16::basic_proving_key<C> pk = read_zkey<C>(src, decode_points, true);
-  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
-  auto view = [&](std::uint32_t type) {
-    const auto s = section(f, type);  // sizes were checked against the key's counts by read_zkey
-    return bytes.subspan(s.offset, s.size);
-  };
-  pk.mapped = {std::move(owner), view(5), view(6), view(7), view(8), view(9), {}, nullptr};
-  if (!decode_points && !pk.native) pk.mapped.coefs = view(4).subspan(4);
+  // a native key's coefficients in an SRS region were released
+  map_sections(pk, src, bytes, std::move(owner), !decode_points && !pk.native);
   return pk;
 }
 
@@ -446,20 +460,10 @@ template <class C>
 groth16::basic_proving_key<C> read_zkey_file_raw(const std::filesystem::path& path) {
   const r1cs::input_file src(path, "zkey");
   groth16::basic_proving_key<C> pk = read_zkey<C>(src, false);  // every header and size checked
-  const auto f = r1cs::parse_binfile(src, "zkey", 1, section_name);
   auto file = std::make_shared<const mapped_key_file>(path, src.size());
   const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(file->at), file->size);
-  auto view = [&](std::uint32_t type) {
-    const auto s = section(f, type);
-    return bytes.subspan(s.offset, s.size);
-  };
-  pk.mapped.a = view(5);
-  pk.mapped.b1 = view(6);
-  pk.mapped.b2 = view(7);
-  pk.mapped.c = view(8);
-  pk.mapped.h = view(9);
-  pk.mapped.coefs = view(4).subspan(4);  // a native key's too: a .wtns is evaluated by them (cuzk prove --wtns)
-  pk.mapped.owner = std::move(file);
+  // a native key's coefficients too: a .wtns is evaluated by them (cuzk prove --wtns)
+  map_sections(pk, src, bytes, std::move(file), true);
   return pk;
 }
 
