@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ec/batch_affine.hpp"
+#include "msm/lane_batch.hpp"
 #include "msm/xyzz.hpp"
 
 namespace cuzk::msm {
@@ -135,16 +136,60 @@ class bucket_accumulator {
     batch_.push_back(e);
   }
 
+  /* eight additions at a time where the CPU has AVX-512 IFMA, else one by one */
+  void apply_batch() {
+    if (batch_.empty()) return;
+    if constexpr (ff::ifma::lane_type<field_t>::exists) {
+      if (ff::ifma::active && batch_.size() >= min_lane_batch) {
+        apply_lanes();
+        return finish_batch();
+      }
+    }
+    apply_scalar(batch_);
+    finish_batch();
+  }
+
+  void finish_batch() {
+    counters_.batched += batch_.size();
+    ++counters_.batches;
+    batch_.clear();
+    ++epoch_;  // every bucket is free again
+  }
+
+  /* The batch's additions eight at a time (lane_batch.hpp), the doublings among them as below. */
+  void apply_lanes() {
+    doublings_.clear();
+    std::size_t k = 0;
+    for (const pending& e : batch_) k += !e.doubling;
+    lanes_.start(k);
+    std::size_t j = 0;
+    for (const pending& e : batch_) {
+      if (e.doubling) {
+        doublings_.push_back(e);
+        continue;
+      }
+      const affine_t& b = buckets_[e.bucket];
+      lanes_.set(j++, b.x, b.y, ec::x_of(*e.p), y_of(e));
+    }
+    lanes_.run();
+    j = 0;
+    for (const pending& e : batch_) {
+      if (e.doubling) continue;
+      buckets_[e.bucket] = {lanes_.x3(j), lanes_.y3(j), false};
+      ++j;
+    }
+    if (!doublings_.empty()) apply_scalar(doublings_);
+  }
+
   /* Montgomery's trick over the batch: with d_j the slope denominators,
      prefix_j = d_0 ... d_{j-1}, inv = (d_0 ... d_{k-1})^-1, then walking back
      1/d_j = inv prefix_j and inv <- inv d_j. 3 multiplications per addition
      and one inversion per batch. */
-  void apply_batch() {
-    if (batch_.empty()) return;
-    const std::size_t k = batch_.size();
+  void apply_scalar(const std::vector<pending>& batch) {
+    const std::size_t k = batch.size();
     field_t acc = field_t::one();
     for (std::size_t j = 0; j < k; ++j) {
-      const pending& e = batch_[j];
+      const pending& e = batch[j];
       const affine_t& b = buckets_[e.bucket];
       den_[j] = e.doubling ? b.y.dbl() : ec::x_of(*e.p) - b.x; /* d = 2 y1, or x2 - x1 */
       prefix_[j] = acc;
@@ -152,7 +197,7 @@ class bucket_accumulator {
     }
     field_t inv = acc.inverse();
     for (std::size_t j = k; j-- > 0;) {
-      const pending& e = batch_[j];
+      const pending& e = batch[j];
       affine_t& b = buckets_[e.bucket];
       field_t dinv = inv * prefix_[j]; /* 1 / d_j */
       inv *= den_[j];                  /* 1 / (d_0 ... d_{j-1}) */
@@ -172,10 +217,6 @@ class bucket_accumulator {
       b.y = lambda * (flip ? x3 - b.x : b.x - x3) - b.y; /* y3 = lambda (x1 - x3) - y1 */
       b.x = x3;
     }
-    counters_.batched += k;
-    ++counters_.batches;
-    batch_.clear();
-    ++epoch_;  // every bucket is free again
   }
 
   /* Moves queued additions into the (just emptied) batch while it has room. */
@@ -232,7 +273,10 @@ class bucket_accumulator {
   std::vector<affine_t> buckets_;
   std::vector<std::uint32_t> stamp_;  // stamp_[b] == epoch_: b is in the batch
   std::uint32_t epoch_ = 1;
-  std::vector<pending> batch_, queue_, retry_;
+  /* batches this large go to the lanes: smaller ones would be mostly padding */
+  static constexpr std::size_t min_lane_batch = 32;
+  std::vector<pending> batch_, queue_, retry_, doublings_;
+  lane_batch<field_t> lanes_;
   std::vector<field_t> den_, prefix_;
   std::vector<xyzz<Curve>> side_;
   std::vector<std::uint8_t> in_side_;

@@ -71,6 +71,26 @@ TYPED_TEST(Buckets, RepeatedAndOppositePointsDoubleAndCancel) {
   this->check({p, p, p}, 1, 8, [](std::size_t) { return 0; });
 }
 
+/* The eight-lane batches (lane_batch.hpp, where the CPU has AVX-512 IFMA) and the scalar ones, each against the
+   Jacobian sums: large batches with repeated points (doublings, which the lanes leave to the scalar path) and
+   opposite ones. */
+TYPED_TEST(Buckets, LanesAndScalarBatchesBothMatchJacobianSums) {
+  const bool lanes_here = ff::ifma::active;
+  auto points = TypeParam::random_bases(this->rng, 3000);
+  for (std::size_t i = 50; i < points.size(); i += 97) points[i] = points[i - 50];
+  for (const bool lanes : {false, true}) {
+    if (lanes && !lanes_here) continue;  // no IFMA here, or CUZK_FF_PLAIN: the scalar path only
+    ff::ifma::active = lanes;
+    accumulator_counters counters;
+    this->check(
+        points, 1024, 256, [&](std::size_t i) { return (i * 7919) % 1024; }, &counters);
+    this->check(points, 64, 33, [&](std::size_t i) { return i % 64; });
+    ff::ifma::active = lanes_here;
+    ASSERT_FALSE(this->HasFatalFailure()) << (lanes ? "lanes" : "scalar");
+    EXPECT_GT(counters.batched, 1900u);  // 3000 less the first point of each bucket
+  }
+}
+
 TYPED_TEST(Buckets, BothReductionsGiveTheWeightedSumOfBuckets) {
   using C = typename TypeParam::curve_t;
   batched_reducer<C> batched;
