@@ -243,6 +243,64 @@ CUZK_IFMA_INLINE vec<P> add(const vec<P>& a, const vec<P>& b) {
   carry_through(d);
   return add_2p_where_negative(d);
 }
+/* v reduced below p (from [0, 2p)) */
+template <class P>
+CUZK_IFMA_INLINE vec<P> canonical(const vec<P>& v) {
+  constexpr std::size_t L = vec<P>::L;
+  vec<P> d;
+  for (std::size_t j = 0; j < L; ++j)
+    d.l[j] = _mm512_sub_epi64(v.l[j], _mm512_set1_epi64(std::int64_t(consts<P>::p[j])));
+  carry_through(d);
+  const __mmask8 below = _mm512_cmplt_epi64_mask(d.l[L - 1], _mm512_setzero_si512()); /* v < p: keep v */
+  for (std::size_t j = 0; j < L; ++j) d.l[j] = _mm512_mask_blend_epi64(below, d.l[j], v.l[j]);
+  return d;
+}
+
+/* −v in the lanes of `where` (p − v: in (0, p] for v below p), v elsewhere */
+template <class P>
+CUZK_IFMA_INLINE vec<P> negate_where(__mmask8 where, const vec<P>& v) {
+  vec<P> p;
+  for (std::size_t j = 0; j < vec<P>::L; ++j) p.l[j] = _mm512_set1_epi64(std::int64_t(consts<P>::p[j]));
+  const vec<P> n = sub(p, v);
+  vec<P> r;
+  for (std::size_t j = 0; j < vec<P>::L; ++j) r.l[j] = _mm512_mask_blend_epi64(where, v.l[j], n.l[j]);
+  return r;
+}
+
+/* The elements at addr_i + offset (N little-endian words each, any alignment), one a lane. */
+template <class P>
+CUZK_IFMA_INLINE vec<P> gather(__m512i addr, std::size_t offset) {
+  constexpr std::size_t N = P::n_limbs, L = vec<P>::L;
+  __m512i w[N];
+  for (std::size_t i = 0; i < N; ++i)
+    w[i] = _mm512_i64gather_epi64(_mm512_add_epi64(addr, _mm512_set1_epi64(std::int64_t(offset + 8 * i))), nullptr, 1);
+  const __m512i mask = _mm512_set1_epi64(std::int64_t(mask52));
+  vec<P> v;
+  for (std::size_t j = 0; j < L; ++j) {
+    const std::size_t bit = 52 * j, i = bit / 64, s = bit % 64;
+    __m512i x = _mm512_srli_epi64(w[i], unsigned(s));
+    if (s > 12 && i + 1 < N) x = _mm512_or_si512(x, _mm512_slli_epi64(w[i + 1], unsigned(64 - s)));
+    v.l[j] = _mm512_and_si512(x, mask);
+  }
+  return v;
+}
+
+/* v (below 2p) reduced below p and written to addr_i + offset, one lane to each (the addresses distinct) */
+template <class P>
+CUZK_IFMA_INLINE void scatter(__m512i addr, std::size_t offset, const vec<P>& v) {
+  constexpr std::size_t N = P::n_limbs, L = vec<P>::L;
+  const vec<P> c = canonical(v);
+  for (std::size_t i = 0; i < N; ++i) {
+    __m512i w = _mm512_setzero_si512();
+    for (std::size_t j = 0; j < L; ++j) { /* limb j holds bits 52j ... 52j + 51 */
+      const long shift = long(52 * j) - long(64 * i);
+      if (shift >= 64 || shift <= -52) continue;
+      w = _mm512_or_si512(
+          w, shift >= 0 ? _mm512_slli_epi64(c.l[j], unsigned(shift)) : _mm512_srli_epi64(c.l[j], unsigned(-shift)));
+    }
+    _mm512_i64scatter_epi64(nullptr, _mm512_add_epi64(addr, _mm512_set1_epi64(std::int64_t(offset + 8 * i))), w, 1);
+  }
+}
 #pragma GCC diagnostic pop
 #endif
 

@@ -33,7 +33,7 @@ struct lane_type<mont_field<P>> {
 };
 template <class C>
 struct lane_type<fp2<C>> {
-  static constexpr bool exists = true;
+  static constexpr bool exists = fits<typename C::fp_params>;
   using mem = lanes2<C>;
 };
 
@@ -66,6 +66,21 @@ CUZK_IFMA_INLINE vec2<C> mul(const vec2<C>& a, const vec2<C>& b) {
   const auto v0 = mul(a.c0, b.c0), v1 = mul(a.c1, b.c1);
   const auto s = mul(add(a.c0, a.c1), add(b.c0, b.c1));
   return {sub(v0, v1), sub(sub(s, v0), v1)};
+}
+template <class C>
+CUZK_IFMA_INLINE vec2<C> negate_where(__mmask8 where, const vec2<C>& v) {
+  return {negate_where(where, v.c0), negate_where(where, v.c1)};
+}
+/* c0 at addr_i + offset, c1 after it */
+template <class C>
+CUZK_IFMA_INLINE vec2<C> gather2(__m512i addr, std::size_t offset) {
+  using P = typename C::fp_params;
+  return {gather<P>(addr, offset), gather<P>(addr, offset + 8 * P::n_limbs)};
+}
+template <class C>
+CUZK_IFMA_INLINE void scatter(__m512i addr, std::size_t offset, const vec2<C>& v) {
+  scatter(addr, offset, v.c0);
+  scatter(addr, offset + 8 * C::fp_params::n_limbs, v.c1);
 }
 template <class C>
 CUZK_IFMA_INLINE vec2<C> sqr(const vec2<C>& a) {

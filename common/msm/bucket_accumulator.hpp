@@ -164,20 +164,12 @@ class bucket_accumulator {
     lanes_.start(k);
     std::size_t j = 0;
     for (const pending& e : batch_) {
-      if (e.doubling) {
+      if (e.doubling)
         doublings_.push_back(e);
-        continue;
-      }
-      const affine_t& b = buckets_[e.bucket];
-      lanes_.set(j++, b.x, b.y, ec::x_of(*e.p), y_of(e));
+      else
+        lanes_.set(j++, &buckets_[e.bucket].x, e.p, e.negate);
     }
     lanes_.run();
-    j = 0;
-    for (const pending& e : batch_) {
-      if (e.doubling) continue;
-      buckets_[e.bucket] = {lanes_.x3(j), lanes_.y3(j), false};
-      ++j;
-    }
     if (!doublings_.empty()) apply_scalar(doublings_);
   }
 
