@@ -80,6 +80,7 @@ int prove(const prove_args& a, const groth16::basic_proving_key<C>& pk, const st
     buf.z = std::move(z);
     progress("evaluating a, b, c by the key's coefficients");
     groth16::evaluate_from_coefs<C>(pk, buf.z, buf.a, buf.b, buf.c);
+    pk.mapped.reclaim(pk.mapped.coefs);  // read once: back to the page cache before the MSMs
   } else {
     if (a.inputs.empty()) throw std::invalid_argument("--circuit needs --inputs");
     auto c = circuits::make_circuit<C>(a.circuit);

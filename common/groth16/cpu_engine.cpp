@@ -58,7 +58,7 @@ class cpu_engine final : public basic_engine<C> {
           "them in place");
     const bases<g1p, g2p> b{in_place<g1p>(m.a), in_place<g1p>(m.b1), in_place<g2p>(m.b2), in_place<g1p>(m.c),
                             in_place<g1p>(m.h)};
-    return poly::with_threads(threads_, [&] { return run(in, tm, b); });
+    return poly::with_threads(threads_, [&] { return run(in, tm, b, &m); });
   }
 
  private:
@@ -104,8 +104,13 @@ class cpu_engine final : public basic_engine<C> {
     });
   }
 
+  /* reclaim: where the bases lie in the key's mapping, which gets each section back once its MSM is done */
   template <class G1, class G2>
-  basic_msm_sums<C> run(const basic_engine_input<C>& in, prove_timings& tm, const bases<G1, G2>& pk) {
+  basic_msm_sums<C> run(const basic_engine_input<C>& in, prove_timings& tm, const bases<G1, G2>& pk,
+                        const mapped_bases* reclaim = nullptr) {
+    auto done = [&](auto section) {
+      if (reclaim) reclaim->reclaim({reinterpret_cast<const std::uint8_t*>(section.data()), section.size_bytes()});
+    };
     const basic_h_plan<C>& plan = in.plan;
     basic_msm_sums<C> out;
 
@@ -145,11 +150,15 @@ class cpu_engine final : public basic_engine<C> {
           const split_view& v = in.z_split;
           out.b2 = msm_of(pk.b2, v);
           tm.msm_b_g2 = since(t);
+          done(pk.b2);
         },
         [&] {
           out.a = g1(pk.a, in.z_split, tm.msm_a, at_a);
+          done(pk.a);
           out.b1 = g1(pk.b1, in.z_split, tm.msm_b_g1, at_b1);
+          done(pk.b1);
           out.c = g1(pk.c, in.c_split, tm.msm_l, at_l);
+          done(pk.c);
           phase_boundary(in.stop);
           const auto t = at_h = clock::now();
           if constexpr (std::is_same_v<G1, ec::g1_affine<C>>)
@@ -157,6 +166,7 @@ class cpu_engine final : public basic_engine<C> {
           else
             out.h = msm::g1_msm<C>::msm_packed(pk.h, h, {.split = false});
           tm.msm_h = since(t);
+          done(pk.h);
         });
     tm.msm = since(t1);
     /* the spans, from this thread (parallel_invoke's branches only timed) */

@@ -60,6 +60,14 @@ struct mapped_bases {
   std::span<const std::uint8_t> coefs;
   /* null: the spans are always in memory */
   std::shared_ptr<const points_source> source;
+  /* true: the spans lie in a private read-only mapping of the key's file (io::read_zkey_file_raw), whose
+     pages are read from the file again when touched after they were given back: an engine returns each
+     point section once its MSM is done, and the caller the coefficients once evaluated, which bounds a
+     command's peak memory by the sections in use rather than the whole key */
+  bool reclaimable = false;
+
+  /* the whole pages inside bytes (one of the spans) given back, where reclaimable (keys.cpp) */
+  void reclaim(std::span<const std::uint8_t> bytes) const;
 };
 
 /* One nonzero entry of the A or B matrix (snarkjs .zkey section 4). */

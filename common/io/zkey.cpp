@@ -464,6 +464,7 @@ groth16::basic_proving_key<C> read_zkey_file_raw(const std::filesystem::path& pa
   const std::span<const std::uint8_t> bytes(static_cast<const std::uint8_t*>(file->at), file->size);
   // a native key's coefficients too: a .wtns is evaluated by them (cuzk prove --wtns)
   map_sections(pk, src, bytes, std::move(file), true);
+  pk.mapped.reclaimable = true;  // MAP_PRIVATE, read-only: a page given back is read from the file again
   return pk;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -345,6 +346,53 @@ void expect_raw_read_proves_like_decoded(std::uint64_t salt) {
 TEST(ZkeyTest, ARawReadKeyProvesTheDecodedKeysProofOnBothCurves) {
   expect_raw_read_proves_like_decoded<curves::bls12_381>(21);
   expect_raw_read_proves_like_decoded<curves::bn254>(22);
+}
+
+/* Resident kilobytes of the mapping that holds p (/proc/self/smaps), 0 when none does. */
+std::size_t mapping_rss_kb(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2) {  // a mapping's first line; "Rss:  4 kB" its own
+      inside = lo <= at && at < hi;
+    } else if (inside && line.rfind("Rss:", 0) == 0) {
+      return std::stoul(line.substr(4));
+    }
+  }
+  return 0;
+}
+
+/* cuzk prove's key (read_zkey_file_raw) gives each point section back once its MSM is done, and the
+   coefficients once evaluated (mapped_bases::reclaim): the mapping holds little afterwards, and a second proof
+   from the same key reads the pages from the file again, bit for bit the same. */
+TEST(ZkeyTest, AFileKeyGivesItsPagesBackAfterUseAndReadsThemAgain) {
+  using C = curves::bn254;
+  auto rng = test::rng(24);
+  auto inst = test::make_random_instance<C>(rng, 4000, 2, 3);
+  const auto pk = groth16::setup(inst.m, groth16::basic_toxic_waste<C>::random());
+  const auto path =
+      std::filesystem::temp_directory_path() / ("cuzk-zkey-reclaim-" + std::to_string(::getpid()) + ".zkey");
+  write_zkey_file(path, pk);
+  const auto raw = read_zkey_file_raw<C>(path);
+  ASSERT_TRUE(raw.mapped.reclaimable);
+  const std::size_t n = pk.domain_size;
+  std::vector<ff::fr<C>> a(n), b(n), c(n);
+  groth16::evaluate_from_coefs(raw, inst.z, a, b, c);
+  raw.mapped.reclaim(raw.mapped.coefs);
+  const groth16::basic_blinding<C> rs{ff::fr<C>::random(rng), ff::fr<C>::random(rng)};
+  const auto first = groth16::prove(raw, inst.z, a, b, c, rs);
+  /* what stays: the pages the kernel maps around a later fault in a neighbouring section (fault-around, up
+     to 64 KiB a fault), at most the four section boundaries' */
+  const std::size_t file_kb = std::filesystem::file_size(path) / 1024, left_kb = mapping_rss_kb(raw.mapped.a.data());
+  EXPECT_LT(left_kb, 4 * 64 + file_kb / 16)
+      << "of a " << file_kb << " KiB key's mapping, " << left_kb << " KiB stayed resident";
+  const auto second = groth16::prove(raw, inst.z, a, b, c, rs);
+  const auto decoded = groth16::prove(read_zkey_file<C>(path), inst.z, a, b, c, rs);
+  EXPECT_TRUE(first.a == decoded.a && first.b == decoded.b && first.c == decoded.c);
+  EXPECT_TRUE(second.a == decoded.a && second.b == decoded.b && second.c == decoded.c);
+  std::filesystem::remove(path);
 }
 
 /* The CPU engine proves from a key read for a GPU (its points left in the
