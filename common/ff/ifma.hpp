@@ -26,6 +26,10 @@
 
 #include "ff/mont_field.hpp"
 
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <cpuid.h>
+#endif
+
 #if defined(__x86_64__) && !defined(__CUDACC__) && defined(__OPTIMIZE__)
 #define CUZK_FF_IFMA 1
 #include <immintrin.h>
@@ -35,13 +39,21 @@
 
 namespace cuzk::ff::ifma {
 
+/* AVX512F and AVX512IFMA (CPUID leaf 7: EBX bits 16 and 21) with the OS saving the registers (XCR0: SSE, AVX,
+   opmask and both ZMM halves), CUZK_FF_PLAIN and CUZK_FF_IFMA=0 unset. The same in every translation unit (the
+   CUDA ones included), which compile the lanes only where CUZK_FF_IFMA is 1 (lane_type). */
 inline bool detect() {
-#if CUZK_FF_IFMA
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
   const char* plain = std::getenv("CUZK_FF_PLAIN");
   const char* ifma = std::getenv("CUZK_FF_IFMA");
   if ((plain && *plain && *plain != '0') || (ifma && *ifma == '0')) return false;
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1)) return false;  // OSXSAVE
+  unsigned lo = 0, hi = 0;
+  asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 0xe6) != 0xe6) return false;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  return (b >> 16 & 1) && (b >> 21 & 1);
 #else
   return false;
 #endif

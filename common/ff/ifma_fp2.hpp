@@ -28,12 +28,12 @@ struct lane_type {
 };
 template <class P>
 struct lane_type<mont_field<P>> {
-  static constexpr bool exists = fits<P>;
+  static constexpr bool exists = CUZK_FF_IFMA && fits<P>;
   using mem = lanes<P>;
 };
 template <class C>
 struct lane_type<fp2<C>> {
-  static constexpr bool exists = fits<typename C::fp_params>;
+  static constexpr bool exists = CUZK_FF_IFMA && fits<typename C::fp_params>;
   using mem = lanes2<C>;
 };
 

@@ -22,6 +22,15 @@ bool cpu_has_ifma() {
 #endif
 }
 
+/* ifma::detect (CPUID, XGETBV) against the compiler's own CPU check, where no variable turns the lanes off */
+TEST(IfmaDetect, AgreesWithTheCompilersCpuCheck) {
+  const char* plain = std::getenv("CUZK_FF_PLAIN");
+  const char* ifma = std::getenv("CUZK_FF_IFMA");
+  const bool off = (plain && *plain && *plain != '0') || (ifma && *ifma == '0');
+  EXPECT_EQ(ff::ifma::detect(), !off && cpu_has_ifma());
+  EXPECT_EQ(ff::ifma::active, ff::ifma::detect());
+}
+
 enum class op { mul, sqr, add, sub };
 
 #if CUZK_FF_IFMA
