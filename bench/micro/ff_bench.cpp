@@ -8,6 +8,7 @@
 #include "ff/fp.hpp"
 #include "ff/fp2.hpp"
 #include "ff/fr.hpp"
+#include "ff/ifma.hpp"
 #include "curves/bn254.hpp"
 
 namespace {
@@ -79,6 +80,36 @@ void BM_mul_throughput(benchmark::State& state) {
   state.SetItemsProcessed(8 * state.iterations());
 }
 
+/* The same eight-by-eight throughput in IFMA lanes (ff/ifma.hpp): 8 vectors of 8 elements an iteration (items:
+   multiplications); skipped where the CPU lacks IFMA. */
+#if CUZK_FF_IFMA
+template <class F>
+CUZK_IFMA_TARGET void lanes_mul_loop(benchmark::State& state) {
+  using P = typename F::params;
+  std::mt19937_64 g(7);
+  cuzk::ff::ifma::lanes<P> m;
+  for (unsigned i = 0; i < 8; ++i) m.set(i, random_element<F>(g));
+  const auto b = cuzk::ff::ifma::load(m);
+  cuzk::ff::ifma::vec<P> a[8];
+  for (unsigned k = 0; k < 8; ++k) {
+    for (unsigned i = 0; i < 8; ++i) m.set(i, random_element<F>(g));
+    a[k] = cuzk::ff::ifma::load(m);
+  }
+  for (auto _ : state) {
+    for (auto& x : a) x = cuzk::ff::ifma::mul(x, b);
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(64 * state.iterations());
+}
+#endif
+template <class F>
+void BM_lanes_mul_throughput(benchmark::State& state) {
+#if CUZK_FF_IFMA
+  if (cuzk::ff::ifma::detect()) return lanes_mul_loop<F>(state);
+#endif
+  state.SkipWithError("no AVX-512 IFMA on this CPU");
+}
+
 void BM_fp_mul(benchmark::State& s) { BM_mul<fp_t>(s); }
 void BM_fp_sqr(benchmark::State& s) { BM_sqr<fp_t>(s); }
 void BM_fp_add(benchmark::State& s) { BM_add<fp_t>(s); }
@@ -100,6 +131,8 @@ void BM_bn254_fr_mul_throughput(benchmark::State& s) { BM_mul_throughput<bn_fr_t
 void BM_bn254_fp_mul_throughput(benchmark::State& s) { BM_mul_throughput<bn_fp_t>(s); }
 void BM_fr_mul_throughput(benchmark::State& s) { BM_mul_throughput<fr_t>(s); }
 void BM_fp_mul_throughput(benchmark::State& s) { BM_mul_throughput<fp_t>(s); }
+void BM_bn254_fp_lanes_mul_throughput(benchmark::State& s) { BM_lanes_mul_throughput<bn_fp_t>(s); }
+void BM_fp_lanes_mul_throughput(benchmark::State& s) { BM_lanes_mul_throughput<fp_t>(s); }
 
 BENCHMARK(BM_fp_mul);
 BENCHMARK(BM_fp_sqr);
@@ -121,5 +154,7 @@ BENCHMARK(BM_bn254_fr_mul_throughput);
 BENCHMARK(BM_bn254_fp_mul_throughput);
 BENCHMARK(BM_fr_mul_throughput);
 BENCHMARK(BM_fp_mul_throughput);
+BENCHMARK(BM_bn254_fp_lanes_mul_throughput);
+BENCHMARK(BM_fp_lanes_mul_throughput);
 
 }  // namespace
