@@ -41,9 +41,14 @@ class lane_batch {
       negate_.resize(groups);
     }
     std::fill_n(negate_.begin(), groups, 0);
-    const F one = F::one();
-    std::memcpy(pad_point_, &one, sizeof(F)); /* (0, 0) + (1, 0): the denominator 1 */
-    for (std::size_t j = k; j < 8 * groups; ++j) set(j, pad_sum_[j % 8], pad_point_, false);
+    if (k % 8) { /* (0, 0) + (1, 0): the denominator 1 */
+      const F one = F::one();
+      std::memcpy(pad_point_, &one, sizeof(F));
+      for (std::size_t j = k; j < 8 * groups; ++j) {
+        pad_sum_[j % 8][0] = pad_sum_[j % 8][1] = F{};  // the last run left its sum there
+        set(j, pad_sum_[j % 8], pad_point_, false);
+      }
+    }
   }
   /* addition j: the affine point (x, y) at sum (two F, x then y) += the one at point (the same, any alignment),
      negated when negate; the sum replaces the point at sum */
