@@ -44,9 +44,8 @@ namespace cuzk::ff::ifma {
    CUDA ones included), which compile the lanes only where CUZK_FF_IFMA is 1 (lane_type). */
 inline bool detect() {
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
-  const char* plain = std::getenv("CUZK_FF_PLAIN");
   const char* ifma = std::getenv("CUZK_FF_IFMA");
-  if ((plain && *plain && *plain != '0') || (ifma && *ifma == '0')) return false;
+  if (x86::plain_forced() || (ifma && *ifma == '0')) return false;
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid(1, &a, &b, &c, &d) || !(c >> 27 & 1)) return false;  // OSXSAVE
   unsigned lo = 0, hi = 0;

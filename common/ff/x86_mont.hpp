@@ -29,6 +29,12 @@
 
 namespace cuzk::ff::x86 {
 
+/* CUZK_FF_PLAIN set (and not "0"): the portable arithmetic only, no MULX/ADX, no IFMA lanes (ff/ifma.hpp) */
+inline bool plain_forced() {
+  const char* plain = std::getenv("CUZK_FF_PLAIN");
+  return plain && *plain && *plain != '0';
+}
+
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)  // unoptimized builds lack the registers
 #define CUZK_FF_X86 1
 
@@ -36,8 +42,7 @@ namespace cuzk::ff::x86 {
 inline bool detect_adx() {
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
-  const char* plain = std::getenv("CUZK_FF_PLAIN");
-  return (b >> 19 & 1) && (b >> 8 & 1) && !(plain && *plain && *plain != '0');
+  return (b >> 19 & 1) && (b >> 8 & 1) && !plain_forced();
 }
 inline const bool use_adx = detect_adx();
 

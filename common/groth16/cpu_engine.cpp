@@ -5,9 +5,6 @@
 // the four in G1, over the key's decoded points or its bytes in place (a key
 // read without decoding, ec::packed_affine). A, B and C consume the
 // orchestrator's split of z; H's scalars are full width and skip the split.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -24,6 +21,7 @@
 #include "msm/msm.hpp"
 #include "poly/domain.hpp"
 #include "poly/threads.hpp"
+#include "util/host_memory.hpp"
 
 namespace cuzk::groth16 {
 
@@ -87,14 +85,6 @@ class cpu_engine final : public basic_engine<C> {
       return msm::group_msm<G>::msm_packed(bases, v.ones, v.others, v.other_scalars, v.first);
   }
 
-  /* the whole pages inside v returned to the kernel (they read as zeros if touched again) */
-  static void release_pages(std::span<fr> v) {
-    const std::uintptr_t page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
-    const std::uintptr_t lo = (reinterpret_cast<std::uintptr_t>(v.data()) + page - 1) / page * page;
-    const std::uintptr_t hi = reinterpret_cast<std::uintptr_t>(v.data() + v.size()) / page * page;
-    if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
-  }
-
   void copy_in(const basic_engine_input<C>& in) {
     for (auto* v : {&a_, &b_, &c_}) v->resize(in.a.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, in.a.size(), 1 << 14), [&](const auto& r) {
@@ -128,8 +118,8 @@ class cpu_engine final : public basic_engine<C> {
     poly::compute_h(poly::basic_domain<C>::cached(plan.log_n, plan.family), a, b, c, plan.convention);
     out.h_top = plan.convention == poly::h_convention::coefficients ? a.back() : fr::zero();
     if (in.abc_consumed) {  // b and c are spent: their pages go back before the MSMs touch the key's
-      release_pages(b);
-      release_pages(c);
+      util::release_pages(b.data(), b.size_bytes());
+      util::release_pages(c.data(), c.size_bytes());
     }
     const std::span<const fr> h = std::span<const fr>(a).first(plan.h_len);
     tm.ntt = since(t0);

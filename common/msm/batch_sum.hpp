@@ -3,7 +3,8 @@
 //   s_j <- s_j + s_{j+h},  j < h = floor(m / 2),
 // all h additions sharing one inversion (Montgomery's trick; eight at a time
 // where the CPU has IFMA, lane_batch.hpp), so a point costs about 6
-// multiplications instead of a mixed addition's 11. The last few points are added in Jacobian coordinates.
+// multiplications instead of a mixed addition's 11. The last few points are
+// added in Jacobian coordinates.
 // Parallel over chunks of points, each chunk a tree of its own.
 #pragma once
 

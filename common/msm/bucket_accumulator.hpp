@@ -265,8 +265,6 @@ class bucket_accumulator {
   std::vector<affine_t> buckets_;
   std::vector<std::uint32_t> stamp_;  // stamp_[b] == epoch_: b is in the batch
   std::uint32_t epoch_ = 1;
-  /* batches this large go to the lanes: smaller ones would be mostly padding */
-  static constexpr std::size_t min_lane_batch = 32;
   std::vector<pending> batch_, queue_, retry_, doublings_;
   lane_batch<field_t> lanes_;
   std::vector<field_t> den_, prefix_;

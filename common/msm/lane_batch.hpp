@@ -25,6 +25,9 @@
 
 namespace cuzk::msm {
 
+/* batches from this many additions go to the lanes: smaller ones would be mostly padding */
+inline constexpr std::size_t min_lane_batch = 32;
+
 template <class F>
 class lane_batch {
  public:
@@ -65,20 +68,12 @@ class lane_batch {
 
  private:
 #if CUZK_FF_IFMA
-  /* inv_i = 1 / acc_i for the eight lanes: one inversion, 21 multiplications */
+  /* inv_i = 1 / acc_i for the eight lanes: one inversion, 21 multiplications (ec::batch_inverse) */
   static void invert_lanes(mem_t& m) {
-    std::array<F, 8> v, pre;
-    F acc = F::one();
-    for (unsigned i = 0; i < 8; ++i) {
-      v[i] = m.get(i);
-      pre[i] = acc;
-      acc *= v[i];
-    }
-    F inv = acc.inverse();
-    for (unsigned i = 8; i-- > 0;) {
-      m.set(i, inv * pre[i]);
-      inv *= v[i];
-    }
+    std::array<F, 8> v;
+    for (unsigned i = 0; i < 8; ++i) v[i] = m.get(i);
+    ec::batch_inverse<F>(v);
+    for (unsigned i = 0; i < 8; ++i) m.set(i, v[i]);
   }
 
   CUZK_IFMA_INLINE static auto gather(__m512i at, std::size_t offset) {
@@ -136,7 +131,7 @@ template <class F>
 bool lane_add_affine(lane_batch<F>& lanes, std::vector<std::uint32_t>& chords, std::span<ec::affine_point<F>> acc,
                      std::span<const ec::affine_point<F>> add) {
   if constexpr (ff::ifma::lane_type<F>::exists) {
-    if (ff::ifma::active && acc.size() >= 32) {
+    if (ff::ifma::active && acc.size() >= min_lane_batch) {
       chords.clear();
       for (std::size_t i = 0; i < acc.size(); ++i) {
         if (add[i].infinity) continue;

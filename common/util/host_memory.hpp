@@ -1,6 +1,11 @@
-// The host's memory, for the checks that a node's pool and keys fit it.
+// The host's memory, for the checks that a node's pool and keys fit it, and
+// pages given back to it.
 #pragma once
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -18,6 +23,15 @@ inline std::uint64_t host_memory_total() {
   while (f >> key >> kib >> unit)
     if (key == "MemTotal:") return kib * 1024;
   return 0;
+}
+
+/* The whole pages inside [data, data + bytes) given back to the kernel (MADV_DONTNEED): anonymous ones read as
+   zeros if touched again, those of a private file mapping are read from the file again. */
+inline void release_pages(const void* data, std::size_t bytes) {
+  const std::uintptr_t page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t lo = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+  const std::uintptr_t hi = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+  if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
 }
 
 }  // namespace cuzk::util
